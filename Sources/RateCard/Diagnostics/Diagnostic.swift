@@ -1,0 +1,57 @@
+/// One finding about an input file, printed compiler-style:
+/// `path:line:column: error: message [rule]`.
+public struct Diagnostic: Sendable, Hashable, Comparable, Error {
+    public enum Severity: String, Sendable, Hashable, Comparable {
+        case error
+        case warning
+        case note
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            let order: [Severity] = [.error, .warning, .note]
+            return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+        }
+    }
+
+    public let path: String
+    public let location: SourceLocation
+    public let severity: Severity
+    public let message: String
+    /// A stable rule id for CI findings (e.g. "price-step"), or nil for load errors.
+    public let rule: String?
+
+    public init(path: String, location: SourceLocation = .start, severity: Severity = .error, message: String, rule: String? = nil) {
+        self.path = path
+        self.location = location
+        self.severity = severity
+        self.message = message
+        self.rule = rule
+    }
+
+    /// `path:line:column: error: message [rule]`
+    public var rendered: String {
+        var s = "\(path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
+        if let rule { s += " [\(rule)]" }
+        return s
+    }
+
+    public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        (lhs.path, lhs.location, lhs.severity, lhs.message) < (rhs.path, rhs.location, rhs.severity, rhs.message)
+    }
+}
+
+extension Diagnostic: CustomStringConvertible {
+    public var description: String { rendered }
+}
+
+/// Several findings at once: loading collects every problem in a file before it stops.
+public struct Diagnostics: Error, Sendable, Hashable {
+    public let items: [Diagnostic]
+
+    public init(_ items: [Diagnostic]) {
+        self.items = items.sorted()
+    }
+}
+
+extension Diagnostics: CustomStringConvertible {
+    public var description: String { items.map(\.rendered).joined(separator: "\n") }
+}

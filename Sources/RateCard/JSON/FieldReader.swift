@@ -1,0 +1,193 @@
+/// Reads typed fields out of parsed JSON, collecting a diagnostic for each problem.
+///
+/// Every loader (cards, provider sheets, FX and commission files) goes through this, so
+/// every message names the file, the line and column of the offending value, and the
+/// field by its dotted path (`packs[2].prices[0].amount`).
+public final class FieldReader {
+    public let path: String
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func error(_ message: String, at location: SourceLocation, rule: String? = nil) {
+        diagnostics.append(Diagnostic(path: path, location: location, message: message, rule: rule))
+    }
+
+    /// The members of `node` as an object, checking that only `allowed` keys appear.
+    public func object(_ node: JSONNode, _ field: String, allowed: Set<String>? = nil) -> [String: JSONMember]? {
+        guard case .object(let members) = node.value else {
+            error("\(field): expected an object, found \(node.value.kindName)", at: node.location)
+            return nil
+        }
+        var result: [String: JSONMember] = [:]
+        for m in members {
+            if let allowed, !allowed.contains(m.key) {
+                let hint = FieldReader.closest(m.key, in: allowed).map { "; did you mean \"\($0)\"?" } ?? ""
+                error("\(FieldReader.join(field, m.key)): unknown field\(hint)", at: m.keyLocation)
+                continue
+            }
+            result[m.key] = m
+        }
+        return result
+    }
+
+    public func required(_ members: [String: JSONMember], _ key: String, in field: String, at location: SourceLocation) -> JSONNode? {
+        guard let m = members[key] else {
+            error("\(FieldReader.join(field, key)): missing required field", at: location)
+            return nil
+        }
+        return m.value
+    }
+
+    public func string(_ node: JSONNode, _ field: String) -> String? {
+        guard case .string(let s) = node.value else {
+            error("\(field): expected a string, found \(node.value.kindName)", at: node.location)
+            return nil
+        }
+        return s
+    }
+
+    public func nonEmptyString(_ node: JSONNode, _ field: String) -> String? {
+        guard let s = string(node, field) else { return nil }
+        guard !s.trimmingWhitespace.isEmpty else {
+            error("\(field): must not be empty", at: node.location)
+            return nil
+        }
+        return s
+    }
+
+    public func bool(_ node: JSONNode, _ field: String) -> Bool? {
+        guard case .bool(let b) = node.value else {
+            error("\(field): expected true or false, found \(node.value.kindName)", at: node.location)
+            return nil
+        }
+        return b
+    }
+
+    public func array(_ node: JSONNode, _ field: String) -> [JSONNode]? {
+        guard case .array(let a) = node.value else {
+            error("\(field): expected an array, found \(node.value.kindName)", at: node.location)
+            return nil
+        }
+        return a
+    }
+
+    /// An exact decimal written as a JSON string ("4.5") or a plain JSON number without
+    /// exponent (4.5). Strings are preferred for money so no tool on the way can turn them
+    /// into floating point.
+    public func decimal(_ node: JSONNode, _ field: String) -> Exact? {
+        let text: String
+        switch node.value {
+        case .string(let s): text = s
+        case .number(let s): text = s
+        default:
+            error("\(field): expected a decimal number (e.g. \"4.5\"), found \(node.value.kindName)", at: node.location)
+            return nil
+        }
+        do {
+            return try Exact(decimal: text)
+        } catch {
+            self.error("\(field): \"\(text)\" is not a decimal: \(error)", at: node.location)
+            return nil
+        }
+    }
+
+    public func positiveDecimal(_ node: JSONNode, _ field: String) -> Exact? {
+        guard let v = decimal(node, field) else { return nil }
+        guard v.isPositive else {
+            error("\(field): must be greater than zero, found \(v)", at: node.location)
+            return nil
+        }
+        return v
+    }
+
+    /// A whole number written as a JSON integer or a string of one, within `range`.
+    public func integer(_ node: JSONNode, _ field: String, range: ClosedRange<Int128> = Int128(Int64.min)...Int128(Int64.max)) -> Int128? {
+        let text: String
+        switch node.value {
+        case .string(let s): text = s
+        case .number(let s): text = s
+        default:
+            error("\(field): expected a whole number, found \(node.value.kindName)", at: node.location)
+            return nil
+        }
+        let value: Exact
+        do {
+            value = try Exact(decimal: text)
+        } catch {
+            self.error("\(field): \"\(text)\" is not a whole number: \(error)", at: node.location)
+            return nil
+        }
+        guard let i = value.integerValue else {
+            error("\(field): \(text) is not a whole number", at: node.location)
+            return nil
+        }
+        guard range.contains(i) else {
+            error("\(field): \(text) is out of range (\(range.lowerBound)…\(range.upperBound))", at: node.location)
+            return nil
+        }
+        return i
+    }
+
+    /// A calendar date `YYYY-MM-DD`.
+    public func date(_ node: JSONNode, _ field: String) -> CalendarDate? {
+        guard let s = string(node, field) else { return nil }
+        guard let d = CalendarDate(s) else {
+            error("\(field): \"\(s)\" is not a valid date (expected YYYY-MM-DD)", at: node.location)
+            return nil
+        }
+        return d
+    }
+
+    public func currency(_ node: JSONNode, _ field: String) -> Currency? {
+        guard let s = string(node, field) else { return nil }
+        guard let c = Currency(code: s) else {
+            error("\(field): \"\(s)\" is not a known ISO 4217 currency code", at: node.location)
+            return nil
+        }
+        return c
+    }
+
+    static func join(_ field: String, _ key: String) -> String {
+        field.isEmpty ? key : "\(field).\(key)"
+    }
+
+    /// The allowed name nearest to `word`, when it is close enough to be a likely typo.
+    public static func closest(_ word: String, in candidates: some Sequence<String>) -> String? {
+        var best: (String, Int)?
+        for c in candidates {
+            let d = editDistance(word.lowercased(), c.lowercased())
+            if d <= max(1, c.count / 3), best == nil || d < best!.1 || (d == best!.1 && c < best!.0) {
+                best = (c, d)
+            }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}
+
+extension String {
+    var trimmingWhitespace: Substring {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return s
+    }
+}
