@@ -1,0 +1,122 @@
+/// A small, strict command-line parser: `--key value`, `--key=value`, flags, `--` and
+/// positionals. An unknown option gets "did you mean …?".
+public struct ArgumentParser: Sendable {
+    public struct Option: Sendable, Hashable {
+        public let name: String
+        /// The placeholder of its value, e.g. "FORMAT"; nil for a flag.
+        public let value: String?
+        public let help: String
+        public let repeatable: Bool
+
+        public init(_ name: String, value: String? = nil, repeatable: Bool = false, help: String) {
+            self.name = name
+            self.value = value
+            self.help = help
+            self.repeatable = repeatable
+        }
+    }
+
+    public let options: [Option]
+
+    public init(_ options: [Option]) {
+        self.options = options
+    }
+
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var i = 0
+        var onlyPositionals = false
+        while i < arguments.count {
+            let arg = arguments[i]
+            i += 1
+            if onlyPositionals || !arg.hasPrefix("-") || arg == "-" {
+                result.positionals.append(arg)
+                continue
+            }
+            if arg == "--" {
+                onlyPositionals = true
+                continue
+            }
+            guard arg.hasPrefix("--") else {
+                if arg == "-h" { result.flags.insert("help"); continue }
+                throw UsageError("unknown option '\(arg)'\(hint(for: String(arg.dropFirst())))")
+            }
+            var name = String(arg.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw UsageError("unknown option '--\(name)'\(hint(for: name))")
+            }
+            if option.value == nil {
+                guard inline == nil else { throw UsageError("option '--\(name)' takes no value") }
+                result.flags.insert(name)
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard i < arguments.count else { throw UsageError("option '--\(name)' needs a value (\(option.value!))") }
+                value = arguments[i]
+                i += 1
+            }
+            if !option.repeatable, result.values[name] != nil {
+                throw UsageError("option '--\(name)' is given more than once")
+            }
+            result.values[name, default: []].append(value)
+        }
+        return result
+    }
+
+    private func hint(for name: String) -> String {
+        FieldReader.closest(name, in: options.map(\.name)).map { "; did you mean '--\($0)'?" } ?? ""
+    }
+
+    /// The options block of a help text.
+    public var helpText: String {
+        let rows = options.map { o in ("--\(o.name)" + (o.value.map { " \($0)" } ?? ""), o.help) }
+        let width = rows.map { $0.0.count }.max() ?? 0
+        return rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
+    }
+}
+
+/// What the command line said.
+public struct ParsedArguments: Sendable, Hashable {
+    public var positionals: [String] = []
+    public var values: [String: [String]] = [:]
+    public var flags: Set<String> = []
+
+    public init() {}
+
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// Bad usage: exit 2 with this message.
+public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// The formats every data command can write.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case table, json, csv, markdown
+
+    public static func parse(_ text: String?, allowed: [String] = OutputFormat.allCases.map(\.rawValue)) throws(UsageError) -> String {
+        guard let text else { return "table" }
+        guard allowed.contains(text) else {
+            let hint = FieldReader.closest(text, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
+            throw UsageError("unknown format '\(text)'\(hint) (one of: \(allowed.joined(separator: ", ")))")
+        }
+        return text
+    }
+}

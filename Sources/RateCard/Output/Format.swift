@@ -1,0 +1,19 @@
+/// Locale-independent text formatting for people.
+public enum Format {
+    /// 3000 → "3,000"; -1500000 → "-1,500,000".
+    public static func grouped(_ v: Int128) -> String {
+        let digits = Array(String(v.magnitude))
+        var out: [Character] = []
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (v < 0 ? "-" : "") + String(out)
+    }
+
+    /// An exact fraction as a percentage rounded half-even to one place: 0.4482… → "44.8%".
+    public static func percent(_ v: Exact, places: Int = 1) -> String {
+        guard let p = try? v.multiplied(by: 100).formatted(scale: places, rule: .halfEven) else { return "—" }
+        return p + "%"
+    }
+}

@@ -1,0 +1,78 @@
+/// Machine output: a JSON value written with sorted keys, two-space indentation and a
+/// final newline, byte-identical for the same value.
+public indirect enum JSONOutput: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// Written as a JSON string: exact decimal text of money and credits.
+    case string(String)
+    /// Written bare: only for counts and other plain integers.
+    case integer(Int128)
+    case array([JSONOutput])
+    case object([String: JSONOutput])
+
+    /// An exact decimal as a string ("11.25").
+    public static func decimal(_ v: Exact) -> JSONOutput { .string(v.decimalText()) }
+
+    /// Money as `{"amount": "11.25", "currency": "CNY"}`.
+    public static func money(_ m: Money) -> JSONOutput {
+        .object(["amount": .string(m.amount.decimalText()), "currency": .string(m.currency.code)])
+    }
+
+    public func rendered() -> String {
+        var out = ""
+        write(into: &out, indent: 0)
+        return out + "\n"
+    }
+
+    private func write(into out: inout String, indent: Int) {
+        let pad = String(repeating: "  ", count: indent + 1)
+        let close = String(repeating: "  ", count: indent)
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .integer(let i): out += String(i)
+        case .string(let s): out += JSONOutput.quote(s)
+        case .array(let a):
+            if a.isEmpty { out += "[]"; return }
+            out += "[\n"
+            for (i, v) in a.enumerated() {
+                out += pad
+                v.write(into: &out, indent: indent + 1)
+                out += i == a.count - 1 ? "\n" : ",\n"
+            }
+            out += close + "]"
+        case .object(let o):
+            if o.isEmpty { out += "{}"; return }
+            out += "{\n"
+            let keys = o.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            for (i, k) in keys.enumerated() {
+                out += pad + JSONOutput.quote(k) + ": "
+                o[k]!.write(into: &out, indent: indent + 1)
+                out += i == keys.count - 1 ? "\n" : ",\n"
+            }
+            out += close + "}"
+        }
+    }
+
+    /// A JSON string literal with the minimal escapes.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

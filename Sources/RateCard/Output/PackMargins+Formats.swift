@@ -1,0 +1,170 @@
+/// `margin packs` output: the same figures as a table, Markdown, CSV or JSON.
+///
+/// Display rounding: money is rounded once, here, half-even to the currency's minor unit;
+/// percentages half-even to one place. JSON carries exact decimal strings.
+extension PackMargins {
+    public static let displayRounding = RoundingRule.halfEven
+
+    static func money(_ m: Money) -> String { m.formatted(rule: displayRounding) }
+
+    /// One row per pack, currency and commission rate.
+    public var packTable: TextTable {
+        var t = TextTable([
+            .init("card"), .init("pack"), .init("credits", .right), .init("currency"), .init("price", .right),
+            .init("worst cost", .right), .init("commission", .right), .init("proceeds", .right),
+            .init("margin", .right), .init("margin %", .right), .init("worst feature"),
+        ])
+        for r in rows {
+            for l in r.lines {
+                t.append([
+                    card.reference, r.pack.productId, Format.grouped(r.pack.credits), r.price.price.currency.code,
+                    PackMargins.money(r.price.price), PackMargins.money(r.worst.cost), Format.percent(l.rate, places: 0),
+                    PackMargins.money(l.proceeds), PackMargins.money(l.margin), Format.percent(l.marginShare),
+                    r.worst.witnessFeature ?? "none",
+                ])
+            }
+        }
+        return t
+    }
+
+    /// One row per grant.
+    public var grantTable: TextTable {
+        var t = TextTable([.init("card"), .init("grant"), .init("credits", .right), .init("currency"), .init("worst cost", .right), .init("worst feature")])
+        for g in grants {
+            t.append([card.reference, g.grant.key, Format.grouped(g.grant.credits), g.worst.cost.currency.code, PackMargins.money(g.worst.cost), g.worst.witnessFeature ?? "none"])
+        }
+        return t
+    }
+
+    /// Lines a reader needs under the tables: witnesses, FX, sources, rounding, placeholders.
+    public var notes: [String] {
+        var out: [String] = []
+        for r in rows where r.price.price.currency == (rows.first { $0.pack == r.pack }?.price.price.currency) {
+            out.append("witness \(r.pack.productId): \(r.worst.witnessSummary)")
+        }
+        for s in freeUsage {
+            out.append("warning: \(s.feature).\(s.dimension): a request of \(s.quantity) \(s.unit.abbreviation) is charged 0 credits but costs \(s.cost); its worst case is unbounded")
+        }
+        if !fxUsed.isEmpty {
+            let date = fx.date.map { " dated \($0)" } ?? ""
+            out.append("FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fxUsed.map(\.description).joined(separator: ", "))
+        }
+        for p in providers {
+            var s = "provider \(p.id): reviewed \(p.reviewed), \(p.sourceURL)"
+            if let sch = p.schedule {
+                let w = sch.worstPeriod
+                s += "; schedule reviewed \(sch.reviewed.map(\.description) ?? "(no date)"), worst period \(w.name) ×\(w.multiplier)"
+            }
+            out.append(s)
+        }
+        if let c = commissionNote { out.append("commission: \(c)") }
+        out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); tax not modelled")
+        out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
+        return out
+    }
+
+    /// The JSON object of this card's figures (exact decimal strings).
+    public var json: JSONOutput {
+        func shape(_ s: RequestShape) -> JSONOutput {
+            var o: [String: JSONOutput] = [
+                "feature": .string(s.feature), "dimension": .string(s.dimension), "quantity": .string(String(s.quantity)),
+                "unit": .string(s.unit.rawValue), "credits": .string(String(s.credits)), "cost": .decimal(s.cost.amount),
+                "meter": .string(s.meter), "variant": .string(s.variant), "billedUnits": .decimal(s.billedUnits),
+            ]
+            if let p = s.period { o["period"] = .string(p) }
+            return .object(o)
+        }
+        func worst(_ w: WorstCase) -> JSONOutput {
+            .object([
+                "cost": .decimal(w.cost.amount),
+                "currency": .string(w.cost.currency.code),
+                "unspentCredits": .string(String(w.unspent)),
+                "witness": .array(w.plan.map { step in
+                    guard case .object(var o) = shape(step.shape) else { return .null }
+                    o["count"] = .string(String(step.count))
+                    return .object(o)
+                }),
+            ])
+        }
+        let packs: [JSONOutput] = rows.map { r in
+            var o: [String: JSONOutput] = [
+                "productId": .string(r.pack.productId), "type": .string(r.pack.type), "credits": .string(String(r.pack.credits)),
+                "currency": .string(r.price.price.currency.code), "price": .decimal(r.price.price.amount),
+                "worstCase": worst(r.worst),
+                "commissions": .array(r.lines.map { l in
+                    .object([
+                        "rate": .decimal(l.rate), "commission": .decimal(l.commission.amount), "proceeds": .decimal(l.proceeds.amount),
+                        "margin": .decimal(l.margin.amount), "marginShare": .decimal(l.marginShare),
+                    ])
+                }),
+                "placeholder": .bool(r.pack.placeholder),
+            ]
+            if let pc = r.providerCost { o["providerCost"] = .money(pc) }
+            if let sf = r.price.storefront { o["storefront"] = .string(sf) }
+            if !r.fxUsed.isEmpty { o["fx"] = .array(r.fxUsed.map { .string($0.description) }) }
+            return .object(o)
+        }
+        let grantList: [JSONOutput] = grants.map { g in
+            .object(["key": .string(g.grant.key), "credits": .string(String(g.grant.credits)), "worstCase": worst(g.worst), "placeholder": .bool(g.grant.placeholder)])
+        }
+        var fxObject: [String: JSONOutput] = [
+            "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder), "source": .string(fx.sourceNote),
+            "used": .array(fxUsed.map { .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate)]) }),
+        ]
+        if let d = fx.date { fxObject["date"] = .string(d.description) }
+        return .object([
+            "card": .string(card.id), "version": .integer(Int128(card.version)), "effective": .string(card.effective.rfc3339UTC),
+            "title": .string(card.title), "creditUnit": .string(card.creditUnit.name),
+            "packs": .array(packs), "grants": .array(grantList), "fx": .object(fxObject),
+            "providers": .array(providers.map { p in
+                .object(["id": .string(p.id), "reviewed": .string(p.reviewed.description), "source": .string(p.sourceURL), "currency": .string(p.currency.code)])
+            }),
+            "freeUsage": .array(freeUsage.map(shape)),
+            "placeholders": .array(card.placeholders.map { .string($0) }),
+            "rounding": .string("exact; display rounds \(PackMargins.displayRounding.rawValue) to the currency's minor unit"),
+            "marginShare": .string(PackMargins.marginBasis),
+        ])
+    }
+
+    /// Renders several cards in one format.
+    public static func render(_ all: [PackMargins], format: String, bold: Bool = false) -> String {
+        switch format {
+        case "json":
+            return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
+        case "csv":
+            var t = TextTable([
+                .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"), .init("price"),
+                .init("worst_cost"), .init("commission_rate"), .init("proceeds"), .init("margin"), .init("margin_share"), .init("worst_feature"),
+            ])
+            for m in all {
+                for r in m.rows {
+                    for l in r.lines {
+                        t.append([m.card.reference, "pack", r.pack.productId, String(r.pack.credits), r.price.price.currency.code,
+                                  r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(), l.rate.decimalText(),
+                                  l.proceeds.amount.decimalText(), l.margin.amount.decimalText(), l.marginShare.decimalText(),
+                                  r.worst.witnessFeature ?? ""])
+                    }
+                }
+                for g in m.grants {
+                    t.append([m.card.reference, "grant", g.grant.key, String(g.grant.credits), g.worst.cost.currency.code,
+                              "", g.worst.cost.amount.decimalText(), "", "", "", "", g.worst.witnessFeature ?? ""])
+                }
+            }
+            return t.csv()
+        case "markdown":
+            return all.map { m in
+                var s = "## \(m.card.reference): \(m.card.title)\n\n" + m.packTable.markdown()
+                if !m.grants.isEmpty { s += "\n" + m.grantTable.markdown() }
+                s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
+                return s
+            }.joined(separator: "\n")
+        default:
+            return all.map { m in
+                var s = "\(m.card.reference): \(m.card.title)\n\n" + m.packTable.plain(bold: bold)
+                if !m.grants.isEmpty { s += "\n" + m.grantTable.plain(bold: bold) }
+                s += "\n" + m.notes.joined(separator: "\n") + "\n"
+                return s
+            }.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+/// The worst-case cost and margin of every pack and grant of a card, per currency and
+/// commission rate: the answer to "does every pack still make money?".
+public struct PackMargins: Sendable, Hashable {
+    public let card: RateCard
+    public let rows: [Row]
+    public let grants: [GrantRow]
+    /// Features whose requests can be made for free while costing money.
+    public let freeUsage: [RequestShape]
+    /// FX rates that were used, with the table they came from.
+    public let fxUsed: [FXRate]
+    public let fx: FXTable
+    /// The provider sheets the card's features are priced by.
+    public let providers: [ProviderSheet]
+    public let commissionNote: String?
+    /// What margin % is a share of.
+    public static let marginBasis = "margin % is the margin as a share of the price the customer pays"
+
+    /// One pack in one currency.
+    public struct Row: Sendable, Hashable {
+        public let pack: Pack
+        public let price: PackPrice
+        public let worst: WorstCase
+        /// The worst case in the providers' own currency, before conversion.
+        public let providerCost: Money?
+        public let fxUsed: [FXRate]
+        public let lines: [CommissionLine]
+    }
+
+    /// One commission rate applied to a pack price.
+    public struct CommissionLine: Sendable, Hashable {
+        public let rate: Exact
+        public let commission: Money
+        /// price × (1 − rate)
+        public let proceeds: Money
+        /// proceeds − worst-case cost
+        public let margin: Money
+        /// margin ÷ price
+        public let marginShare: Exact
+    }
+
+    /// A grant: pure cost, priced at the same worst case.
+    public struct GrantRow: Sendable, Hashable {
+        public let grant: Grant
+        public let worst: WorstCase
+    }
+
+    /// Computes every row. `commission` gives the rates per currency on the card's effective
+    /// date unless `rates` overrides them for all currencies.
+    public init(card: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil) throws(WorstCaseError) {
+        self.card = card
+        let fx = fx ?? repository.fx
+        self.fx = fx
+        let engine = try WorstCaseEngine(card: card, providers: repository.providers)
+        freeUsage = engine.freeUsage
+        let sheetIDs = Set(card.features.flatMap { $0.dimensions }.compactMap { d -> String? in
+            if case .provider(let s, _, _) = d.cost { return s } else { return nil }
+        })
+        providers = sheetIDs.sorted().compactMap { repository.providers[$0] }
+        commissionNote = rates == nil ? repository.commission.note : "rates given on the command line"
+        let effectiveDate = card.effective.local(offsetMinutes: card.effective.offsetMinutes).date
+        var rows: [Row] = []
+        var used: [FXRate] = []
+        for pack in card.packs {
+            for price in pack.prices {
+                let currency = price.price.currency
+                let worst = try engine.worstCase(credits: pack.credits, in: currency, fx: fx)
+                // The same worst case in the providers' currency, and the rates used.
+                var providerCost: Money?
+                var rowFX: [FXRate] = []
+                let providerCurrencies = Set(providers.map(\.currency))
+                if providerCurrencies.count == 1, let pc = providerCurrencies.first, pc != currency, !worst.cost.amount.isZero {
+                    providerCost = try engine.worstCase(credits: pack.credits, in: pc, fx: fx).cost
+                    do { rowFX = try fx.factor(from: pc, to: currency).used } catch { throw .fx(error) }
+                }
+                for r in rowFX where !used.contains(r) { used.append(r) }
+                let rateList = rates ?? repository.commission.rates(currency: currency, on: effectiveDate)
+                var lines: [CommissionLine] = []
+                for rate in rateList.sorted() {
+                    do {
+                        let commission = try price.price.multiplied(by: rate)
+                        let proceeds = try price.price.subtracting(commission)
+                        let margin = try proceeds.subtracting(worst.cost)
+                        let share = price.price.amount.isZero ? Exact.zero : try margin.amount.divided(by: price.price.amount)
+                        lines.append(CommissionLine(rate: rate, commission: commission, proceeds: proceeds, margin: margin, marginShare: share))
+                    } catch {
+                        throw .arithmetic("pack \(pack.productId): the margin is too large to compute exactly")
+                    }
+                }
+                rows.append(Row(pack: pack, price: price, worst: worst, providerCost: providerCost, fxUsed: rowFX, lines: lines))
+            }
+        }
+        self.rows = rows
+        self.fxUsed = used
+        let grantCurrency = PackMargins.costCurrency(card: card, providers: providers)
+        var grants: [GrantRow] = []
+        for g in card.grants {
+            grants.append(GrantRow(grant: g, worst: try engine.worstCase(credits: g.credits, in: grantCurrency, fx: fx)))
+        }
+        self.grants = grants
+    }
+
+    /// The currency grant costs are shown in: the providers' currency when they share one,
+    /// else the currency of a credit's face value, else the first pack price's.
+    static func costCurrency(card: RateCard, providers: [ProviderSheet]) -> Currency {
+        let pcs = Set(providers.map(\.currency))
+        if pcs.count == 1 { return pcs.first! }
+        if let f = card.creditUnit.faceValue { return f.currency }
+        if let p = card.packs.first?.prices.first { return p.price.currency }
+        return pcs.sorted().first ?? Currency(code: "USD")!
+    }
+
+    /// The lowest margin share of any row at its highest commission rate.
+    public var lowestMarginShare: (row: Row, line: CommissionLine)? {
+        var best: (Row, CommissionLine)?
+        for r in rows {
+            guard let top = r.lines.max(by: { $0.rate < $1.rate }) else { continue }
+            if best == nil || top.marginShare < best!.1.marginShare { best = (r, top) }
+        }
+        return best.map { (row: $0.0, line: $0.1) }
+    }
+}

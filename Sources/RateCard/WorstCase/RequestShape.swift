@@ -1,0 +1,57 @@
+/// One request a customer could make: a quantity of one dimension of one feature, what the
+/// card charges for it and what the provider bills for it at its most expensive.
+public struct RequestShape: Sendable, Hashable {
+    public let feature: String
+    public let dimension: String
+    /// The quantity in the card's unit (whole units).
+    public let quantity: Int128
+    public let unit: MeterUnit
+    /// Credits the card charges for this request.
+    public let credits: Int128
+    /// What the provider bills for it, in the provider's unit.
+    public let billedUnits: Exact
+    public let providerUnit: MeterUnit
+    /// The provider's cost, at the most expensive variant and schedule period.
+    public let cost: Money
+    /// "doubao-seedasr-2-streaming/audio"
+    public let meter: String
+    public let variant: String
+    /// The schedule period that makes it most expensive, when the provider has a schedule.
+    public let period: String?
+
+    /// Cost per credit (infinite cost per credit is never formed: `credits` is positive
+    /// for every shape the engine ranks).
+    public func costPerCredit() throws(ArithmeticError) -> Exact {
+        try cost.amount.divided(by: Exact(integer: credits))
+    }
+
+    /// The same request with its cost converted by `factor` into `currency`.
+    func converted(by factor: Exact, to currency: Currency) throws(ArithmeticError) -> RequestShape {
+        RequestShape(feature: feature, dimension: dimension, quantity: quantity, unit: unit, credits: credits,
+                     billedUnits: billedUnits, providerUnit: providerUnit,
+                     cost: Money(try cost.amount.multiplied(by: factor), currency),
+                     meter: meter, variant: variant, period: period)
+    }
+
+    /// "3 s of asr.second for 1 credit (billed 3 s of doubao/audio, peak)"
+    public var summary: String {
+        var s = "\(quantity) \(unit.abbreviation) of \(feature).\(dimension) for \(credits) credit\(credits == 1 ? "" : "s")"
+        var billing = "billed \(billedUnits.decimalText()) \(providerUnit.abbreviation)"
+        if variant != "standard" { billing += ", \(variant)" }
+        if let period { billing += ", \(period)" }
+        s += " (\(billing))"
+        return s
+    }
+}
+
+extension MeterUnit {
+    /// "s", "min", "h", "tokens", …
+    public var abbreviation: String {
+        switch self {
+        case .second: "s"
+        case .minute: "min"
+        case .hour: "h"
+        default: rawValue + "s"
+        }
+    }
+}

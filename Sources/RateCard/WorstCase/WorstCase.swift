@@ -1,0 +1,177 @@
+/// The most a given number of credits can cost the providers, with the requests that
+/// reach it (the witness).
+public struct WorstCase: Sendable, Hashable {
+    /// Credits being spent.
+    public let credits: Int128
+    /// The total provider cost, in `cost.currency`.
+    public let cost: Money
+    /// The requests of the witness, each with how many times it is made.
+    public let plan: [PlanStep]
+    /// Credits that no request can use up exactly (the customer leaves them unspent).
+    public let unspent: Int128
+    /// The feature shapes that were ranked, for reports.
+    public let worstShape: RequestShape?
+
+    public struct PlanStep: Sendable, Hashable {
+        public let shape: RequestShape
+        public let count: Int128
+    }
+
+    /// "3,000 × 3 s of asr.second for 1 credit …"
+    public var witnessSummary: String {
+        if plan.isEmpty { return "no request costs the providers anything" }
+        var parts = plan.map { "\(Format.grouped($0.count)) × \($0.shape.summary)" }
+        if unspent > 0 { parts.append("\(Format.grouped(unspent)) credits left unspent") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The feature of the witness's main step.
+    public var witnessFeature: String? { plan.max { $0.count * $0.shape.credits < $1.count * $1.shape.credits }?.shape.feature }
+}
+
+/// Finds worst cases: the most expensive way to spend exactly a number of whole credits.
+public struct WorstCaseEngine: Sendable {
+    public let profiles: [FeatureCostProfile]
+
+    /// The largest knapsack the engine solves step by step.
+    public static let maxSearch: Int128 = 2_000_000
+
+    public init(card: RateCard, providers: [String: ProviderSheet]) throws(WorstCaseError) {
+        var p: [FeatureCostProfile] = []
+        for f in card.features { p.append(try FeatureCostProfile(feature: f, providers: providers)) }
+        profiles = p
+    }
+
+    /// The features a request can use for free while costing the provider money.
+    public var freeUsage: [RequestShape] { profiles.compactMap(\.freeUsage) }
+
+    /// The worst case of spending `credits`, with every cost converted into `currency`.
+    ///
+    /// Items are request shapes of every feature (whole credits each). Let `b` be the shape
+    /// with the highest cost per credit and `s` its credits. Among any `s` other requests a
+    /// non-empty subset uses a multiple of `s` credits (pigeonhole on prefix sums), and
+    /// replacing it by copies of `b` never lowers the cost; so some worst case makes fewer
+    /// than `s` other requests, using at most `(s − 1) × largest` credits. The engine solves
+    /// that small knapsack exactly and fills the rest with `b`.
+    public func worstCase(credits: Int128, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
+        do {
+            return try compute(credits: credits, currency: currency, fx: fx)
+        } catch let e as WorstCaseError {
+            throw e
+        } catch let e as MoneyError {
+            throw .fx(e)
+        } catch {
+            throw .arithmetic("the worst case of \(credits) credits is too large to compute exactly")
+        }
+    }
+
+    private func compute(credits n: Int128, currency: Currency, fx: FXTable) throws -> WorstCase {
+        // Best shape per credit size, converted to the target currency.
+        var bySize: [Int128: RequestShape] = [:]
+        var factors: [Currency: Exact] = [:]
+        for p in profiles {
+            for s in p.shapes where s.credits > 0 && s.cost.amount.isPositive {
+                let f: Exact
+                if let known = factors[s.cost.currency] {
+                    f = known
+                } else {
+                    f = try fx.factor(from: s.cost.currency, to: currency).factor
+                    factors[s.cost.currency] = f
+                }
+                let c = try s.converted(by: f, to: currency)
+                if let old = bySize[c.credits], !(old.cost.amount < c.cost.amount) { continue }
+                bySize[c.credits] = c
+            }
+        }
+        let items = bySize.values.sorted { ($0.credits, $0.feature, $0.dimension) < ($1.credits, $1.feature, $1.dimension) }
+        guard n > 0, !items.isEmpty else {
+            return WorstCase(credits: n, cost: .zero(currency), plan: [], unspent: 0, worstShape: nil)
+        }
+        var best = items[0]
+        var bestRatio = try best.costPerCredit()
+        for s in items.dropFirst() {
+            let r = try s.costPerCredit()
+            if r > bestRatio { best = s; bestRatio = r }
+        }
+        let s = best.credits
+        let largest = items.map(\.credits).max()!
+        let (span, o) = (s - 1).multipliedReportingOverflow(by: largest)
+        let limit = o ? n : min(n, span)
+        guard limit <= WorstCaseEngine.maxSearch else {
+            throw WorstCaseError.packTooLarge(pack: "\(n) credits", searchSize: limit)
+        }
+        let size = Int(limit)
+        // table[t]: the most `t` credits can cost using any items (some credits may go unused).
+        var table = [Exact](repeating: .zero, count: size + 1)
+        var choice = [Int](repeating: -1, count: size + 1)  // item index, or -1 = leave one credit unused
+        if size > 0 {
+            for t in 1...size {
+                table[t] = table[t - 1]
+                choice[t] = -1
+                for (i, item) in items.enumerated() where item.credits <= Int128(t) {
+                    let v = try table[t - Int(item.credits)].adding(item.cost.amount)
+                    if table[t] < v {
+                        table[t] = v
+                        choice[t] = i
+                    }
+                }
+            }
+        }
+        var bestTotal: Exact?
+        var bestT = 0
+        for t in 0...size {
+            let copies = (n - Int128(t)) / s
+            let total = try table[t].adding(best.cost.amount.multiplied(by: copies))
+            if bestTotal == nil || bestTotal! < total {
+                bestTotal = total
+                bestT = t
+            }
+        }
+        var counts: [RequestShape: Int128] = [:]
+        var unspent: Int128 = 0
+        var t = bestT
+        while t > 0 {
+            let c = choice[t]
+            if c < 0 {
+                unspent += 1
+                t -= 1
+            } else {
+                counts[items[c], default: 0] += 1
+                t -= Int(items[c].credits)
+            }
+        }
+        let copies = (n - Int128(bestT)) / s
+        if copies > 0 { counts[best, default: 0] += copies }
+        unspent += (n - Int128(bestT)) - copies * s
+        let plan = counts.map { WorstCase.PlanStep(shape: $0.key, count: $0.value) }
+            .sorted { ($0.count * $0.shape.credits, $0.shape.feature, $0.shape.credits) > ($1.count * $1.shape.credits, $1.shape.feature, $1.shape.credits) }
+        return WorstCase(credits: n, cost: Money(bestTotal!, currency), plan: plan, unspent: unspent, worstShape: best)
+    }
+
+    /// The worst case of spending `credits` entirely on one feature, in `currency`.
+    public func worstCase(credits: Int128, feature: String, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
+        let only = profiles.filter { $0.feature.key == feature }
+        return try WorstCaseEngine(profiles: only).worstCase(credits: credits, in: currency, fx: fx)
+    }
+
+    /// The worst case of spending `credits` entirely on one dimension of one feature.
+    public func worstCase(credits: Int128, feature: String, dimension: String, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
+        let only = profiles.filter { $0.feature.key == feature }.map { p in
+            FeatureCostProfile(feature: p.feature, shapes: p.shapes.filter { $0.dimension == dimension }, freeUsage: nil, noRunningCost: [])
+        }
+        return try WorstCaseEngine(profiles: only).worstCase(credits: credits, in: currency, fx: fx)
+    }
+
+    init(profiles: [FeatureCostProfile]) {
+        self.profiles = profiles
+    }
+}
+
+extension FeatureCostProfile {
+    init(feature: Feature, shapes: [RequestShape], freeUsage: RequestShape?, noRunningCost: [String]) {
+        self.feature = feature
+        self.shapes = shapes
+        self.freeUsage = freeUsage
+        self.noRunningCost = noRunningCost
+    }
+}

@@ -1,0 +1,59 @@
+import RateCard
+
+/// `margin packs [CARD…]`: worst-case cost and margin of every pack and grant.
+enum PacksCommand: Command {
+    static let name = "packs"
+    static let summary = "Worst-case cost and margin of every pack and grant, per currency and commission rate."
+    static let usage = "margin packs [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE]"
+    static let parser = ArgumentParser([Common.cardsOption, Common.formatOption, Common.commissionOption, Common.fxOption])
+
+    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
+        let format: String
+        let fxOverrides: [FXRate]
+        let rates: [Exact]?
+        do {
+            format = try OutputFormat.parse(args.value("format"))
+            fxOverrides = try Common.fxOverrides(args)
+            rates = try Common.commissionRates(args)
+        } catch {
+            io.error(error.message)
+            return 2
+        }
+        // CARD arguments are card files or references (`osg`, `osg@10`) into the folder.
+        let dir = Common.cardsDirectory(args)
+        let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
+        let references = args.positionals.filter { !$0.hasSuffix(".json") }
+        guard let repo = Common.loadRepository([dir] + filePaths, io) else { return 2 }
+        var cards: [RateCard] = []
+        if args.positionals.isEmpty {
+            cards = repo.newestCards
+        } else {
+            for path in filePaths {
+                cards.append(contentsOf: repo.cards.filter { $0.source.path == path || $0.source.path.hasSuffix("/" + path) })
+            }
+            for ref in references {
+                guard let c = repo.card(reference: ref) else {
+                    io.error("no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))")
+                    return 2
+                }
+                cards.append(c)
+            }
+        }
+        if cards.isEmpty {
+            io.error("no rate card found in \(dir)")
+            return 2
+        }
+        let fx = repo.fx.overriding(with: fxOverrides)
+        var all: [PackMargins] = []
+        for card in cards {
+            do {
+                all.append(try PackMargins(card: card, repository: repo, fx: fx, rates: rates))
+            } catch {
+                io.report([Diagnostic(path: card.source.path, location: card.source.location, message: "\(card.reference): \(error)")])
+                return 2
+            }
+        }
+        io.out(PackMargins.render(all, format: format, bold: io.colour))
+        return 0
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import RateCard
+
+/// A subcommand: its name, help, options and what it does.
+protocol Command {
+    static var name: String { get }
+    static var summary: String { get }
+    static var usage: String { get }
+    static var parser: ArgumentParser { get }
+    /// Returns the exit code: 0 success, 1 findings, 2 bad usage or unreadable input.
+    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32
+}
+
+extension Command {
+    static var help: String {
+        "\(summary)\n\nUsage: \(usage)\n\nOptions:\n\(parser.helpText)\n  --help                 Show this help.\n"
+    }
+}
+
+/// A registered subcommand, captured as plain values (existential metatypes crash
+/// this compiler version's SIL generation when used in closures).
+struct CommandEntry: Sendable {
+    let name: String
+    let summary: String
+    let usage: String
+    let help: String
+    let parser: ArgumentParser
+    let run: @Sendable (ParsedArguments, Terminal) -> Int32
+
+    init<C: Command>(_ c: C.Type) {
+        name = C.name
+        summary = C.summary
+        usage = C.usage
+        help = C.help
+        parser = C.parser
+        run = { C.run($0, $1) }
+    }
+}
+
+/// The `margin` entry point: finds the subcommand, parses its options, runs it.
+enum MarginCLI {
+    static let version = "0.1.0"
+
+    static let commands: [CommandEntry] = [
+        CommandEntry(PacksCommand.self),
+    ]
+
+    static var overview: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
+        let list = commands.map { "  \($0.name)" + String(repeating: " ", count: width - $0.name.count + 3) + $0.summary }.joined(separator: "\n")
+        return """
+        margin \(version): exact pricing and worst-case margins for App Store credit packs.
+
+        Usage: margin <command> [options]
+
+        Commands:
+        \(list)
+
+        Run 'margin <command> --help' for a command's options.
+        Exit codes: 0 success, 1 findings (a check failed), 2 bad usage or unreadable input.
+
+        """
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let io = Terminal()
+        guard let first = arguments.first else {
+            io.err(overview)
+            return 2
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", arguments.count > 1, let c = commands.first(where: { $0.name == arguments[1] }) {
+                io.out(c.help)
+            } else {
+                io.out(overview)
+            }
+            return 0
+        case "--version":
+            io.out("margin \(version)\n")
+            return 0
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            let hint = FieldReader.closest(first, in: commands.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+            io.error("unknown command '\(first)'\(hint)")
+            io.err("Run 'margin --help' for the list of commands.\n")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        let args: ParsedArguments
+        do {
+            args = try command.parser.parse(rest)
+        } catch {
+            if rest.contains("--help") || rest.contains("-h") {
+                io.out(command.help)
+                return 0
+            }
+            io.error(error.message)
+            io.err("Usage: \(command.usage)\n")
+            return 2
+        }
+        if args.flag("help") {
+            io.out(command.help)
+            return 0
+        }
+        return command.run(args, io)
+    }
+}
+
+/// Standard output and error, and whether colour may be used.
+final class Terminal: @unchecked Sendable {
+    let colour: Bool
+    let errColour: Bool
+
+    init() {
+        let env = ProcessInfo.processInfo.environment
+        let noColour = env["NO_COLOR"].map { !$0.isEmpty } ?? false
+        colour = !noColour && isatty(1) == 1 && env["TERM"] != "dumb"
+        errColour = !noColour && isatty(2) == 1 && env["TERM"] != "dumb"
+    }
+
+    func out(_ s: String) {
+        FileHandle.standardOutput.write(Data(s.utf8))
+    }
+
+    func err(_ s: String) {
+        FileHandle.standardError.write(Data(s.utf8))
+    }
+
+    /// `margin: error: message`
+    func error(_ message: String) {
+        err((errColour ? "margin: \u{1B}[31merror:\u{1B}[0m " : "margin: error: ") + message + "\n")
+    }
+
+    /// Each diagnostic on its own line, compiler style.
+    func report(_ diagnostics: [Diagnostic]) {
+        for d in diagnostics.sorted() {
+            if errColour {
+                let colourCode = d.severity == .error ? "31" : (d.severity == .warning ? "33" : "36")
+                var s = "\u{1B}[1m\(d.path):\(d.location.line):\(d.location.column):\u{1B}[0m \u{1B}[\(colourCode)m\(d.severity.rawValue):\u{1B}[0m \(d.message)"
+                if let r = d.rule { s += " [\(r)]" }
+                err(s + "\n")
+            } else {
+                err(d.rendered + "\n")
+            }
+        }
+    }
+}
+
+/// Shared option handling.
+enum Common {
+    static let formatOption = ArgumentParser.Option("format", value: "FORMAT", help: "table (default), json, csv or markdown.")
+    static let cardsOption = ArgumentParser.Option("cards", value: "DIR", help: "The rate-card folder (default: RateCards).")
+    static let fxOption = ArgumentParser.Option("fx", value: "BASE/QUOTE=RATE", repeatable: true, help: "Override an FX rate, e.g. USD/CNY=7.2 (1 USD = 7.2 CNY). Repeatable.")
+    static let commissionOption = ArgumentParser.Option("commission", value: "RATES", help: "Commission rates for every currency, e.g. 0.15,0.30 (default: the commission file, else 15% and 30%).")
+
+    /// The rate-card folder: `--cards`, else `RateCards` in the current directory.
+    static func cardsDirectory(_ args: ParsedArguments) -> String {
+        args.value("cards") ?? "RateCards"
+    }
+
+    /// Loads a repository, printing its diagnostics; nil means exit 2.
+    static func loadRepository(_ paths: [String], _ io: Terminal) -> CardRepository? {
+        do {
+            return try CardRepository.load(paths: paths)
+        } catch {
+            io.report(error.items)
+            io.error("\(error.items.count) problem\(error.items.count == 1 ? "" : "s") in the rate-card files")
+            return nil
+        }
+    }
+
+    static func fxOverrides(_ args: ParsedArguments) throws(UsageError) -> [FXRate] {
+        var out: [FXRate] = []
+        for text in args.all("fx") {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            let pair = parts.first?.split(separator: "/") ?? []
+            guard parts.count == 2, pair.count == 2,
+                  let base = Currency(code: String(pair[0])), let quote = Currency(code: String(pair[1])), base != quote else {
+                throw UsageError("--fx \(text): expected BASE/QUOTE=RATE with ISO 4217 codes, e.g. USD/CNY=7.2")
+            }
+            guard let rate = try? Exact(decimal: parts[1]), rate.isPositive else {
+                throw UsageError("--fx \(text): the rate must be a positive decimal")
+            }
+            out.append(FXRate(base: base, quote: quote, rate: rate))
+        }
+        return out
+    }
+
+    static func commissionRates(_ args: ParsedArguments) throws(UsageError) -> [Exact]? {
+        guard let text = args.value("commission") else { return nil }
+        var out: [Exact] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            var s = String(part)
+            var percent = false
+            if s.hasSuffix("%") { s.removeLast(); percent = true }
+            guard var v = try? Exact(decimal: s) else {
+                throw UsageError("--commission: '\(part)' is not a rate (write 0.15 or 15%)")
+            }
+            if percent { v = (try? v.divided(by: Exact(100))) ?? v }
+            guard !v.isNegative, v < .one else {
+                throw UsageError("--commission: '\(part)' must be from 0 to below 1 (0.15 or 15%)")
+            }
+            out.append(v)
+        }
+        return out
+    }
+}
