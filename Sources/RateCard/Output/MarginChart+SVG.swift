@@ -87,7 +87,7 @@ struct MarginChartDrawing {
         for item in items {
             body.append(#"<rect x="\#(x)" y="\#(y - 11)" width="14" height="14" fill="\#(item.fill)"/>"#)
             text(item.label, x: x + 20, y: y, size: 13)
-            x += 20 + Self.textWidth(item.label, size: 13) + 22
+            x += 20 + Self.textWidth(item.label, size: 13, emPercent: 57) + 26
         }
         body.append(#"<line x1="\#(x + 7)" y1="\#(y - 13)" x2="\#(x + 7)" y2="\#(y + 5)" stroke="\#(Palette.ink)" stroke-width="2"/>"#)
         text("Sale price", x: x + 20, y: y, size: 13)
@@ -142,18 +142,22 @@ struct MarginChartDrawing {
             body.append(#"<line x1="\#(Self.px(x))" y1="\#(bottom)" x2="\#(Self.px(x))" y2="\#(bottom + 5)" stroke="\#(Palette.axis)" stroke-width="1"/>"#)
             text(tick.label, tenthsX: x, y: bottom + 19, size: 11, fill: Palette.muted, anchor: "middle")
         }
-        text("\(currency.code) (half-even to \(Self.minorUnitText(currency)))", tenthsX: (Self.plotLeft + Self.plotRight) * 5, y: bottom + 37, size: 11, fill: Palette.muted, anchor: "middle")
+        text("\(currency.code) · labels rounded half-even to \(Self.minorUnitText(currency))", tenthsX: (Self.plotLeft + Self.plotRight) * 5, y: bottom + 37, size: 11, fill: Palette.muted, anchor: "middle")
         y = bottom + 37
     }
 
     private mutating func draw(_ group: MarginChart.Group, tops: [Int], axis: ChartAxis, currency: Currency) throws(ArithmeticError) {
         let middle = (tops[0] + tops[tops.count - 1] + Self.barHeight) / 2
+        // The left column holds the group label, then the bar labels right-aligned against
+        // the plot; long labels are shortened (in full in each bar's <title>).
+        let barLabelWidth = group.bars.map { Self.textWidth(Self.barLabel($0), size: 12) }.max() ?? 0
+        let label = Self.fitted(group.label, width: Self.plotLeft - 10 - Self.sideMargin - barLabelWidth - 12, size: 14)
         let prices = Set(group.bars.map(\.price))
         if prices.count == 1, let price = prices.first {
-            text(group.label, x: Self.sideMargin, y: middle - 2, size: 14, weight: "bold")
+            text(label, x: Self.sideMargin, y: middle - 2, size: 14, weight: "bold")
             text("\(currency.code) \(try Self.money(price, currency))", x: Self.sideMargin, y: middle + 14, size: 12, fill: Palette.muted)
         } else {
-            text(group.label, x: Self.sideMargin, y: middle + 5, size: 14, weight: "bold")
+            text(label, x: Self.sideMargin, y: middle + 5, size: 14, weight: "bold")
         }
         for (bar, top) in zip(group.bars, tops) {
             try draw(bar, group: group.label, top: top, axis: axis, currency: currency)
@@ -176,13 +180,13 @@ struct MarginChartDrawing {
         if let percent { summary += " (\(percent) of price)" }
         body.append("<g>")
         body.append("<title>\(Self.escape(summary))</title>")
-        text(bar.label, x: Self.plotLeft - 10, y: baseline, size: 12, fill: Palette.ink, anchor: "end")
+        text(Self.barLabel(bar), x: Self.plotLeft - 10, y: baseline, size: 12, fill: Palette.ink, anchor: "end")
 
         try segment("commission", value: bar.commission, from: 0, to: commissionEnd, top: top, fill: Palette.commission, labelFill: Palette.ink, currency: currency)
         try segment("cost", value: bar.cost, from: commissionEnd, to: costEnd, top: top, fill: Palette.cost, labelFill: "#FFFFFF", currency: currency, visibleTo: min(costEnd, priceEnd))
         var marginLabelShown = false
         if bar.margin.isPositive {
-            marginLabelShown = try segment("margin", value: bar.margin, from: costEnd, to: priceEnd, top: top, fill: Palette.margin, labelFill: "#FFFFFF", currency: currency)
+            marginLabelShown = try segment("margin", value: bar.margin, from: costEnd, to: priceEnd, top: top, fill: Palette.margin, labelFill: Palette.ink, currency: currency)
         } else if bar.margin.isNegative {
             let loss = try bar.margin.negated()
             body.append(#"<rect class="loss" data-value="\#(loss.decimalText())" x="\#(Self.px(origin + priceEnd))" y="\#(top)" width="\#(Self.px(costEnd - priceEnd))" height="\#(Self.barHeight)" fill="url(#loss-hatch)"/>"#)
@@ -193,11 +197,15 @@ struct MarginChartDrawing {
         let endX = origin + max(priceEnd, costEnd) + 80
         if bar.margin.isNegative {
             let loss = try Self.money(bar.margin.negated(), currency)
-            let note = "loss \(loss)" + (percent.map { " · \($0)" } ?? "")
+            let note = "loss \(loss)" + (percent.map { " (\($0))" } ?? "")
             text(note, tenthsX: endX, y: baseline, size: 12, fill: Palette.lossText, weight: "bold")
         } else {
-            let share = percent.map { "\($0) margin" } ?? "margin"
-            let note = marginLabelShown ? share : "\(try Self.money(bar.margin, currency)) · \(share)"
+            let amount = try Self.money(bar.margin, currency)
+            let note = switch (marginLabelShown, percent) {
+            case (true, let percent?): "\(percent) margin"
+            case (false, let percent?): "margin \(amount) (\(percent))"
+            case (_, nil): "margin \(amount)"
+            }
             text(note, tenthsX: endX, y: baseline, size: 12, fill: Palette.ink)
         }
         body.append("</g>")
@@ -262,10 +270,23 @@ struct MarginChartDrawing {
         body.append("<text \(attributes)>\(Self.escape(string))</text>")
     }
 
-    /// A conservative width estimate in pixels (no font metrics without a dependency):
-    /// 0.62 em per character covers digits and lower case in the listed fonts.
-    static func textWidth(_ string: String, size: Int) -> Int {
-        (string.count * size * 62 + 99) / 100
+    /// A width estimate in pixels (no font metrics without a dependency). The default,
+    /// 0.62 em per character, is conservative for digits and lower case in the listed
+    /// fonts, so a label judged to fit does fit; spacing uses a closer average.
+    static func textWidth(_ string: String, size: Int, emPercent: Int = 62) -> Int {
+        (string.count * size * emPercent + 99) / 100
+    }
+
+    /// A bar's label as drawn: at most a third of the left column.
+    static func barLabel(_ bar: MarginChart.Bar) -> String {
+        fitted(bar.label, width: (plotLeft - 10 - sideMargin) / 3 + 10, size: 12)
+    }
+
+    /// `string` shortened with "…" to fit `width` pixels at `size`.
+    static func fitted(_ string: String, width: Int, size: Int, emPercent: Int = 62) -> String {
+        guard textWidth(string, size: size, emPercent: emPercent) > width else { return string }
+        let characters = max(1, width * 100 / (size * emPercent) - 1)
+        return String(string.prefix(characters)) + "…"
     }
 
     /// Tenths of a pixel as SVG number text: "212.5", "210".
