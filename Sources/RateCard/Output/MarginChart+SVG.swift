@@ -87,7 +87,7 @@ struct MarginChartDrawing {
         for item in items {
             body.append(#"<rect x="\#(x)" y="\#(y - 11)" width="14" height="14" fill="\#(item.fill)"/>"#)
             text(item.label, x: x + 20, y: y, size: 13)
-            x += 20 + Self.textWidth(item.label, size: 13, emPercent: 57) + 26
+            x += 20 + Self.textWidth(item.label, size: 13, emPercent: 55) + 26
         }
         body.append(#"<line x1="\#(x + 7)" y1="\#(y - 13)" x2="\#(x + 7)" y2="\#(y + 5)" stroke="\#(Palette.ink)" stroke-width="2"/>"#)
         text("Sale price", x: x + 20, y: y, size: 13)
