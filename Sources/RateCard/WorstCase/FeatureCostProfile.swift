@@ -135,6 +135,8 @@ public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
     case packTooLarge(pack: String, searchSize: Int128)
     case arithmetic(String)
     case fx(MoneyError)
+    /// A request is charged no credits but costs the provider money: no finite worst case.
+    case unbounded(RequestShape)
 
     public var description: String {
         switch self {
@@ -144,6 +146,7 @@ public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
         case .packTooLarge(let p, let n): "pack \(p): the exact search would need \(n) steps; simplify the card's intervals"
         case .arithmetic(let s): s
         case .fx(let e): e.description
+        case .unbounded(let s): "feature \(s.feature), dimension \(s.dimension): a request of \(s.quantity) \(s.unit.abbreviation) is charged \(s.credits) credits but costs the provider \(s.cost), so credits can be spent without limit; charge started intervals (rounding \"up\") or a positive price"
         }
     }
 }

@@ -66,6 +66,8 @@ public struct WorstCaseEngine: Sendable {
     }
 
     private func compute(credits n: Int128, currency: Currency, fx: FXTable) throws -> WorstCase {
+        // A request charged nothing that costs money can be repeated without end.
+        if n > 0, let free = freeUsage.first { throw WorstCaseError.unbounded(free) }
         // Best shape per credit size, converted to the target currency.
         var bySize: [Int128: RequestShape] = [:]
         var factors: [Currency: Exact] = [:]

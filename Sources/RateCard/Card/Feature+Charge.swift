@@ -1,0 +1,62 @@
+/// What the card charges for a request.
+extension Dimension {
+    /// Credits charged for `quantity` units of this dimension. A zero quantity costs nothing.
+    ///
+    /// Throws when the quantity is negative, or not a whole number of intervals under
+    /// `exact` rounding, or too large to compute.
+    public func credits(for quantity: Exact) throws(ChargeError) -> Int128 {
+        guard !quantity.isNegative else { throw .negativeQuantity(dimension: name) }
+        if quantity.isZero { return 0 }
+        do {
+            let intervals = try quantity.divided(by: Exact(integer: per))
+            let whole: Int128
+            switch rounding {
+            case .up: whole = try intervals.rounded(.up)
+            case .down: whole = try intervals.rounded(.down)
+            case .exact:
+                guard let i = intervals.integerValue else { throw ChargeError.notWholeIntervals(dimension: name, per: per) }
+                whole = i
+            }
+            return try Exact.multiply(whole, credits)
+        } catch let e as ChargeError {
+            throw e
+        } catch {
+            throw .overflow(dimension: name)
+        }
+    }
+}
+
+extension Feature {
+    /// Credits charged for a request with these quantities (dimension name → units);
+    /// dimensions are rounded separately and summed. Unknown dimensions are an error.
+    public func credits(for quantities: [String: Exact]) throws(ChargeError) -> Int128 {
+        for key in quantities.keys where !dimensions.contains(where: { $0.name == key }) {
+            throw .unknownDimension(feature: self.key, dimension: key)
+        }
+        var total: Int128 = 0
+        for d in dimensions {
+            let c = try d.credits(for: quantities[d.name] ?? .zero)
+            let (s, o) = total.addingReportingOverflow(c)
+            guard !o else { throw .overflow(dimension: d.name) }
+            total = s
+        }
+        return total
+    }
+}
+
+/// Why a charge could not be computed.
+public enum ChargeError: Error, Sendable, Hashable, CustomStringConvertible {
+    case negativeQuantity(dimension: String)
+    case notWholeIntervals(dimension: String, per: Int128)
+    case unknownDimension(feature: String, dimension: String)
+    case overflow(dimension: String)
+
+    public var description: String {
+        switch self {
+        case .negativeQuantity(let d): "quantity of \(d) is negative"
+        case .notWholeIntervals(let d, let per): "quantity of \(d) must be a whole multiple of \(per) (the card charges it exactly)"
+        case .unknownDimension(let f, let d): "feature \(f) has no dimension \"\(d)\""
+        case .overflow(let d): "the charge for \(d) is too large to compute exactly"
+        }
+    }
+}
