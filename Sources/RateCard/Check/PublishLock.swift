@@ -160,7 +160,7 @@ public struct PublishLock: Sendable {
         var template = Array((folder + ".\(PublishLock.fileName).XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw Diagnostic(path: path, message: "cannot create a temporary file in \(folder.isEmpty ? "." : folder): \(PublishLock.systemError())")
+            throw Diagnostic(path: path, message: "cannot create a temporary file in \(folder.isEmpty ? "." : folder): \(FileBytes.reason())")
         }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: String?
@@ -171,20 +171,16 @@ public struct PublishLock: Sendable {
             if n > 0 {
                 written += n
             } else if n < 0, errno != EINTR {
-                failure = "cannot write \(temporary): \(PublishLock.systemError())"
+                failure = "cannot write \(temporary): \(FileBytes.reason())"
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = "cannot flush \(temporary): \(PublishLock.systemError())" }
-        if close(fd) != 0, failure == nil { failure = "cannot close \(temporary): \(PublishLock.systemError())" }
-        if failure == nil, rename(temporary, path) != 0 { failure = "cannot rename \(temporary) to \(path): \(PublishLock.systemError())" }
+        if failure == nil, fsync(fd) != 0 { failure = "cannot flush \(temporary): \(FileBytes.reason())" }
+        if close(fd) != 0, failure == nil { failure = "cannot close \(temporary): \(FileBytes.reason())" }
+        if failure == nil, rename(temporary, path) != 0 { failure = "cannot rename \(temporary) to \(path): \(FileBytes.reason())" }
         if let failure {
             _ = unlink(temporary)
             throw Diagnostic(path: path, message: failure)
         }
-    }
-
-    private static func systemError() -> String {
-        String(cString: strerror(errno))
     }
 
     // MARK: Loading
@@ -192,9 +188,8 @@ public struct PublishLock: Sendable {
     /// Reads and checks the lock file at `path`. A missing or unreadable file is an error:
     /// a lock that silently disappeared would let any published card change.
     public static func load(path: String) throws(Diagnostics) -> PublishLock {
-        guard let bytes = readFile(path) else {
-            throw Diagnostics([Diagnostic(path: path, message: "cannot read the publish lock: \(systemError())")])
-        }
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, what: "the publish lock") } catch { throw Diagnostics([error]) }
         return try load(bytes: bytes, path: path)
     }
 
@@ -279,20 +274,6 @@ public struct PublishLock: Sendable {
         if file.hasPrefix("/") { return "must be relative to the lock file's folder, not an absolute path" }
         if file.split(separator: "/", omittingEmptySubsequences: false).contains("..") { return "must not leave the lock file's folder (\"..\")" }
         return nil
-    }
-
-    private static func readFile(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, f) }
-            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-            if n < buffer.count {
-                return ferror(f) != 0 ? nil : bytes
-            }
-        }
     }
 }
 
