@@ -117,7 +117,7 @@ public struct PublishLock: Sendable {
     /// What is wrong with an entry's fields, if anything.
     private static func problem(with entry: Entry) -> String? {
         if entry.card.isEmpty { return "the card id is empty" }
-        if entry.version < 1 { return "the version must be 1 or more" }
+        if entry.version < 1 || entry.version > Int(Int32.max) { return "the version must be between 1 and \(Int32.max)" }
         if let problem = fileProblem(entry.file) { return problem }
         if !isDigest(entry.sha256) { return "sha256 must be 64 lowercase hex digits" }
         return nil
@@ -202,6 +202,9 @@ public struct PublishLock: Sendable {
             root = try JSONParser.parse(bytes)
         } catch {
             throw Diagnostics([Diagnostic(path: path, location: error.location, message: error.message)])
+        }
+        guard case .object = root.value else {
+            throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName)")])
         }
         let reader = FieldReader(path: path)
         var lock = PublishLock()

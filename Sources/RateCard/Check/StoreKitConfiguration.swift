@@ -67,6 +67,9 @@ public struct StoreKitConfiguration: Sendable, Hashable {
         } catch {
             throw Diagnostics([Diagnostic(path: path, location: error.location, message: error.message)])
         }
+        guard case .object = root.value else {
+            throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName)")])
+        }
         let reader = FieldReader(path: path)
         guard let top = reader.object(root, "") else { throw Diagnostics(reader.diagnostics) }
 

@@ -67,7 +67,7 @@ import Testing
         (#"{"kind": "card", "published": []}"#, 1, 10, "kind: expected \"lock\", found \"card\""),
         (#"{"kind": "lock"}"#, 1, 1, "published: missing required field"),
         (#"{"kind": "lock", "published": {}}"#, 1, 31, "published: expected an array, found an object"),
-        (#"[]"#, 1, 1, "expected an object, found an array"),
+        (#"[]"#, 1, 1, "expected a JSON object at the top level, found an array"),
         ("{\"kind\": \"lock\", \"published\": [\n  {\"card\": \"osg\", \"ver", 2, 19, "unterminated string"),
         ("", 1, 1, "the file is empty"),
     ] as [(String, Int, Int, String)])
@@ -147,6 +147,8 @@ import Testing
     @Test(arguments: [
         PublishLock.Entry(card: "", version: 1, file: "a.json", sha256: digestA),
         PublishLock.Entry(card: "a", version: 0, file: "a.json", sha256: digestA),
+        PublishLock.Entry(card: "a", version: Int(Int32.max) + 1, file: "a.json", sha256: digestA),
+        PublishLock.Entry(card: "a", version: 1, file: "../a.json", sha256: digestA),
         PublishLock.Entry(card: "a", version: 1, file: "", sha256: digestA),
         PublishLock.Entry(card: "a", version: 1, file: "a.json", sha256: "ABCD"),
     ])

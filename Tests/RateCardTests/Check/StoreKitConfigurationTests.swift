@@ -86,7 +86,7 @@ import Testing
         (#"{"products": [7], "settings": {"_storefront": "USA"}}"#, 1, 15, "products[0]: expected an object, found a number"),
         (#"{"products": [], "subscriptionGroups": [{"subscriptions": 3}], "settings": {"_storefront": "USA"}}"#, 1, 59, "subscriptionGroups[0].subscriptions: expected an array"),
         (#"{"products": [{"productID": "a", "type": "Consumable", "displayPrice": "1.5"}], "settings": {"_storefront": "JPN"}}"#, 1, 72, "displayPrice: 1.5 has more decimals than JPY allows (0)"),
-        (#"[]"#, 1, 1, "expected an object, found an array"),
+        (#"[]"#, 1, 1, "expected a JSON object at the top level, found an array"),
         ("", 1, 1, "the file is empty"),
         (#"{"products": [{"productID": "a", "type": "Consumable", "displayPrice": "#, 1, 72, "unexpected end of file"),
     ] as [(String, Int, Int, String)])
