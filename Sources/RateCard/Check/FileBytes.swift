@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads for the check inputs, with the system's reason when a file cannot be
+/// read.
+enum FileBytes {
+    /// The bytes of the file at `path`; `what` names the file in the message ("the publish
+    /// lock").
+    static func read(_ path: String, what: String) throws(Diagnostic) -> [UInt8] {
+        guard let f = fopen(path, "rb") else {
+            throw Diagnostic(path: path, message: "cannot read \(what): \(reason())")
+        }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, f) }
+            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+            if n < buffer.count {
+                guard ferror(f) == 0 else {
+                    throw Diagnostic(path: path, message: "cannot read \(what): \(reason())")
+                }
+                return bytes
+            }
+        }
+    }
+
+    /// The text of the current `errno`.
+    static func reason() -> String {
+        String(cString: strerror(errno))
+    }
+}
