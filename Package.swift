@@ -10,6 +10,6 @@ let package = Package(
     targets: [
         .target(name: "RateCard"),
         .executableTarget(name: "margin", dependencies: ["RateCard"]),
-        .testTarget(name: "RateCardTests", dependencies: ["RateCard", "margin"]),
+        .testTarget(name: "RateCardTests", dependencies: ["RateCard", "margin"], exclude: ["Fixtures"]),
     ]
 )
