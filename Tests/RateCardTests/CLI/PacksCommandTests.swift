@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import RateCard
+
+/// `margin packs` and the conventions every command shares, run as a user would.
+@Suite(.serialized) struct PacksCommandTests {
+    @Test func showsTheSeedFiguresFor3000tks() throws {
+        let r = try runMargin(["packs", "osg", "--format", "csv"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "card,kind,key,credits,currency,price,worst_cost,commission_rate,proceeds,margin,margin_share,worst_feature")
+        #expect(lines.contains("osg@10,pack,3000tks,3000,CNY,28,11.25,0.15,23.8,12.55,0.448214285714,asr"))
+        #expect(lines.contains("osg@10,pack,3000tks,3000,CNY,28,11.25,0.3,19.6,8.35,0.298214285714,asr"))
+        #expect(lines.contains("osg@10,grant,signup,1000,CNY,,3.75,,,,,asr"))
+    }
+
+    @Test func defaultTableCoversEveryCard() throws {
+        let r = try runMargin(["packs"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("osg@10  3000tks    3,000  CNY       28.00       11.25         15%     23.80   12.55     44.8%  asr"))
+        #expect(r.stdout.contains("voice-debrief@1"))
+        #expect(r.stdout.contains("witness 3000tks: 3,000 × 3 s of asr.second for 1 credit (billed 3 s)"))
+        #expect(!r.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+    }
+
+    @Test func jsonCarriesExactDecimalStrings() throws {
+        let r = try runMargin(["packs", "osg@10", "--format=json"])
+        #expect(r.status == 0)
+        let root = try JSONParser.parse(r.stdout)
+        guard case .array(let cards) = root["cards"]?.value, let card = cards.first,
+              case .array(let packs) = card["packs"]?.value else { Issue.record("shape"); return }
+        let cny3000 = try #require(packs.first { $0["productId"]?.value == .string("3000tks") && $0["currency"]?.value == .string("CNY") })
+        #expect(cny3000["worstCase"]?["cost"]?.value == .string("11.25"))
+        guard case .array(let lines) = cny3000["commissions"]?.value else { Issue.record("commissions"); return }
+        #expect(lines.map { $0["margin"]?.value } == [.string("12.55"), .string("8.35")])
+        // USD costs are converted at the FX file's rate and kept exact until rounded for JSON.
+        let usd3000 = try #require(packs.first { $0["productId"]?.value == .string("3000tks") && $0["currency"]?.value == .string("USD") })
+        #expect(usd3000["worstCase"]?["cost"]?.value == .string("1.584507042254"))
+        #expect(usd3000["providerCost"]?["amount"]?.value == .string("11.25"))
+        // Same output twice: deterministic.
+        #expect(try runMargin(["packs", "osg@10", "--format=json"]).stdout == r.stdout)
+    }
+
+    @Test func commissionAndFXCanBeOverridden() throws {
+        let r = try runMargin(["packs", "osg", "--format", "csv", "--commission", "0.3", "--fx", "USD/CNY=7.5"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("osg@10,pack,3000tks,3000,USD,2.99,1.5,0.3,2.093,0.593,0.198327759197,asr"))
+        #expect(!r.stdout.contains(",0.15,"))
+    }
+
+    @Test func markdownIsATable() throws {
+        let r = try runMargin(["packs", "osg", "--format", "markdown"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("| osg@10 | 3000tks | 3,000 | CNY | 28.00 | 11.25 | 30% | 19.60 | 8.35 | 29.8% | asr |"))
+    }
+
+    @Test(arguments: [
+        (["packs", "--format", "yaml"], "unknown format 'yaml'"),
+        (["packs", "--formt", "json"], "did you mean '--format'?"),
+        (["packs", "--commission", "1.5"], "must be from 0 to below 1"),
+        (["packs", "--fx", "USD-CNY"], "expected BASE/QUOTE=RATE"),
+        (["packs", "nosuchcard"], "no card 'nosuchcard'"),
+        (["pack"], "did you mean 'packs'?"),
+        (["packs", "--format"], "needs a value"),
+    ])
+    func badUsageExitsTwo(arguments: [String], fragment: String) throws {
+        let r = try runMargin(arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains(fragment), "\(r.stderr)")
+    }
+
+    @Test func helpAndVersionGoToStdout() throws {
+        let help = try runMargin(["packs", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("Usage: margin packs"))
+        let top = try runMargin(["--help"])
+        #expect(top.status == 0 && top.stdout.contains("Commands:"))
+        let version = try runMargin(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("margin "))
+        let none = try runMargin([])
+        #expect(none.status == 2 && none.stderr.contains("Usage: margin <command>"))
+    }
+
+    @Test func unreadableCardsExitTwoWithLocatedDiagnostics() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let cards = try dir.copyRepositoryCards()
+        let path = cards + "/osg-v10.json"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingFirst("\"amount\": \"28\"", with: "\"amount\": \"28.0.0\"")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try runMargin(["packs", "--cards", "RateCards"], in: dir.path)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("RateCards/osg-v10.json:50:91: error: packs[2].prices[1].amount: \"28.0.0\" is not a decimal"), "\(r.stderr)")
+    }
+
+    @Test func aCardThatChargesNothingForShortRequestsIsAFinding() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let cards = try dir.copyRepositoryCards()
+        let path = cards + "/osg-v10.json"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingFirst("\"per\": 3, \"rounding\": \"up\"", with: "\"per\": 3, \"rounding\": \"down\"")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try runMargin(["packs", "osg"], in: dir.path)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("RateCards/osg-v10.json:13:9: error: osg@10: feature asr, dimension second: a request of 2 s is charged 0 credits"), "\(r.stderr)")
+        #expect(r.stderr.contains("[free-usage]"))
+    }
+}
