@@ -105,13 +105,23 @@ public enum CardFileLoader {
         var grants: [Grant] = []
         if let node = m["grants"]?.value, let items = r.array(node, "grants") {
             for (i, item) in items.enumerated() {
-                if let g = readGrant(item, "grants[\(i)]", r) { grants.append(g) }
+                guard let g = readGrant(item, "grants[\(i)]", r) else { continue }
+                if let first = grants.first(where: { $0.key == g.key }) {
+                    r.error("grants[\(i)].key: grant \"\(g.key)\" appears twice (first at line \(first.location.line))", at: g.location)
+                    continue
+                }
+                grants.append(g)
             }
         }
         var packs: [Pack] = []
         if let node = m["packs"]?.value, let items = r.array(node, "packs") {
             for (i, item) in items.enumerated() {
-                if let p = readPack(item, "packs[\(i)]", r) { packs.append(p) }
+                guard let p = readPack(item, "packs[\(i)]", r) else { continue }
+                if let first = packs.first(where: { $0.productId == p.productId }) {
+                    r.error("packs[\(i)].productId: product \"\(p.productId)\" appears twice (first at line \(first.location.line))", at: p.location)
+                    continue
+                }
+                packs.append(p)
             }
         }
         let placeholders = stringList(m["placeholders"]?.value, "placeholders", r)
@@ -257,6 +267,10 @@ public enum CardFileLoader {
                 let a = r.required(pm, "amount", in: pf, at: item.location).flatMap { r.decimal($0, "\(pf).amount") }
                 let sf = pm["storefront"].flatMap { r.string($0.value, "\(pf).storefront") }
                 if let c, let a {
+                    if prices.contains(where: { $0.price.currency == c && $0.storefront == sf }) {
+                        r.error("\(pf).currency: a \(c.code) price\(sf.map { " for storefront \($0)" } ?? "") is already given", at: pm["currency"]!.value.location)
+                        continue
+                    }
                     prices.append(PackPrice(price: Money(a, c), storefront: sf, location: pm["amount"]!.value.location))
                 }
             }

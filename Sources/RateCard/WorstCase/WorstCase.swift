@@ -52,7 +52,8 @@ public struct WorstCaseEngine: Sendable {
     /// non-empty subset uses a multiple of `s` credits (pigeonhole on prefix sums), and
     /// replacing it by copies of `b` never lowers the cost; so some worst case makes fewer
     /// than `s` other requests, using at most `(s − 1) × largest` credits. The engine solves
-    /// that small knapsack exactly and fills the rest with `b`.
+    /// that small knapsack exactly and fills the rest with `b`. All of this runs in steps of
+    /// the greatest common divisor of the request sizes, so micro-credit cards stay small.
     public func worstCase(credits: Int128, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
         do {
             return try compute(credits: credits, currency: currency, fx: fx)
@@ -95,23 +96,27 @@ public struct WorstCaseEngine: Sendable {
             let r = try s.costPerCredit()
             if r > bestRatio { best = s; bestRatio = r }
         }
-        let s = best.credits
-        let largest = items.map(\.credits).max()!
+        // Every request uses a multiple of g credits (10,000 micro-credits on a card priced
+        // in whole pence), so the search runs in steps of g; the remainder is unspendable.
+        let g = items.reduce(Int128(0)) { Int128(Exact.gcd($0.magnitude, $1.credits.magnitude)) }
+        let steps = n / g
+        let s = best.credits / g
+        let largest = items.map(\.credits).max()! / g
         let (span, o) = (s - 1).multipliedReportingOverflow(by: largest)
-        let limit = o ? n : min(n, span)
+        let limit = o ? steps : min(steps, span)
         guard limit <= WorstCaseEngine.maxSearch else {
             throw WorstCaseError.packTooLarge(pack: "\(n) credits", searchSize: limit)
         }
         let size = Int(limit)
-        // table[t]: the most `t` credits can cost using any items (some credits may go unused).
+        // table[t]: the most t steps can cost using any items (some steps may go unused).
         var table = [Exact](repeating: .zero, count: size + 1)
-        var choice = [Int](repeating: -1, count: size + 1)  // item index, or -1 = leave one credit unused
+        var choice = [Int](repeating: -1, count: size + 1)  // item index, or -1 = leave one step unused
         if size > 0 {
             for t in 1...size {
                 table[t] = table[t - 1]
                 choice[t] = -1
-                for (i, item) in items.enumerated() where item.credits <= Int128(t) {
-                    let v = try table[t - Int(item.credits)].adding(item.cost.amount)
+                for (i, item) in items.enumerated() where item.credits / g <= Int128(t) {
+                    let v = try table[t - Int(item.credits / g)].adding(item.cost.amount)
                     if table[t] < v {
                         table[t] = v
                         choice[t] = i
@@ -122,7 +127,7 @@ public struct WorstCaseEngine: Sendable {
         var bestTotal: Exact?
         var bestT = 0
         for t in 0...size {
-            let copies = (n - Int128(t)) / s
+            let copies = (steps - Int128(t)) / s
             let total = try table[t].adding(best.cost.amount.multiplied(by: copies))
             if bestTotal == nil || bestTotal! < total {
                 bestTotal = total
@@ -130,21 +135,22 @@ public struct WorstCaseEngine: Sendable {
             }
         }
         var counts: [RequestShape: Int128] = [:]
-        var unspent: Int128 = 0
+        var unspentSteps: Int128 = 0
         var t = bestT
         while t > 0 {
             let c = choice[t]
             if c < 0 {
-                unspent += 1
+                unspentSteps += 1
                 t -= 1
             } else {
                 counts[items[c], default: 0] += 1
-                t -= Int(items[c].credits)
+                t -= Int(items[c].credits / g)
             }
         }
-        let copies = (n - Int128(bestT)) / s
+        let copies = (steps - Int128(bestT)) / s
         if copies > 0 { counts[best, default: 0] += copies }
-        unspent += (n - Int128(bestT)) - copies * s
+        unspentSteps += (steps - Int128(bestT)) - copies * s
+        let unspent = unspentSteps * g + n % g
         let plan = counts.map { WorstCase.PlanStep(shape: $0.key, count: $0.value) }
             .sorted { ($0.count * $0.shape.credits, $0.shape.feature, $0.shape.credits) > ($1.count * $1.shape.credits, $1.shape.feature, $1.shape.credits) }
         return WorstCase(credits: n, cost: Money(bestTotal!, currency), plan: plan, unspent: unspent, worstShape: best)

@@ -97,6 +97,15 @@ let sampleSheet = """
         #expect(loadDiagnostics(missing).contains { $0.message == "id: missing required field" && $0.location.line == 1 })
     }
 
+    @Test func rejectsDuplicatePacksGrantsAndPrices() throws {
+        let packs = sampleCard.replacingFirst("\"packs\": [", with: "\"packs\": [{\"productId\": \"3000tks\", \"type\": \"consumable\", \"credits\": 1, \"prices\": []},")
+        #expect(loadDiagnostics(packs).contains { $0.message.contains("product \"3000tks\" appears twice") })
+        let grants = sampleCard.replacingFirst("[{\"key\": \"signup\", \"credits\": 1000}]", with: "[{\"key\": \"signup\", \"credits\": 1000}, {\"key\": \"signup\", \"credits\": 5}]")
+        #expect(loadDiagnostics(grants).contains { $0.message.contains("grant \"signup\" appears twice") && $0.location.line == 12 })
+        let prices = sampleCard.replacingFirst("[{\"currency\": \"CNY\", \"amount\": \"28\"}]", with: "[{\"currency\": \"CNY\", \"amount\": \"28\"}, {\"currency\": \"CNY\", \"amount\": \"30\"}]")
+        #expect(loadDiagnostics(prices).contains { $0.message.contains("a CNY price is already given") })
+    }
+
     @Test func crossChecksProviderBindings() throws {
         let wrongMeter = sampleCard.replacingFirst("\"meter\": \"audio\"", with: "\"meter\": \"video\"")
         #expect(throws: Diagnostics.self) { try repository(["card.json": wrongMeter, "sheet.json": sampleSheet]) }

@@ -184,3 +184,18 @@ func engineFixture(dimensions: [(feature: String, credits: Int, per: Int, roundi
         }
     }
 }
+
+@Suite struct MicroCreditWorstCaseTests {
+    /// A micro-credit card priced in whole pence (3p per started minute = 30,000 per 60 s)
+    /// with a metered provider and a GBP 5.00 pack of 5,000,000 micro-credits: the search
+    /// runs in steps of 30,000, so it stays small and exact.
+    @Test func searchesInStepsOfTheCommonDivisor() throws {
+        let (repo, card) = try engineFixture(dimensions: [("transcript", 30000, 60, "up", "audio")],
+                                             meters: [("audio", "3600", "0.36", "15", "30")])
+        let engine = try WorstCaseEngine(card: card, providers: repo.providers)
+        let w = try engine.worstCase(credits: 5_000_000, in: Currency(code: "CNY")!, fx: .empty)
+        // 166 requests of 60 s (30,000 each) = 4,980,000; 20,000 micro-credits cannot be spent.
+        #expect(w.unspent == 20_000)
+        #expect(w.cost.amount == exact("0.996"))  // 166 × 60 s × CNY 0.0001
+    }
+}
