@@ -154,6 +154,7 @@ enum Common {
     static let formatOption = ArgumentParser.Option("format", value: "FORMAT", help: "table (default), json, csv or markdown.")
     static let cardsOption = ArgumentParser.Option("cards", value: "DIR", help: "The rate-card folder (default: RateCards).")
     static let fxOption = ArgumentParser.Option("fx", value: "BASE/QUOTE=RATE", repeatable: true, help: "Override an FX rate, e.g. USD/CNY=7.2 (1 USD = 7.2 CNY). Repeatable.")
+    static let taxOption = ArgumentParser.Option("tax", value: "CUR=RATE", repeatable: true, help: "Remove a sales tax from tax-inclusive prices in CUR before commission, e.g. GBP=0.20. Repeatable. Default: tax not modelled.")
     static let commissionOption = ArgumentParser.Option("commission", value: "RATES", help: "Commission rates for every currency, e.g. 0.15,0.30 (default: the commission file, else 15% and 30%).")
 
     /// The rate-card folder: `--cards`, else `RateCards` in the current directory.
@@ -185,6 +186,22 @@ enum Common {
                 throw UsageError("--fx \(text): the rate must be a positive decimal")
             }
             out.append(FXRate(base: base, quote: quote, rate: rate))
+        }
+        return out
+    }
+
+    static func taxRates(_ args: ParsedArguments) throws(UsageError) -> [Currency: Exact] {
+        var out: [Currency: Exact] = [:]
+        for text in args.all("tax") {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let c = Currency(code: String(parts[0])) else {
+                throw UsageError("--tax \(text): expected CUR=RATE with an ISO 4217 code, e.g. GBP=0.20")
+            }
+            guard let rate = try? Exact(decimal: parts[1]), !rate.isNegative, rate < .one else {
+                throw UsageError("--tax \(text): the rate must be a decimal from 0 to below 1 (0.20 for 20%)")
+            }
+            guard out[c] == nil else { throw UsageError("--tax: \(c.code) is given twice") }
+            out[c] = rate
         }
         return out
     }

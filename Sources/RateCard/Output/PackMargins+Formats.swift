@@ -58,9 +58,16 @@ extension PackMargins {
             out.append(s)
         }
         if let c = commissionNote { out.append("commission: \(c)") }
-        out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); tax not modelled")
+        out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(taxNote)")
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
         return out
+    }
+
+    /// Says whether tax was modelled, and how.
+    public var taxNote: String {
+        if taxRates.isEmpty { return "tax not modelled: prices are taken as received by the store before commission" }
+        let list = taxRates.keys.sorted().map { "\($0.code) \(Format.percent(taxRates[$0]!, places: 2))" }.joined(separator: ", ")
+        return "tax removed from tax-inclusive prices before commission: \(list); other currencies not taxed"
     }
 
     /// The JSON object of this card's figures (exact decimal strings).
@@ -123,6 +130,10 @@ extension PackMargins {
             "placeholders": .array(card.placeholders.map { .string($0) }),
             "rounding": .string("exact; display rounds \(PackMargins.displayRounding.rawValue) to the currency's minor unit"),
             "marginShare": .string(PackMargins.marginBasis),
+            "tax": .object([
+                "note": .string(taxNote),
+                "rates": .object(Dictionary(uniqueKeysWithValues: taxRates.map { ($0.key.code, JSONOutput.decimal($0.value)) })),
+            ]),
         ])
     }
 

@@ -12,6 +12,9 @@ public struct PackMargins: Sendable, Hashable {
     /// The provider sheets the card's features are priced by.
     public let providers: [ProviderSheet]
     public let commissionNote: String?
+    /// Sales-tax rates removed from prices before commission, per currency. Empty: tax is
+    /// not modelled and prices are taken as what the store receives before commission.
+    public let taxRates: [Currency: Exact]
     /// What margin % is a share of.
     public static let marginBasis = "margin % is the margin as a share of the price the customer pays"
 
@@ -29,6 +32,7 @@ public struct PackMargins: Sendable, Hashable {
     /// One commission rate applied to a pack price.
     public struct CommissionLine: Sendable, Hashable {
         public let rate: Exact
+        /// The price less any modelled tax: what commission is taken from.
         public let commission: Money
         /// price × (1 − rate)
         public let proceeds: Money
@@ -46,8 +50,9 @@ public struct PackMargins: Sendable, Hashable {
 
     /// Computes every row. `commission` gives the rates per currency on the card's effective
     /// date unless `rates` overrides them for all currencies.
-    public init(card: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil) throws(WorstCaseError) {
+    public init(card: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil, taxRates: [Currency: Exact] = [:]) throws(WorstCaseError) {
         self.card = card
+        self.taxRates = taxRates
         let fx = fx ?? repository.fx
         self.fx = fx
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
@@ -77,8 +82,13 @@ public struct PackMargins: Sendable, Hashable {
                 var lines: [CommissionLine] = []
                 for rate in rateList.sorted() {
                     do {
-                        let commission = try price.price.multiplied(by: rate)
-                        let proceeds = try price.price.subtracting(commission)
+                        // A tax-inclusive price: the tax is removed before commission.
+                        var net = price.price
+                        if let tax = taxRates[currency] {
+                            net = try price.price.multiplied(by: Exact.one.divided(by: Exact.one.adding(tax)))
+                        }
+                        let commission = try net.multiplied(by: rate)
+                        let proceeds = try net.subtracting(commission)
                         let margin = try proceeds.subtracting(worst.cost)
                         let share = price.price.amount.isZero ? Exact.zero : try margin.amount.divided(by: price.price.amount)
                         lines.append(CommissionLine(rate: rate, commission: commission, proceeds: proceeds, margin: margin, marginShare: share))

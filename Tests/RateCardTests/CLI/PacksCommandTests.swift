@@ -49,6 +49,17 @@ import Testing
         #expect(!r.stdout.contains(",0.15,"))
     }
 
+    /// With a 20% tax in GBP, GBP 5.00 is GBP 4.1666… before tax; 30% of that goes to the store.
+    @Test func taxIsRemovedBeforeCommissionWhenGiven() throws {
+        let r = try runMargin(["packs", "voice-debrief", "--format", "csv", "--tax", "GBP=0.20", "--commission", "0.3"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(",pack,ai.voicedebrief.app.credit.500,5000000,GBP,5,0,0.3,2.916666666667,2.916666666667,0.583333333333,"), "\(r.stdout)")
+        let t = try runMargin(["packs", "voice-debrief", "--tax", "GBP=0.20"])
+        #expect(t.stdout.contains("tax removed from tax-inclusive prices before commission: GBP 20.00%"))
+        let plain = try runMargin(["packs", "voice-debrief"])
+        #expect(plain.stdout.contains("tax not modelled"))
+    }
+
     @Test func markdownIsATable() throws {
         let r = try runMargin(["packs", "osg", "--format", "markdown"])
         #expect(r.status == 0)
