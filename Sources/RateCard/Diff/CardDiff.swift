@@ -63,6 +63,8 @@ public struct CardDiff: Sendable, Hashable {
             /// Dropped without being listed in `retired`: keys are never renamed, so a
             /// ledger entry that names it can no longer be priced.
             case removedWithoutRetiring = "removed-without-retiring"
+            /// Absent from a card of a different family, where retiring does not apply.
+            case removed
             /// Listed in `retired` but still offered.
             case retiredButOffered = "retired-but-offered"
             /// The display name changed (the key did not).
@@ -251,7 +253,9 @@ public struct CardDiff: Sendable, Hashable {
             out.append(FeatureChange(key: key, kind: .added, note: "new in \(b.reference)\(revived)"))
         }
         for key in oldKeys.subtracting(newKeys).sorted() {
-            if newRetired.contains(key) {
+            if a.id != b.id {
+                out.append(FeatureChange(key: key, kind: .removed, note: "not offered by \(b.reference), a different card family"))
+            } else if newRetired.contains(key) {
                 out.append(FeatureChange(key: key, kind: .retired, note: "listed in retired of \(b.reference)"))
             } else {
                 out.append(FeatureChange(key: key, kind: .removedWithoutRetiring,

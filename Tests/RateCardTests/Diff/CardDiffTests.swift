@@ -150,6 +150,9 @@ struct CardDiffTests {
         #expect(diff.notes.contains { $0.hasPrefix("comparing different card families (osg and osg-lite)") })
         #expect(diff.notes.contains { $0.hasPrefix("the credit unit changed (credit → token)") })
         #expect(diff.cardChanges.map(\.field).contains("credit unit"))
+        // Retiring is a rule within a family: across families a dropped key is only "removed".
+        #expect(diff.features.filter { $0.kind == .removed }.map(\.key) == ["llm", "translate"])
+        #expect(!diff.features.contains { $0.kind == .removedWithoutRetiring })
     }
 
     @Test(arguments: ["osg@12", "nope", "missing.json"])
