@@ -10,15 +10,15 @@ struct CardDiffTests {
         #expect(asr.old?.credits == 1 && asr.old?.per == 3)
         #expect(asr.new?.credits == 1 && asr.new?.per == 2)
         // 1/2 ÷ 1/3 − 1 = 1/2 exactly: +50%.
-        #expect(asr.relative == Exact.d("0.5"))
+        #expect(asr.relative == exact("0.5"))
         #expect(CardDiff.signedPercent(try #require(asr.relative)) == "+50.0%")
     }
 
     @Test func packPriceChangeKeepsTheExactRatio() throws {
         let diff = try DiffFixtureFolder.v10v11()
         let usd = try #require(diff.prices.first { $0.productId == "3000tks" && $0.market.currency.code == "USD" })
-        #expect(usd.old?.amount == Exact.d("2.99"))
-        #expect(usd.new?.amount == Exact.d("3.99"))
+        #expect(usd.old?.amount == exact("2.99"))
+        #expect(usd.new?.amount == exact("3.99"))
         // 3.99 / 2.99 − 1 = 100/299, a ratio that does not terminate: rounded only for display.
         #expect(usd.relative == (try Exact(100, over: 299)))
         #expect(CardDiff.signedPercent(try #require(usd.relative)) == "+33.4%")
@@ -59,23 +59,23 @@ struct CardDiffTests {
     ])
     func worstCaseMarginBeforeAndAfter(rate: String, oldMargin: String, newMargin: String) throws {
         let diff = try DiffFixtureFolder.v10v11()
-        let row = try #require(diff.margins.first { $0.productId == "3000tks" && $0.market.currency.code == "CNY" && $0.rate == Exact.d(rate) })
+        let row = try #require(diff.margins.first { $0.productId == "3000tks" && $0.market.currency.code == "CNY" && $0.rate == exact(rate) })
         let old = try #require(row.old), new = try #require(row.new)
-        #expect(old.worstCost.amount == Exact.d("11.25"))
-        #expect(new.worstCost.amount == Exact.d("7.5"))
-        #expect(old.margin.amount == Exact.d(oldMargin))
-        #expect(new.margin.amount == Exact.d(newMargin))
-        #expect(row.marginChange?.amount == Exact.d("3.75"))
+        #expect(old.worstCost.amount == exact("11.25"))
+        #expect(new.worstCost.amount == exact("7.5"))
+        #expect(old.margin.amount == exact(oldMargin))
+        #expect(new.margin.amount == exact(newMargin))
+        #expect(row.marginChange?.amount == exact("3.75"))
         #expect(old.worstFeature == "asr" && new.worstFeature == "asr")
     }
 
     /// USD figures go through USD/CNY 7.10: 11.25 / 7.1 = 225/142, 7.50 / 7.1 = 75/71.
     @Test func usdWorstCaseIsConvertedExactly() throws {
         let diff = try DiffFixtureFolder.v10v11()
-        let row = try #require(diff.margins.first { $0.productId == "3000tks" && $0.market.currency.code == "USD" && $0.rate == Exact.d("0.15") })
+        let row = try #require(diff.margins.first { $0.productId == "3000tks" && $0.market.currency.code == "USD" && $0.rate == exact("0.15") })
         #expect(row.old?.worstCost.amount == (try Exact(225, over: 142)))
         #expect(row.new?.worstCost.amount == (try Exact(75, over: 71)))
-        let expected = try Exact.d("3.3915").subtracting(Exact(75, over: 71))
+        let expected = try exact("3.3915").subtracting(Exact(75, over: 71))
         #expect(row.new?.margin.amount == expected)
         #expect(row.new.map { PackMargins.money($0.margin) } == "2.34")
     }
@@ -85,8 +85,8 @@ struct CardDiffTests {
         let diff = try DiffFixtureFolder.v10v11()
         let rows = diff.margins.filter { $0.productId == "6000tks" && $0.market.currency.code == "CNY" }
         #expect(rows.count == 2)
-        #expect(rows.allSatisfy { $0.old == nil && $0.marginChange == nil && $0.new?.worstCost.amount == Exact.d("15") })
-        #expect(rows.map { $0.new?.margin.amount } == [Exact.d("25.8"), Exact.d("18.6")])
+        #expect(rows.allSatisfy { $0.old == nil && $0.marginChange == nil && $0.new?.worstCost.amount == exact("15") })
+        #expect(rows.map { $0.new?.margin.amount } == [exact("25.8"), exact("18.6")])
         let table = diff.marginTable.plain()
         #expect(table.contains("— → 48.00"))
     }
@@ -94,13 +94,13 @@ struct CardDiffTests {
     @Test func grantCostBeforeAndAfter() throws {
         let diff = try DiffFixtureFolder.v10v11()
         let signup = try #require(diff.grantCosts.first { $0.key == "signup" })
-        #expect(signup.old?.worst.cost.amount == Exact.d("3.75"))
-        #expect(signup.new?.worst.cost.amount == Exact.d("1.25"))
+        #expect(signup.old?.worst.cost.amount == exact("3.75"))
+        #expect(signup.new?.worst.cost.amount == exact("1.25"))
     }
 
     /// Parts sum to the total on both sides: margin = price × (1 − rate) − worst cost.
     @Test func everyMarginIsProceedsLessWorstCost() throws {
-        let diff = try DiffFixtureFolder.v10v11(rates: [.d("0"), .d("0.15"), .d("0.3"), .d("0.99")])
+        let diff = try DiffFixtureFolder.v10v11(rates: [exact("0"), exact("0.15"), exact("0.3"), exact("0.99")])
         #expect(diff.margins.count == (2 + 2 + 2) * 4)
         for row in diff.margins {
             for side in [row.old, row.new].compactMap({ $0 }) {

@@ -1,61 +1,11 @@
 import Foundation
 import Testing
 
-/// Runs the built `margin` binary and checks stdout, stderr and the exit code.
+/// Runs the built `margin` binary (`runMargin`) and checks stdout, stderr and the exit code.
 @Suite("Diff: margin diff command")
 struct DiffCommandTests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// The `margin` executable beside the test bundle, else in `.build/debug`.
-    static let binary: String? = {
-        let main = Bundle.main.bundleURL
-        let candidates = [
-            main.appendingPathComponent("margin").path,
-            main.deletingLastPathComponent().appendingPathComponent("margin").path,
-            DiffFixtureFolder.packageRoot + "/.build/debug/margin",
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
-    /// Collects a pipe's bytes on another thread, so neither pipe can fill and block.
-    final class Drain: @unchecked Sendable {
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            DispatchQueue.global().async {
-                self.data = handle.readDataToEndOfFile()
-                self.done.signal()
-            }
-        }
-
-        var text: String {
-            done.wait()
-            return String(decoding: data, as: UTF8.self)
-        }
-    }
-
-    static func margin(_ arguments: [String], in directory: String) throws -> Run {
-        let path = try #require(binary, "build the margin executable first (swift build)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = Drain(out.fileHandleForReading), e = Drain(err.fileHandleForReading)
-        let (stdout, stderr) = (o.text, e.text)
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    static func margin(_ arguments: [String], in directory: String) throws -> CLIResult {
+        try runMargin(arguments, in: directory)
     }
 
     @Test func referencesIntoTheFolderShowPricesThenMargins() throws {

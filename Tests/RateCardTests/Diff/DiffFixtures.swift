@@ -7,10 +7,6 @@ final class DiffFixtureFolder {
     static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/diff").path
 
-    /// The package root, for finding the built `margin` binary.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-
     let root: String
     /// The copied rate-card folder: both card versions, provider sheets, FX, commission.
     var cards: String { root + "/cards" }
@@ -43,9 +39,4 @@ final class DiffFixtureFolder {
         let repo = try folder.repository()
         return try CardDiff(old: repo.card(reference: "osg@10")!, new: repo.card(reference: "osg@11")!, repository: repo, rates: rates)
     }
-}
-
-extension Exact {
-    /// Strict decimal text for test tables; traps on a typo in the test itself.
-    static func d(_ text: String) -> Exact { try! Exact(decimal: text) }
 }
