@@ -43,6 +43,7 @@ enum MarginCLI {
 
     static let commands: [CommandEntry] = [
         CommandEntry(PacksCommand.self),
+        CommandEntry(DiffCommand.self),
     ]
 
     static var overview: String {

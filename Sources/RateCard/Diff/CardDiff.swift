@@ -1,0 +1,358 @@
+/// What changed between two versions of a rate card, and what the change does to money:
+/// feature prices, features and packs added, removed or retired, grants, pack prices, and
+/// the worst-case margin of every pack before and after.
+///
+/// Every figure is exact: price changes are ratios of exact rationals, margins come from
+/// `PackMargins` for both versions. Rounding happens only when the diff is displayed.
+public struct CardDiff: Sendable, Hashable {
+    public let old: RateCard
+    public let new: RateCard
+    /// Version, effective time, credit unit and title, where they differ.
+    public let cardChanges: [FieldChange]
+    /// Per-dimension feature prices that differ, including every dimension of a feature
+    /// present in only one version.
+    public let dimensions: [DimensionChange]
+    /// Features added, retired, or removed without retiring.
+    public let features: [FeatureChange]
+    public let grants: [GrantChange]
+    /// Packs added or removed, or whose credits or type changed.
+    public let packs: [PackChange]
+    /// Pack prices added, removed or changed, per currency.
+    public let prices: [PriceChange]
+    /// Every pack, currency and commission rate of either version, before and after.
+    public let margins: [MarginRow]
+    /// The worst-case cost of every grant of either version, before and after.
+    public let grantCosts: [GrantCostRow]
+    /// Things a reviewer must know about the comparison itself.
+    public let notes: [String]
+    /// The full figures of each side, for the sources (FX, providers) they name.
+    public let oldMargins: PackMargins
+    public let newMargins: PackMargins
+
+    // MARK: Parts
+
+    /// A card-level field: old and new display text.
+    public struct FieldChange: Sendable, Hashable {
+        public let field: String
+        public let old: String
+        public let new: String
+    }
+
+    /// One feature dimension's price, old → new; nil where the side lacks it.
+    public struct DimensionChange: Sendable, Hashable {
+        public let feature: String
+        public let dimension: String
+        public let old: Dimension?
+        public let new: Dimension?
+        /// (new credits/per) ÷ (old credits/per) − 1, when both sides exist, the units
+        /// match and the old price is not zero.
+        public let relative: Exact?
+
+        /// credits ÷ per: the price of one unit of the dimension, in credits.
+        public static func unitPrice(_ d: Dimension) -> Exact {
+            (try? Exact(d.credits, over: d.per)) ?? .zero
+        }
+    }
+
+    /// A feature key that appeared, or left.
+    public struct FeatureChange: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
+            case added
+            /// Dropped and listed in the new version's `retired`.
+            case retired
+            /// Dropped without being listed in `retired`: keys are never renamed, so a
+            /// ledger entry that names it can no longer be priced.
+            case removedWithoutRetiring = "removed-without-retiring"
+            /// Absent from a card of a different family, where retiring does not apply.
+            case removed
+            /// Listed in `retired` but still offered.
+            case retiredButOffered = "retired-but-offered"
+            /// The display name changed (the key did not).
+            case renamedDisplay = "display-name"
+        }
+
+        public let key: String
+        public let kind: Kind
+        public let note: String
+    }
+
+    /// A grant's credits, old → new.
+    public struct GrantChange: Sendable, Hashable {
+        public let key: String
+        public let old: Int128?
+        public let new: Int128?
+    }
+
+    /// A pack that appeared, left, or changed credits or type.
+    public struct PackChange: Sendable, Hashable {
+        public let productId: String
+        public let old: Pack?
+        public let new: Pack?
+    }
+
+    /// Where a pack is sold: a currency, optionally one storefront.
+    public struct Market: Sendable, Hashable, Comparable {
+        public let currency: Currency
+        public let storefront: String?
+
+        /// "CNY", or "USD (us)" for a storefront-specific price.
+        public var label: String { storefront.map { "\(currency.code) (\($0))" } ?? currency.code }
+
+        public static func < (a: Market, b: Market) -> Bool {
+            (a.currency.code, a.storefront ?? "") < (b.currency.code, b.storefront ?? "")
+        }
+    }
+
+    /// A pack price in one market, old → new.
+    public struct PriceChange: Sendable, Hashable {
+        public let productId: String
+        public let market: Market
+        public let old: Money?
+        public let new: Money?
+        /// new ÷ old − 1 when both exist and the old price is not zero.
+        public let relative: Exact?
+    }
+
+    /// One side of a margin comparison.
+    public struct MarginSide: Sendable, Hashable {
+        public let credits: Int128
+        public let price: Money
+        public let worstCost: Money
+        public let proceeds: Money
+        public let margin: Money
+        /// margin ÷ price
+        public let marginShare: Exact
+        public let worstFeature: String?
+    }
+
+    /// One pack, market and commission rate, before and after.
+    public struct MarginRow: Sendable, Hashable {
+        public let productId: String
+        public let market: Market
+        public let rate: Exact
+        public let old: MarginSide?
+        public let new: MarginSide?
+
+        /// new margin − old margin, when both sides exist.
+        public var marginChange: Money? {
+            guard let o = old, let n = new else { return nil }
+            return try? n.margin.subtracting(o.margin)
+        }
+
+        /// new margin share − old margin share (a fraction; × 100 for percentage points).
+        public var marginShareChange: Exact? {
+            guard let o = old, let n = new else { return nil }
+            return try? n.marginShare.subtracting(o.marginShare)
+        }
+    }
+
+    /// A grant's worst-case cost, before and after.
+    public struct GrantCostRow: Sendable, Hashable {
+        public let key: String
+        public let old: PackMargins.GrantRow?
+        public let new: PackMargins.GrantRow?
+    }
+
+    /// True when nothing a reviewer would care about changed.
+    public var isEmpty: Bool {
+        cardChanges.isEmpty && dimensions.isEmpty && features.isEmpty && grants.isEmpty && packs.isEmpty && prices.isEmpty
+            && margins.allSatisfy { $0.old == $0.new } && grantCosts.allSatisfy { $0.old?.worst.cost == $0.new?.worst.cost }
+    }
+
+    // MARK: Computing
+
+    /// Compares `old` with `new`, both priced against `repository`'s providers and
+    /// commission, with `fx` (default: the repository's) and `rates` (default: the
+    /// commission schedule on each card's effective date).
+    public init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil) throws(WorstCaseError) {
+        self.old = old
+        self.new = new
+        var notes: [String] = []
+        if old.id != new.id {
+            notes.append("comparing different card families (\(old.id) and \(new.id)): features, grants and packs are matched by key")
+        }
+        if old.id == new.id, new.version <= old.version {
+            notes.append("NEW (\(new.reference)) is not a later version than OLD (\(old.reference))")
+        }
+        if old.creditUnit.name != new.creditUnit.name {
+            notes.append("the credit unit changed (\(old.creditUnit.name) → \(new.creditUnit.name)): credit prices and their % changes compare different units")
+        }
+        cardChanges = CardDiff.cardChanges(old, new)
+        dimensions = CardDiff.dimensionChanges(old, new)
+        features = CardDiff.featureChanges(old, new)
+        grants = CardDiff.grantChanges(old, new)
+        packs = CardDiff.packChanges(old, new)
+        prices = CardDiff.priceChanges(old, new)
+        let oldMargins = try PackMargins(card: old, repository: repository, fx: fx, rates: rates)
+        let newMargins = try PackMargins(card: new, repository: repository, fx: fx, rates: rates)
+        self.oldMargins = oldMargins
+        self.newMargins = newMargins
+        margins = CardDiff.marginRows(oldMargins, newMargins)
+        grantCosts = CardDiff.grantCostRows(oldMargins, newMargins)
+        self.notes = notes
+    }
+
+    static func cardChanges(_ a: RateCard, _ b: RateCard) -> [FieldChange] {
+        var out: [FieldChange] = []
+        func add(_ field: String, _ x: String, _ y: String) {
+            if x != y { out.append(FieldChange(field: field, old: x, new: y)) }
+        }
+        add("id", a.id, b.id)
+        add("version", String(a.version), String(b.version))
+        if a.effective != b.effective || a.effective.offsetMinutes != b.effective.offsetMinutes {
+            out.append(FieldChange(field: "effective", old: a.effective.rfc3339UTC, new: b.effective.rfc3339UTC))
+        }
+        add("credit unit", unitText(a.creditUnit), unitText(b.creditUnit))
+        add("title", a.title, b.title)
+        return out
+    }
+
+    /// "credit (price step 1)", "microcredit (price step 10,000, face value GBP 0.000001)"
+    static func unitText(_ u: CreditUnit) -> String {
+        var s = "\(u.name) (price step \(Format.grouped(u.priceStep))"
+        if let f = u.faceValue { s += ", face value \(f)" }
+        return s + ")"
+    }
+
+    static func dimensionChanges(_ a: RateCard, _ b: RateCard) -> [DimensionChange] {
+        var out: [DimensionChange] = []
+        for key in Set(a.features.map(\.key)).union(b.features.map(\.key)).sorted() {
+            let fa = a.feature(key), fb = b.feature(key)
+            let names = Set((fa?.dimensions ?? []).map(\.name)).union((fb?.dimensions ?? []).map(\.name)).sorted()
+            for name in names {
+                let da = fa?.dimensions.first { $0.name == name }
+                let db = fb?.dimensions.first { $0.name == name }
+                if let da, let db, da.credits == db.credits, da.per == db.per, da.rounding == db.rounding,
+                   da.unit == db.unit, sameBinding(da.cost, db.cost) { continue }
+                var relative: Exact?
+                if let da, let db, da.unit == db.unit {
+                    let pa = DimensionChange.unitPrice(da), pb = DimensionChange.unitPrice(db)
+                    if !pa.isZero { relative = try? pb.divided(by: pa).subtracting(.one) }
+                }
+                out.append(DimensionChange(feature: key, dimension: name, old: da, new: db, relative: relative))
+            }
+        }
+        return out
+    }
+
+    /// Bindings compared without their source locations.
+    static func sameBinding(_ x: CostBinding, _ y: CostBinding) -> Bool {
+        switch (x, y) {
+        case let (.provider(s1, m1, _), .provider(s2, m2, _)): s1 == s2 && m1 == m2
+        case let (.none(r1), .none(r2)): r1 == r2
+        default: false
+        }
+    }
+
+    static func featureChanges(_ a: RateCard, _ b: RateCard) -> [FeatureChange] {
+        var out: [FeatureChange] = []
+        let oldKeys = Set(a.features.map(\.key)), newKeys = Set(b.features.map(\.key))
+        let oldRetired = Set(a.retired.map(\.key)), newRetired = Set(b.retired.map(\.key))
+        for key in newKeys.subtracting(oldKeys).sorted() {
+            let revived = oldRetired.contains(key) ? "; it was retired in \(a.reference)" : ""
+            out.append(FeatureChange(key: key, kind: .added, note: "new in \(b.reference)\(revived)"))
+        }
+        for key in oldKeys.subtracting(newKeys).sorted() {
+            if a.id != b.id {
+                out.append(FeatureChange(key: key, kind: .removed, note: "not offered by \(b.reference), a different card family"))
+            } else if newRetired.contains(key) {
+                out.append(FeatureChange(key: key, kind: .retired, note: "listed in retired of \(b.reference)"))
+            } else {
+                out.append(FeatureChange(key: key, kind: .removedWithoutRetiring,
+                                         note: "removed without retiring: keys are never renamed; list \"\(key)\" in retired of \(b.reference)"))
+            }
+        }
+        for key in newRetired.subtracting(oldRetired).subtracting(oldKeys).subtracting(newKeys).sorted() {
+            out.append(FeatureChange(key: key, kind: .retired, note: "listed in retired of \(b.reference); \(a.reference) did not offer it"))
+        }
+        for key in newRetired.intersection(newKeys).sorted() {
+            out.append(FeatureChange(key: key, kind: .retiredButOffered, note: "listed in retired of \(b.reference) but still offered"))
+        }
+        for key in oldKeys.intersection(newKeys).sorted() {
+            let na = a.feature(key)!.name, nb = b.feature(key)!.name
+            if na != nb {
+                out.append(FeatureChange(key: key, kind: .renamedDisplay, note: "display name \"\(na)\" → \"\(nb)\" (the key is unchanged)"))
+            }
+        }
+        return out.sorted { ($0.key, $0.kind.rawValue) < ($1.key, $1.kind.rawValue) }
+    }
+
+    static func grantChanges(_ a: RateCard, _ b: RateCard) -> [GrantChange] {
+        let keys = Set(a.grants.map(\.key)).union(b.grants.map(\.key)).sorted()
+        return keys.compactMap { key in
+            let ga = a.grants.first { $0.key == key }?.credits
+            let gb = b.grants.first { $0.key == key }?.credits
+            return ga == gb ? nil : GrantChange(key: key, old: ga, new: gb)
+        }
+    }
+
+    static func packChanges(_ a: RateCard, _ b: RateCard) -> [PackChange] {
+        packIDs(a, b).compactMap { id in
+            let pa = a.packs.first { $0.productId == id }
+            let pb = b.packs.first { $0.productId == id }
+            if let pa, let pb, pa.credits == pb.credits, pa.type == pb.type { return nil }
+            return PackChange(productId: id, old: pa, new: pb)
+        }
+    }
+
+    /// Product ids of both cards, smallest pack first (by the newer credits), then by id.
+    static func packIDs(_ a: RateCard, _ b: RateCard) -> [String] {
+        var credits: [String: Int128] = [:]
+        for p in a.packs { credits[p.productId] = p.credits }
+        for p in b.packs { credits[p.productId] = p.credits }
+        return credits.keys.sorted { (credits[$0]!, $0) < (credits[$1]!, $1) }
+    }
+
+    static func market(_ p: PackPrice) -> Market { Market(currency: p.price.currency, storefront: p.storefront) }
+
+    static func priceChanges(_ a: RateCard, _ b: RateCard) -> [PriceChange] {
+        var out: [PriceChange] = []
+        for id in packIDs(a, b) {
+            let pa = a.packs.first { $0.productId == id }?.prices ?? []
+            let pb = b.packs.first { $0.productId == id }?.prices ?? []
+            let markets = Set(pa.map(market)).union(pb.map(market)).sorted()
+            for m in markets {
+                let ma = pa.first { market($0) == m }?.price
+                let mb = pb.first { market($0) == m }?.price
+                if ma == mb { continue }
+                var relative: Exact?
+                if let ma, let mb, !ma.amount.isZero { relative = try? mb.amount.divided(by: ma.amount).subtracting(.one) }
+                out.append(PriceChange(productId: id, market: m, old: ma, new: mb, relative: relative))
+            }
+        }
+        return out
+    }
+
+    static func marginRows(_ a: PackMargins, _ b: PackMargins) -> [MarginRow] {
+        func sides(_ m: PackMargins) -> [String: [Market: PackMargins.Row]] {
+            var out: [String: [Market: PackMargins.Row]] = [:]
+            for r in m.rows { out[r.pack.productId, default: [:]][market(r.price)] = r }
+            return out
+        }
+        func side(_ r: PackMargins.Row?, _ rate: Exact) -> MarginSide? {
+            guard let r, let l = r.lines.first(where: { $0.rate == rate }) else { return nil }
+            return MarginSide(credits: r.pack.credits, price: r.price.price, worstCost: r.worst.cost, proceeds: l.proceeds,
+                              margin: l.margin, marginShare: l.marginShare, worstFeature: r.worst.witnessFeature)
+        }
+        let sa = sides(a), sb = sides(b)
+        var out: [MarginRow] = []
+        for id in packIDs(a.card, b.card) {
+            let markets = Set((sa[id] ?? [:]).keys).union((sb[id] ?? [:]).keys).sorted()
+            for m in markets {
+                let ra = sa[id]?[m], rb = sb[id]?[m]
+                let rates = Set((ra?.lines ?? []).map(\.rate)).union((rb?.lines ?? []).map(\.rate)).sorted()
+                for rate in rates {
+                    out.append(MarginRow(productId: id, market: m, rate: rate, old: side(ra, rate), new: side(rb, rate)))
+                }
+            }
+        }
+        return out
+    }
+
+    static func grantCostRows(_ a: PackMargins, _ b: PackMargins) -> [GrantCostRow] {
+        let keys = Set(a.grants.map(\.grant.key)).union(b.grants.map(\.grant.key)).sorted()
+        return keys.map { k in
+            GrantCostRow(key: k, old: a.grants.first { $0.grant.key == k }, new: b.grants.first { $0.grant.key == k })
+        }
+    }
+}
