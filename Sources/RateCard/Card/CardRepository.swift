@@ -38,7 +38,9 @@ public struct CardRepository: Sendable {
                 files.append(path)
             }
         }
-        files = Array(Set(files)).sorted()
+        // The same file named twice (`RateCards/x.json` and `./RateCards/x.json`) is read once.
+        var seen = Set<String>()
+        files = files.sorted().filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
         var loaded: [(String, CardFile)] = []
         for file in files {
             do {
