@@ -174,6 +174,11 @@ enum Common {
         }
     }
 
+    /// A path with `.`, `..` and symbolic links resolved, for comparing two spellings.
+    static func canonicalPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
     static func fxOverrides(_ args: ParsedArguments) throws(UsageError) -> [FXRate] {
         var out: [FXRate] = []
         for text in args.all("fx") {

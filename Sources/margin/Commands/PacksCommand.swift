@@ -31,7 +31,8 @@ enum PacksCommand: Command {
             cards = repo.newestCards
         } else {
             for path in filePaths {
-                cards.append(contentsOf: repo.cards.filter { $0.source.path == path || $0.source.path.hasSuffix("/" + path) })
+                let wanted = Common.canonicalPath(path)
+                cards.append(contentsOf: repo.cards.filter { Common.canonicalPath($0.source.path) == wanted })
             }
             for ref in references {
                 guard let c = repo.card(reference: ref) else {
