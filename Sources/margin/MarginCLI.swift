@@ -43,6 +43,7 @@ enum MarginCLI {
 
     static let commands: [CommandEntry] = [
         CommandEntry(PacksCommand.self),
+        CommandEntry(ReportCommand.self),
     ]
 
     static var overview: String {
