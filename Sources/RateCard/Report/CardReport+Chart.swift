@@ -17,7 +17,7 @@ extension CardReport {
                         try MarginChart.Bar(label: CardReport.percent(l.rate), price: r.price.price.amount,
                                             commission: l.commission.amount, cost: r.worst.cost.amount)
                     }
-                    var label = r.pack.productId
+                    var label = ReportText.shortLabel(r.pack.productId)
                     if let sf = r.price.storefront { label += " (\(sf))" }
                     groups.append(MarginChart.Group(label: label, bars: bars))
                 }

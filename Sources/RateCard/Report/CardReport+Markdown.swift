@@ -88,9 +88,8 @@ extension CardReport {
         }
         lines.append("The lowest worst-case margin at the highest commission is \(ReportText.code(lowest.row.pack.productId)) in \(lowest.row.price.price.currency.code) at \(CardReport.percent(lowest.line.rate)): "
             + "**\(CardReport.money(lowest.line.margin))**, \(Format.percent(lowest.line.marginShare)) of the price the customer pays.")
-        if let worst = margins.rows.first(where: { !$0.worst.plan.isEmpty })?.worst, let shape = worst.worstShape,
-           let feature = card.feature(shape.feature) {
-            let perCredit = (try? shape.costPerCredit()).map { " (\(ReportText.money(Money($0, shape.cost.currency))) per credit in \(shape.cost.currency.code))" } ?? ""
+        if let shape = costliestShape, let feature = card.feature(shape.feature) {
+            let perCredit = (try? shape.costPerCredit()).map { ", up to \(ReportText.money(Money($0, shape.cost.currency))) of provider cost per credit" } ?? ""
             lines.append("The costliest way to spend credits is \(ReportText.escape(feature.name)) (\(ReportText.code(feature.key)))\(perCredit).")
         } else {
             lines.append("No feature on this card has a provider running cost, so the worst-case cost of every pack is zero.")
@@ -107,7 +106,7 @@ extension CardReport {
             let name = ReportText.escape(f.name) + (f.placeholder ? " *(placeholder)*" : "")
             for (i, d) in f.dimensions.enumerated() {
                 let (running, perCredit) = runningCost(f, d)
-                t.append([i == 0 ? name : "″", i == 0 ? ReportText.code(f.key) : "″", ReportText.code(d.name),
+                t.append([i == 0 ? name : "", ReportText.code(f.key), ReportText.code(d.name),
                           ReportText.escape(ReportText.chargeRule(d, unit: card.creditUnit)), running, perCredit])
             }
         }
@@ -123,7 +122,7 @@ extension CardReport {
     private func runningCost(_ f: Feature, _ d: Dimension) -> (String, String) {
         switch d.cost {
         case .none(let reason):
-            return ("none: " + ReportText.escape(reason), "0")
+            return ("no provider cost: " + ReportText.escape(reason), "0")
         case .provider(let sheetID, let meterKey, _):
             guard let sheet = margins.providers.first(where: { $0.id == sheetID }), let meter = sheet.meter(meterKey) else {
                 return (ReportText.code("\(sheetID)/\(meterKey)"), "?")
@@ -155,7 +154,7 @@ extension CardReport {
             .init("pack"), .init("credits", .right), .init("currency"), .init("price", .right), .init("commission", .right),
             .init("commission amount", .right), .init("proceeds", .right), .init("worst-case cost", .right), .init("margin", .right), .init("margin %", .right),
         ])
-        for r in margins.rows {
+        for r in rowsByCurrency {
             for l in r.lines {
                 let margin = CardReport.amount(l.margin) + (l.margin.amount.isNegative ? " **loss**" : "")
                 t.append([packLabel(r.pack), Format.grouped(r.pack.credits), r.price.price.currency.code + (r.price.storefront.map { " (\($0))" } ?? ""),
@@ -166,15 +165,27 @@ extension CardReport {
         lines.append(t.markdown())
         lines.append("Witnesses: the requests that reach each worst case.")
         lines.append("")
-        for r in margins.rows {
-            let head = "- \(ReportText.code(r.pack.productId)) in \(r.price.price.currency.code):"
-            if r.worst.plan.isEmpty {
-                lines.append("\(head) no request costs the providers anything.")
-            } else if let pc = r.providerCost, let rate = r.fxUsed.first, r.fxUsed.count == 1 {
-                lines.append("\(head) the same requests as in \(pc.currency.code), \(ReportText.money(pc)) converted at \(CardReport.fxText(rate)).")
-            } else {
-                lines.append("\(head) \(ReportText.escape(r.worst.witnessSummary)); total \(ReportText.money(r.worst.cost)).")
+        for pack in card.packs {
+            let rows = margins.rows.filter { $0.pack == pack }
+            guard let main = rows.first(where: { $0.fxUsed.isEmpty }) ?? rows.first else { continue }
+            var text = "- \(ReportText.code(pack.productId)): "
+            if main.worst.plan.isEmpty {
+                lines.append(text + "no request costs the providers anything.")
+                continue
             }
+            text += witness(main.worst)
+            var others: [String] = []
+            for r in rows where r != main {
+                let cost = CardReport.money(r.worst.cost)
+                if CardReport.sameRequests(r.worst, main.worst) {
+                    let via = r.fxUsed.isEmpty ? "" : " at " + r.fxUsed.map(CardReport.fxText).joined(separator: " and ")
+                    others.append("\(cost)\(via)")
+                } else {
+                    others.append("in \(r.price.price.currency.code): \(witness(r.worst))")
+                }
+            }
+            if !others.isEmpty { text += "; the same requests cost " + ReportText.list(others) }
+            lines.append(text + ".")
         }
         if !margins.freeUsage.isEmpty {
             lines.append("")
@@ -217,7 +228,7 @@ extension CardReport {
             }
             if let s = p.schedule {
                 let w = s.worstPeriod
-                var text = "- **Schedule:** \(ReportText.schedule(s)); prices × \(ReportText.multipliers(s)). The worst case uses \(w.name)."
+                var text = "- **Schedule:** \(ReportText.schedule(s)); the prices above are multiplied by \(ReportText.multipliers(s)). The worst case uses \(w.name)."
                 text += " Schedule reviewed " + (s.reviewed.map { "\($0)" } ?? "(no date)")
                 if let url = s.sourceURL { text += ", from <\(url)>" }
                 lines.append(text + ".")
@@ -246,6 +257,51 @@ extension CardReport {
         for n in card.notes { lines.append("- \(ReportText.escape(n))") }
         lines.append("- Amounts are exact until shown; shown amounts are rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit, percentages \(PackMargins.displayRounding.displayName) to 0.1%. Rates per unit and per credit are exact.")
         return lines
+    }
+
+    // MARK: Figures
+
+    /// Pack rows grouped by currency, currencies in the order the card first prices them
+    /// (the order of the chart's panels), packs in card order within each.
+    var rowsByCurrency: [PackMargins.Row] {
+        var currencies: [Currency] = []
+        for r in margins.rows where !currencies.contains(r.price.price.currency) { currencies.append(r.price.price.currency) }
+        return currencies.flatMap { c in margins.rows.filter { $0.price.price.currency == c } }
+    }
+
+    /// The request with the highest provider cost per credit, in the provider's own
+    /// currency (ties: the feature listed first).
+    var costliestShape: RequestShape? {
+        var best: (RequestShape, Exact)?
+        for p in profiles {
+            guard let s = try? p.best(), let r = try? s.costPerCredit() else { continue }
+            if let b = best, b.0.cost.currency != s.cost.currency { continue }
+            if best == nil || r > best!.1 { best = (s, r) }
+        }
+        return best?.0
+    }
+
+    /// "3,000 requests of 3 s on `asr.second` (1 credit each; the provider bills 3 s): CNY 11.25 in all"
+    func witness(_ w: WorstCase) -> String {
+        var parts = w.plan.map { step in
+            let s = step.shape
+            var billing = "the provider bills \(s.billedUnits.decimalText()) \(s.providerUnit.abbreviation)"
+            if s.variant != "standard" { billing += ", \(s.variant)" }
+            if let period = s.period { billing += ", at \(period)" }
+            return "\(Format.grouped(step.count)) request\(step.count == 1 ? "" : "s") of \(Format.grouped(s.quantity)) \(s.unit.abbreviation) on \(ReportText.code("\(s.feature).\(s.dimension)")) "
+                + "(\(ReportText.credits(s.credits, unit: card.creditUnit)) each; \(billing))"
+        }
+        if w.unspent > 0 { parts.append("\(ReportText.credits(w.unspent, unit: card.creditUnit)) left unspent") }
+        return parts.joined(separator: "; ") + ": \(ReportText.money(w.cost)) in all"
+    }
+
+    /// True when two worst cases make the same requests (their costs may be in different
+    /// currencies).
+    static func sameRequests(_ a: WorstCase, _ b: WorstCase) -> Bool {
+        func key(_ w: WorstCase) -> [String] {
+            w.plan.map { "\($0.count)×\($0.shape.feature).\($0.shape.dimension).\($0.shape.quantity)" }.sorted() + ["\(w.unspent)"]
+        }
+        return key(a) == key(b)
     }
 
     // MARK: Formatting

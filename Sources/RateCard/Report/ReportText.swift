@@ -73,9 +73,9 @@ enum ReportText {
         return parts.joined(separator: "; ") + " (\(utcOffset(s.offsetMinutes)))"
     }
 
-    /// "peak ×1, offPeak ×0.5", sorted by period name.
+    /// "0.5 at offPeak and 1 at peak", sorted by period name.
     static func multipliers(_ s: PriceSchedule) -> String {
-        s.multipliers.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value.decimalText())" }.joined(separator: ", ")
+        list(s.multipliers.sorted { $0.key < $1.key }.map { "\($0.value.decimalText()) at \($0.key)" })
     }
 
     /// ISO weekdays as text: a run of three or more is a range ("Mon–Fri").
@@ -121,6 +121,20 @@ enum ReportText {
         case 1: items[0]
         default: items.dropLast().joined(separator: ", ") + " and " + items.last!
         }
+    }
+
+    /// A chart label that fits about `limit` characters: a long dotted product id keeps
+    /// its distinguishing end ("ai.voicedebrief.app.credit.500" → "…app.credit.500").
+    static func shortLabel(_ label: String, limit: Int = 16) -> String {
+        guard label.count > limit else { return label }
+        let parts = label.split(separator: ".", omittingEmptySubsequences: false)
+        var tail = ""
+        for part in parts.reversed() {
+            let candidate = tail.isEmpty ? String(part) : part + "." + tail
+            if candidate.count + 1 > limit { break }
+            tail = candidate
+        }
+        return tail.isEmpty ? String(label.prefix(limit - 1)) + "…" : "…" + tail
     }
 
     static func plural(_ word: String) -> String { word.hasSuffix("s") ? word : word + "s" }
