@@ -87,12 +87,12 @@ public struct ReportSet: Sendable {
 
     /// Writes every file whose bytes differ (atomically, one by one) and removes generated
     /// files no card gives any more. Files without the generated marker are never touched.
-    public func write(to directory: String) throws(AtomicFileError) -> WriteResult {
+    public func write(to directory: String) throws(WriteError) -> WriteResult {
         var result = WriteResult()
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw .failed(.create(EACCES), path: directory)
+            throw .folder(path: directory, reason: "\(error.localizedDescription)")
         }
         for f in files {
             let path = ReportSet.join(directory, f.name)
@@ -100,16 +100,36 @@ public struct ReportSet: Sendable {
                 result.unchanged.append(f.name)
                 continue
             }
-            try AtomicFile.write(f.bytes, to: path)
+            do { try AtomicFile.write(f.bytes, to: path) } catch { throw .file(error) }
             result.written.append(f.name)
         }
         let expected = Set(files.map(\.name))
         for name in ReportSet.generatedFiles(in: directory) where !expected.contains(name) {
-            if (try? FileManager.default.removeItem(atPath: ReportSet.join(directory, name))) != nil {
-                result.removed.append(name)
+            let path = ReportSet.join(directory, name)
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw .remove(path: path, reason: "\(error.localizedDescription)")
             }
+            result.removed.append(name)
         }
         return result
+    }
+
+    /// Why the reports folder could not be brought up to date. Files written before the
+    /// failure are complete (each write is atomic).
+    public enum WriteError: Error, Sendable, Hashable, CustomStringConvertible {
+        case folder(path: String, reason: String)
+        case file(AtomicFileError)
+        case remove(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .folder(let path, let reason): "cannot create the reports folder '\(path)': \(reason)"
+            case .file(let error): error.description
+            case .remove(let path, let reason): "cannot remove the outdated generated report '\(path)': \(reason)"
+            }
+        }
     }
 
     /// Names of the `.md` and `.svg` files directly in `directory` that carry the
