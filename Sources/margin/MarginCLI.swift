@@ -2,7 +2,7 @@ import Foundation
 import RateCard
 
 /// A subcommand: its name, help, options and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     static var name: String { get }
     static var summary: String { get }
     static var usage: String { get }
@@ -44,6 +44,7 @@ enum MarginCLI {
     static let commands: [CommandEntry] = [
         CommandEntry(PacksCommand.self),
         CommandEntry(DiffCommand.self),
+        CommandEntry(ReportCommand.self),
     ]
 
     static var overview: String {

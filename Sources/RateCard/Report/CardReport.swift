@@ -1,0 +1,87 @@
+/// The generated report of one card version: a Markdown page a finance reader reviews in a
+/// pull request, and the margin chart drawn beside it as SVG.
+///
+/// Everything is derived from the card, the provider sheets, the FX table and the
+/// commission schedule of one `CardRepository`, through `PackMargins`; nothing depends on
+/// the clock, the locale or where the rate-card folder sits on disk, so the same cards
+/// always give byte-identical files.
+public struct CardReport: Sendable {
+    public let card: RateCard
+    /// The worst case and margins the report shows.
+    public let margins: PackMargins
+    /// How file paths are written in the report.
+    public let paths: ReportPaths
+    /// Each feature's candidate requests, for the price list's running costs.
+    let profiles: [FeatureCostProfile]
+
+    /// Computes the figures of `card`. Throws when its worst case cannot be computed
+    /// exactly (a missing FX rate, an overflow).
+    public init(card: RateCard, repository: CardRepository, paths: ReportPaths) throws(ReportError) {
+        self.card = card
+        self.paths = paths
+        do {
+            margins = try PackMargins(card: card, repository: repository)
+            profiles = try WorstCaseEngine(card: card, providers: repository.providers).profiles
+        } catch {
+            throw .worstCase(card: card.reference, path: paths.display(card.source.path), error)
+        }
+    }
+
+    /// "osg-v10": the stem of the report's file names.
+    public var baseName: String { CardReport.baseName(id: card.id, version: card.version) }
+    /// "osg-v10.md"
+    public var markdownName: String { baseName + ".md" }
+    /// "osg-v10.svg"
+    public var chartName: String { baseName + ".svg" }
+
+    static func baseName(id: String, version: Int) -> String { "\(id)-v\(version)" }
+}
+
+/// How the report names the files it was generated from.
+///
+/// Paths are written relative to the folder that holds the rate-card folder
+/// ("RateCards/osg-v10.json"), so a report generated from a copy of the folder elsewhere
+/// is byte-identical to one generated in the repository.
+public struct ReportPaths: Sendable, Hashable {
+    /// The rate-card folder as given, without trailing slashes.
+    public let cardsDirectory: String
+
+    public init(cardsDirectory: String) {
+        var d = cardsDirectory
+        while d.count > 1 && d.hasSuffix("/") { d.removeLast() }
+        self.cardsDirectory = d
+    }
+
+    /// The folder's own name, e.g. "RateCards".
+    public var folderName: String {
+        let name = AtomicFile.baseName(of: cardsDirectory)
+        return name.isEmpty || name == "." || name == "/" ? "RateCards" : name
+    }
+
+    /// `path` (as loaded, under `cardsDirectory`) as "RateCards/…"; other paths unchanged.
+    public func display(_ path: String) -> String {
+        let prefix = cardsDirectory == "/" ? "/" : cardsDirectory + "/"
+        guard path.hasPrefix(prefix) else { return path }
+        return folderName + "/" + path.dropFirst(prefix.count)
+    }
+}
+
+/// Why a report could not be generated.
+public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
+    case worstCase(card: String, path: String, WorstCaseError)
+    case chart(card: String, path: String, MarginChartError)
+
+    public var description: String {
+        switch self {
+        case .worstCase(let card, _, let e): "\(card): cannot compute the worst case: \(e)"
+        case .chart(let card, _, let e): "\(card): \(e)"
+        }
+    }
+
+    /// The card file the error is about.
+    public var path: String {
+        switch self {
+        case .worstCase(_, let p, _), .chart(_, let p, _): p
+        }
+    }
+}
