@@ -43,6 +43,8 @@ enum MarginCLI {
 
     static let commands: [CommandEntry] = [
         CommandEntry(PacksCommand.self),
+        CommandEntry(CheckCommand.self),
+        CommandEntry(PublishCommand.self),
     ]
 
     static var overview: String {
