@@ -45,6 +45,8 @@ enum MarginCLI {
         CommandEntry(PacksCommand.self),
         CommandEntry(DiffCommand.self),
         CommandEntry(ReportCommand.self),
+        CommandEntry(CheckCommand.self),
+        CommandEntry(PublishCommand.self),
     ]
 
     static var overview: String {

@@ -73,6 +73,12 @@ public struct PublishLock: Sendable {
         entries.first { $0.card == card && $0.version == version }
     }
 
+    /// Where the entry for `card`@`version` is written in the loaded lock file, if it was
+    /// loaded from one.
+    public func location(card: String, version: Int) -> SourceLocation? {
+        locations[Key(card: card, version: version)]
+    }
+
     // MARK: Verifying
 
     /// A finding when `card`@`version` is published with a different digest than

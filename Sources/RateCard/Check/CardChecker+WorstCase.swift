@@ -1,0 +1,51 @@
+/// The rules that need the worst-case engine: free usage and the margin floor.
+extension CardChecker {
+    /// `free-usage`, `min-margin` and `worst-case` for one card.
+    static func worstCaseFindings(_ loaded: LoadedCard, repository: CardRepository, floor: Exact) -> [Diagnostic] {
+        let card = loaded.card
+        let path = loaded.file.path
+        var out: [Diagnostic] = []
+        let engine: WorstCaseEngine
+        do {
+            engine = try WorstCaseEngine(card: card, providers: repository.providers)
+        } catch {
+            return [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): \(error)", rule: CheckRule.worstCase.rawValue)]
+        }
+
+        // A free price is already a `free-price` finding; here only requests that a positive
+        // price still lets through for nothing (a "down" rounding below one interval).
+        var free = false
+        for shape in engine.freeUsage {
+            free = true
+            guard let feature = card.feature(shape.feature), let d = feature.dimensions.first(where: { $0.name == shape.dimension }),
+                  d.credits > 0 else { continue }
+            out.append(Diagnostic(
+                path: path, location: d.location,
+                message: "feature \"\(shape.feature)\", dimension \"\(shape.dimension)\": a request of \(shape.quantity) \(shape.unit.abbreviation) is charged \(shape.credits) credits but costs \(shape.meter) \(shape.cost), so credits can be spent without limit; charge started intervals (rounding \"up\")",
+                rule: CheckRule.freeUsage.rawValue))
+        }
+        // With free usage there is no finite worst case to compare with the floor.
+        if free { return out }
+
+        let margins: PackMargins
+        do {
+            margins = try PackMargins(card: card, repository: repository)
+        } catch {
+            return out + [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): the worst-case margins cannot be computed: \(error)", rule: CheckRule.minMargin.rawValue)]
+        }
+        for row in margins.rows where row.pack.credits > 0 && row.price.price.amount.isPositive {
+            guard let top = row.lines.max(by: { $0.rate < $1.rate }), top.marginShare < floor else { continue }
+            let witness = row.worst.witnessSummary
+            out.append(Diagnostic(
+                path: path, location: row.price.location,
+                message: "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(top.margin)) (\(Format.percent(top.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)",
+                rule: CheckRule.minMargin.rawValue))
+        }
+        return out
+    }
+
+    /// "CNY 28.00": rounded half-even to the currency's minor unit, for people.
+    private static func show(_ money: Money) -> String {
+        "\(money.currency.code) \(money.formatted(rule: .halfEven))"
+    }
+}

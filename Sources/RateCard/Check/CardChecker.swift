@@ -1,0 +1,187 @@
+import Foundation
+
+/// `margin check`: runs every rule over a set of rate-card files and collects every
+/// finding before anything is reported.
+///
+/// The rules and their ids are listed in `CheckRule` and documented in `docs/check.md`.
+/// Each finding points at the JSON value that is wrong (the `credits` number, the price's
+/// `amount`, the card's `version`), so an editor or CI annotation lands on it.
+///
+/// Files that cannot be read, parsed or loaded are reported as rule-less diagnostics and
+/// make the report `unreadable` (exit 2); the rules still run over every file that loaded,
+/// except those that need the whole repository (free usage, margins) when a file is missing
+/// from it.
+public enum CardChecker {
+    /// What to check besides the files themselves.
+    public struct Options: Sendable, Hashable {
+        /// The lowest acceptable worst-case margin, as a share of the pack price, at the
+        /// highest commission rate: 0 (the default) means "never a loss", 0.2 means 20%.
+        public var minMargin: Exact
+        /// An Xcode StoreKit configuration file to compare with the newest card's packs.
+        public var storeKitPath: String?
+        /// The publish lock; nil for `defaultLockPath(for:)`.
+        public var lockPath: String?
+
+        public init(minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil) {
+            self.minMargin = minMargin
+            self.storeKitPath = storeKitPath
+            self.lockPath = lockPath
+        }
+    }
+
+    /// One file as read: its bytes (for the digest), its JSON (for locations) and what it holds.
+    struct LoadedFile {
+        let path: String
+        let bytes: [UInt8]
+        let root: JSONNode
+        let content: CardFile
+    }
+
+    /// A card with the file it came from.
+    struct LoadedCard {
+        let card: RateCard
+        let file: LoadedFile
+
+        /// Where the card's `version` value is written: where findings about the card as a
+        /// whole point.
+        var versionLocation: SourceLocation { file.root["version"]?.location ?? file.root.location }
+    }
+
+    /// `published.lock` in the first path when it is a folder, else beside the first file;
+    /// `RateCards/published.lock` when no path is given.
+    public static func defaultLockPath(for paths: [String]) -> String {
+        let first = paths.first ?? "RateCards"
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: first, isDirectory: &isDir), isDir.boolValue {
+            return join(first, PublishLock.fileName)
+        }
+        return join(folder(of: first), PublishLock.fileName)
+    }
+
+    /// Checks every `*.json` file under `paths` (files or folders, recursively).
+    public static func check(paths: [String], options: Options = Options()) -> CheckReport {
+        var findings: [Diagnostic] = []
+        var problems: [Diagnostic] = []
+        let files = enumerate(paths, problems: &problems)
+        var loaded: [LoadedFile] = []
+        for path in files {
+            do { loaded.append(try read(path)) } catch { problems.append(contentsOf: error.items) }
+        }
+
+        // One file per card version; a second one is a finding, and is left out of the rest.
+        var cards: [LoadedCard] = []
+        var assemblyInput: [(path: String, file: CardFile)] = []
+        for file in loaded {
+            if case .card(let card) = file.content {
+                let entry = LoadedCard(card: card, file: file)
+                if let first = cards.first(where: { $0.card.id == card.id && $0.card.version == card.version }) {
+                    findings.append(Diagnostic(
+                        path: file.path, location: entry.versionLocation,
+                        message: "card \(card.reference) is already defined in \(first.file.path): each version is one file, and a change is a new version",
+                        rule: CheckRule.versionOrder.rawValue))
+                    continue
+                }
+                cards.append(entry)
+            }
+            assemblyInput.append((file.path, file.content))
+        }
+
+        for card in cards { findings.append(contentsOf: cardFindings(card)) }
+        findings.append(contentsOf: familyFindings(cards))
+        let lockPath = options.lockPath ?? defaultLockPath(for: paths)
+        findings.append(contentsOf: lockFindings(cards, loaded: loaded, lockPath: lockPath, problems: &problems))
+
+        // Free usage and margins need every provider sheet and the FX table: only when
+        // everything loaded.
+        if problems.isEmpty {
+            do {
+                let repository = try CardRepository.assemble(assemblyInput, files: files)
+                for card in cards {
+                    findings.append(contentsOf: worstCaseFindings(card, repository: repository, floor: options.minMargin))
+                }
+            } catch {
+                problems.append(contentsOf: error.items)
+            }
+        }
+        if let storeKitPath = options.storeKitPath {
+            findings.append(contentsOf: storeKitFindings(storeKitPath, cards: cards, problems: &problems))
+        }
+        return CheckReport(diagnostics: findings + problems, files: files, unreadable: !problems.isEmpty)
+    }
+
+    // MARK: Reading
+
+    /// Every `*.json` file under `paths`, sorted, each once (however it was spelt).
+    static func enumerate(_ paths: [String], problems: inout [Diagnostic]) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+                problems.append(Diagnostic(path: path, message: "no such file or folder"))
+                continue
+            }
+            if isDir.boolValue {
+                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                    .filter { $0.hasSuffix(".json") }
+                    .sorted()
+                files.append(contentsOf: found.map { join(path, $0) })
+            } else {
+                files.append(path)
+            }
+        }
+        var seen = Set<String>()
+        return files.filter { seen.insert(standardized($0)).inserted }.sorted()
+    }
+
+    static func read(_ path: String) throws(Diagnostics) -> LoadedFile {
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, what: "the file") } catch { throw Diagnostics([error]) }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw Diagnostics([Diagnostic(path: path, location: error.location, message: error.message)])
+        }
+        let content = try CardFileLoader.load(bytes: bytes, path: path)
+        return LoadedFile(path: path, bytes: bytes, root: root, content: content)
+    }
+
+    // MARK: Paths
+
+    static func join(_ folder: String, _ name: String) -> String {
+        if folder.isEmpty || folder == "." { return name }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The absolute path without `.`, `..` or doubled slashes, for comparing two spellings.
+    static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}
+
+extension JSONNode {
+    /// The `index`th element when this is an array.
+    subscript(index: Int) -> JSONNode? {
+        guard case .array(let items) = value, items.indices.contains(index) else { return nil }
+        return items[index]
+    }
+}
+
+extension CardChecker.Options {
+    /// The margin floor from `--min-margin` text: a percentage, "20" or "20%" (0.2), from
+    /// -100 to 100; negative floors allow a bounded worst-case loss.
+    public static func marginFloor(percent text: String) throws(UsageError) -> Exact {
+        var s = Substring(text)
+        if s.hasSuffix("%") { s = s.dropLast() }
+        guard let value = try? Exact(decimal: s), let share = try? value.divided(by: Exact(100)),
+              !(share < Exact(-1)), !(Exact.one < share) else {
+            throw UsageError("--min-margin \(text): expected a percentage from -100 to 100, e.g. 20 or 20%")
+        }
+        return share
+    }
+}

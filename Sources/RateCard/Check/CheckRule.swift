@@ -1,0 +1,47 @@
+/// The stable ids of `margin check`'s rules, as printed in `[rule]` and used by CI.
+///
+/// An id never changes once released: CI configurations and `docs/check.md` refer to it.
+public enum CheckRule: String, Sendable, Hashable, CaseIterable {
+    /// A feature dimension, pack price, pack or grant that gives credits or usage away:
+    /// zero or negative.
+    case freePrice = "free-price"
+    /// A dimension's credits that are not a whole multiple of the card's
+    /// `creditUnit.priceStep` (whole pence on the voice card).
+    case priceStep = "price-step"
+    /// A pack price with more decimals than its currency has (USD 0.999, JPY 1.5).
+    case currencyDecimals = "currency-decimals"
+    /// A feature key that is not a stable identifier.
+    case featureKey = "feature-key"
+    /// A feature key written twice in one card.
+    case duplicateFeature = "duplicate-feature"
+    /// A key of an earlier version that is gone without being listed in `retired`.
+    case featureRemoved = "feature-removed"
+    /// Effective times that do not increase with the version, or a version given twice.
+    case versionOrder = "version-order"
+    /// A published card whose canonical content no longer matches its lock entry.
+    case publishedCardEdited = "published-card-edited"
+    /// A lock entry whose card file is gone or holds another card: history is priced by it.
+    case publishedCardMissing = "published-card-missing"
+    /// A card with no lock entry yet (a warning: drafts may change).
+    case unpublishedCard = "unpublished-card"
+    /// A request that is charged no credits but costs a provider money.
+    case freeUsage = "free-usage"
+    /// A pack whose worst-case margin at the highest commission is below the floor.
+    case minMargin = "min-margin"
+    /// The worst case of a card cannot be computed exactly (search or arithmetic limits).
+    case worstCase = "worst-case"
+    /// A consumable in the StoreKit file that no pack of the card sells.
+    case storeKitUnknownProduct = "storekit-unknown-product"
+    /// A pack that the StoreKit file does not list.
+    case storeKitMissingProduct = "storekit-missing-product"
+    /// A product whose StoreKit type differs from the pack's.
+    case storeKitType = "storekit-type"
+    /// A product whose StoreKit price differs from the pack's price in that currency.
+    case storeKitPrice = "storekit-price"
+
+    /// The rules about the publish lock rather than a card's content: `margin publish`
+    /// ignores them when it checks a card before recording it.
+    public static let lockRules: Set<String> = [
+        CheckRule.publishedCardEdited.rawValue, CheckRule.publishedCardMissing.rawValue, CheckRule.unpublishedCard.rawValue,
+    ]
+}
