@@ -21,20 +21,14 @@ public enum CardFileLoader {
 
     /// Loads one file from disk.
     public static func load(path: String) throws(Diagnostics) -> CardFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Diagnostics([Diagnostic(path: path, message: "cannot read the file")])
-        }
-        return try load(bytes: [UInt8](data), path: path)
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, what: "the file") } catch { throw Diagnostics([error]) }
+        return try load(bytes: bytes, path: path)
     }
 
     /// Loads one file's bytes; `path` is used in messages.
     public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> CardFile {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw Diagnostics([Diagnostic(path: path, location: error.location, message: error.message)])
-        }
+        let root = try JSONParser.parseDocument(bytes, path: path)
         let r = FieldReader(path: path)
         guard let members = r.object(root, "") else { throw Diagnostics(r.diagnostics) }
         guard let kindNode = members["kind"]?.value else {

@@ -136,12 +136,7 @@ public enum CardChecker {
     static func read(_ path: String) throws(Diagnostics) -> LoadedFile {
         let bytes: [UInt8]
         do { bytes = try FileBytes.read(path, what: "the file") } catch { throw Diagnostics([error]) }
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw Diagnostics([Diagnostic(path: path, location: error.location, message: error.message)])
-        }
+        let root = try JSONParser.parseDocument(bytes, path: path)
         let content = try CardFileLoader.load(bytes: bytes, path: path)
         return LoadedFile(path: path, bytes: bytes, root: root, content: content)
     }

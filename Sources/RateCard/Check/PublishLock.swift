@@ -203,12 +203,7 @@ public struct PublishLock: Sendable {
     /// wrong types, missing or unknown fields, malformed digests, a card version recorded
     /// twice, entries out of order.
     public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> PublishLock {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw Diagnostics([Diagnostic(path: path, location: error.location, message: error.message)])
-        }
+        let root = try JSONParser.parseDocument(bytes, path: path)
         guard case .object = root.value else {
             throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName)")])
         }

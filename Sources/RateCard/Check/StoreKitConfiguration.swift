@@ -61,12 +61,7 @@ public struct StoreKitConfiguration: Sendable, Hashable {
     /// is not an exact non-negative decimal in the storefront currency's minor units, a
     /// product id given twice.
     public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> StoreKitConfiguration {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw Diagnostics([Diagnostic(path: path, location: error.location, message: error.message)])
-        }
+        let root = try JSONParser.parseDocument(bytes, path: path)
         guard case .object = root.value else {
             throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName)")])
         }
