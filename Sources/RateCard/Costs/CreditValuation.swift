@@ -1,0 +1,64 @@
+/// What one credit is worth in money, for a profit and loss: either a rate the user states,
+/// or conservatively the lowest per-credit proceeds of any pack of the card after the
+/// highest commission rate (the least a credit can have brought in).
+public struct CreditValuation: Sendable, Hashable {
+    /// Money per credit, exact.
+    public let perCredit: Money
+    /// How the value was chosen, for the report ("stated: …" or "lowest per-credit …").
+    public let basis: String
+    /// True when the user gave the rate.
+    public let stated: Bool
+
+    public init(stated perCredit: Money) {
+        self.perCredit = perCredit
+        self.basis = "stated on the command line: \(perCredit) per credit"
+        self.stated = true
+    }
+
+    /// The lowest per-credit proceeds of any pack price after the highest commission rate
+    /// for its currency, converted into `currency` with `fx`.
+    public init(card: RateCard, commission: CommissionSchedule, fx: FXTable, currency: Currency) throws(CreditValuationError) {
+        var lowest: (value: Exact, text: String)?
+        let date = card.effective.local(offsetMinutes: card.effective.offsetMinutes).date
+        for pack in card.packs where pack.credits > 0 {
+            for price in pack.prices where price.price.amount.isPositive {
+                let rates = commission.rates(currency: price.price.currency, on: date)
+                let top = rates.max() ?? .zero
+                do {
+                    let proceeds = try price.price.amount.multiplied(by: Exact.one.subtracting(top))
+                    let perCredit = try proceeds.divided(by: Exact(integer: pack.credits))
+                    let factor = try fx.factor(from: price.price.currency, to: currency).factor
+                    let converted = try perCredit.multiplied(by: factor)
+                    if lowest == nil || converted < lowest!.value {
+                        var text = "lowest per-credit proceeds of any pack after the highest commission: \(pack.productId) at \(price.price.currency.code) \(price.price.formatted()) less \(Format.percent(top, places: 0)) for \(Format.grouped(pack.credits)) credits"
+                        if price.price.currency != currency { text += ", converted at the FX file's rate" }
+                        lowest = (converted, text)
+                    }
+                } catch let e as MoneyError {
+                    throw .fx(e)
+                } catch {
+                    throw .arithmetic(pack.productId)
+                }
+            }
+        }
+        guard let lowest else { throw .noPacks(card.reference) }
+        perCredit = Money(lowest.value, currency)
+        basis = lowest.text
+        stated = false
+    }
+}
+
+/// Why a credit could not be valued.
+public enum CreditValuationError: Error, Sendable, Hashable, CustomStringConvertible {
+    case noPacks(String)
+    case fx(MoneyError)
+    case arithmetic(String)
+
+    public var description: String {
+        switch self {
+        case .noPacks(let c): "card \(c) sells no pack with a positive price: give --credit-value"
+        case .fx(let e): e.description
+        case .arithmetic(let p): "pack \(p): the per-credit value is too large to compute exactly"
+        }
+    }
+}
