@@ -49,13 +49,15 @@ struct BadCard: Sendable, CustomTestStringConvertible {
             BadCard("UTF-16 with its byte-order mark", [0xFE, 0xFF, 0x00, 0x7B, 0x00, 0x7D], 1, 1, "unexpected byte 0xFE"),
             BadCard("truncated in the middle of a string", prefix(through: "\"title\": \"OSG man"), 6, 12,
                     "unterminated string (the file may be truncated)"),
-            BadCard("truncated in the middle of a number", prefix(through: "\"credits\": 50"), 41, 64,
+            BadCard("truncated in the middle of a number", prefix(through: "\"credits\": 50"), 41, 65,
                     "unexpected end of file inside an object (the file may be truncated)"),
             BadCard("a 1 MB line with a raw tab at its end",
                     edit("\"title\": \"OSG", "\"title\": \"" + String(repeating: "x", count: 1_000_000) + "\tOSG"),
                     6, 1_000_013, "control character 0x9 must be escaped in a string"),
             BadCard("a 1 MB number", edit("\"credits\": 500,", "\"credits\": \(megabyte),"), 41, 63,
-                    "packs[0].credits:", "more than 38 digits"),
+                    "packs[0].credits: \"1111111111111111111111111111111111111111… (1000000 characters)\"", "more than 38 digits"),
+            BadCard("a 1 MB currency code", edit("\"currency\": \"CNY\"", "\"currency\": \"" + String(repeating: "C", count: 1_000_000) + "\""), 42, 74,
+                    "packs[0].prices[1].currency:", "(1000000 characters)\" is not a known ISO 4217 currency code"),
             BadCard("arrays nested 10,000 deep", String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000),
                     1, 257, "nesting deeper than 256 levels"),
             BadCard("objects nested 10,000 deep", String(repeating: "{\"a\":", count: 10_000) + "1" + String(repeating: "}", count: 10_000),
@@ -63,7 +65,7 @@ struct BadCard: Sendable, CustomTestStringConvertible {
             BadCard("credits beyond Int64", edit("\"credits\": 500,", "\"credits\": 9223372036854775808,"), 41, 63,
                     "packs[0].credits: 9223372036854775808 is out of range"),
             BadCard("credits beyond the engine's range (10^30)", edit("\"credits\": 500,", "\"credits\": 1000000000000000000000000000000,"), 41, 63,
-                    "packs[0].credits: 1000000000000000000000000000000 is out of range (-1000000000000000000…1000000000000000000)"),
+                    "packs[0].credits: 1000000000000000000000000000000 is out of range (-1000000000000000…1000000000000000)"),
             BadCard("fractional credits", edit("\"credits\": 500,", "\"credits\": 500.5,"), 41, 63,
                     "packs[0].credits: 500.5 is not a whole number"),
             BadCard("NaN credits", edit("\"credits\": 500,", "\"credits\": NaN,"), 41, 63, "NaN and Infinity are not JSON numbers"),
@@ -100,7 +102,7 @@ struct BadCard: Sendable, CustomTestStringConvertible {
     func isReportedAtItsPlace(_ bad: BadCard) {
         let diagnostics = osgDiagnostics(bad.bytes)
         let hit = diagnostics.first { d in
-            d.location == RateCard.SourceLocation(line: bad.line, column: bad.column) && bad.fragments.allSatisfy { d.message.contains($0) }
+            d.location.line == bad.line && d.location.column == bad.column && bad.fragments.allSatisfy { d.message.contains($0) }
         }
         #expect(hit != nil, "\(bad.name): \(diagnostics.map { String($0.rendered.prefix(300)) })")
         for d in diagnostics {
@@ -184,7 +186,7 @@ struct BadCard: Sendable, CustomTestStringConvertible {
             return
         }
         let named = diagnostics.contains { d in
-            d.location == place && (d.message.hasPrefix(path + ":") || d.message.hasPrefix(path + "."))
+            d.location.line == place.line && d.location.column == place.column && (d.message.hasPrefix(path + ":") || d.message.hasPrefix(path + "."))
         }
         #expect(named, "\(path) = \(replacement) at \(place.line):\(place.column): \(diagnostics.map(\.rendered))")
     }

@@ -45,7 +45,7 @@ struct LocatedJSONWriter {
     let target: String
     let replacement: String
     private(set) var text: [UInt8] = []
-    private(set) var location: RateCard.SourceLocation?
+    private(set) var location: (line: Int, column: Int)?
     private var line = 1
     private var lineStart = 0
 
@@ -56,7 +56,7 @@ struct LocatedJSONWriter {
 
     mutating func write(_ node: JSONNode, path: String = "", indent: Int = 0) {
         if path == target {
-            location = RateCard.SourceLocation(line: line, column: text.count - lineStart + 1)
+            location = (line, text.count - lineStart + 1)
             emit(replacement)
             return
         }
