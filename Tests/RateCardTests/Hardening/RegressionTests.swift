@@ -32,6 +32,14 @@ import Testing
     }
 
     /// The timestamps the fuzzer found: instants whose UTC year has no four-digit form.
+    /// The argument the fuzzer found: a value that starts with a combining mark, which
+    /// joins the '=' into one Character.
+    @Test(arguments: ["\u{0347}x", "\u{301}", "=\u{301}"])
+    func inlineValueStartingWithACombiningMark(_ value: String) throws {
+        let parsed = try Replay.parser.parse(["--storekit=" + value])
+        #expect(parsed.all("storekit") == [value])
+    }
+
     @Test(arguments: ["9999-12-31T23:59:60Z", "9999-12-31T23:00:00-01:00", "0001-01-01T00:00:00+00:01"])
     func timestampOutsideFourDigitYearsIsAnError(_ text: String) {
         #expect(throws: TimestampError.outOfRange) { try Timestamp(rfc3339: text) }
@@ -59,12 +67,26 @@ enum Replay {
         case "storekit":
             _ = try? StoreKitConfiguration.load(bytes: bytes, path: "fuzz.storekit")
             return nil
-        case "args":
-            let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            _ = try? ArgumentParser([.init("format", value: "FORMAT", help: ""), .init("help", help: "")]).parse(arguments)
-            return nil
+        case "args": return arguments(bytes)
         default: return "no replay for target \(target)"
         }
+    }
+
+    static let parser = ArgumentParser([
+        .init("cards", value: "DIR", help: ""), .init("format", value: "FORMAT", help: ""),
+        .init("commission", value: "RATES", help: ""), .init("fx", value: "BASE/QUOTE=RATE", repeatable: true, help: ""),
+        .init("storekit", value: "FILE", repeatable: true, help: ""), .init("check", help: ""), .init("help", help: ""),
+    ])
+
+    /// An accepted command line, written back as `--flag`, `--name=value`, `--` and the
+    /// positionals, parses to the same result.
+    static func arguments(_ bytes: [UInt8]) -> String? {
+        let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard let parsed = try? parser.parse(arguments) else { return nil }
+        var canonical = parsed.flags.sorted().map { "--" + $0 }
+        for name in parsed.values.keys.sorted() { canonical += parsed.values[name]!.map { "--\(name)=\($0)" } }
+        canonical += ["--"] + parsed.positionals
+        return (try? parser.parse(canonical)) == parsed ? nil : "\(canonical) does not parse back to \(arguments)"
     }
 
     static func decimal(_ bytes: [UInt8]) -> String? {
