@@ -20,7 +20,7 @@ import Testing
         ("\"credits\": 1, ", "\"credits\": 1000000000000000000000000000000, ", "features[0].dimensions[0].credits"),
         ("\"credits\": 3000", "\"credits\": 1000000000000001", "packs[0].credits"),
     ])
-    func creditsBeyond10To18AreALoadError(_ old: String, _ new: String, _ path: String) {
+    func creditsBeyondTheLoaderCeilingAreALoadError(_ old: String, _ new: String, _ path: String) {
         let diagnostics = loadDiagnostics(replacingOnce(sampleCard, old, new))
         #expect(diagnostics.contains { $0.message.hasPrefix("\(path): ") && $0.message.contains("is out of range") }, "\(diagnostics.map(\.rendered))")
     }
