@@ -17,7 +17,7 @@ public enum CardFileLoader {
     /// The largest credit count a card may state: packs, grants and feature prices.
     /// Large enough for micro-credit packs of any real price, small enough that every
     /// product the engine forms stays far inside 128 bits.
-    public static let maxCredits: Int128 = 1_000_000_000_000_000  // 10^18
+    public static let maxCredits: Int128 = 1_000_000_000_000_000  // 10^15
 
     /// Loads one file from disk.
     public static func load(path: String) throws(Diagnostics) -> CardFile {
@@ -44,7 +44,7 @@ public enum CardFileLoader {
         case "commission": result = readCommission(root, r).map(CardFile.commission)
         default:
             let hint = FieldReader.closest(kind, in: ["card", "provider", "fx", "commission"]).map { "; did you mean \"\($0)\"?" } ?? ""
-            r.error("kind: \"\(kind)\" is not one of \"card\", \"provider\", \"fx\", \"commission\"\(hint)", at: kindNode.location)
+            r.error("kind: \"\(FieldReader.excerpt(kind))\" is not one of \"card\", \"provider\", \"fx\", \"commission\"\(hint)", at: kindNode.location)
             result = nil
         }
         if let result, r.diagnostics.isEmpty { return result }
@@ -70,7 +70,7 @@ public enum CardFileLoader {
         let loc = root.location
         let id = r.required(m, "id", in: "", at: loc).flatMap { node -> String? in
             guard let s = r.string(node, "id") else { return nil }
-            guard isStableIdentifier(s) else { r.error("id: \"\(s)\" is not \(keyPattern)", at: node.location); return nil }
+            guard isStableIdentifier(s) else { r.error("id: \"\(FieldReader.excerpt(s))\" is not \(keyPattern)", at: node.location); return nil }
             return s
         }
         let version = r.required(m, "version", in: "", at: loc).flatMap { r.integer($0, "version", range: 1...1_000_000) }
@@ -138,7 +138,7 @@ public enum CardFileLoader {
         do {
             return try Timestamp(rfc3339: s)
         } catch {
-            r.error("\(field): \"\(s)\": \(error)", at: node.location)
+            r.error("\(field): \"\(FieldReader.excerpt(s))\": \(error)", at: node.location)
             return nil
         }
     }
@@ -189,7 +189,7 @@ public enum CardFileLoader {
         guard let m = r.object(node, field, allowed: ["name", "unit", "credits", "per", "rounding", "cost", "note"]) else { return nil }
         let name = r.required(m, "name", in: field, at: node.location).flatMap { n -> String? in
             guard let s = r.string(n, "\(field).name") else { return nil }
-            guard isStableIdentifier(s) else { r.error("\(field).name: \"\(s)\" is not \(keyPattern)", at: n.location); return nil }
+            guard isStableIdentifier(s) else { r.error("\(field).name: \"\(FieldReader.excerpt(s))\" is not \(keyPattern)", at: n.location); return nil }
             return s
         }
         let unit = r.required(m, "unit", in: field, at: node.location).flatMap { meterUnit($0, "\(field).unit", r) }
@@ -201,7 +201,7 @@ public enum CardFileLoader {
         let rounding = r.required(m, "rounding", in: field, at: node.location).flatMap { n -> ChargeRounding? in
             guard let s = r.string(n, "\(field).rounding") else { return nil }
             guard let v = ChargeRounding(rawValue: s) else {
-                r.error("\(field).rounding: \"\(s)\" is not one of \"up\", \"down\", \"exact\"", at: n.location)
+                r.error("\(field).rounding: \"\(FieldReader.excerpt(s))\" is not one of \"up\", \"down\", \"exact\"", at: n.location)
                 return nil
             }
             return v
@@ -215,7 +215,7 @@ public enum CardFileLoader {
         guard let s = r.string(node, field) else { return nil }
         guard let u = MeterUnit(rawValue: s) else {
             let hint = FieldReader.closest(s, in: MeterUnit.allCases.map(\.rawValue)).map { "; did you mean \"\($0)\"?" } ?? ""
-            r.error("\(field): unknown unit \"\(s)\"\(hint) (known: \(MeterUnit.allCases.map(\.rawValue).joined(separator: ", ")))", at: node.location)
+            r.error("\(field): unknown unit \"\(FieldReader.excerpt(s))\"\(hint) (known: \(MeterUnit.allCases.map(\.rawValue).joined(separator: ", ")))", at: node.location)
             return nil
         }
         return u
@@ -281,7 +281,7 @@ public enum CardFileLoader {
         let loc = root.location
         let id = r.required(m, "id", in: "", at: loc).flatMap { n -> String? in
             guard let s = r.string(n, "id") else { return nil }
-            guard isStableIdentifier(s) else { r.error("id: \"\(s)\" is not \(keyPattern)", at: n.location); return nil }
+            guard isStableIdentifier(s) else { r.error("id: \"\(FieldReader.excerpt(s))\" is not \(keyPattern)", at: n.location); return nil }
             return s
         }
         let name = m["name"].flatMap { r.string($0.value, "name") } ?? id ?? ""
@@ -359,7 +359,7 @@ public enum CardFileLoader {
         let offset = r.required(m, "utcOffset", in: field, at: node.location).flatMap { n -> Int? in
             guard let s = r.string(n, "\(field).utcOffset") else { return nil }
             guard let o = parseOffset(s) else {
-                r.error("\(field).utcOffset: \"\(s)\" is not a fixed UTC offset like \"+08:00\" (time zone names are not supported)", at: n.location)
+                r.error("\(field).utcOffset: \"\(FieldReader.excerpt(s))\" is not a fixed UTC offset like \"+08:00\" (time zone names are not supported)", at: n.location)
                 return nil
             }
             return o
@@ -385,7 +385,7 @@ public enum CardFileLoader {
                     for (j, d) in ds.enumerated() {
                         guard let s = r.string(d, "\(wf).days[\(j)]") else { continue }
                         guard let v = weekdayNames[s] else {
-                            r.error("\(wf).days[\(j)]: \"\(s)\" is not one of mon, tue, wed, thu, fri, sat, sun", at: d.location)
+                            r.error("\(wf).days[\(j)]: \"\(FieldReader.excerpt(s))\" is not one of mon, tue, wed, thu, fri, sat, sun", at: d.location)
                             continue
                         }
                         days.insert(v)
@@ -427,7 +427,7 @@ public enum CardFileLoader {
             if h <= 23, m <= 59 { return h * 3600 + m * 60 }
             if allow24, h == 24, m == 0 { return 86_400 }
         }
-        r.error("\(field): \"\(s)\" is not a time of day HH:MM\(allow24 ? " (24:00 for midnight at the end)" : "")", at: node.location)
+        r.error("\(field): \"\(FieldReader.excerpt(s))\" is not a time of day HH:MM\(allow24 ? " (24:00 for midnight at the end)" : "")", at: node.location)
         return nil
     }
 

@@ -43,9 +43,12 @@ public struct ArgumentParser: Sendable {
             }
             var name = String(arg.dropFirst(2))
             var inline: String?
-            if let eq = name.firstIndex(of: "=") {
-                inline = String(name[name.index(after: eq)...])
-                name = String(name[..<eq])
+            // Split on the scalar '=': as a Character it would merge with a combining mark
+            // that starts the value ("--fx=\u{301}…"), and the option would go unrecognised.
+            let scalars = name.unicodeScalars
+            if let eq = scalars.firstIndex(of: "=") {
+                inline = String(Substring(scalars[scalars.index(after: eq)...]))
+                name = String(Substring(scalars[..<eq]))
             }
             guard let option = options.first(where: { $0.name == name }) else {
                 throw UsageError("unknown option '--\(name)'\(hint(for: name))")

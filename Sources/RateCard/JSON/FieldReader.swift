@@ -89,7 +89,7 @@ public final class FieldReader {
         do {
             return try Exact(decimal: text)
         } catch {
-            self.error("\(field): \"\(text)\" is not a decimal: \(error)", at: node.location)
+            self.error("\(field): \"\(FieldReader.excerpt(text))\" is not a decimal: \(error)", at: node.location)
             return nil
         }
     }
@@ -117,15 +117,15 @@ public final class FieldReader {
         do {
             value = try Exact(decimal: text)
         } catch {
-            self.error("\(field): \"\(text)\" is not a whole number: \(error)", at: node.location)
+            self.error("\(field): \"\(FieldReader.excerpt(text))\" is not a whole number: \(error)", at: node.location)
             return nil
         }
         guard let i = value.integerValue else {
-            error("\(field): \(text) is not a whole number", at: node.location)
+            error("\(field): \(FieldReader.excerpt(text)) is not a whole number", at: node.location)
             return nil
         }
         guard range.contains(i) else {
-            error("\(field): \(text) is out of range (\(range.lowerBound)…\(range.upperBound))", at: node.location)
+            error("\(field): \(FieldReader.excerpt(text)) is out of range (\(range.lowerBound)…\(range.upperBound))", at: node.location)
             return nil
         }
         return i
@@ -135,7 +135,7 @@ public final class FieldReader {
     public func date(_ node: JSONNode, _ field: String) -> CalendarDate? {
         guard let s = string(node, field) else { return nil }
         guard let d = CalendarDate(s) else {
-            error("\(field): \"\(s)\" is not a valid date (expected YYYY-MM-DD)", at: node.location)
+            error("\(field): \"\(FieldReader.excerpt(s))\" is not a valid date (expected YYYY-MM-DD)", at: node.location)
             return nil
         }
         return d
@@ -144,10 +144,17 @@ public final class FieldReader {
     public func currency(_ node: JSONNode, _ field: String) -> Currency? {
         guard let s = string(node, field) else { return nil }
         guard let c = Currency(code: s) else {
-            error("\(field): \"\(s)\" is not a known ISO 4217 currency code", at: node.location)
+            error("\(field): \"\(FieldReader.excerpt(s))\" is not a known ISO 4217 currency code", at: node.location)
             return nil
         }
         return c
+    }
+
+    /// `text` as quoted in a message: whole when short, else its start and its length, so
+    /// that a megabyte-long number does not become a megabyte-long message.
+    static func excerpt(_ text: String) -> String {
+        guard text.count > 60 else { return text }
+        return "\(text.prefix(40))… (\(text.count) characters)"
     }
 
     static func join(_ field: String, _ key: String) -> String {

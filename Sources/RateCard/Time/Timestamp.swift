@@ -70,10 +70,17 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         }
         guard i == b.count else { throw .trailing }
         let local = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        // The instant must be writable in UTC with a four-digit year, as `rfc3339UTC` does.
+        guard Timestamp.utcRange.contains(local - Int64(offset * 60)) else { throw .outOfRange }
         self.seconds = local - Int64(offset * 60)
         self.nanoseconds = Int32(nanos)
         self.offsetMinutes = offset
     }
+
+    /// Seconds from 0001-01-01T00:00:00Z through 9999-12-31T23:59:59Z.
+    static let utcRange: ClosedRange<Int64> =
+        Int64(CalendarDate(year: 1, month: 1, day: 1)!.daysSinceEpoch) * 86_400
+        ... Int64(CalendarDate(year: 9999, month: 12, day: 31)!.daysSinceEpoch) * 86_400 + 86_399
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
@@ -117,7 +124,7 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
 /// Why a timestamp was not accepted.
 public enum TimestampError: Error, Sendable, Hashable, CustomStringConvertible {
-    case truncated, malformed, missingTime, invalidDate, invalidTime, missingOffset, malformedOffset, trailing
+    case truncated, malformed, missingTime, invalidDate, invalidTime, missingOffset, malformedOffset, trailing, outOfRange
 
     public var description: String {
         switch self {
@@ -129,6 +136,7 @@ public enum TimestampError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingOffset: "timestamp has no UTC offset: add Z or ±HH:MM"
         case .malformedOffset: "timestamp has a malformed UTC offset (expected Z or ±HH:MM)"
         case .trailing: "unexpected characters after the timestamp"
+        case .outOfRange: "timestamp is outside the years 0001 to 9999 once converted to UTC"
         }
     }
 }

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import RateCard
+
+/// Every input a fuzz target ever failed on, kept under `Fixtures/regressions/<target>/`
+/// and replayed through the code path of that target (see `Fuzz/<target>.swift`).
+@Suite struct RegressionTests {
+    static let folder = packageRoot.appendingPathComponent("Tests/RateCardTests/Fixtures/regressions")
+
+    /// "target/file" for every kept input.
+    static let inputs: [String] = {
+        let fm = FileManager.default
+        let targets = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
+        return targets.sorted().flatMap { target in
+            ((try? fm.contentsOfDirectory(atPath: folder.appendingPathComponent(target).path)) ?? [])
+                .sorted().map { "\(target)/\($0)" }
+        }
+    }()
+
+    @Test func everyTargetFolderIsKnown() {
+        #expect(!Self.inputs.isEmpty)
+        for input in Self.inputs {
+            #expect(Replay.targets.contains(String(input.split(separator: "/")[0])), "\(input): no replay for this target")
+        }
+    }
+
+    @Test(arguments: inputs)
+    func replaysCleanly(_ input: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(input)))
+        let target = String(input.split(separator: "/")[0])
+        #expect(Replay.run(target, bytes) == nil)
+    }
+
+    /// The timestamps the fuzzer found: instants whose UTC year has no four-digit form.
+    /// The argument the fuzzer found: a value that starts with a combining mark, which
+    /// joins the '=' into one Character.
+    @Test(arguments: ["\u{0347}x", "\u{301}", "=\u{301}"])
+    func inlineValueStartingWithACombiningMark(_ value: String) throws {
+        let parsed = try Replay.parser.parse(["--storekit=" + value])
+        #expect(parsed.all("storekit") == [value])
+    }
+
+    @Test(arguments: ["9999-12-31T23:59:60Z", "9999-12-31T23:00:00-01:00", "0001-01-01T00:00:00+00:01"])
+    func timestampOutsideFourDigitYearsIsAnError(_ text: String) {
+        #expect(throws: TimestampError.outOfRange) { try Timestamp(rfc3339: text) }
+    }
+
+    @Test(arguments: ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59+01:00", "0001-01-01T00:00:00-00:01"])
+    func timestampAtTheEdgesOfFourDigitYearsReadsBack(_ text: String) throws {
+        let stamp = try Timestamp(rfc3339: text)
+        #expect(try Timestamp(rfc3339: stamp.rfc3339UTC) == stamp)
+    }
+}
+
+/// The checks of each fuzz target, for replaying a kept input in `swift test`. Each returns
+/// nil when the input is handled cleanly (accepted consistently or rejected with an error),
+/// else what went wrong. A trap fails the test run, as it failed the fuzzer.
+enum Replay {
+    static let targets: Set<String> = ["decimal", "timestamp", "json", "canonical", "cardfile", "storekit", "args"]
+
+    static func run(_ target: String, _ bytes: [UInt8]) -> String? {
+        switch target {
+        case "decimal": return decimal(bytes)
+        case "timestamp": return timestamp(bytes)
+        case "json", "canonical": return json(bytes)
+        case "cardfile": return cardFile(bytes)
+        case "storekit":
+            _ = try? StoreKitConfiguration.load(bytes: bytes, path: "fuzz.storekit")
+            return nil
+        case "args": return arguments(bytes)
+        default: return "no replay for target \(target)"
+        }
+    }
+
+    static let parser = ArgumentParser([
+        .init("cards", value: "DIR", help: ""), .init("format", value: "FORMAT", help: ""),
+        .init("commission", value: "RATES", help: ""), .init("fx", value: "BASE/QUOTE=RATE", repeatable: true, help: ""),
+        .init("storekit", value: "FILE", repeatable: true, help: ""), .init("check", help: ""), .init("help", help: ""),
+    ])
+
+    /// An accepted command line, written back as `--flag`, `--name=value`, `--` and the
+    /// positionals, parses to the same result.
+    static func arguments(_ bytes: [UInt8]) -> String? {
+        let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard let parsed = try? parser.parse(arguments) else { return nil }
+        var canonical = parsed.flags.sorted().map { "--" + $0 }
+        for name in parsed.values.keys.sorted() { canonical += parsed.values[name]!.map { "--\(name)=\($0)" } }
+        canonical += ["--"] + parsed.positionals
+        return (try? parser.parse(canonical)) == parsed ? nil : "\(canonical) does not parse back to \(arguments)"
+    }
+
+    static func decimal(_ bytes: [UInt8]) -> String? {
+        for part in bytes.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false) {
+            guard let value = try? Exact(decimal: String(decoding: part, as: UTF8.self)) else { continue }
+            guard let text = value.canonicalDecimal, (try? Exact(decimal: text)) == value else {
+                return "\(value) does not round-trip through its canonical text"
+            }
+        }
+        return nil
+    }
+
+    static func timestamp(_ bytes: [UInt8]) -> String? {
+        guard let stamp = try? Timestamp(rfc3339: String(decoding: bytes, as: UTF8.self)) else { return nil }
+        guard let back = try? Timestamp(rfc3339: stamp.rfc3339UTC), back == stamp else {
+            return "\(stamp.rfc3339UTC) does not read back"
+        }
+        return nil
+    }
+
+    static func json(_ bytes: [UInt8]) -> String? {
+        guard let node = try? JSONParser.parse(bytes) else { return nil }
+        guard let first = try? CanonicalJSON.serialize(node) else { return nil }
+        guard let again = try? JSONParser.parse(first), let second = try? CanonicalJSON.serialize(again) else {
+            return "the canonical form does not read back"
+        }
+        return first == second ? nil : "canonical JSON is not idempotent"
+    }
+
+    static func cardFile(_ bytes: [UInt8]) -> String? {
+        var loaded: [(path: String, file: CardFile)] = []
+        for (i, file) in bytes.split(separator: 0, omittingEmptySubsequences: false).enumerated() {
+            if let f = try? CardFileLoader.load(bytes: Array(file), path: "fuzz-\(i).json") { loaded.append(("fuzz-\(i).json", f)) }
+        }
+        guard let repository = try? CardRepository.assemble(loaded) else { return nil }
+        let margins = repository.cards.compactMap { try? PackMargins(card: $0, repository: repository) }
+        for format in ["table", "json", "csv", "markdown"] { _ = PackMargins.render(margins, format: format) }
+        return nil
+    }
+}
