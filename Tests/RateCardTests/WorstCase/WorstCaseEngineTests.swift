@@ -92,7 +92,7 @@ func engineFixture(dimensions: [(feature: String, credits: Int, per: Int, roundi
     @Test func hugePacksAreErrorsNotTraps() throws {
         let (repo, card) = try engineFixture(dimensions: [("asr", 1, 3, "up", "audio")], meters: [("audio", "3600", "4.5", nil, nil)])
         let engine = try WorstCaseEngine(card: card, providers: repo.providers)
-        // 10^18 credits is the loader's ceiling and still computes exactly.
+        // 10^18 credits (beyond the loader's 10^15 ceiling) still computes exactly in the engine.
         let w = try engine.worstCase(credits: 1_000_000_000_000_000_000, in: cny, fx: .empty)
         #expect(w.cost.amount == exact("3750000000000000"))
     }
