@@ -1,0 +1,106 @@
+/// The memory of which entry ids were seen: an open-addressing hash table of 32-byte
+/// slots (128-bit id hash, 64-bit content hash, 64-bit packed place).
+///
+/// This is all that grows with the number of entries. Ten million distinct ids take
+/// 2^24 slots (512 MiB) across the shards at a load of at most 0.7.
+final class DedupTable {
+    struct Slot {
+        var id0: UInt64
+        var id1: UInt64
+        var content: UInt64
+        var meta: UInt64
+    }
+
+    enum Outcome {
+        case inserted
+        case duplicate
+        case conflict(existing: UInt64)
+    }
+
+    private var slots: UnsafeMutablePointer<Slot>
+    private(set) var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 1 << 14) {
+        self.capacity = capacity
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
+    }
+
+    deinit {
+        slots.deallocate()
+    }
+
+    var bytes: Int { capacity * MemoryLayout<Slot>.stride }
+
+    @inline(__always)
+    func insert(id0: UInt64, id1: UInt64, content: UInt64, meta: UInt64) -> Outcome {
+        if (count + 1) * 10 > capacity * 7 { grow() }
+        let mask = capacity - 1
+        var k = Int(truncatingIfNeeded: id1 ^ (id0 >> 17)) & mask
+        while true {
+            let s = slots[k]
+            if s.id0 == 0 && s.id1 == 0 {
+                slots[k] = Slot(id0: id0, id1: id1, content: content, meta: meta)
+                count += 1
+                return .inserted
+            }
+            if s.id0 == id0 && s.id1 == id1 {
+                return s.content == content ? .duplicate : .conflict(existing: s.meta)
+            }
+            k = (k + 1) & mask
+        }
+    }
+
+    func lookup(id0: UInt64, id1: UInt64) -> Slot? {
+        let mask = capacity - 1
+        var k = Int(truncatingIfNeeded: id1 ^ (id0 >> 17)) & mask
+        while true {
+            let s = slots[k]
+            if s.id0 == 0 && s.id1 == 0 { return nil }
+            if s.id0 == id0 && s.id1 == id1 { return s }
+            k = (k + 1) & mask
+        }
+    }
+
+    private func grow() {
+        let old = slots
+        let oldCapacity = capacity
+        capacity *= 2
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
+        let mask = capacity - 1
+        for j in 0..<oldCapacity {
+            let s = old[j]
+            if s.id0 == 0 && s.id1 == 0 { continue }
+            var k = Int(truncatingIfNeeded: s.id1 ^ (s.id0 >> 17)) & mask
+            while !(slots[k].id0 == 0 && slots[k].id1 == 0) { k = (k + 1) & mask }
+            slots[k] = s
+        }
+        old.deallocate()
+    }
+}
+
+/// The place, kind and feature of a stored entry packed into 64 bits:
+/// line (36 bits) | input (10 bits) | kind (2 bits) | feature (16 bits).
+enum SlotMeta {
+    static let noFeature: UInt64 = 0xFFFF
+
+    @inline(__always)
+    static func pack(line: Int, input: Int, kind: LedgerEntry.Kind, feature: UInt32) -> UInt64 {
+        let f = feature >= 0xFFFF ? noFeature : UInt64(feature)
+        return UInt64(truncatingIfNeeded: line) & 0xF_FFFF_FFFF
+            | (UInt64(truncatingIfNeeded: input) & 0x3FF) << 36
+            | UInt64(kind.code) << 46
+            | f << 48
+    }
+
+    static func line(_ m: UInt64) -> Int { Int(m & 0xF_FFFF_FFFF) }
+    static func input(_ m: UInt64) -> Int { Int((m >> 36) & 0x3FF) }
+    static func kind(_ m: UInt64) -> LedgerEntry.Kind { LedgerEntry.Kind(code: UInt8((m >> 46) & 3)) }
+    /// The global feature index, or nil when there is none or it did not fit.
+    static func feature(_ m: UInt64) -> Int? {
+        let f = m >> 48
+        return f == noFeature ? nil : Int(f)
+    }
+}

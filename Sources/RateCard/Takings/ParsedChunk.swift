@@ -1,0 +1,199 @@
+/// One entry reduced to what merging and aggregation need: hashes, numbers and small
+/// indexes, no strings. Feature and device indexes are local to the chunk it came from.
+struct TakingsRecord {
+    static let none = UInt32.max
+
+    var id0: UInt64
+    var id1: UInt64
+    var content: UInt64
+    /// The hash of `refundOf` (refunds only).
+    var ref0: UInt64 = 0
+    var ref1: UInt64 = 0
+    var seconds: Int64
+    var amount: Int64
+    var balanceAfter: Int64 = 0
+    /// 0-based line within the chunk.
+    var line: UInt32
+    var nanoseconds: UInt32
+    var feature: UInt32 = none
+    var device: UInt32 = none
+    /// Index into the chunk's `extras`, or -1.
+    var extra: Int32 = -1
+    var kind: LedgerEntry.Kind
+    var hasBalance = false
+}
+
+/// What a record carries beyond numbers, kept only when it is needed: the quantity when
+/// costs are priced, the money of a top-up, the charge id a refund names (for messages).
+struct RecordExtra {
+    var quantity: [String: Exact] = [:]
+    var price: Money?
+    var refundOf: String?
+}
+
+/// The result of reading one chunk of whole lines: records, local feature and device
+/// tables, and the lines that were rejected. Chunks are parsed in parallel and merged in
+/// input order.
+struct ParsedChunk {
+    var records: [TakingsRecord] = []
+    var extras: [RecordExtra] = []
+    var features: [String] = []
+    var devices: [String] = []
+    /// Rejected lines: 0-based line within the chunk and the problem.
+    var problems: [(line: UInt32, problem: LineProblem)] = []
+    /// Lines in the chunk, blank ones included.
+    var lineCount = 0
+    var blankCount = 0
+    /// For device ledger documents: the 1-based line where each record starts, when it
+    /// differs from `line + 1` (indexed like `line`).
+    var lineNumbers: [Int]?
+
+    func lineNumber(_ local: UInt32, base: Int) -> Int {
+        if let lineNumbers { return lineNumbers[Int(local)] }
+        return base + Int(local) + 1
+    }
+}
+
+/// Interns byte strings (feature keys, device names) into small indexes for one chunk.
+struct ByteInterner {
+    private var index: [UInt64: UInt32] = [:]
+    private var lastHash: UInt64 = 0
+    private var lastIndex: UInt32 = .max
+    private(set) var bytes: [[UInt8]] = []
+
+    mutating func intern(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 {
+        let h = TakingsHash.bytes(p, n, seed: 0xfea7)
+        if h == lastHash, lastIndex != .max, equal(Int(lastIndex), p, n) { return lastIndex }
+        var probe = h
+        while let k = index[probe] {
+            if equal(Int(k), p, n) {
+                lastHash = h
+                lastIndex = k
+                return k
+            }
+            probe = probe &+ 1
+        }
+        let k = UInt32(bytes.count)
+        bytes.append(Array(UnsafeBufferPointer(start: p, count: n)))
+        index[probe] = k
+        lastHash = h
+        lastIndex = k
+        return k
+    }
+
+    private func equal(_ k: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let b = bytes[k]
+        guard b.count == n else { return false }
+        return b.withUnsafeBufferPointer { buf in
+            for j in 0..<n where buf[j] != p[j] { return false }
+            return true
+        }
+    }
+
+    var strings: [String] { bytes.map { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// Turns scanned lines into records.
+struct ChunkBuilder {
+    let keepQuantity: Bool
+    var chunk = ParsedChunk()
+    private var features = ByteInterner()
+    private var devices = ByteInterner()
+
+    init(keepQuantity: Bool) {
+        self.keepQuantity = keepQuantity
+    }
+
+    /// Adds the entry the scanner just read, at 0-based local `line`.
+    mutating func add(_ f: EntryScanner.Fields, _ scanner: EntryScanner, line: UInt32) {
+        let (id0, id1) = TakingsHash.id(scanner.pointer(f.id), Int(f.id.count))
+        var r = TakingsRecord(id0: id0, id1: id1, content: f.contentHash(scanner), seconds: f.seconds,
+                              amount: f.amount, line: line, nanoseconds: f.nanoseconds, kind: f.kind)
+        if f.feature.isPresent {
+            r.feature = features.intern(scanner.pointer(f.feature), Int(f.feature.count))
+        }
+        if f.device.isPresent, let balance = f.balanceAfter {
+            r.device = devices.intern(scanner.pointer(f.device), Int(f.device.count))
+            r.balanceAfter = balance
+            r.hasBalance = true
+        }
+        var extra: RecordExtra?
+        if f.kind == .refund {
+            (r.ref0, r.ref1) = TakingsHash.id(scanner.pointer(f.refundOf), Int(f.refundOf.count))
+            extra = RecordExtra(refundOf: scanner.string(f.refundOf))
+        }
+        if f.price.isPresent {
+            if extra == nil { extra = RecordExtra() }
+            extra!.price = scanner.parsePrice(f.price)
+        }
+        if keepQuantity, f.kind == .charge, !scanner.dimensions.isEmpty {
+            if extra == nil { extra = RecordExtra() }
+            extra!.quantity = f.quantity(scanner)
+        }
+        if let extra {
+            r.extra = Int32(chunk.extras.count)
+            chunk.extras.append(extra)
+        }
+        chunk.records.append(r)
+    }
+
+    mutating func reject(line: UInt32, _ problem: LineProblem) {
+        chunk.problems.append((line, problem))
+    }
+
+    mutating func finish() -> ParsedChunk {
+        chunk.features = features.strings
+        chunk.devices = devices.strings
+        return chunk
+    }
+}
+
+/// Parses a buffer of whole JSON Lines into a `ParsedChunk`.
+enum JSONLinesChunkParser {
+    /// `final` says this is the end of the input, so a last line without a newline may be
+    /// a truncated one.
+    static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: Bool) -> ParsedChunk {
+        var builder = ChunkBuilder(keepQuantity: keepQuantity)
+        var scanner = EntryScanner()
+        defer { scanner.release() }
+        var start = 0
+        var line: UInt32 = 0
+        var blank = 0
+        while start < count {
+            let rest = count - start
+            let nl = memchrIndex(base + start, rest)
+            let lineEnd = nl.map { start + $0 } ?? count
+            let noNewline = nl == nil
+            var k = start
+            while k < lineEnd, base[k] == 0x20 || base[k] == 0x09 || base[k] == 0x0D { k += 1 }
+            if k == lineEnd {
+                blank += 1
+            } else {
+                do {
+                    let f = try scanner.scan(base + start, lineEnd - start, truncatedAtEnd: final && noNewline)
+                    builder.add(f, scanner, line: line)
+                } catch {
+                    builder.reject(line: line, error)
+                }
+            }
+            line += 1
+            start = lineEnd + 1
+        }
+        var chunk = builder.finish()
+        chunk.lineCount = Int(line)
+        chunk.blankCount = blank
+        return chunk
+    }
+
+    @inline(__always)
+    static func memchrIndex(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        guard let hit = memchr(p, 0x0A, n) else { return nil }
+        return UnsafeRawPointer(hit) - UnsafeRawPointer(p)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
