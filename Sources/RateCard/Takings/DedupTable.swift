@@ -52,6 +52,15 @@ final class DedupTable {
         }
     }
 
+    /// Loads the home slot of an id so that a later insert finds it in cache.
+    @inline(__always)
+    func touch(id0: UInt64, id1: UInt64) -> UInt64 {
+        slots[Int(truncatingIfNeeded: id1 ^ (id0 >> 17)) & (capacity - 1)].id0
+    }
+
+    /// Written so that `touch` loads are not optimised away.
+    var sink: UInt64 = 0
+
     func lookup(id0: UInt64, id1: UInt64) -> Slot? {
         let mask = capacity - 1
         var k = Int(truncatingIfNeeded: id1 ^ (id0 >> 17)) & mask
@@ -93,6 +102,12 @@ enum SlotMeta {
             | (UInt64(truncatingIfNeeded: input) & 0x3FF) << 36
             | UInt64(kind.code) << 46
             | f << 48
+    }
+
+    /// Which shard owns an id: by the high bits of its hash, without a division.
+    @inline(__always)
+    static func shard(of id0: UInt64, count: Int) -> Int {
+        Int(truncatingIfNeeded: ((id0 >> 32) &* UInt64(count)) >> 32)
     }
 
     static func line(_ m: UInt64) -> Int { Int(m & 0xF_FFFF_FFFF) }

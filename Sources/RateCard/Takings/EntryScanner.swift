@@ -687,7 +687,19 @@ struct EntryScanner {
         let openColumn = i + 1
         i += 1
         let start = i
-        // Fast path: printable ASCII without escapes.
+        // Fast path: printable ASCII without escapes, eight bytes at a time.
+        let raw = UnsafeRawPointer(base)
+        while i + 8 <= end {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = w ^ (ones &* 0x22)
+            let slash = w ^ (ones &* 0x5C)
+            // A byte is special when it is '"', '\\', below 0x20 or at least 0x80.
+            let special = ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w
+            if special & highs != 0 { break }
+            i += 8
+        }
         while i < end {
             let b = base[i]
             if b == UInt8(ascii: "\"") {
@@ -831,20 +843,34 @@ struct EntryScanner {
 extension EntryScanner.Fields {
     /// The content hash (see `LedgerEntry.contentHash`; both must agree).
     func contentHash(_ scanner: EntryScanner) -> UInt64 {
+        var f: UInt64 = 0, d: UInt64 = 0
+        return contentHash(scanner, featureHash: &f, deviceHash: &d)
+    }
+
+    /// The content hash, also handing back the field hashes of `feature` and `device`
+    /// so that interning them costs no second pass over their bytes.
+    @inline(__always)
+    func contentHash(_ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64) -> UInt64 {
         var h = ContentHasher()
         h.add(.at, seconds: seconds, nanoseconds: nanoseconds)
         h.add(.kind, integer: Int64(kind.code))
         h.add(.amount, integer: amount)
-        func add(_ field: ContentField, _ s: EntryScanner.Span) {
+        @inline(__always) func add(_ field: ContentField, _ s: EntryScanner.Span) {
             if s.isPresent { h.add(field, bytes: scanner.pointer(s), count: Int(s.count)) }
         }
-        add(.feature, feature)
+        if feature.isPresent {
+            featureHash = TakingsHash.bytes(scanner.pointer(feature), Int(feature.count), seed: ContentField.feature.seed)
+            h.addHash(featureHash)
+        }
         add(.refundOf, refundOf)
         add(.reason, reason)
         for d in scanner.dimensions {
             h.addQuantity(keyHash: d.keyHash, significand: d.significand, scale: d.scale)
         }
-        add(.device, device)
+        if device.isPresent {
+            deviceHash = TakingsHash.bytes(scanner.pointer(device), Int(device.count), seed: ContentField.device.seed)
+            h.addHash(deviceHash)
+        }
         add(.note, note)
         add(.card, card)
         if let balanceAfter { h.add(.balanceAfter, integer: balanceAfter) }

@@ -38,7 +38,10 @@ struct ParsedChunk {
     var records: [TakingsRecord] = []
     var extras: [RecordExtra] = []
     var features: [String] = []
-    var devices: [String] = []
+    /// Device names as bytes with their hashes (there may be thousands per chunk, so
+    /// they become strings only once, globally).
+    var devices: [[UInt8]] = []
+    var deviceHashes: [UInt64] = []
     /// Rejected lines: 0-based line within the chunk and the problem.
     var problems: [(line: UInt32, problem: LineProblem)] = []
     /// Lines in the chunk, blank ones included.
@@ -55,38 +58,59 @@ struct ParsedChunk {
 }
 
 /// Interns byte strings (feature keys, device names) into small indexes for one chunk.
+///
+/// Keyed by a 64-bit hash the caller already has, in a small open-addressing table, and
+/// confirmed by comparing the bytes, so a hash collision can never merge two names.
 struct ByteInterner {
-    private var index: [UInt64: UInt32] = [:]
+    private var keys: [UInt64] = Array(repeating: 0, count: 64)
+    private var values: [UInt32] = Array(repeating: .max, count: 64)
     private var lastHash: UInt64 = 0
     private var lastIndex: UInt32 = .max
     private(set) var bytes: [[UInt8]] = []
+    private(set) var hashes: [UInt64] = []
 
-    mutating func intern(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 {
-        let h = TakingsHash.bytes(p, n, seed: 0xfea7)
+    @inline(__always)
+    mutating func intern(_ p: UnsafePointer<UInt8>, _ n: Int, hash h: UInt64) -> UInt32 {
         if h == lastHash, lastIndex != .max, equal(Int(lastIndex), p, n) { return lastIndex }
-        var probe = h
-        while let k = index[probe] {
-            if equal(Int(k), p, n) {
+        let mask = keys.count - 1
+        var k = Int(truncatingIfNeeded: h) & mask
+        while values[k] != .max {
+            if keys[k] == h, equal(Int(values[k]), p, n) {
                 lastHash = h
-                lastIndex = k
-                return k
+                lastIndex = values[k]
+                return values[k]
             }
-            probe = probe &+ 1
+            k = (k + 1) & mask
         }
-        let k = UInt32(bytes.count)
+        let index = UInt32(bytes.count)
         bytes.append(Array(UnsafeBufferPointer(start: p, count: n)))
-        index[probe] = k
+        hashes.append(h)
+        keys[k] = h
+        values[k] = index
         lastHash = h
-        lastIndex = k
-        return k
+        lastIndex = index
+        if bytes.count * 2 > keys.count { grow() }
+        return index
     }
 
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldValues = values
+        keys = Array(repeating: 0, count: oldKeys.count * 2)
+        values = Array(repeating: .max, count: oldKeys.count * 2)
+        let mask = keys.count - 1
+        for j in oldKeys.indices where oldValues[j] != .max {
+            var k = Int(truncatingIfNeeded: oldKeys[j]) & mask
+            while values[k] != .max { k = (k + 1) & mask }
+            keys[k] = oldKeys[j]
+            values[k] = oldValues[j]
+        }
+    }
+
+    @inline(__always)
     private func equal(_ k: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        let b = bytes[k]
-        guard b.count == n else { return false }
-        return b.withUnsafeBufferPointer { buf in
-            for j in 0..<n where buf[j] != p[j] { return false }
-            return true
+        bytes[k].withUnsafeBufferPointer { buf in
+            buf.count == n && (n == 0 || memcmp(buf.baseAddress!, p, n) == 0)
         }
     }
 
@@ -107,13 +131,16 @@ struct ChunkBuilder {
     /// Adds the entry the scanner just read, at 0-based local `line`.
     mutating func add(_ f: EntryScanner.Fields, _ scanner: EntryScanner, line: UInt32) {
         let (id0, id1) = TakingsHash.id(scanner.pointer(f.id), Int(f.id.count))
-        var r = TakingsRecord(id0: id0, id1: id1, content: f.contentHash(scanner), seconds: f.seconds,
+        var featureHash: UInt64 = 0
+        var deviceHash: UInt64 = 0
+        let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
+        var r = TakingsRecord(id0: id0, id1: id1, content: content, seconds: f.seconds,
                               amount: f.amount, line: line, nanoseconds: f.nanoseconds, kind: f.kind)
         if f.feature.isPresent {
-            r.feature = features.intern(scanner.pointer(f.feature), Int(f.feature.count))
+            r.feature = features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
         }
         if f.device.isPresent, let balance = f.balanceAfter {
-            r.device = devices.intern(scanner.pointer(f.device), Int(f.device.count))
+            r.device = devices.intern(scanner.pointer(f.device), Int(f.device.count), hash: deviceHash)
             r.balanceAfter = balance
             r.hasBalance = true
         }
@@ -137,13 +164,18 @@ struct ChunkBuilder {
         chunk.records.append(r)
     }
 
+    mutating func reserve(_ n: Int) {
+        chunk.records.reserveCapacity(n)
+    }
+
     mutating func reject(line: UInt32, _ problem: LineProblem) {
         chunk.problems.append((line, problem))
     }
 
     mutating func finish() -> ParsedChunk {
         chunk.features = features.strings
-        chunk.devices = devices.strings
+        chunk.devices = devices.bytes
+        chunk.deviceHashes = devices.hashes
         return chunk
     }
 }
@@ -154,6 +186,7 @@ enum JSONLinesChunkParser {
     /// a truncated one.
     static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: Bool) -> ParsedChunk {
         var builder = ChunkBuilder(keepQuantity: keepQuantity)
+        builder.reserve(count / 128 + 16)
         var scanner = EntryScanner()
         defer { scanner.release() }
         var start = 0

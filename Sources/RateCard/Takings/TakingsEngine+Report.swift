@@ -14,7 +14,7 @@ extension TakingsEngine {
         var refunded: [UInt64: UInt64] = [:]
         for r in refunds {
             let place = final.place(r.meta, settings)
-            let owner = shards[Int(r.ref0 % UInt64(shards.count))]
+            let owner = shards[SlotMeta.shard(of: r.ref0, count: shards.count)]
             guard let charge = owner.table.lookup(id0: r.ref0, id1: r.ref1) else {
                 entries -= 1
                 log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
@@ -57,6 +57,7 @@ extension TakingsEngine {
         errors.append(contentsOf: final.errors)
 
         // Balance chains, device by device.
+        let devices = self.devices
         var chains: [ChainSums] = Array(repeating: ChainSums(), count: devices.count)
         for shard in shards {
             for (d, c) in shard.chains.enumerated() { chains[d].merge(c) }

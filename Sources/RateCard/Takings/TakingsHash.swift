@@ -118,6 +118,11 @@ struct ContentHasher {
         value = value &+ TakingsHash.bytes(base, count, seed: field.seed)
     }
 
+    @inline(__always)
+    mutating func addHash(_ fieldHash: UInt64) {
+        value = value &+ fieldHash
+    }
+
     mutating func add(_ field: ContentField, string: String) {
         value = value &+ TakingsHash.string(string, seed: field.seed)
     }

@@ -37,8 +37,8 @@ final class TakingsEngine {
     let shards: [TakingsShard]
     var features: [String] = []
     var featureIndex: [String: Int] = [:]
-    var devices: [String] = []
-    var deviceIndex: [String: Int] = [:]
+    var deviceNames = ByteInterner()
+    var devices: [String] { deviceNames.strings }
     var lines = 0
     var blank = 0
     var warnings: [Diagnostic] = []
@@ -196,11 +196,12 @@ final class TakingsEngine {
                 features.append(name)
                 return features.count - 1
             }
-            let deviceMap = chunk.devices.map { name -> Int in
-                if let k = deviceIndex[name] { return k }
-                deviceIndex[name] = devices.count
-                devices.append(name)
-                return devices.count - 1
+            var deviceMap: [Int] = []
+            deviceMap.reserveCapacity(chunk.devices.count)
+            for (name, hash) in zip(chunk.devices, chunk.deviceHashes) {
+                deviceMap.append(name.withUnsafeBufferPointer { buf in
+                    Int(deviceNames.intern(buf.baseAddress ?? TakingsHash.emptyBase, buf.count, hash: hash))
+                })
             }
             contexts.append(ChunkContext(input: input, path: path, baseLine: base, featureMap: featureMap, deviceMap: deviceMap))
             lines += chunk.lineCount
@@ -244,7 +245,7 @@ final class TakingsEngine {
             }
             if let id = r.id {
                 let (id0, id1) = TakingsHash.id("rollup:" + id)
-                let target = shards[Int(id0 % UInt64(shards.count))]
+                let target = shards[SlotMeta.shard(of: id0, count: shards.count)]
                 switch target.table.insert(id0: id0, id1: id1, content: r.contentHash,
                                            meta: SlotMeta.pack(line: row.line, input: input, kind: .grant, feature: UInt32.max)) {
                 case .duplicate:

@@ -162,7 +162,7 @@ final class TakingsShard: @unchecked Sendable {
 
     /// Merges the records of one chunk that belong to this shard, in line order.
     func merge(_ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]) {
-        let shards = UInt64(settings.shards)
+        let shards = settings.shards
         let window = settings.window
         var currentBucket: Int64 = 0
         var current: [FeatureSums] = sums[0] ?? []
@@ -179,19 +179,19 @@ final class TakingsShard: @unchecked Sendable {
         }
         defer { flush() }
 
-        for r in chunk.records where r.id0 % shards == UInt64(index) {
+        func handle(_ r: TakingsRecord) {
             let line = chunk.lineNumber(r.line, base: ctx.baseLine)
             let feature = r.feature == TakingsRecord.none ? -1 : ctx.featureMap[Int(r.feature)]
             let meta = SlotMeta.pack(line: line, input: ctx.input, kind: r.kind, feature: feature < 0 ? UInt32.max : UInt32(feature))
             switch table.insert(id0: r.id0, id1: r.id1, content: r.content, meta: meta) {
             case .duplicate:
                 duplicates += 1
-                continue
+                return
             case .conflict(let existing):
                 let first = place(existing, settings)
                 reject(TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
                        "conflicting duplicate: the same id as \(first.path):\(first.line) with different content")
-                continue
+                return
             case .inserted:
                 break
             }
@@ -205,12 +205,12 @@ final class TakingsShard: @unchecked Sendable {
                 pendingRefunds.append(PendingRefund(ref0: r.ref0, ref1: r.ref1, meta: meta, feature: feature, amount: r.amount,
                                                     seconds: r.seconds, nanos: r.nanoseconds,
                                                     refundOf: r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : ""))
-                continue
+                return
             }
             if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {
                 add(&outstanding, r.amount, ctx, line)
             }
-            guard window.contains(seconds: r.seconds, nanoseconds: r.nanoseconds) else { continue }
+            guard window.contains(seconds: r.seconds, nanoseconds: r.nanoseconds) else { return }
             inWindow += 1
             switch r.kind {
             case .charge:
@@ -254,6 +254,24 @@ final class TakingsShard: @unchecked Sendable {
                 }
             case .refund:
                 break
+            }
+        }
+
+        // Touch the table slots of a group of records before handling them, so their
+        // cache misses overlap instead of coming one after another.
+        chunk.records.withUnsafeBufferPointer { records in
+            var g = 0
+            while g < records.count {
+                let groupEnd = min(g + 32, records.count)
+                var sink: UInt64 = 0
+                for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
+                    sink ^= table.touch(id0: records[j].id0, id1: records[j].id1)
+                }
+                table.sink ^= sink
+                for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
+                    handle(records[j])
+                }
+                g = groupEnd
             }
         }
     }
