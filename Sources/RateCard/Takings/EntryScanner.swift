@@ -331,8 +331,8 @@ struct EntryScanner {
         var tooLarge = false
         while k < n, p[k] >= 0x30, p[k] <= 0x39 {
             if !tooLarge {
-                value = value * 10 + Int64(p[k] - 0x30)
-                if value > LedgerEntry.maxAmount { tooLarge = true }
+                let d = Int64(p[k] - 0x30)
+                if value > (LedgerEntry.maxAmount - d) / 10 { tooLarge = true } else { value = value * 10 + d }
             }
             k += 1
         }

@@ -148,8 +148,9 @@ enum RollupReader {
                 throw LineProblem(.fractionalAmount, "\(name): \(text) is not a whole number")
             }
             guard c >= 0x30, c <= 0x39 else { throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number") }
-            v = v * 10 + Int64(c - 0x30)
-            if v > LedgerEntry.maxAmount { throw LineProblem(.amountOutOfRange, "\(name): \(text) is too large: at most 18 digits") }
+            let d = Int64(c - 0x30)
+            if v > (LedgerEntry.maxAmount - d) / 10 { throw LineProblem(.amountOutOfRange, "\(name): \(text) is too large: at most 18 digits") }
+            v = v * 10 + d
             k += 1
         }
         return negative ? -v : v
