@@ -105,9 +105,10 @@ public struct TakingsReport: Sendable, Hashable {
     /// The currency of `cost`, when priced.
     public let costCurrency: Currency?
 
-    /// True when the run found something a strict caller should fail on.
+    /// True when the run should exit 1: an error, a conflicting duplicate (the same id
+    /// with different content is always an error), or under `strict` any rejection.
     public func hasFindings(strict: Bool) -> Bool {
         !errors.isEmpty || input.rejectedByClass[.conflictingDuplicate, default: 0] > 0
-            || (strict && (input.rejected > 0 || !warnings.isEmpty))
+            || (strict && input.rejected > 0)
     }
 }
