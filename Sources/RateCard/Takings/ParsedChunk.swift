@@ -38,10 +38,13 @@ struct ParsedChunk {
     var records: [TakingsRecord] = []
     var extras: [RecordExtra] = []
     var features: [String] = []
-    /// Device names as bytes with their hashes (there may be thousands per chunk, so
-    /// they become strings only once, globally).
-    var devices: [[UInt8]] = []
-    var deviceHashes: [UInt64] = []
+    /// Devices first seen by the parser of this chunk: their names and 128-bit hashes.
+    /// Record device indexes are the parser's own (see `worker`), which it keeps across
+    /// chunks, so each name crosses over once per parser, not once per chunk.
+    var newDevices: [(name: String, h0: UInt64, h1: UInt64)] = []
+    /// Which persistent parser state made the chunk (its device indexes), or -1 for one
+    /// that started from nothing.
+    var worker = -1
     /// Rejected lines: 0-based line within the chunk and the problem.
     var problems: [(line: UInt32, problem: LineProblem)] = []
     /// Lines in the chunk, blank ones included.
@@ -117,15 +120,70 @@ struct ByteInterner {
     var strings: [String] { bytes.map { String(decoding: $0, as: UTF8.self) } }
 }
 
+/// Device names keyed by a 128-bit hash of their bytes (two independent 64-bit lanes):
+/// with that many bits two names never share a key in practice, so no bytes are compared
+/// and a parser can look up thousands of devices per chunk cheaply.
+struct DeviceInterner: Sendable {
+    private var keys0: [UInt64] = Array(repeating: 0, count: 1024)
+    private var keys1: [UInt64] = Array(repeating: 0, count: 1024)
+    private var values: [UInt32] = Array(repeating: .max, count: 1024)
+    private(set) var names: [String] = []
+    private var hashes: [(UInt64, UInt64)] = []
+    /// How many names `taken()` has already handed out.
+    private var handedOut = 0
+
+    var count: Int { names.count }
+
+    @inline(__always)
+    mutating func intern(_ h0: UInt64, _ h1: UInt64, name: () -> String) -> UInt32 {
+        let mask = values.count - 1
+        var k = Int(truncatingIfNeeded: h0) & mask
+        while values[k] != .max {
+            if keys0[k] == h0, keys1[k] == h1 { return values[k] }
+            k = (k + 1) & mask
+        }
+        let index = UInt32(names.count)
+        names.append(name())
+        hashes.append((h0, h1))
+        keys0[k] = h0
+        keys1[k] = h1
+        values[k] = index
+        if names.count * 2 > values.count { grow() }
+        return index
+    }
+
+    private mutating func grow() {
+        let n = values.count * 2
+        keys0 = Array(repeating: 0, count: n)
+        keys1 = Array(repeating: 0, count: n)
+        values = Array(repeating: .max, count: n)
+        let mask = n - 1
+        for (index, (h0, h1)) in hashes.enumerated() {
+            var k = Int(truncatingIfNeeded: h0) & mask
+            while values[k] != .max { k = (k + 1) & mask }
+            keys0[k] = h0
+            keys1[k] = h1
+            values[k] = UInt32(index)
+        }
+    }
+
+    /// The names added since the last call, in index order.
+    mutating func taken() -> [(name: String, h0: UInt64, h1: UInt64)] {
+        defer { handedOut = names.count }
+        return (handedOut..<names.count).map { (names[$0], hashes[$0].0, hashes[$0].1) }
+    }
+}
+
 /// Turns scanned lines into records.
 struct ChunkBuilder {
     let keepQuantity: Bool
     var chunk = ParsedChunk()
     private var features = ByteInterner()
-    private var devices = ByteInterner()
+    var devices: DeviceInterner
 
-    init(keepQuantity: Bool) {
+    init(keepQuantity: Bool, devices: DeviceInterner = DeviceInterner()) {
         self.keepQuantity = keepQuantity
+        self.devices = devices
     }
 
     /// Adds the entry the scanner just read, at 0-based local `line`.
@@ -140,7 +198,11 @@ struct ChunkBuilder {
             r.feature = features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
         }
         if f.device.isPresent, let balance = f.balanceAfter {
-            r.device = devices.intern(scanner.pointer(f.device), Int(f.device.count), hash: deviceHash)
+            let p = scanner.pointer(f.device)
+            let n = Int(f.device.count)
+            r.device = devices.intern(deviceHash, TakingsHash.bytes(p, n, seed: 0xde71_ce00_0000_0002)) {
+                String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+            }
             r.balanceAfter = balance
             r.hasBalance = true
         }
@@ -174,8 +236,7 @@ struct ChunkBuilder {
 
     mutating func finish() -> ParsedChunk {
         chunk.features = features.strings
-        chunk.devices = devices.bytes
-        chunk.deviceHashes = devices.hashes
+        chunk.newDevices = devices.taken()
         return chunk
     }
 }
@@ -184,8 +245,10 @@ struct ChunkBuilder {
 enum JSONLinesChunkParser {
     /// `final` says this is the end of the input, so a last line without a newline may be
     /// a truncated one.
-    static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: Bool) -> ParsedChunk {
-        var builder = ChunkBuilder(keepQuantity: keepQuantity)
+    static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: Bool,
+                      devices: inout DeviceInterner, worker: Int) -> ParsedChunk {
+        var builder = ChunkBuilder(keepQuantity: keepQuantity, devices: devices)
+        defer { devices = builder.devices }
         builder.reserve(count / 128 + 16)
         var scanner = EntryScanner()
         defer { scanner.release() }
@@ -213,6 +276,7 @@ enum JSONLinesChunkParser {
             start = lineEnd + 1
         }
         var chunk = builder.finish()
+        chunk.worker = worker
         chunk.lineCount = Int(line)
         chunk.blankCount = blank
         return chunk

@@ -37,8 +37,13 @@ final class TakingsEngine {
     let shards: [TakingsShard]
     var features: [String] = []
     var featureIndex: [String: Int] = [:]
-    var deviceNames = ByteInterner()
-    var devices: [String] { deviceNames.strings }
+    /// Every device, by global index.
+    var deviceNames = DeviceInterner()
+    var devices: [String] { deviceNames.names }
+    /// Per JSON Lines parser: its device table, kept across chunks, and the global index
+    /// of each of its devices.
+    let parserDevices: ResultSlots<DeviceInterner>
+    var parserDeviceMaps: [[Int]]
     var lines = 0
     var blank = 0
     var warnings: [Diagnostic] = []
@@ -52,6 +57,9 @@ final class TakingsEngine {
                                  shards: options.threads, rejectionsShown: options.rejectionsShown, paths: paths)
         shards = (0..<options.threads).map { TakingsShard(index: $0, rejectionsShown: options.rejectionsShown) }
         rejections = RejectionLog(limit: options.rejectionsShown)
+        parserDevices = ResultSlots(count: options.threads)
+        for k in 0..<options.threads { parserDevices[k] = DeviceInterner() }
+        parserDeviceMaps = Array(repeating: [], count: options.threads)
     }
 
     var keepQuantity: Bool { settings.pricing != nil }
@@ -141,9 +149,13 @@ final class TakingsEngine {
             let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
             let base = SendablePointer(pointer: UnsafePointer(buffer))
             let keep = keepQuantity
+            let interners = parserDevices
             DispatchQueue.concurrentPerform(iterations: pieces.count) { k in
                 let (start, end) = pieces[k]
-                parsed[k] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count - 1, keepQuantity: keep)
+                var devices = interners.take(k)
+                parsed[k] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count - 1,
+                                                       keepQuantity: keep, devices: &devices, worker: k)
+                interners[k] = devices
             }
             let chunks = parsed.values
             merge(chunks, input: input, path: path, baseLine: baseLine)
@@ -196,13 +208,11 @@ final class TakingsEngine {
                 features.append(name)
                 return features.count - 1
             }
-            var deviceMap: [Int] = []
-            deviceMap.reserveCapacity(chunk.devices.count)
-            for (name, hash) in zip(chunk.devices, chunk.deviceHashes) {
-                deviceMap.append(name.withUnsafeBufferPointer { buf in
-                    Int(deviceNames.intern(buf.baseAddress ?? TakingsHash.emptyBase, buf.count, hash: hash))
-                })
+            var deviceMap = chunk.worker >= 0 ? parserDeviceMaps[chunk.worker] : []
+            for d in chunk.newDevices {
+                deviceMap.append(Int(deviceNames.intern(d.h0, d.h1) { d.name }))
             }
+            if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = deviceMap }
             contexts.append(ChunkContext(input: input, path: path, baseLine: base, featureMap: featureMap, deviceMap: deviceMap))
             lines += chunk.lineCount
             blank += chunk.blankCount
@@ -327,13 +337,23 @@ final class ResultSlots<T>: @unchecked Sendable {
     }
 
     subscript(k: Int) -> T {
-        get { storage[k]! }
+        get { lock.locked { storage[k]! } }
         set {
             lock.locked { storage[k] = newValue }
         }
     }
 
-    var values: [T] { storage.map { $0! } }
+    /// Moves the value out, so that the caller holds the only reference and mutates it
+    /// in place.
+    func take(_ k: Int) -> T {
+        lock.locked {
+            let v = storage[k]!
+            storage[k] = nil
+            return v
+        }
+    }
+
+    var values: [T] { lock.locked { storage.map { $0! } } }
 }
 
 /// A minimal mutex over `pthread_mutex_t`, so the library needs no Foundation lock.

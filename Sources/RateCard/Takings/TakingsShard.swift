@@ -265,7 +265,12 @@ final class TakingsShard: @unchecked Sendable {
                 let groupEnd = min(g + 32, records.count)
                 var sink: UInt64 = 0
                 for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
-                    sink ^= table.touch(id0: records[j].id0, id1: records[j].id1)
+                    let r = records[j]
+                    sink ^= table.touch(id0: r.id0, id1: r.id1)
+                    if r.device != TakingsRecord.none {
+                        let d = ctx.deviceMap[Int(r.device)]
+                        if d < chains.count { sink ^= UInt64(truncatingIfNeeded: chains[d].count) }
+                    }
                 }
                 table.sink ^= sink
                 for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
