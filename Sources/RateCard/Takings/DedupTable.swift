@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The memory of which entry ids were seen: an open-addressing hash table of 32-byte
 /// slots (128-bit id hash, 64-bit content hash, 64-bit packed place).
 ///
@@ -18,17 +24,44 @@ final class DedupTable {
     }
 
     private var slots: UnsafeMutablePointer<Slot>
+    private var mapped = true
     private(set) var capacity: Int
     private(set) var count = 0
 
     init(capacity: Int = 1 << 14) {
-        self.capacity = capacity
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
+        self.capacity = DedupTable.powerOfTwo(atLeast: capacity)
+        (slots, mapped) = DedupTable.allocate(self.capacity)
     }
 
     deinit {
-        slots.deallocate()
+        DedupTable.free(slots, capacity, mapped: mapped)
+    }
+
+    static func powerOfTwo(atLeast n: Int) -> Int {
+        var c = 1 << 10
+        while c < n, c < 1 << 40 { c <<= 1 }
+        return c
+    }
+
+    /// Zeroed slots from the kernel: pages are filled only when first touched, and large
+    /// tables ask for transparent huge pages, since every probe lands on a random page.
+    private static func allocate(_ capacity: Int) -> (UnsafeMutablePointer<Slot>, Bool) {
+        let bytes = capacity * MemoryLayout<Slot>.stride
+        guard let raw = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {
+            let p = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
+            p.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
+            return (p, false)
+        }
+        if bytes >= 4 << 20 { _ = madvise(raw, bytes, MADV_HUGEPAGE) }
+        return (raw.bindMemory(to: Slot.self, capacity: capacity), true)
+    }
+
+    private static func free(_ p: UnsafeMutablePointer<Slot>, _ capacity: Int, mapped: Bool) {
+        if mapped {
+            munmap(UnsafeMutableRawPointer(p), capacity * MemoryLayout<Slot>.stride)
+        } else {
+            p.deallocate()
+        }
     }
 
     var bytes: Int { capacity * MemoryLayout<Slot>.stride }
@@ -76,8 +109,8 @@ final class DedupTable {
         let old = slots
         let oldCapacity = capacity
         capacity *= 2
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
+        let wasMapped = mapped
+        (slots, mapped) = DedupTable.allocate(capacity)
         let mask = capacity - 1
         for j in 0..<oldCapacity {
             let s = old[j]
@@ -86,7 +119,7 @@ final class DedupTable {
             while !(slots[k].id0 == 0 && slots[k].id1 == 0) { k = (k + 1) & mask }
             slots[k] = s
         }
-        old.deallocate()
+        DedupTable.free(old, oldCapacity, mapped: wasMapped)
     }
 }
 

@@ -22,7 +22,21 @@ public enum TakingsRun {
         if let s = options.window.since, let u = options.window.until, !(s < u) {
             throw TakingsOptionError.emptyWindow(since: s, until: u)
         }
-        let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path))
+        // Size the de-duplication tables from the inputs' sizes (about 190 bytes a line),
+        // so that a large export is not rehashed on the way; a wrong guess only costs a
+        // regrowth.
+        var bytes = 0
+        for input in inputs {
+            switch input.source {
+            case .file(let path):
+                var st = stat()
+                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) }
+            case .bytes(let b): bytes += b.count
+            case .standardInput: break
+            }
+        }
+        let expected = min(bytes / 200, 1 << 31) / options.threads
+        let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path), expectedEntriesPerShard: expected)
         for (index, input) in inputs.enumerated() {
             try engine.read(input, index: index)
         }
@@ -51,11 +65,13 @@ final class TakingsEngine {
     /// Rejections found outside the shards (whole-document problems, roll-ups).
     var rejections: RejectionLog
 
-    init(options: TakingsOptions, pricing: (any TakingsPricing)?, paths: [String]) {
+    init(options: TakingsOptions, pricing: (any TakingsPricing)?, paths: [String], expectedEntriesPerShard: Int = 0) {
         self.options = options
         settings = MergeSettings(window: options.window, series: options.series, pricing: pricing,
                                  shards: options.threads, rejectionsShown: options.rejectionsShown, paths: paths)
-        shards = (0..<options.threads).map { TakingsShard(index: $0, rejectionsShown: options.rejectionsShown) }
+        shards = (0..<options.threads).map {
+            TakingsShard(index: $0, rejectionsShown: options.rejectionsShown, expectedEntries: expectedEntriesPerShard)
+        }
         rejections = RejectionLog(limit: options.rejectionsShown)
         parserDevices = ResultSlots(count: options.threads)
         for k in 0..<options.threads { parserDevices[k] = DeviceInterner() }

@@ -116,7 +116,7 @@ struct MergeSettings: @unchecked Sendable {
 /// does not depend on the order.
 final class TakingsShard: @unchecked Sendable {
     let index: Int
-    let table = DedupTable()
+    let table: DedupTable
     var sums: [Int64: [FeatureSums]] = [:]
     /// Per global feature: the first place a charge of it was seen (packed meta).
     var firstSeen: [UInt64] = []
@@ -134,8 +134,9 @@ final class TakingsShard: @unchecked Sendable {
     var chains: [ChainSums] = []
     var errors: [Diagnostic] = []
 
-    init(index: Int, rejectionsShown: Int) {
+    init(index: Int, rejectionsShown: Int, expectedEntries: Int = 0) {
         self.index = index
+        table = DedupTable(capacity: expectedEntries * 10 / 7)
         self.rejections = RejectionLog(limit: rejectionsShown)
     }
 
