@@ -2,14 +2,14 @@ extension TakingsEngine {
     /// Resolves refunds, checks balance chains, adds the shards up and builds the report.
     func finish() -> TakingsReport {
         var log = rejections
-        for shard in shards { log.merge(shard.rejections) }
+        for shard in shards { log.merge(shard.state.rejections) }
         let window = options.window
         let final = TakingsShard(index: -1, rejectionsShown: 0)
-        var entries = shards.reduce(0) { $0 + $1.entries }
-        var inWindow = shards.reduce(0) { $0 + $1.inWindow }
+        var entries = shards.reduce(0) { $0 + $1.state.entries }
+        var inWindow = shards.reduce(0) { $0 + $1.state.inWindow }
 
         // Refunds: every input is read, so the charge each names can be looked up.
-        var refunds = shards.flatMap(\.pendingRefunds)
+        var refunds = shards.flatMap(\.state.pendingRefunds)
         refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
         var refunded: [UInt64: UInt64] = [:]
         for r in refunds {
@@ -43,24 +43,24 @@ extension TakingsEngine {
             }
             let ctx = ChunkContext(input: place.input, path: place.path, baseLine: 0, featureMap: [], deviceMap: [])
             if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
-                final.add(&final.outstanding, r.amount, ctx, place.line)
+                final.add(&final.state.outstanding, r.amount, ctx, place.line)
             }
             guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
             inWindow += 1
             let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
-            var list = final.sums[bucket] ?? []
+            var list = final.state.sums[bucket] ?? []
             if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
             list[r.feature].declines += 1
             final.add(&list[r.feature].givenBack, r.amount, ctx, place.line)
-            final.sums[bucket] = list
+            final.state.sums[bucket] = list
         }
-        errors.append(contentsOf: final.errors)
+        errors.append(contentsOf: final.state.errors)
 
         // Balance chains, device by device.
         let devices = self.devices
         var chains: [ChainSums] = Array(repeating: ChainSums(), count: devices.count)
         for shard in shards {
-            for (d, c) in shard.chains.enumerated() { chains[d].merge(c) }
+            for (d, c) in shard.state.chains.enumerated() { chains[d].merge(c) }
         }
         for (d, chain) in chains.enumerated() where chain.count > 0 && !chain.isUnbroken {
             let p = final.place(chain.latestMeta, settings)
@@ -76,10 +76,10 @@ extension TakingsEngine {
         }
 
         // Add the shards up, bucket by bucket.
-        var buckets: [Int64: [FeatureSums]] = final.sums
+        var buckets: [Int64: [FeatureSums]] = final.state.sums
         var firstSeen: [UInt64] = []
         for shard in shards {
-            for (b, list) in shard.sums {
+            for (b, list) in shard.state.sums {
                 var into = buckets[b] ?? []
                 if into.count < list.count { into.append(contentsOf: repeatElement(FeatureSums(), count: list.count - into.count)) }
                 for (f, s) in list.enumerated() {
@@ -87,7 +87,7 @@ extension TakingsEngine {
                 }
                 buckets[b] = into
             }
-            for (f, m) in shard.firstSeen.enumerated() {
+            for (f, m) in shard.state.firstSeen.enumerated() {
                 if firstSeen.count <= f { firstSeen.append(contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count)) }
                 if m != .max, firstSeen[f] == .max || (SlotMeta.input(m), SlotMeta.line(m)) < (SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])) {
                     firstSeen[f] = m
@@ -145,23 +145,23 @@ extension TakingsEngine {
 
         // Below the line.
         var grants: Int64 = 0, topups: Int64 = 0
-        var granted: Int128 = 0, toppedUp: Int128 = 0, outstanding: Int128 = final.outstanding
+        var granted: Int128 = 0, toppedUp: Int128 = 0, outstanding: Int128 = final.state.outstanding
         var money: [Currency: Exact] = [:]
         for shard in shards {
-            grants += shard.grants
-            topups += shard.topups
-            granted &+= shard.granted
-            toppedUp &+= shard.toppedUp
-            outstanding &+= shard.outstanding
-            errors.append(contentsOf: shard.errors)
-            for (c, v) in shard.topupMoney {
+            grants += shard.state.grants
+            topups += shard.state.topups
+            granted &+= shard.state.granted
+            toppedUp &+= shard.state.toppedUp
+            outstanding &+= shard.state.outstanding
+            errors.append(contentsOf: shard.state.errors)
+            for (c, v) in shard.state.topupMoney {
                 do { money[c] = try (money[c] ?? .zero).adding(v) } catch { errors.append(Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow")) }
             }
         }
         let below = TakingsReport.BelowTheLine(grants: Int(grants), granted: granted, topups: Int(topups), toppedUp: toppedUp,
                                                topupMoney: money.keys.sorted().map { Money(money[$0]!, $0) }, outstanding: outstanding)
 
-        let input = TakingsReport.Input(lines: lines, entries: entries, duplicates: shards.reduce(0) { $0 + $1.duplicates },
+        let input = TakingsReport.Input(lines: lines, entries: entries, duplicates: shards.reduce(0) { $0 + $1.state.duplicates },
                                         rejected: log.count, blank: blank, rejectedByClass: log.byClass, inWindow: inWindow)
         if !input.isBalanced {
             errors.append(Diagnostic(path: "-", message: "internal: the input accounting does not balance: \(input.lines) lines ≠ \(input.entries) entries + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank", rule: "accounting"))

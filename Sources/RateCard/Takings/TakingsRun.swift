@@ -275,7 +275,7 @@ final class TakingsEngine {
                 switch target.table.insert(id0: id0, id1: id1, content: r.contentHash,
                                            meta: SlotMeta.pack(line: row.line, input: input, kind: .grant, feature: UInt32.max)) {
                 case .duplicate:
-                    target.duplicates += 1
+                    target.state.duplicates += 1
                     continue
                 case .conflict(let existing):
                     let first = target.place(existing, settings)
@@ -286,7 +286,7 @@ final class TakingsEngine {
                     break
                 }
             }
-            shard.entries += 1
+            shard.state.entries += 1
             let window = options.window
             let cut = (window.since.map { r.since < $0 && $0 < r.until } ?? false)
                 || (window.until.map { r.since < $0 && $0 < r.until } ?? false)
@@ -297,14 +297,14 @@ final class TakingsEngine {
                     rule: "rollup-cut"))
             }
             if window.until.map({ r.since < $0 }) ?? true {
-                shard.outstanding += r.granted + r.toppedUp + r.givenBack - r.charged
+                shard.state.outstanding += r.granted + r.toppedUp + r.givenBack - r.charged
             }
             guard counted else { continue }
-            shard.inWindow += 1
-            shard.grants += Int64(r.grants)
-            shard.granted += r.granted
-            shard.topups += Int64(r.topups)
-            shard.toppedUp += r.toppedUp
+            shard.state.inWindow += 1
+            shard.state.grants += Int64(r.grants)
+            shard.state.granted += r.granted
+            shard.state.topups += Int64(r.topups)
+            shard.state.toppedUp += r.toppedUp
             guard let name = r.feature else { continue }
             var bucket: Int64 = 0
             if let series = options.series {
@@ -323,17 +323,17 @@ final class TakingsEngine {
                 featureIndex[name] = feature
                 features.append(name)
             }
-            var list = shard.sums[bucket] ?? []
+            var list = shard.state.sums[bucket] ?? []
             if list.count <= feature { list.append(contentsOf: repeatElement(FeatureSums(), count: feature + 1 - list.count)) }
             list[feature].charges += Int64(r.charges)
             list[feature].charged += r.charged
             list[feature].declines += Int64(r.declines)
             list[feature].givenBack += r.givenBack
-            shard.sums[bucket] = list
-            if shard.firstSeen.count <= feature { shard.firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - shard.firstSeen.count)) }
+            shard.state.sums[bucket] = list
+            if shard.state.firstSeen.count <= feature { shard.state.firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - shard.state.firstSeen.count)) }
             let meta = SlotMeta.pack(line: row.line, input: input, kind: .charge, feature: UInt32(min(feature, 0xFFFE)))
-            let seen = shard.firstSeen[feature]
-            if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) { shard.firstSeen[feature] = meta }
+            let seen = shard.state.firstSeen[feature]
+            if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) { shard.state.firstSeen[feature] = meta }
         }
     }
 }

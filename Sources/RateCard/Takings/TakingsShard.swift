@@ -15,6 +15,15 @@ struct FeatureSums {
     }
 }
 
+/// Adds credits exactly; false (and the sum unchanged) on overflow, never a trap.
+@inline(__always)
+func addChecked(_ sum: inout Int128, _ amount: Int64) -> Bool {
+    let (s, o) = sum.addingReportingOverflow(Int128(amount))
+    if o { return false }
+    sum = s
+    return true
+}
+
 @inline(__always)
 func checkedAdd(_ a: Int128, _ b: Int128) throws(MoneyError) -> Int128 {
     let (s, o) = a.addingReportingOverflow(b)
@@ -114,9 +123,10 @@ struct MergeSettings: @unchecked Sendable {
 /// One shard of the merge: the entries whose id hash falls in it. Shards share nothing
 /// while merging, so each runs on its own thread; their sums are added at the end, which
 /// does not depend on the order.
-final class TakingsShard: @unchecked Sendable {
-    let index: Int
-    let table: DedupTable
+/// The mutable sums of one shard. A shard moves it into a local while merging, so the
+/// hot loop touches a plain value instead of class properties (which Swift checks for
+/// exclusive access at run time).
+struct ShardState {
     var sums: [Int64: [FeatureSums]] = [:]
     /// Per global feature: the first place a charge of it was seen (packed meta).
     var firstSeen: [UInt64] = []
@@ -134,10 +144,32 @@ final class TakingsShard: @unchecked Sendable {
     var chains: [ChainSums] = []
     var errors: [Diagnostic] = []
 
+    init(rejectionsShown: Int) {
+        rejections = RejectionLog(limit: rejectionsShown)
+    }
+
+    mutating func reject(_ place: TakingsPlace, _ reason: RejectionClass, _ message: String) {
+        rejections.add(TakingsRejection(place: place, reason: reason, message: message))
+    }
+
+    mutating func overflow(_ ctx: ChunkContext, _ line: Int) {
+        errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
+                                 message: "a sum of credits overflows 128 bits at this entry", rule: "overflow"))
+    }
+}
+
+/// One shard of the merge: the entries whose id hash falls in it. Shards share nothing
+/// while merging, so each runs on its own thread; their sums are added at the end, which
+/// does not depend on the order.
+final class TakingsShard: @unchecked Sendable {
+    let index: Int
+    let table: DedupTable
+    var state: ShardState
+
     init(index: Int, rejectionsShown: Int, expectedEntries: Int = 0) {
         self.index = index
         table = DedupTable(capacity: expectedEntries * 10 / 7)
-        self.rejections = RejectionLog(limit: rejectionsShown)
+        state = ShardState(rejectionsShown: rejectionsShown)
     }
 
     func place(_ meta: UInt64, _ settings: MergeSettings) -> TakingsPlace {
@@ -145,38 +177,31 @@ final class TakingsShard: @unchecked Sendable {
         return TakingsPlace(input: input, path: input < settings.paths.count ? settings.paths[input] : "?", line: SlotMeta.line(meta))
     }
 
-    func reject(_ place: TakingsPlace, _ reason: RejectionClass, _ message: String) {
-        rejections.add(TakingsRejection(place: place, reason: reason, message: message))
-    }
-
     /// Adds credits exactly; an overflow is an error naming the line, never a trap.
-    @inline(__always)
     func add(_ sum: inout Int128, _ amount: Int64, _ ctx: ChunkContext, _ line: Int) {
         let (s, o) = sum.addingReportingOverflow(Int128(amount))
-        if o {
-            errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
-                                     message: "a sum of credits overflows 128 bits at this entry", rule: "overflow"))
-        } else {
-            sum = s
-        }
+        if o { state.overflow(ctx, line) } else { sum = s }
     }
 
     /// Merges the records of one chunk that belong to this shard, in line order.
     func merge(_ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]) {
         let shards = settings.shards
         let window = settings.window
+        var st = state
+        state = ShardState(rejectionsShown: 0)
+        defer { state = st }
         var currentBucket: Int64 = 0
-        var current: [FeatureSums] = sums[0] ?? []
+        var current: [FeatureSums] = st.sums[0] ?? []
         var currentDirty = false
         func flush() {
-            if currentDirty { sums[currentBucket] = current }
+            if currentDirty { st.sums[currentBucket] = current }
             currentDirty = false
         }
         func select(_ b: Int64) {
             if b == currentBucket { return }
             flush()
             currentBucket = b
-            current = sums[b] ?? []
+            current = st.sums[b] ?? []
         }
         defer { flush() }
 
@@ -186,33 +211,33 @@ final class TakingsShard: @unchecked Sendable {
             let meta = SlotMeta.pack(line: line, input: ctx.input, kind: r.kind, feature: feature < 0 ? UInt32.max : UInt32(feature))
             switch table.insert(id0: r.id0, id1: r.id1, content: r.content, meta: meta) {
             case .duplicate:
-                duplicates += 1
+                st.duplicates += 1
                 return
             case .conflict(let existing):
                 let first = place(existing, settings)
-                reject(TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
+                st.reject(TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
                        "conflicting duplicate: the same id as \(first.path):\(first.line) with different content")
                 return
             case .inserted:
                 break
             }
-            entries += 1
+            st.entries += 1
             if r.hasBalance, r.device != TakingsRecord.none {
                 let d = ctx.deviceMap[Int(r.device)]
-                if chains.count <= d { chains.append(contentsOf: repeatElement(ChainSums(), count: d + 1 - chains.count)) }
-                chains[d].add(amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds, nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
+                if st.chains.count <= d { st.chains.append(contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count)) }
+                st.chains[d].add(amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds, nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
             }
             if r.kind == .refund {
-                pendingRefunds.append(PendingRefund(ref0: r.ref0, ref1: r.ref1, meta: meta, feature: feature, amount: r.amount,
+                st.pendingRefunds.append(PendingRefund(ref0: r.ref0, ref1: r.ref1, meta: meta, feature: feature, amount: r.amount,
                                                     seconds: r.seconds, nanos: r.nanoseconds,
                                                     refundOf: r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : ""))
                 return
             }
             if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {
-                add(&outstanding, r.amount, ctx, line)
+                if !addChecked(&st.outstanding, r.amount) { st.overflow(ctx, line) }
             }
             guard window.contains(seconds: r.seconds, nanoseconds: r.nanoseconds) else { return }
-            inWindow += 1
+            st.inWindow += 1
             switch r.kind {
             case .charge:
                 if let series = settings.series { select(series.bucket(seconds: r.seconds)) }
@@ -221,11 +246,12 @@ final class TakingsShard: @unchecked Sendable {
                 }
                 currentDirty = true
                 current[feature].charges += 1
-                add(&current[feature].charged, -r.amount, ctx, line)
-                if firstSeen.count <= feature { firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - firstSeen.count)) }
-                let seen = firstSeen[feature]
+                let (charged, o) = current[feature].charged.addingReportingOverflow(Int128(-r.amount))
+                if o { st.overflow(ctx, line) } else { current[feature].charged = charged }
+                if st.firstSeen.count <= feature { st.firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - st.firstSeen.count)) }
+                let seen = st.firstSeen[feature]
                 if seen == .max || (SlotMeta.input(meta), SlotMeta.line(meta)) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
-                    firstSeen[feature] = meta
+                    st.firstSeen[feature] = meta
                 }
                 if let pricing = settings.pricing {
                     let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
@@ -235,21 +261,21 @@ final class TakingsShard: @unchecked Sendable {
                             current[feature].cost = try current[feature].cost.map { c throws(MoneyError) in try c.adding(cost) } ?? cost
                         }
                     } catch {
-                        errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
+                        st.errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
                                                  message: "cost of this \(features[feature]) charge: \(error)", rule: "cost"))
                     }
                 }
             case .grant:
-                grants += 1
-                add(&granted, r.amount, ctx, line)
+                st.grants += 1
+                if !addChecked(&st.granted, r.amount) { st.overflow(ctx, line) }
             case .topup:
-                topups += 1
-                add(&toppedUp, r.amount, ctx, line)
+                st.topups += 1
+                if !addChecked(&st.toppedUp, r.amount) { st.overflow(ctx, line) }
                 if r.extra >= 0, let price = chunk.extras[Int(r.extra)].price {
                     do {
-                        topupMoney[price.currency] = try (topupMoney[price.currency] ?? .zero).adding(price.amount)
+                        st.topupMoney[price.currency] = try (st.topupMoney[price.currency] ?? .zero).adding(price.amount)
                     } catch {
-                        errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
+                        st.errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
                                                  message: "top-up money: \(error)", rule: "overflow"))
                     }
                 }
@@ -270,7 +296,7 @@ final class TakingsShard: @unchecked Sendable {
                     sink ^= table.touch(id0: r.id0, id1: r.id1)
                     if r.device != TakingsRecord.none {
                         let d = ctx.deviceMap[Int(r.device)]
-                        if d < chains.count { sink ^= UInt64(truncatingIfNeeded: chains[d].count) }
+                        if d < st.chains.count { sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) }
                     }
                 }
                 table.sink ^= sink
