@@ -7,9 +7,11 @@ import Darwin
 /// The memory of which entry ids were seen: an open-addressing hash table of 32-byte
 /// slots (128-bit id hash, 64-bit content hash, 64-bit packed place).
 ///
-/// This is all that grows with the number of entries. Ten million distinct ids take
-/// 2^24 slots (512 MiB) across the shards at a load of at most 0.7.
-final class DedupTable {
+/// This is all that grows with the number of entries. The table is sized from the
+/// inputs (any number of slots, indexed by multiply-shift, not only powers of two) and
+/// grows by half when it is 80% full: ten million distinct ids take about 13 million
+/// slots, some 400 MiB across the shards.
+struct DedupSlots {
     struct Slot {
         var id0: UInt64
         var id1: UInt64
@@ -23,24 +25,82 @@ final class DedupTable {
         case conflict(existing: UInt64)
     }
 
-    private var slots: UnsafeMutablePointer<Slot>
-    private var mapped = true
+    private(set) var slots: UnsafeMutablePointer<Slot>
     private(set) var capacity: Int
     private(set) var count = 0
+    private(set) var mapped: Bool
+    /// Written so that `touch` loads are not optimised away.
+    var sink: UInt64 = 0
 
-    init(capacity: Int = 1 << 14) {
-        self.capacity = DedupTable.powerOfTwo(atLeast: capacity)
-        (slots, mapped) = DedupTable.allocate(self.capacity)
+    init(capacity: Int) {
+        self.capacity = max(1024, capacity)
+        (slots, mapped) = DedupSlots.allocate(self.capacity)
     }
 
-    deinit {
-        DedupTable.free(slots, capacity, mapped: mapped)
+    func free() {
+        DedupSlots.free(slots, capacity, mapped: mapped)
     }
 
-    static func powerOfTwo(atLeast n: Int) -> Int {
-        var c = 1 << 10
-        while c < n, c < 1 << 40 { c <<= 1 }
-        return c
+    var bytes: Int { capacity * MemoryLayout<Slot>.stride }
+
+    @inline(__always)
+    private func home(_ id0: UInt64, _ id1: UInt64) -> Int {
+        Int(truncatingIfNeeded: (id1 ^ (id0 >> 17)).multipliedFullWidth(by: UInt64(capacity)).high)
+    }
+
+    /// Loads the home slot of an id so that a later insert finds it in cache.
+    @inline(__always)
+    func touch(id0: UInt64, id1: UInt64) -> UInt64 {
+        slots[home(id0, id1)].id0
+    }
+
+    @inline(__always)
+    mutating func insert(id0: UInt64, id1: UInt64, content: UInt64, meta: UInt64) -> Outcome {
+        if (count + 1) * 5 > capacity * 4 { grow() }
+        var k = home(id0, id1)
+        while true {
+            let s = slots[k]
+            if s.id0 == 0 && s.id1 == 0 {
+                slots[k] = Slot(id0: id0, id1: id1, content: content, meta: meta)
+                count += 1
+                return .inserted
+            }
+            if s.id0 == id0 && s.id1 == id1 {
+                return s.content == content ? .duplicate : .conflict(existing: s.meta)
+            }
+            k += 1
+            if k == capacity { k = 0 }
+        }
+    }
+
+    func lookup(id0: UInt64, id1: UInt64) -> Slot? {
+        var k = home(id0, id1)
+        while true {
+            let s = slots[k]
+            if s.id0 == 0 && s.id1 == 0 { return nil }
+            if s.id0 == id0 && s.id1 == id1 { return s }
+            k += 1
+            if k == capacity { k = 0 }
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        let oldCapacity = capacity
+        let oldMapped = mapped
+        capacity += capacity / 2
+        (slots, mapped) = DedupSlots.allocate(capacity)
+        for j in 0..<oldCapacity {
+            let s = old[j]
+            if s.id0 == 0 && s.id1 == 0 { continue }
+            var k = home(s.id0, s.id1)
+            while !(slots[k].id0 == 0 && slots[k].id1 == 0) {
+                k += 1
+                if k == capacity { k = 0 }
+            }
+            slots[k] = s
+        }
+        DedupSlots.free(old, oldCapacity, mapped: oldMapped)
     }
 
     /// Zeroed slots from the kernel: pages are filled only when first touched, and large
@@ -63,63 +123,30 @@ final class DedupTable {
             p.deallocate()
         }
     }
+}
 
-    var bytes: Int { capacity * MemoryLayout<Slot>.stride }
+/// Owns a shard's `DedupSlots` and frees them. The merge moves the slots into a local
+/// value while it works (so the hot loop has no run-time exclusivity checks) and puts
+/// them back.
+final class DedupTable {
+    var storage: DedupSlots
 
-    @inline(__always)
-    func insert(id0: UInt64, id1: UInt64, content: UInt64, meta: UInt64) -> Outcome {
-        if (count + 1) * 10 > capacity * 7 { grow() }
-        let mask = capacity - 1
-        var k = Int(truncatingIfNeeded: id1 ^ (id0 >> 17)) & mask
-        while true {
-            let s = slots[k]
-            if s.id0 == 0 && s.id1 == 0 {
-                slots[k] = Slot(id0: id0, id1: id1, content: content, meta: meta)
-                count += 1
-                return .inserted
-            }
-            if s.id0 == id0 && s.id1 == id1 {
-                return s.content == content ? .duplicate : .conflict(existing: s.meta)
-            }
-            k = (k + 1) & mask
-        }
+    init(capacity: Int) {
+        storage = DedupSlots(capacity: capacity)
     }
 
-    /// Loads the home slot of an id so that a later insert finds it in cache.
-    @inline(__always)
-    func touch(id0: UInt64, id1: UInt64) -> UInt64 {
-        slots[Int(truncatingIfNeeded: id1 ^ (id0 >> 17)) & (capacity - 1)].id0
+    deinit {
+        storage.free()
     }
 
-    /// Written so that `touch` loads are not optimised away.
-    var sink: UInt64 = 0
+    var count: Int { storage.count }
 
-    func lookup(id0: UInt64, id1: UInt64) -> Slot? {
-        let mask = capacity - 1
-        var k = Int(truncatingIfNeeded: id1 ^ (id0 >> 17)) & mask
-        while true {
-            let s = slots[k]
-            if s.id0 == 0 && s.id1 == 0 { return nil }
-            if s.id0 == id0 && s.id1 == id1 { return s }
-            k = (k + 1) & mask
-        }
+    func lookup(id0: UInt64, id1: UInt64) -> DedupSlots.Slot? {
+        storage.lookup(id0: id0, id1: id1)
     }
 
-    private func grow() {
-        let old = slots
-        let oldCapacity = capacity
-        capacity *= 2
-        let wasMapped = mapped
-        (slots, mapped) = DedupTable.allocate(capacity)
-        let mask = capacity - 1
-        for j in 0..<oldCapacity {
-            let s = old[j]
-            if s.id0 == 0 && s.id1 == 0 { continue }
-            var k = Int(truncatingIfNeeded: s.id1 ^ (s.id0 >> 17)) & mask
-            while !(slots[k].id0 == 0 && slots[k].id1 == 0) { k = (k + 1) & mask }
-            slots[k] = s
-        }
-        DedupTable.free(old, oldCapacity, mapped: wasMapped)
+    func insert(id0: UInt64, id1: UInt64, content: UInt64, meta: UInt64) -> DedupSlots.Outcome {
+        storage.insert(id0: id0, id1: id1, content: content, meta: meta)
     }
 }
 

@@ -35,7 +35,7 @@ public enum TakingsRun {
             case .standardInput: break
             }
         }
-        let expected = min(bytes / 200, 1 << 31) / options.threads
+        let expected = min(bytes / 170, 1 << 31) / options.threads
         let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path), expectedEntriesPerShard: expected)
         for (index, input) in inputs.enumerated() {
             try engine.read(input, index: index)

@@ -168,7 +168,7 @@ final class TakingsShard: @unchecked Sendable {
 
     init(index: Int, rejectionsShown: Int, expectedEntries: Int = 0) {
         self.index = index
-        table = DedupTable(capacity: expectedEntries * 10 / 7)
+        table = DedupTable(capacity: expectedEntries * 5 / 4 + 1024)
         state = ShardState(rejectionsShown: rejectionsShown)
     }
 
@@ -185,27 +185,86 @@ final class TakingsShard: @unchecked Sendable {
 
     /// Merges the records of one chunk that belong to this shard, in line order.
     func merge(_ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]) {
-        let shards = settings.shards
-        let window = settings.window
-        var st = state
+        var run = ShardMerge(index: index, st: state, table: table.storage, chunk: chunk, ctx: ctx, settings: settings, features: features)
         state = ShardState(rejectionsShown: 0)
-        defer { state = st }
-        var currentBucket: Int64 = 0
-        var current: [FeatureSums] = st.sums[0] ?? []
-        var currentDirty = false
-        func flush() {
-            if currentDirty { st.sums[currentBucket] = current }
-            currentDirty = false
-        }
-        func select(_ b: Int64) {
-            if b == currentBucket { return }
-            flush()
-            currentBucket = b
-            current = st.sums[b] ?? []
-        }
-        defer { flush() }
+        run.mergeAll()
+        state = run.st
+        table.storage = run.table
+    }
+}
 
-        func handle(_ r: TakingsRecord) {
+/// One chunk's merge into one shard, as a value: the hot loop works on its own stored
+/// properties, which Swift checks for exclusive access at compile time, not at run time.
+struct ShardMerge {
+    let index: Int
+    var st: ShardState
+    var table: DedupSlots
+    let chunk: ParsedChunk
+    let ctx: ChunkContext
+    let settings: MergeSettings
+    let features: [String]
+    var currentBucket: Int64 = 0
+    var current: [FeatureSums]
+    var currentDirty = false
+
+    init(index: Int, st: ShardState, table: DedupSlots, chunk: ParsedChunk, ctx: ChunkContext, settings: MergeSettings, features: [String]) {
+        self.index = index
+        self.st = st
+        self.table = table
+        self.chunk = chunk
+        self.ctx = ctx
+        self.settings = settings
+        self.features = features
+        current = st.sums[0] ?? []
+        self.st.sums[0] = nil
+    }
+
+    mutating func flush() {
+        if currentDirty || st.sums[currentBucket] == nil, !current.isEmpty { st.sums[currentBucket] = current }
+        currentDirty = false
+    }
+
+    mutating func select(_ b: Int64) {
+        if b == currentBucket { return }
+        flush()
+        currentBucket = b
+        current = st.sums[b] ?? []
+        st.sums[b] = nil
+    }
+
+    func place(_ meta: UInt64) -> TakingsPlace {
+        let input = SlotMeta.input(meta)
+        return TakingsPlace(input: input, path: input < settings.paths.count ? settings.paths[input] : "?", line: SlotMeta.line(meta))
+    }
+
+    /// Touches the table slots of a group of records before handling them, so their
+    /// cache misses overlap instead of coming one after another.
+    mutating func mergeAll() {
+        let shards = settings.shards
+        let records = chunk.records
+        var g = 0
+        while g < records.count {
+            let groupEnd = min(g + 32, records.count)
+            var sink: UInt64 = 0
+            for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
+                let r = records[j]
+                sink ^= table.touch(id0: r.id0, id1: r.id1)
+                if r.device != TakingsRecord.none {
+                    let d = ctx.deviceMap[Int(r.device)]
+                    if d < st.chains.count { sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) }
+                }
+            }
+            table.sink ^= sink
+            for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
+                handle(records[j])
+            }
+            g = groupEnd
+        }
+        flush()
+    }
+
+    mutating func handle(_ r: TakingsRecord) {
+        let window = settings.window
             let line = chunk.lineNumber(r.line, base: ctx.baseLine)
             let feature = r.feature == TakingsRecord.none ? -1 : ctx.featureMap[Int(r.feature)]
             let meta = SlotMeta.pack(line: line, input: ctx.input, kind: r.kind, feature: feature < 0 ? UInt32.max : UInt32(feature))
@@ -214,7 +273,7 @@ final class TakingsShard: @unchecked Sendable {
                 st.duplicates += 1
                 return
             case .conflict(let existing):
-                let first = place(existing, settings)
+                let first = place(existing)
                 st.reject(TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
                        "conflicting duplicate: the same id as \(first.path):\(first.line) with different content")
                 return
@@ -282,29 +341,5 @@ final class TakingsShard: @unchecked Sendable {
             case .refund:
                 break
             }
-        }
-
-        // Touch the table slots of a group of records before handling them, so their
-        // cache misses overlap instead of coming one after another.
-        chunk.records.withUnsafeBufferPointer { records in
-            var g = 0
-            while g < records.count {
-                let groupEnd = min(g + 32, records.count)
-                var sink: UInt64 = 0
-                for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
-                    let r = records[j]
-                    sink ^= table.touch(id0: r.id0, id1: r.id1)
-                    if r.device != TakingsRecord.none {
-                        let d = ctx.deviceMap[Int(r.device)]
-                        if d < st.chains.count { sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) }
-                    }
-                }
-                table.sink ^= sink
-                for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
-                    handle(records[j])
-                }
-                g = groupEnd
-            }
-        }
     }
 }
