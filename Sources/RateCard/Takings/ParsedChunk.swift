@@ -124,9 +124,13 @@ struct ByteInterner {
 /// with that many bits two names never share a key in practice, so no bytes are compared
 /// and a parser can look up thousands of devices per chunk cheaply.
 struct DeviceInterner: Sendable {
-    private var keys0: [UInt64] = Array(repeating: 0, count: 1024)
-    private var keys1: [UInt64] = Array(repeating: 0, count: 1024)
-    private var values: [UInt32] = Array(repeating: .max, count: 1024)
+    struct Slot {
+        var h0: UInt64 = 0
+        var h1: UInt64 = 0
+        var value: UInt32 = .max
+    }
+
+    private var slots: [Slot] = Array(repeating: Slot(), count: 1024)
     private(set) var names: [String] = []
     private var hashes: [(UInt64, UInt64)] = []
     /// How many names `taken()` has already handed out.
@@ -136,34 +140,29 @@ struct DeviceInterner: Sendable {
 
     @inline(__always)
     mutating func intern(_ h0: UInt64, _ h1: UInt64, name: () -> String) -> UInt32 {
-        let mask = values.count - 1
+        let mask = slots.count - 1
         var k = Int(truncatingIfNeeded: h0) & mask
-        while values[k] != .max {
-            if keys0[k] == h0, keys1[k] == h1 { return values[k] }
+        while true {
+            let s = slots[k]
+            if s.value == .max { break }
+            if s.h0 == h0, s.h1 == h1 { return s.value }
             k = (k + 1) & mask
         }
         let index = UInt32(names.count)
         names.append(name())
         hashes.append((h0, h1))
-        keys0[k] = h0
-        keys1[k] = h1
-        values[k] = index
-        if names.count * 2 > values.count { grow() }
+        slots[k] = Slot(h0: h0, h1: h1, value: index)
+        if names.count * 2 > slots.count { grow() }
         return index
     }
 
     private mutating func grow() {
-        let n = values.count * 2
-        keys0 = Array(repeating: 0, count: n)
-        keys1 = Array(repeating: 0, count: n)
-        values = Array(repeating: .max, count: n)
-        let mask = n - 1
+        slots = Array(repeating: Slot(), count: slots.count * 2)
+        let mask = slots.count - 1
         for (index, (h0, h1)) in hashes.enumerated() {
             var k = Int(truncatingIfNeeded: h0) & mask
-            while values[k] != .max { k = (k + 1) & mask }
-            keys0[k] = h0
-            keys1[k] = h1
-            values[k] = UInt32(index)
+            while slots[k].value != .max { k = (k + 1) & mask }
+            slots[k] = Slot(h0: h0, h1: h1, value: UInt32(index))
         }
     }
 
