@@ -130,13 +130,28 @@ struct DeviceInterner: Sendable {
         var value: UInt32 = .max
     }
 
-    private var slots: [Slot] = Array(repeating: Slot(), count: 1024)
+    private var slots: [Slot]
     private(set) var names: [String] = []
     private var hashes: [(UInt64, UInt64)] = []
     /// How many names `taken()` has already handed out.
     private var handedOut = 0
 
     var count: Int { names.count }
+
+    /// `capacity` is rounded up to a power of two.
+    init(capacity: Int = 1024) {
+        var n = 1
+        while n < capacity { n <<= 1 }
+        slots = Array(repeating: Slot(), count: n)
+    }
+
+    /// Loads the home slot of a hash so that a later `intern` finds it in cache.
+    @inline(__always)
+    mutating func touch(_ h0: UInt64) {
+        sink ^= slots[Int(truncatingIfNeeded: h0) & (slots.count - 1)].h0
+    }
+
+    private var sink: UInt64 = 0
 
     @inline(__always)
     mutating func intern(_ h0: UInt64, _ h1: UInt64, name: () -> String) -> UInt32 {
@@ -179,10 +194,23 @@ struct ChunkBuilder {
     var chunk = ParsedChunk()
     private var features = ByteInterner()
     var devices: DeviceInterner
+    /// Whether device names stay readable at their scanned place until `finish` (true
+    /// for JSON Lines, whose block outlives the chunk's parse).
+    let deferDevices: Bool
+    private var pendingDevices: [PendingDevice] = []
 
-    init(keepQuantity: Bool, devices: DeviceInterner = DeviceInterner()) {
+    struct PendingDevice {
+        var record: Int
+        var h0: UInt64
+        var h1: UInt64
+        var name: UnsafePointer<UInt8>
+        var count: Int
+    }
+
+    init(keepQuantity: Bool, devices: DeviceInterner = DeviceInterner(), deferDevices: Bool = false) {
         self.keepQuantity = keepQuantity
         self.devices = devices
+        self.deferDevices = deferDevices
     }
 
     /// Adds the entry the scanner just read, at 0-based local `line`.
@@ -199,8 +227,14 @@ struct ChunkBuilder {
         if f.device.isPresent, let balance = f.balanceAfter {
             let p = scanner.pointer(f.device)
             let n = Int(f.device.count)
-            r.device = devices.intern(deviceHash, TakingsHash.bytes(p, n, seed: 0xde71_ce00_0000_0002)) {
-                String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+            let h1 = TakingsHash.bytes(p, n, seed: 0xde71_ce00_0000_0002)
+            if deferDevices, !f.device.inScratch {
+                // Looked up in `finish`, a few records ahead of use, so misses overlap.
+                pendingDevices.append(PendingDevice(record: chunk.records.count, h0: deviceHash, h1: h1, name: p, count: n))
+            } else {
+                r.device = devices.intern(deviceHash, h1) {
+                    String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+                }
             }
             r.balanceAfter = balance
             r.hasBalance = true
@@ -234,6 +268,14 @@ struct ChunkBuilder {
     }
 
     mutating func finish() -> ParsedChunk {
+        let ahead = 16
+        for (k, d) in pendingDevices.enumerated() {
+            if k + ahead < pendingDevices.count { devices.touch(pendingDevices[k + ahead].h0) }
+            chunk.records[d.record].device = devices.intern(d.h0, d.h1) {
+                String(decoding: UnsafeBufferPointer(start: d.name, count: d.count), as: UTF8.self)
+            }
+        }
+        pendingDevices = []
         chunk.features = features.strings
         chunk.newDevices = devices.taken()
         return chunk
@@ -246,7 +288,8 @@ enum JSONLinesChunkParser {
     /// a truncated one.
     static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: Bool,
                       devices: inout DeviceInterner, worker: Int) -> ParsedChunk {
-        var builder = ChunkBuilder(keepQuantity: keepQuantity, devices: devices)
+        var builder = ChunkBuilder(keepQuantity: keepQuantity, devices: devices, deferDevices: true)
+        devices = DeviceInterner(capacity: 1)  // the builder now holds the only reference
         defer { devices = builder.devices }
         builder.reserve(count / 128 + 16)
         var scanner = EntryScanner()

@@ -237,30 +237,38 @@ struct ShardMerge {
         return TakingsPlace(input: input, path: input < settings.paths.count ? settings.paths[input] : "?", line: SlotMeta.line(meta))
     }
 
-    /// Touches the table slots of a group of records before handling them, so their
-    /// cache misses overlap instead of coming one after another.
+    /// Touches the table slots (and chain sums) of the next group of records while
+    /// handling this one, so that their cache misses overlap with useful work instead of
+    /// coming one after another.
     mutating func mergeAll() {
         let shards = settings.shards
         let records = chunk.records
+        let group = 48
+        touch(records, 0..<min(group, records.count), shards)
         var g = 0
         while g < records.count {
-            let groupEnd = min(g + 32, records.count)
-            var sink: UInt64 = 0
-            for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
-                let r = records[j]
-                sink ^= table.touch(id0: r.id0, id1: r.id1)
-                if r.device != TakingsRecord.none {
-                    let d = ctx.deviceMap[Int(r.device)]
-                    if d < st.chains.count { sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) }
-                }
-            }
-            table.sink ^= sink
+            let groupEnd = min(g + group, records.count)
+            touch(records, groupEnd..<min(groupEnd + group, records.count), shards)
             for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
                 handle(records[j])
             }
             g = groupEnd
         }
         flush()
+    }
+
+    @inline(__always)
+    mutating func touch(_ records: [TakingsRecord], _ range: Range<Int>, _ shards: Int) {
+        var sink: UInt64 = 0
+        for j in range where SlotMeta.shard(of: records[j].id0, count: shards) == index {
+            let r = records[j]
+            sink ^= table.touch(id0: r.id0, id1: r.id1)
+            if r.device != TakingsRecord.none {
+                let d = ctx.deviceMap[Int(r.device)]
+                if d < st.chains.count { sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) }
+            }
+        }
+        table.sink ^= sink
     }
 
     mutating func handle(_ r: TakingsRecord) {
