@@ -132,18 +132,26 @@ final class TakingsEngine {
     private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String) throws {
         let threads = options.threads
         var capacity = max(options.chunkBytes * threads, initial.count)
+        // Two blocks: while one is parsed, the next is read into the other.
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
+        var spare = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer {
+            buffer.deallocate()
+            spare.deallocate()
+        }
         initial.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
         var filled = initial.count
         var eof = initial.isEmpty
+        var readAhead = false
         var baseLine = 0
+        let reader = SendableSource(source: source)
         while true {
-            if !eof, filled < capacity {
+            if !eof, filled < capacity, !readAhead {
                 let n = try source.fill(buffer + filled, count: capacity - filled)
                 if n < capacity - filled { eof = true }
                 filled += n
             }
+            readAhead = false
             if filled == 0 { break }
             var usable = filled
             if !eof {
@@ -154,8 +162,10 @@ final class TakingsEngine {
                     let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
                     bigger.update(from: buffer, count: filled)
                     buffer.deallocate()
+                    spare.deallocate()
                     buffer = bigger
                     capacity *= 2
+                    spare = .allocate(capacity: capacity)
                     continue
                 }
                 usable = last + 1
@@ -164,22 +174,33 @@ final class TakingsEngine {
             let pieces = split(buffer, usable, parts: threads)
             let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
             let base = SendablePointer(pointer: UnsafePointer(buffer))
+            let next = SendableMutablePointer(pointer: spare)
             let keep = keepQuantity
             let interners = parserDevices
-            DispatchQueue.concurrentPerform(iterations: pieces.count) { k in
-                let (start, end) = pieces[k]
-                var devices = interners.take(k)
-                parsed[k] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count - 1,
-                                                       keepQuantity: keep, devices: &devices, worker: k)
-                interners[k] = devices
+            // Iteration 0 carries the unparsed tail over to the spare block and reads the
+            // next block behind it; the others parse the pieces.
+            let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1)
+            let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
+            DispatchQueue.concurrentPerform(iterations: pieces.count + 1) { k in
+                guard k > 0 else {
+                    if carry > 0 { next.pointer.update(from: base.pointer + carryFrom, count: carry) }
+                    read[0] = final ? .success(0) : Result { () throws(TakingsInputError) in try reader.source.fill(next.pointer + carry, count: room) }
+                    return
+                }
+                let (start, end) = pieces[k - 1]
+                var devices = interners.take(k - 1)
+                parsed[k - 1] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count,
+                                                           keepQuantity: keep, devices: &devices, worker: k - 1)
+                interners[k - 1] = devices
             }
             let chunks = parsed.values
             merge(chunks, input: input, path: path, baseLine: baseLine)
             baseLine += chunks.reduce(0) { $0 + $1.lineCount }
-            if usable < filled {
-                buffer.update(from: buffer + usable, count: filled - usable)
-            }
-            filled -= usable
+            let n = try read[0].get()
+            swap(&buffer, &spare)
+            filled = carry + n
+            if !final, n < room { eof = true }
+            readAhead = true
             if eof && filled == 0 { break }
         }
     }
@@ -336,6 +357,16 @@ final class TakingsEngine {
             if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) { shard.state.firstSeen[feature] = meta }
         }
     }
+}
+
+/// A block handed to the one worker that fills it.
+struct SendableMutablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
+}
+
+/// The input, handed to the one worker that reads ahead.
+struct SendableSource: @unchecked Sendable {
+    let source: ByteSource
 }
 
 /// A pointer handed to worker threads that only read through it.

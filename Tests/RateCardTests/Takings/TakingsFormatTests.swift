@@ -169,6 +169,15 @@ struct TakingsFormatTests {
         #expect(report.rejections.first?.reason == .malformedJSON)
     }
 
+    @Test("a line longer than the read block is read whole, at any thread count", arguments: [1, 2])
+    func longLine(threads: Int) throws {
+        let note = String(repeating: "é", count: 20_000)
+        let lines = (0..<50).map { Takings.line(id: "c\($0)", extra: $0 == 25 ? ",\"note\":\"\(note)\"" : "") }
+        let report = Takings.balanced(try Takings.run([("long.jsonl", lines.joined(separator: "\n"))], threads: threads, chunkBytes: 4096))
+        #expect(report.input.entries == 50)
+        #expect(Takings.row(report, "transcript")?.charges == 50)
+    }
+
     @Test("`-` means standard input")
     func standardInput() {
         if case .standardInput = TakingsInput(path: "-").source {} else { Issue.record("- is not standard input") }
