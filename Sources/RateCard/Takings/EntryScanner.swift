@@ -193,33 +193,39 @@ struct EntryScanner {
 
     @inline(__always)
     private func keyIs(_ key: Span, _ word: StaticString) -> Bool {
+        Self.equals(pointer(key), Int(key.count), word)
+    }
+
+    @inline(__always)
+    private static func equals(_ p: UnsafePointer<UInt8>, _ count: Int, _ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
-        guard Int(key.count) == n else { return false }
-        let p = pointer(key)
+        guard count == n else { return false }
         let w = word.utf8Start
         for k in 0..<n where p[k] != w[k] { return false }
         return true
     }
 
-    private func knownKey(_ key: Span) -> (Key, String)? {
-        switch key.count {
-        case 2: if keyIs(key, "id") { return (.id, "id") }; if keyIs(key, "at") { return (.at, "at") }
-        case 4: if keyIs(key, "kind") { return (.kind, "kind") }; if keyIs(key, "card") { return (.card, "card") }
-            if keyIs(key, "note") { return (.note, "note") }
-        case 5: if keyIs(key, "price") { return (.price, "price") }
-        case 6: if keyIs(key, "amount") { return (.amount, "amount") }; if keyIs(key, "reason") { return (.reason, "reason") }
-            if keyIs(key, "device") { return (.device, "device") }
-        case 7: if keyIs(key, "feature") { return (.feature, "feature") }
-        case 8: if keyIs(key, "refundOf") { return (.refundOf, "refundOf") }; if keyIs(key, "quantity") { return (.quantity, "quantity") }
-        case 10: if keyIs(key, "paymentRef") { return (.paymentRef, "paymentRef") }
-        case 12: if keyIs(key, "balanceAfter") { return (.balanceAfter, "balanceAfter") }
+    /// A known field name; static so that the scanner's state is not copied per key.
+    private static func knownKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Key, String)? {
+        @inline(__always) func keyIs(_ word: StaticString) -> Bool { equals(p, n, word) }
+        switch n {
+        case 2: if keyIs("id") { return (.id, "id") }; if keyIs("at") { return (.at, "at") }
+        case 4: if keyIs("kind") { return (.kind, "kind") }; if keyIs("card") { return (.card, "card") }
+            if keyIs("note") { return (.note, "note") }
+        case 5: if keyIs("price") { return (.price, "price") }
+        case 6: if keyIs("amount") { return (.amount, "amount") }; if keyIs("reason") { return (.reason, "reason") }
+            if keyIs("device") { return (.device, "device") }
+        case 7: if keyIs("feature") { return (.feature, "feature") }
+        case 8: if keyIs("refundOf") { return (.refundOf, "refundOf") }; if keyIs("quantity") { return (.quantity, "quantity") }
+        case 10: if keyIs("paymentRef") { return (.paymentRef, "paymentRef") }
+        case 12: if keyIs("balanceAfter") { return (.balanceAfter, "balanceAfter") }
         default: break
         }
         return nil
     }
 
     private mutating func field(_ key: Span, keyColumn: Int, into f: inout Fields, seen: inout UInt32) throws(LineProblem) {
-        guard let (k, name) = knownKey(key) else {
+        guard let (k, name) = Self.knownKey(pointer(key), Int(key.count)) else {
             let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
             if unknownKeys.contains(h) {
                 throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
@@ -687,19 +693,30 @@ struct EntryScanner {
         let openColumn = i + 1
         i += 1
         let start = i
-        // Fast path: printable ASCII without escapes, eight bytes at a time.
+        // Fast path: printable ASCII without escapes, eight bytes at a time. The lowest
+        // flagged byte of the mask is always a true special byte (borrows only flag
+        // bytes above one), so its position says where the string ends or the slow
+        // path starts.
         let raw = UnsafeRawPointer(base)
-        while i + 8 <= end {
-            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        var j = i
+        while j + 8 <= end {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
             let ones: UInt64 = 0x0101_0101_0101_0101
             let highs: UInt64 = 0x8080_8080_8080_8080
             let quote = w ^ (ones &* 0x22)
             let slash = w ^ (ones &* 0x5C)
-            // A byte is special when it is '"', '\\', below 0x20 or at least 0x80.
-            let special = ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w
-            if special & highs != 0 { break }
-            i += 8
+            let special = (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w) & highs
+            if special != 0 {
+                j += special.trailingZeroBitCount >> 3
+                if base[j] == UInt8(ascii: "\"") {
+                    i = j + 1
+                    return Span(start: Int32(start), count: Int32(j - start), inScratch: false)
+                }
+                break
+            }
+            j += 8
         }
+        i = j
         while i < end {
             let b = base[i]
             if b == UInt8(ascii: "\"") {
