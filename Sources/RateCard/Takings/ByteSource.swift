@@ -9,7 +9,9 @@ import Darwin
 /// Files are read with plain `read(2)` calls into the caller's buffer, so no file is
 /// ever held whole in memory (except a device ledger document, which is one device's log).
 final class ByteSource {
-    private let fd: Int32
+    let fd: Int32
+    /// The size of a regular file, which can be mapped block by block instead of read.
+    private(set) var regularFileSize: Int?
     private let ownsFD: Bool
     private let memory: [UInt8]?
     private var offset = 0
@@ -31,6 +33,7 @@ final class ByteSource {
             self.fd = fd
             ownsFD = true
             memory = nil
+            if (st.st_mode & S_IFMT) == S_IFREG { regularFileSize = Int(st.st_size) }
         case .standardInput:
             fd = 0
             ownsFD = false

@@ -93,7 +93,11 @@ final class TakingsEngine {
         let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path)
         switch format {
         case .jsonLines:
-            try streamJSONLines(source, initial: peek, input: index, path: input.path)
+            if let size = source.regularFileSize, size > 0 {
+                try streamMappedJSONLines(source, size: size, input: index, path: input.path)
+            } else {
+                try streamJSONLines(source, initial: peek, input: index, path: input.path)
+            }
         case .ledgerDocument:
             let all = try readAll(source, initial: peek, path: input.path)
             merge([LedgerDocumentReader.read(all, keepQuantity: keepQuantity)], input: index, path: input.path, baseLine: 0)
@@ -203,6 +207,62 @@ final class TakingsEngine {
             readAhead = true
             if eof && filled == 0 { break }
         }
+    }
+
+    /// JSON Lines from a regular file: each block is mapped from the page cache, parsed
+    /// where it lies (no copy) and unmapped, so memory holds one block, never the file.
+    /// A block starts at the first unparsed line (mapped from the page boundary below it)
+    /// and ends at its last newline.
+    private func streamMappedJSONLines(_ source: ByteSource, size: Int, input: Int, path: String) throws {
+        let threads = options.threads
+        let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+        var blockBytes = options.chunkBytes * threads
+        var position = 0
+        var baseLine = 0
+        while position < size {
+            let mapStart = position - position % page
+            let skip = position - mapStart
+            let length = min(size - mapStart, skip + blockBytes)
+            guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, source.fd, off_t(mapStart)),
+                  mapped != MAP_FAILED else {
+                throw TakingsInputError(path: path, message: "cannot map the file: \(String(cString: strerror(errno)))")
+            }
+            defer { munmap(mapped, length) }
+            let data = mapped.assumingMemoryBound(to: UInt8.self) + skip
+            let available = length - skip
+            let final = mapStart + length == size
+            var usable = available
+            if !final {
+                guard let last = lastNewline(data, available) else {
+                    guard blockBytes < TakingsRun.maxLineBytes else {
+                        throw TakingsInputError(path: path, message: "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?")
+                    }
+                    blockBytes *= 2
+                    continue
+                }
+                usable = last + 1
+            }
+            let chunks = parsePieces(SendablePointer(pointer: UnsafePointer(data)), usable, final: final)
+            merge(chunks, input: input, path: path, baseLine: baseLine)
+            baseLine += chunks.reduce(0) { $0 + $1.lineCount }
+            position += usable
+        }
+    }
+
+    /// Parses `[0, count)` of whole lines in one piece per thread, in parallel.
+    private func parsePieces(_ base: SendablePointer, _ count: Int, final: Bool) -> [ParsedChunk] {
+        let pieces = split(UnsafeMutablePointer(mutating: base.pointer), count, parts: options.threads)
+        let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+        let keep = keepQuantity
+        let interners = parserDevices
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { k in
+            let (start, end) = pieces[k]
+            var devices = interners.take(k)
+            parsed[k] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count - 1,
+                                                   keepQuantity: keep, devices: &devices, worker: k)
+            interners[k] = devices
+        }
+        return parsed.values
     }
 
     private func lastNewline(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RateCard
 
@@ -176,6 +177,25 @@ struct TakingsFormatTests {
         let report = Takings.balanced(try Takings.run([("long.jsonl", lines.joined(separator: "\n"))], threads: threads, chunkBytes: 4096))
         #expect(report.input.entries == 50)
         #expect(Takings.row(report, "transcript")?.charges == 50)
+    }
+
+    @Test("a file on disk is read block by block from the page cache, with the same result as bytes", arguments: [1, 2])
+    func fileOnDisk(threads: Int) throws {
+        let export = GeneratedExport(entries: 1500, seed: 42)
+        let text = export.lines.joined(separator: "\n") + "\n{\"id\":\"cut\",\"at\""
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("takings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("export.jsonl")
+        try Data(text.utf8).write(to: file)
+        let options = TakingsOptions(threads: threads, chunkBytes: 4096)
+        let fromFile = Takings.balanced(try TakingsRun.run(inputs: [TakingsInput(path: file.path)], options: options, pricing: nil))
+        let fromBytes = try TakingsRun.run(inputs: [TakingsInput(name: file.path, text: text)], options: options, pricing: nil)
+        #expect(fromFile.rows == fromBytes.rows)
+        #expect(fromFile.input == fromBytes.input)
+        #expect(fromFile.rejections == fromBytes.rejections)
+        #expect(fromFile.rejections.first?.message.contains("truncated last line") == true)
+        #expect(fromFile.rejections.first?.place.line == export.lines.count + 1)
     }
 
     @Test("`-` means standard input")
