@@ -88,6 +88,13 @@ struct EntryScanner {
     /// allowed). `truncatedAtEnd` says the bytes end without a newline, so running out of
     /// input is reported as a truncated line.
     mutating func scan(_ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false) throws(LineProblem) -> Fields {
+        var f = Fields()
+        try scan(base, count, truncatedAtEnd: truncatedAtEnd, into: &f)
+        return f
+    }
+
+    /// The same, filling `f` in place (the hot path: no copies of the fields).
+    mutating func scan(_ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false, into f: inout Fields) throws(LineProblem) {
         self.base = base
         self.end = count
         self.i = 0
@@ -100,7 +107,8 @@ struct EntryScanner {
         dimensions.removeAll(keepingCapacity: true)
         unknownKeys.removeAll(keepingCapacity: true)
         do {
-            return try scanObject()
+            f = Fields()
+            try scanObject(&f)
         } catch {
             if error.reason == .malformedJSON, i >= end {
                 throw LineProblem(.truncated, truncatedAtEnd
@@ -131,7 +139,7 @@ struct EntryScanner {
         }
     }
 
-    private mutating func scanObject() throws(LineProblem) -> Fields {
+    private mutating func scanObject(_ f: inout Fields) throws(LineProblem) {
         skipWhitespace()
         guard i < end else { throw syntax("expected a JSON object, found end of line") }
         guard base[i] == UInt8(ascii: "{") else {
@@ -139,7 +147,6 @@ struct EntryScanner {
             throw syntax("unexpected \(describeCurrent()): expected '{' to start an entry")
         }
         i += 1
-        var f = Fields()
         var seen: UInt32 = 0
         skipWhitespace()
         if i < end, base[i] == UInt8(ascii: "}") {
@@ -180,7 +187,6 @@ struct EntryScanner {
             throw LineProblem(.malformedJSON, "unexpected \(describeCurrent()) after the entry's closing '}' (one entry per line)", column: i + 1)
         }
         try checkRules(f)
-        return f
     }
 
     // MARK: Known fields

@@ -297,6 +297,7 @@ enum JSONLinesChunkParser {
         var start = 0
         var line: UInt32 = 0
         var blank = 0
+        var fields = EntryScanner.Fields()
         while start < count {
             let rest = count - start
             let nl = memchrIndex(base + start, rest)
@@ -308,8 +309,8 @@ enum JSONLinesChunkParser {
                 blank += 1
             } else {
                 do {
-                    let f = try scanner.scan(base + start, lineEnd - start, truncatedAtEnd: final && noNewline)
-                    builder.add(f, scanner, line: line)
+                    try scanner.scan(base + start, lineEnd - start, truncatedAtEnd: final && noNewline, into: &fields)
+                    builder.add(fields, scanner, line: line)
                 } catch {
                     builder.reject(line: line, error)
                 }

@@ -73,9 +73,10 @@ final class TakingsEngine {
             TakingsShard(index: $0, rejectionsShown: options.rejectionsShown, expectedEntries: expectedEntriesPerShard)
         }
         rejections = RejectionLog(limit: options.rejectionsShown)
-        parserDevices = ResultSlots(count: options.threads)
-        for k in 0..<options.threads { parserDevices[k] = DeviceInterner() }
-        parserDeviceMaps = Array(repeating: [], count: options.threads)
+        // Two pieces per thread and block, so the threads can balance their work.
+        parserDevices = ResultSlots(count: options.threads * 2)
+        for k in 0..<options.threads * 2 { parserDevices[k] = DeviceInterner() }
+        parserDeviceMaps = Array(repeating: [], count: options.threads * 2)
     }
 
     var keepQuantity: Bool { settings.pricing != nil }
@@ -185,7 +186,7 @@ final class TakingsEngine {
             // next block behind it; the others parse the pieces.
             let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1)
             let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
-            DispatchQueue.concurrentPerform(iterations: pieces.count + 1) { k in
+            parallel(pieces.count + 1) { k in
                 guard k > 0 else {
                     if carry > 0 { next.pointer.update(from: base.pointer + carryFrom, count: carry) }
                     read[0] = final ? .success(0) : Result { () throws(TakingsInputError) in try reader.source.fill(next.pointer + carry, count: room) }
@@ -210,42 +211,76 @@ final class TakingsEngine {
     }
 
     /// JSON Lines from a regular file: each block is mapped from the page cache, parsed
-    /// where it lies (no copy) and unmapped, so memory holds one block, never the file.
-    /// A block starts at the first unparsed line (mapped from the page boundary below it)
-    /// and ends at its last newline.
+    /// where it lies (no copy) and unmapped, so memory holds a block or two, never the
+    /// file. A block starts at the first unparsed line (mapped from the page boundary
+    /// below it) and ends at its last newline. Blocks are pipelined: while the shards
+    /// merge block N, the other tasks parse block N+1, all on the same threads.
     private func streamMappedJSONLines(_ source: ByteSource, size: Int, input: Int, path: String) throws {
         let threads = options.threads
         let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
         var blockBytes = options.chunkBytes * threads
         var position = 0
         var baseLine = 0
-        while position < size {
-            let mapStart = position - position % page
-            let skip = position - mapStart
-            let length = min(size - mapStart, skip + blockBytes)
-            guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, source.fd, off_t(mapStart)),
-                  mapped != MAP_FAILED else {
-                throw TakingsInputError(path: path, message: "cannot map the file: \(String(cString: strerror(errno)))")
-            }
-            defer { munmap(mapped, length) }
-            let data = mapped.assumingMemoryBound(to: UInt8.self) + skip
-            let available = length - skip
-            let final = mapStart + length == size
-            var usable = available
-            if !final {
-                guard let last = lastNewline(data, available) else {
-                    guard blockBytes < TakingsRun.maxLineBytes else {
-                        throw TakingsInputError(path: path, message: "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?")
-                    }
-                    blockBytes *= 2
-                    continue
+        var pending: (chunks: [ParsedChunk], baseLine: Int)?
+        while position < size || pending != nil {
+            var block: (mapped: UnsafeMutableRawPointer, length: Int, data: UnsafeMutablePointer<UInt8>, usable: Int, final: Bool)?
+            while position < size, block == nil {
+                let mapStart = position - position % page
+                let skip = position - mapStart
+                let length = min(size - mapStart, skip + blockBytes)
+                guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, source.fd, off_t(mapStart)),
+                      mapped != MAP_FAILED else {
+                    throw TakingsInputError(path: path, message: "cannot map the file: \(String(cString: strerror(errno)))")
                 }
-                usable = last + 1
+                let data = mapped.assumingMemoryBound(to: UInt8.self) + skip
+                let final = mapStart + length == size
+                var usable = length - skip
+                if !final {
+                    guard let last = lastNewline(data, usable) else {
+                        munmap(mapped, length)
+                        guard blockBytes < TakingsRun.maxLineBytes else {
+                            throw TakingsInputError(path: path, message: "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?")
+                        }
+                        blockBytes *= 2
+                        continue
+                    }
+                    usable = last + 1
+                }
+                block = (mapped, length, data, usable, final)
             }
-            let chunks = parsePieces(SendablePointer(pointer: UnsafePointer(data)), usable, final: final)
-            merge(chunks, input: input, path: path, baseLine: baseLine)
-            baseLine += chunks.reduce(0) { $0 + $1.lineCount }
-            position += usable
+            defer { if let block { munmap(block.mapped, block.length) } }
+
+            let contexts = pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) } ?? []
+            let work = MergeWork(shards: shards, settings: settings, chunks: pending?.chunks ?? [], contexts: contexts, features: features)
+            let merges = pending == nil ? 0 : shards.count
+            let pieces = block.map { split($0.data, $0.usable, parts: threads) } ?? []
+            let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+            let base = SendablePointer(pointer: UnsafePointer(block?.data ?? UnsafeMutablePointer(mutating: TakingsHash.emptyBase)))
+            let final = block?.final ?? false
+            let keep = keepQuantity
+            let interners = parserDevices
+            parallel(merges + pieces.count) { k in
+                guard k >= merges else {
+                    work.run(shard: k)
+                    return
+                }
+                let p = k - merges
+                let (start, end) = pieces[p]
+                // Piece p of every block has parser state p (its device table).
+                let slot = p
+                var devices = interners.take(slot)
+                parsed[p] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && p == pieces.count - 1,
+                                                       keepQuantity: keep, devices: &devices, worker: slot)
+                interners[slot] = devices
+            }
+            if let block {
+                let chunks = parsed.values
+                pending = (chunks, baseLine)
+                baseLine += chunks.reduce(0) { $0 + $1.lineCount }
+                position += block.usable
+            } else {
+                pending = nil
+            }
         }
     }
 
@@ -255,7 +290,7 @@ final class TakingsEngine {
         let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
         let keep = keepQuantity
         let interners = parserDevices
-        DispatchQueue.concurrentPerform(iterations: pieces.count) { k in
+        parallel(pieces.count) { k in
             let (start, end) = pieces[k]
             var devices = interners.take(k)
             parsed[k] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count - 1,
@@ -293,9 +328,27 @@ final class TakingsEngine {
 
     // MARK: Merging
 
+    /// Runs `count` tasks on the worker threads, or one after another with one thread.
+    func parallel(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        if options.threads == 1 {
+            for k in 0..<count { body(k) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: count, execute: body)
+        }
+    }
+
     /// Maps chunks' local features and devices to global indexes, counts their lines and
     /// rejections, then merges their records shard by shard in parallel.
     func merge(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) {
+        let contexts = prepare(chunks, input: input, path: path, baseLine: baseLine)
+        let names = features
+        let work = MergeWork(shards: shards, settings: settings, chunks: chunks, contexts: contexts, features: names)
+        parallel(shards.count) { s in work.run(shard: s) }
+    }
+
+    /// Maps chunks' local features and devices to global indexes and counts their lines
+    /// and rejections, in input order, on the calling thread.
+    func prepare(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) -> [ChunkContext] {
         var contexts: [ChunkContext] = []
         var base = baseLine
         for chunk in chunks {
@@ -320,15 +373,7 @@ final class TakingsEngine {
             }
             base += chunk.lineCount
         }
-        let settings = self.settings
-        let shards = self.shards
-        let frozen = contexts
-        let names = features
-        DispatchQueue.concurrentPerform(iterations: shards.count) { s in
-            for (chunk, ctx) in zip(chunks, frozen) {
-                shards[s].merge(chunk, ctx, settings, features: names)
-            }
-        }
+        return contexts
     }
 
     // MARK: Roll-ups
@@ -415,6 +460,22 @@ final class TakingsEngine {
             let meta = SlotMeta.pack(line: row.line, input: input, kind: .charge, feature: UInt32(min(feature, 0xFFFE)))
             let seen = shard.state.firstSeen[feature]
             if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) { shard.state.firstSeen[feature] = meta }
+        }
+    }
+}
+
+/// One batch of shard merges, handed to the worker threads: each runs one shard over
+/// every chunk in order.
+struct MergeWork: @unchecked Sendable {
+    let shards: [TakingsShard]
+    let settings: MergeSettings
+    let chunks: [ParsedChunk]
+    let contexts: [ChunkContext]
+    let features: [String]
+
+    func run(shard s: Int) {
+        for (chunk, ctx) in zip(chunks, contexts) {
+            shards[s].merge(chunk, ctx, settings, features: features)
         }
     }
 }
