@@ -60,18 +60,18 @@ struct CSVLedgerReader {
                 guard CSVLedgerReader.fields.contains(name) else { continue }
                 if !first { text.append(UInt8(ascii: ",")) }
                 first = false
-                JSONWriter.string(name, into: &text)
+                TakingsJSONWriter.string(name, into: &text)
                 text.append(UInt8(ascii: ":"))
-                JSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
+                TakingsJSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
             }
             if !quantity.isEmpty {
                 if !first { text.append(UInt8(ascii: ",")) }
                 text.append(contentsOf: "\"quantity\":{".utf8)
                 for (j, (dimension, cell)) in quantity.enumerated() {
                     if j > 0 { text.append(UInt8(ascii: ",")) }
-                    JSONWriter.string(dimension, into: &text)
+                    TakingsJSONWriter.string(dimension, into: &text)
                     text.append(UInt8(ascii: ":"))
-                    JSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
+                    TakingsJSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
                 }
                 text.append(UInt8(ascii: "}"))
             }

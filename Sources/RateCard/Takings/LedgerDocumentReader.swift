@@ -41,7 +41,7 @@ enum LedgerDocumentReader {
                 m.append(JSONMember(key: "device", keyLocation: element.location, value: device))
                 node = JSONNode(.object(m), at: element.location)
             }
-            JSONWriter.write(node, into: &text)
+            TakingsJSONWriter.write(node, into: &text)
             do {
                 let f = try text.withUnsafeBufferPointer { buf throws(LineProblem) in
                     try scanner.scan(buf.baseAddress!, buf.count)
@@ -68,7 +68,7 @@ enum LedgerDocumentReader {
 }
 
 /// Writes a parsed JSON value back as compact JSON text (numbers exactly as written).
-enum JSONWriter {
+enum TakingsJSONWriter {
     static func write(_ node: JSONNode, into out: inout [UInt8]) {
         switch node.value {
         case .null: out.append(contentsOf: "null".utf8)

@@ -14,12 +14,12 @@ extension TakingsReport {
     /// object with `lines`, `entries`, `duplicates`, `rejected`, `blank`.
     public func json() -> String {
         var out = ""
-        OutputJSON.object(jsonObject).write(into: &out, indent: 0)
+        TakingsOutputJSON.object(jsonObject).write(into: &out, indent: 0)
         return out + "\n"
     }
 
-    private var jsonObject: [String: OutputJSON] {
-        var o: [String: OutputJSON] = [
+    private var jsonObject: [String: TakingsOutputJSON] {
+        var o: [String: TakingsOutputJSON] = [
             "window": .object([
                 "name": .string(window.name),
                 "since": window.since.map { .string($0.rfc3339UTC) } ?? .null,
@@ -44,7 +44,7 @@ extension TakingsReport {
                 "rejected": .number(input.rejected),
                 "blank": .number(input.blank),
                 "inWindow": .number(input.inWindow),
-                "rejectedByClass": .object(Dictionary(uniqueKeysWithValues: input.rejectedByClass.map { ($0.key.rawValue, OutputJSON.number($0.value)) })),
+                "rejectedByClass": .object(Dictionary(uniqueKeysWithValues: input.rejectedByClass.map { ($0.key.rawValue, TakingsOutputJSON.number($0.value)) })),
             ]),
             "rejections": .array(rejections.map {
                 .object(["path": .string($0.place.path), "line": .number($0.place.line), "column": .number($0.place.column),
@@ -65,7 +65,7 @@ extension TakingsReport {
         return o
     }
 
-    private static func jsonRow(_ r: Row) -> [String: OutputJSON] {
+    private static func jsonRow(_ r: Row) -> [String: TakingsOutputJSON] {
         [
             "feature": .string(r.feature),
             "charges": .string(String(r.charges)),
@@ -201,12 +201,12 @@ extension TakingsReport {
 }
 
 /// A JSON value for output, written with sorted keys.
-enum OutputJSON {
+enum TakingsOutputJSON {
     case null
     case number(Int)
     case string(String)
-    case array([OutputJSON])
-    case object([String: OutputJSON])
+    case array([TakingsOutputJSON])
+    case object([String: TakingsOutputJSON])
 
     func write(into out: inout String, indent: Int) {
         let pad = String(repeating: "  ", count: indent + 1)
@@ -214,7 +214,7 @@ enum OutputJSON {
         switch self {
         case .null: out += "null"
         case .number(let n): out += String(n)
-        case .string(let s): out += JSONWriter.string(s)
+        case .string(let s): out += TakingsJSONWriter.string(s)
         case .array(let items):
             guard !items.isEmpty else { out += "[]"; return }
             out += "[\n"
@@ -229,7 +229,7 @@ enum OutputJSON {
             out += "{\n"
             let keys = members.keys.sorted()
             for (k, key) in keys.enumerated() {
-                out += pad + JSONWriter.string(key) + ": "
+                out += pad + TakingsJSONWriter.string(key) + ": "
                 members[key]!.write(into: &out, indent: indent + 1)
                 out += k == keys.count - 1 ? "\n" : ",\n"
             }

@@ -60,8 +60,8 @@ struct GeneratedExport {
             if m.key == "amount", case .number(let n) = m.value.value {
                 return "\"amount\":\"\(n)\""
             }
-            JSONWriter.write(m.value, into: &out)
-            return JSONWriter.string(m.key) + ":" + String(decoding: out, as: UTF8.self)
+            TakingsJSONWriter.write(m.value, into: &out)
+            return TakingsJSONWriter.string(m.key) + ":" + String(decoding: out, as: UTF8.self)
         }
         return "{" + parts.joined(separator: ", ") + "}"
     }

@@ -63,7 +63,7 @@ struct TakingsReportTests {
         #expect(root["input"]?["entries"]?.value == .number("7"))
         #expect(root["input"]?["duplicates"]?.value == .number("0"))
         #expect(root["input"]?["rejected"]?.value == .number("1"))
-        #expect(root["belowTheLine"]?["topupMoney"].map { JSONWriterText($0) } == #"[{"amount":"4.995","currency":"GBP"}]"#)
+        #expect(root["belowTheLine"]?["topupMoney"].map { takingsJSONText($0) } == #"[{"amount":"4.995","currency":"GBP"}]"#)
         // Keys are sorted at every level.
         for node in [root, first] {
             let keys = node.members!.map(\.key)
@@ -102,8 +102,8 @@ struct TakingsReportTests {
     }
 }
 
-func JSONWriterText(_ node: JSONNode) -> String {
+func takingsJSONText(_ node: JSONNode) -> String {
     var out: [UInt8] = []
-    JSONWriter.write(node, into: &out)
+    TakingsJSONWriter.write(node, into: &out)
     return String(decoding: out, as: UTF8.self)
 }
