@@ -1,0 +1,930 @@
+/// A strict byte-level reader of one ledger entry written as a JSON object.
+///
+/// This is the hot path of `margin pnl`: it reads the object straight from the bytes into
+/// typed fields, with no intermediate tree and no `String` for the common case. It is as
+/// strict as `JSONParser` (RFC 8259 grammar, valid UTF-8, no control characters in
+/// strings, no leading zeros, no trailing commas, no duplicate keys, nesting limited) and
+/// then applies the ledger rules: required fields, types, whole amounts within range,
+/// RFC 3339 timestamps with an offset, known kinds, the sign of each kind.
+///
+/// Unknown fields are checked for JSON validity and otherwise ignored.
+struct EntryScanner {
+    /// Where a string value lies: in the scanned bytes, or in the scratch buffer after
+    /// unescaping.
+    struct Span: Sendable {
+        var start: Int32 = 0
+        var count: Int32 = -1
+        var inScratch = false
+
+        var isPresent: Bool { count >= 0 }
+        static let absent = Span()
+    }
+
+    struct Dimension {
+        var key: Span
+        var keyHash: UInt64
+        var significand: Int128
+        var scale: Int
+    }
+
+    /// The fields of one scanned entry; spans point into the scanned bytes or `scratch`.
+    struct Fields {
+        var id = Span.absent
+        var seconds: Int64 = 0
+        var nanoseconds: UInt32 = 0
+        var offsetMinutes: Int = 0
+        var kind: LedgerEntry.Kind = .grant
+        var amount: Int64 = 0
+        var feature = Span.absent
+        var refundOf = Span.absent
+        var reason = Span.absent
+        var device = Span.absent
+        var note = Span.absent
+        var card = Span.absent
+        var paymentRef = Span.absent
+        var price = Span.absent
+        var balanceAfter: Int64?
+        var hasAt = false
+        var hasKind = false
+        var hasAmount = false
+    }
+
+    static let maxDepth = 64
+
+    private(set) var scratch: UnsafeMutablePointer<UInt8>
+    private var scratchCapacity: Int
+    private var scratchCount = 0
+    private(set) var dimensions: [Dimension] = []
+    private var unknownKeys: [UInt64] = []
+
+    // The bytes being scanned.
+    private(set) var base: UnsafePointer<UInt8> = TakingsHash.emptyBase
+    private var end = 0
+    private var i = 0
+
+    init() {
+        scratchCapacity = 4096
+        scratch = .allocate(capacity: scratchCapacity)
+    }
+
+    /// Frees the scratch buffer; the scanner must not be used afterwards.
+    func release() {
+        scratch.deallocate()
+    }
+
+    @inline(__always)
+    func pointer(_ s: Span) -> UnsafePointer<UInt8> {
+        s.inScratch ? UnsafePointer(scratch + Int(s.start)) : base + Int(s.start)
+    }
+
+    func string(_ s: Span) -> String? {
+        guard s.isPresent else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: pointer(s), count: Int(s.count)), as: UTF8.self)
+    }
+
+    // MARK: Scanning
+
+    /// Scans one entry object that fills `count` bytes at `base` (surrounding blanks
+    /// allowed). `truncatedAtEnd` says the bytes end without a newline, so running out of
+    /// input is reported as a truncated line.
+    mutating func scan(_ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false) throws(LineProblem) -> Fields {
+        var f = Fields()
+        try scan(base, count, truncatedAtEnd: truncatedAtEnd, into: &f)
+        return f
+    }
+
+    /// The same, filling `f` in place (the hot path: no copies of the fields).
+    mutating func scan(_ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false, into f: inout Fields) throws(LineProblem) {
+        self.base = base
+        self.end = count
+        self.i = 0
+        scratchCount = 0
+        if scratchCapacity < count {
+            scratch.deallocate()
+            scratchCapacity = max(count, scratchCapacity * 2)
+            scratch = .allocate(capacity: scratchCapacity)
+        }
+        dimensions.removeAll(keepingCapacity: true)
+        unknownKeys.removeAll(keepingCapacity: true)
+        do {
+            f = Fields()
+            try scanObject(&f)
+        } catch {
+            if error.reason == .malformedJSON, i >= end {
+                throw LineProblem(.truncated, truncatedAtEnd
+                    ? "truncated last line: the input ends inside a JSON value (\(error.message))"
+                    : "the line ends inside a JSON value (\(error.message))", column: error.column)
+            }
+            throw error
+        }
+    }
+
+    @inline(__always)
+    private func syntax(_ message: String) -> LineProblem {
+        LineProblem(.malformedJSON, message, column: i + 1)
+    }
+
+    private func describeCurrent() -> String {
+        guard i < end else { return "end of line" }
+        let b = base[i]
+        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x" + String(b, radix: 16, uppercase: true)
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while i < end {
+            let b = base[i]
+            if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A { i += 1 } else { return }
+        }
+    }
+
+    private mutating func scanObject(_ f: inout Fields) throws(LineProblem) {
+        skipWhitespace()
+        guard i < end else { throw syntax("expected a JSON object, found end of line") }
+        guard base[i] == UInt8(ascii: "{") else {
+            if base[i] == UInt8(ascii: "[") { throw syntax("expected a JSON object for the entry, found an array") }
+            throw syntax("unexpected \(describeCurrent()): expected '{' to start an entry")
+        }
+        i += 1
+        var seen: UInt32 = 0
+        skipWhitespace()
+        if i < end, base[i] == UInt8(ascii: "}") {
+            i += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard i < end else { throw syntax("unexpected end of line inside an object") }
+                guard base[i] == UInt8(ascii: "\"") else {
+                    throw syntax("unexpected \(describeCurrent()): expected a quoted key")
+                }
+                let keyColumn = i + 1
+                let key = try parseString()
+                skipWhitespace()
+                guard i < end, base[i] == UInt8(ascii: ":") else {
+                    throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
+                }
+                i += 1
+                skipWhitespace()
+                try field(key, keyColumn: keyColumn, into: &f, seen: &seen)
+                skipWhitespace()
+                guard i < end else { throw syntax("unexpected end of line inside an object") }
+                if base[i] == UInt8(ascii: ",") {
+                    i += 1
+                    skipWhitespace()
+                    if i < end, base[i] == UInt8(ascii: "}") { throw syntax("trailing comma before '}'") }
+                    continue
+                }
+                if base[i] == UInt8(ascii: "}") {
+                    i += 1
+                    break
+                }
+                throw syntax("unexpected \(describeCurrent()): expected ',' or '}'")
+            }
+        }
+        skipWhitespace()
+        guard i == end else {
+            throw LineProblem(.malformedJSON, "unexpected \(describeCurrent()) after the entry's closing '}' (one entry per line)", column: i + 1)
+        }
+        try checkRules(f)
+    }
+
+    // MARK: Known fields
+
+    private enum Key: UInt32 {
+        case id = 1, at = 2, kind = 4, amount = 8, feature = 16, refundOf = 32, reason = 64
+        case quantity = 128, device = 256, note = 512, card = 1024, balanceAfter = 2048
+        case paymentRef = 4096, price = 8192
+    }
+
+    @inline(__always)
+    private func keyIs(_ key: Span, _ word: StaticString) -> Bool {
+        Self.equals(pointer(key), Int(key.count), word)
+    }
+
+    @inline(__always)
+    private static func equals(_ p: UnsafePointer<UInt8>, _ count: Int, _ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard count == n else { return false }
+        let w = word.utf8Start
+        for k in 0..<n where p[k] != w[k] { return false }
+        return true
+    }
+
+    /// A known field name; static so that the scanner's state is not copied per key.
+    private static func knownKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Key, String)? {
+        @inline(__always) func keyIs(_ word: StaticString) -> Bool { equals(p, n, word) }
+        switch n {
+        case 2: if keyIs("id") { return (.id, "id") }; if keyIs("at") { return (.at, "at") }
+        case 4: if keyIs("kind") { return (.kind, "kind") }; if keyIs("card") { return (.card, "card") }
+            if keyIs("note") { return (.note, "note") }
+        case 5: if keyIs("price") { return (.price, "price") }
+        case 6: if keyIs("amount") { return (.amount, "amount") }; if keyIs("reason") { return (.reason, "reason") }
+            if keyIs("device") { return (.device, "device") }
+        case 7: if keyIs("feature") { return (.feature, "feature") }
+        case 8: if keyIs("refundOf") { return (.refundOf, "refundOf") }; if keyIs("quantity") { return (.quantity, "quantity") }
+        case 10: if keyIs("paymentRef") { return (.paymentRef, "paymentRef") }
+        case 12: if keyIs("balanceAfter") { return (.balanceAfter, "balanceAfter") }
+        default: break
+        }
+        return nil
+    }
+
+    private mutating func field(_ key: Span, keyColumn: Int, into f: inout Fields, seen: inout UInt32) throws(LineProblem) {
+        guard let (k, name) = Self.knownKey(pointer(key), Int(key.count)) else {
+            let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
+            if unknownKeys.contains(h) {
+                throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
+            }
+            unknownKeys.append(h)
+            try skipValue(depth: 1)
+            return
+        }
+        guard seen & k.rawValue == 0 else {
+            throw LineProblem(.malformedJSON, "duplicate key \"\(name)\"", column: keyColumn)
+        }
+        seen |= k.rawValue
+        let column = i + 1
+        switch k {
+        case .id:
+            f.id = try requiredString(name)
+            if f.id.count == 0 { throw LineProblem(.badValue, "id: must not be empty", column: column) }
+        case .at:
+            let s = try requiredString(name)
+            try parseTimestamp(s, into: &f, column: column)
+            f.hasAt = true
+        case .kind:
+            let s = try requiredString(name)
+            if keyIs(s, "charge") { f.kind = .charge }
+            else if keyIs(s, "refund") { f.kind = .refund }
+            else if keyIs(s, "grant") { f.kind = .grant }
+            else if keyIs(s, "topup") { f.kind = .topup }
+            else {
+                throw LineProblem(.unknownKind, "kind: unknown kind \"\(string(s) ?? "")\" (expected grant, charge, refund or topup)", column: column)
+            }
+            f.hasKind = true
+        case .amount:
+            f.amount = try integerValue(name, column: column, nullable: false)!
+            f.hasAmount = true
+        case .balanceAfter:
+            f.balanceAfter = try integerValue(name, column: column, nullable: true)
+        case .feature: f.feature = try optionalString(name)
+        case .refundOf: f.refundOf = try optionalString(name)
+        case .reason: f.reason = try optionalString(name)
+        case .device: f.device = try optionalString(name)
+        case .note: f.note = try optionalString(name)
+        case .card: f.card = try optionalString(name)
+        case .paymentRef: f.paymentRef = try optionalString(name)
+        case .price: f.price = try optionalString(name)
+        case .quantity: try parseQuantity()
+        }
+    }
+
+    private func typeName() -> String {
+        guard i < end else { return "end of line" }
+        switch base[i] {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        default: return describeCurrent()
+        }
+    }
+
+    private mutating func requiredString(_ name: String) throws(LineProblem) -> Span {
+        guard i < end, base[i] == UInt8(ascii: "\"") else {
+            let column = i + 1
+            let found = typeName()
+            try skipValue(depth: 1)
+            throw LineProblem(.wrongType, "\(name): expected a string, found \(found)", column: column)
+        }
+        return try parseString()
+    }
+
+    private mutating func optionalString(_ name: String) throws(LineProblem) -> Span {
+        if i < end, base[i] == UInt8(ascii: "n") {
+            try expectWord("null")
+            return .absent
+        }
+        return try requiredString(name)
+    }
+
+    /// A whole number written as a JSON integer or a string of one, within ±`maxAmount`.
+    private mutating func integerValue(_ name: String, column: Int, nullable: Bool) throws(LineProblem) -> Int64? {
+        guard i < end else { throw syntax("unexpected end of line: expected a value") }
+        let b = base[i]
+        if nullable, b == UInt8(ascii: "n") {
+            try expectWord("null")
+            return nil
+        }
+        if b == UInt8(ascii: "\"") {
+            let s = try parseString()
+            return try wholeNumber(pointer(s), Int(s.count), name: name, column: column, quoted: true)
+        }
+        guard b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39) else {
+            let found = typeName()
+            try skipValue(depth: 1)
+            throw LineProblem(.wrongType, "\(name): expected a whole number, found \(found)", column: column)
+        }
+        let start = i
+        try scanNumber()
+        return try wholeNumber(base + start, i - start, name: name, column: column, quoted: false)
+    }
+
+    private func wholeNumber(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int, quoted: Bool) throws(LineProblem) -> Int64 {
+        let text = { String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self) }
+        var k = 0
+        var negative = false
+        if k < n, p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        let digitsStart = k
+        var value: Int64 = 0
+        var tooLarge = false
+        while k < n, p[k] >= 0x30, p[k] <= 0x39 {
+            if !tooLarge {
+                let d = Int64(p[k] - 0x30)
+                if value > (LedgerEntry.maxAmount - d) / 10 { tooLarge = true } else { value = value * 10 + d }
+            }
+            k += 1
+        }
+        let digits = k - digitsStart
+        if digits == 0 {
+            throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a whole number", column: column)
+        }
+        if k < n {
+            if p[k] == UInt8(ascii: ".") || p[k] == UInt8(ascii: "e") || p[k] == UInt8(ascii: "E") {
+                throw LineProblem(.fractionalAmount, "\(name): \(text()) is not a whole number: amounts are whole numbers of the card's credit unit", column: column)
+            }
+            throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a whole number", column: column)
+        }
+        if quoted, digits > 1, p[digitsStart] == UInt8(ascii: "0") {
+            throw LineProblem(.wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
+        }
+        if tooLarge {
+            throw LineProblem(.amountOutOfRange, "\(name): \(text()) is too large: at most 18 digits (±\(LedgerEntry.maxAmount))", column: column)
+        }
+        return negative ? -value : value
+    }
+
+    private mutating func parseQuantity() throws(LineProblem) {
+        let column = i + 1
+        guard i < end else { throw syntax("unexpected end of line: expected a value") }
+        if base[i] == UInt8(ascii: "n") {
+            try expectWord("null")
+            return
+        }
+        guard base[i] == UInt8(ascii: "{") else {
+            let found = typeName()
+            try skipValue(depth: 1)
+            throw LineProblem(.wrongType, "quantity: expected an object of dimension → number, found \(found)", column: column)
+        }
+        i += 1
+        skipWhitespace()
+        if i < end, base[i] == UInt8(ascii: "}") {
+            i += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard i < end else { throw syntax("unexpected end of line inside an object") }
+            guard base[i] == UInt8(ascii: "\"") else { throw syntax("unexpected \(describeCurrent()): expected a quoted key") }
+            let keyColumn = i + 1
+            let key = try parseString()
+            let keyHash = ContentHasher.dimensionKeyHash(pointer(key), Int(key.count))
+            let name = "quantity.\(string(key) ?? "")"
+            if dimensions.contains(where: { $0.keyHash == keyHash }) {
+                throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\" in quantity", column: keyColumn)
+            }
+            if key.count == 0 { throw LineProblem(.badValue, "quantity: a dimension name must not be empty", column: keyColumn) }
+            skipWhitespace()
+            guard i < end, base[i] == UInt8(ascii: ":") else { throw syntax("unexpected \(describeCurrent()): expected ':' after a key") }
+            i += 1
+            skipWhitespace()
+            let valueColumn = i + 1
+            guard i < end else { throw syntax("unexpected end of line: expected a value") }
+            let p: UnsafePointer<UInt8>
+            let n: Int
+            if base[i] == UInt8(ascii: "\"") {
+                let s = try parseString()
+                p = pointer(s)
+                n = Int(s.count)
+            } else if base[i] == UInt8(ascii: "-") || (base[i] >= 0x30 && base[i] <= 0x39) {
+                let start = i
+                try scanNumber()
+                p = base + start
+                n = i - start
+            } else {
+                let found = typeName()
+                try skipValue(depth: 2)
+                throw LineProblem(.wrongType, "\(name): expected a number, found \(found)", column: valueColumn)
+            }
+            let (significand, scale) = try Self.decimal(p, n, name: name, column: valueColumn)
+            dimensions.append(Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
+            skipWhitespace()
+            guard i < end else { throw syntax("unexpected end of line inside an object") }
+            if base[i] == UInt8(ascii: ",") {
+                i += 1
+                skipWhitespace()
+                if i < end, base[i] == UInt8(ascii: "}") { throw syntax("trailing comma before '}'") }
+                continue
+            }
+            if base[i] == UInt8(ascii: "}") {
+                i += 1
+                return
+            }
+            throw syntax("unexpected \(describeCurrent()): expected ',' or '}'")
+        }
+    }
+
+    /// Strict non-negative decimal text → significand and scale without trailing zeros.
+    static func decimal(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int) throws(LineProblem) -> (Int128, Int) {
+        let text = { String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self) }
+        var k = 0
+        if k < n, p[k] == UInt8(ascii: "-") {
+            throw LineProblem(.badValue, "\(name): \(text()) is negative: a quantity used is zero or more", column: column)
+        }
+        var value: Int128 = 0
+        var scale = 0
+        var intDigits = 0
+        var fracDigits = 0
+        var significant = 0
+        var seenPoint = false
+        while k < n {
+            let c = p[k]
+            if c >= 0x30, c <= 0x39 {
+                if seenPoint { fracDigits += 1; scale += 1 } else { intDigits += 1 }
+                if value != 0 || c != 0x30 { significant += 1 }
+                guard significant <= 30, scale <= 30 else {
+                    throw LineProblem(.amountOutOfRange, "\(name): \(text()) has more than 30 digits", column: column)
+                }
+                value = value * 10 + Int128(c - 0x30)
+            } else if c == UInt8(ascii: "."), !seenPoint, intDigits > 0 {
+                seenPoint = true
+            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                throw LineProblem(.badValue, "\(name): \(text()): exponent notation is not accepted; write the digits out", column: column)
+            } else {
+                throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
+            }
+            k += 1
+        }
+        guard intDigits > 0, !seenPoint || fracDigits > 0 else {
+            throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
+        }
+        if intDigits > 1, p[0] == 0x30 {
+            throw LineProblem(.wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
+        }
+        while scale > 0, value % 10 == 0 {
+            value /= 10
+            scale -= 1
+        }
+        if value == 0 { scale = 0 }
+        return (value, scale)
+    }
+
+    // MARK: Timestamps
+
+    @inline(__always)
+    private func digit(_ p: UnsafePointer<UInt8>, _ k: Int) -> Int? {
+        let c = p[k]
+        return c >= 0x30 && c <= 0x39 ? Int(c - 0x30) : nil
+    }
+
+    /// RFC 3339 with the same rules as `Timestamp(rfc3339:)`, without allocating.
+    private func parseTimestamp(_ s: Span, into f: inout Fields, column: Int) throws(LineProblem) {
+        let p = pointer(s)
+        let n = Int(s.count)
+        func fail() throws(LineProblem) -> Never {
+            let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+            var why = "timestamp is not RFC 3339"
+            do { _ = try Timestamp(rfc3339: text) } catch { why = error.description }
+            throw LineProblem(.badTimestamp, "at: \"\(text)\": \(why)", column: column)
+        }
+        func two(_ k: Int) -> Int? {
+            guard let a = digit(p, k), let b = digit(p, k + 1) else { return nil }
+            return a * 10 + b
+        }
+        guard n >= 20, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
+              p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
+              p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
+              let y1 = two(0), let y2 = two(2), let month = two(5), let day = two(8),
+              let hour = two(11), let minute = two(14), let second = two(17),
+              hour <= 23, minute <= 59, second <= 60 else { try fail() }
+        let year = y1 * 100 + y2
+        guard year >= 1, month >= 1, month <= 12, day >= 1,
+              day <= CalendarDate.daysIn(month: month, year: year) else { try fail() }
+        var k = 19
+        var nanos = 0
+        if p[k] == UInt8(ascii: ".") {
+            k += 1
+            var digits = 0
+            while k < n, let d = digit(p, k) {
+                if digits < 9 { nanos = nanos * 10 + d }
+                digits += 1
+                k += 1
+            }
+            guard digits > 0 else { try fail() }
+            if digits < 9 { for _ in digits..<9 { nanos *= 10 } }
+        }
+        guard k < n else { try fail() }
+        var offset = 0
+        switch p[k] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            k += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard k + 6 <= n, p[k + 3] == UInt8(ascii: ":"), let oh = two(k + 1), let om = two(k + 4),
+                  oh <= 23, om <= 59 else { try fail() }
+            offset = (p[k] == UInt8(ascii: "-") ? -1 : 1) * (oh * 60 + om)
+            k += 6
+        default:
+            try fail()
+        }
+        guard k == n else { try fail() }
+        // days_from_civil, as CalendarDate.daysSinceEpoch.
+        let yy = month <= 2 ? year - 1 : year
+        let era = yy / 400
+        let yoe = yy - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146097 + doe - 719468
+        f.seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
+        f.nanoseconds = UInt32(nanos)
+        f.offsetMinutes = offset
+    }
+
+    // MARK: Rules
+
+    private func checkRules(_ f: Fields) throws(LineProblem) {
+        if !f.id.isPresent { throw LineProblem(.missingField, "id: missing required field") }
+        if !f.hasAt { throw LineProblem(.missingField, "at: missing required field") }
+        if !f.hasKind { throw LineProblem(.missingField, "kind: missing required field") }
+        if !f.hasAmount { throw LineProblem(.missingField, "amount: missing required field") }
+        switch f.kind {
+        case .charge:
+            if !f.feature.isPresent { throw LineProblem(.missingField, "feature: missing required field for a charge") }
+            if f.amount >= 0 { throw LineProblem(.wrongSign, "amount: a charge is negative, found \(f.amount)") }
+        case .refund:
+            if !f.feature.isPresent { throw LineProblem(.missingField, "feature: missing required field for a refund") }
+            if !f.refundOf.isPresent { throw LineProblem(.missingField, "refundOf: missing required field for a refund") }
+            if f.amount <= 0 { throw LineProblem(.wrongSign, "amount: a refund is positive, found \(f.amount)") }
+        case .grant, .topup:
+            if f.amount <= 0 { throw LineProblem(.wrongSign, "amount: a \(f.kind.rawValue) is positive, found \(f.amount)") }
+        }
+        if f.feature.isPresent, f.feature.count == 0 { throw LineProblem(.badValue, "feature: must not be empty") }
+        if f.refundOf.isPresent, f.refundOf.count == 0 { throw LineProblem(.badValue, "refundOf: must not be empty") }
+        if f.price.isPresent {
+            guard f.kind == .topup else { throw LineProblem(.badValue, "price: only a top-up records money") }
+            guard parsePrice(f.price) != nil else {
+                throw LineProblem(.badValue, "price: \"\(string(f.price) ?? "")\" is not money (expected e.g. \"GBP 4.99\")")
+            }
+        }
+    }
+
+    /// `"GBP 4.99"`: an ISO 4217 code, one space, a strict non-negative decimal.
+    func parsePrice(_ s: Span) -> Money? {
+        guard let text = string(s) else { return nil }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2, let currency = Currency(code: String(parts[0])),
+              let amount = try? Exact(decimal: parts[1]), !amount.isNegative else { return nil }
+        return Money(amount, currency)
+    }
+
+    // MARK: JSON grammar
+
+    private mutating func expectWord(_ word: StaticString) throws(LineProblem) {
+        let n = word.utf8CodeUnitCount
+        let w = word.utf8Start
+        guard i + n <= end else { i = end; throw syntax("invalid literal: expected '\(word)'") }
+        for k in 0..<n where base[i + k] != w[k] { throw syntax("invalid literal: expected '\(word)'") }
+        i += n
+    }
+
+    private mutating func scanNumber() throws(LineProblem) {
+        @inline(__always) func isDigit(_ k: Int) -> Bool { k < end && base[k] >= 0x30 && base[k] <= 0x39 }
+        let start = i
+        if base[i] == UInt8(ascii: "-") { i += 1 }
+        guard isDigit(i) else {
+            if i >= end { throw syntax("invalid number: expected a digit") }
+            throw syntax("invalid number: expected a digit")
+        }
+        if base[i] == 0x30 {
+            i += 1
+            if isDigit(i) { throw LineProblem(.malformedJSON, "invalid number: leading zeros are not allowed", column: start + 1) }
+        } else {
+            while isDigit(i) { i += 1 }
+        }
+        if i < end, base[i] == UInt8(ascii: ".") {
+            i += 1
+            guard isDigit(i) else { throw syntax("invalid number: expected a digit after '.'") }
+            while isDigit(i) { i += 1 }
+        }
+        if i < end, base[i] == UInt8(ascii: "e") || base[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < end, base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-") { i += 1 }
+            guard isDigit(i) else { throw syntax("invalid number: expected a digit in the exponent") }
+            while isDigit(i) { i += 1 }
+        }
+    }
+
+    /// Any JSON value, checked and skipped (unknown fields are validated, then ignored).
+    private mutating func skipValue(depth: Int) throws(LineProblem) {
+        guard depth <= Self.maxDepth else { throw syntax("nesting deeper than \(Self.maxDepth) levels") }
+        guard i < end else { throw syntax("unexpected end of line: expected a value") }
+        switch base[i] {
+        case UInt8(ascii: "\""):
+            _ = try parseString(decode: false)
+        case UInt8(ascii: "t"): try expectWord("true")
+        case UInt8(ascii: "f"): try expectWord("false")
+        case UInt8(ascii: "n"): try expectWord("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
+        case UInt8(ascii: "["):
+            i += 1
+            skipWhitespace()
+            if i < end, base[i] == UInt8(ascii: "]") { i += 1; return }
+            while true {
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard i < end else { throw syntax("unexpected end of line inside an array") }
+                if base[i] == UInt8(ascii: ",") {
+                    i += 1
+                    skipWhitespace()
+                    if i < end, base[i] == UInt8(ascii: "]") { throw syntax("trailing comma before ']'") }
+                    continue
+                }
+                if base[i] == UInt8(ascii: "]") { i += 1; return }
+                throw syntax("unexpected \(describeCurrent()): expected ',' or ']'")
+            }
+        case UInt8(ascii: "{"):
+            i += 1
+            skipWhitespace()
+            if i < end, base[i] == UInt8(ascii: "}") { i += 1; return }
+            var keys: [UInt64] = []
+            while true {
+                skipWhitespace()
+                guard i < end else { throw syntax("unexpected end of line inside an object") }
+                guard base[i] == UInt8(ascii: "\"") else { throw syntax("unexpected \(describeCurrent()): expected a quoted key") }
+                let keyColumn = i + 1
+                let key = try parseString()
+                let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
+                if keys.contains(h) { throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn) }
+                keys.append(h)
+                skipWhitespace()
+                guard i < end, base[i] == UInt8(ascii: ":") else { throw syntax("unexpected \(describeCurrent()): expected ':' after a key") }
+                i += 1
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard i < end else { throw syntax("unexpected end of line inside an object") }
+                if base[i] == UInt8(ascii: ",") {
+                    i += 1
+                    skipWhitespace()
+                    if i < end, base[i] == UInt8(ascii: "}") { throw syntax("trailing comma before '}'") }
+                    continue
+                }
+                if base[i] == UInt8(ascii: "}") { i += 1; return }
+                throw syntax("unexpected \(describeCurrent()): expected ',' or '}'")
+            }
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            throw syntax("NaN and Infinity are not JSON numbers")
+        default:
+            throw syntax("unexpected \(describeCurrent()): expected a value")
+        }
+    }
+
+    /// A JSON string starting at the opening quote. Without escapes the span points into
+    /// the input; with escapes the decoded bytes go to `scratch`.
+    private mutating func parseString(decode: Bool = true) throws(LineProblem) -> Span {
+        let openColumn = i + 1
+        i += 1
+        let start = i
+        // Fast path: printable ASCII without escapes, eight bytes at a time. The lowest
+        // flagged byte of the mask is always a true special byte (borrows only flag
+        // bytes above one), so its position says where the string ends or the slow
+        // path starts.
+        let raw = UnsafeRawPointer(base)
+        var j = i
+        while j + 8 <= end {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let quote = w ^ (ones &* 0x22)
+            let slash = w ^ (ones &* 0x5C)
+            let special = (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w) & highs
+            if special != 0 {
+                j += special.trailingZeroBitCount >> 3
+                if base[j] == UInt8(ascii: "\"") {
+                    i = j + 1
+                    return Span(start: Int32(start), count: Int32(j - start), inScratch: false)
+                }
+                break
+            }
+            j += 8
+        }
+        i = j
+        while i < end {
+            let b = base[i]
+            if b == UInt8(ascii: "\"") {
+                let span = Span(start: Int32(start), count: Int32(i - start), inScratch: false)
+                i += 1
+                return span
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+            i += 1
+        }
+        guard i < end else {
+            throw LineProblem(.malformedJSON, "unterminated string", column: openColumn)
+        }
+        // Slow path: copy what was scanned so far, then decode.
+        let scratchStart = scratchCount
+        if decode {
+            for k in start..<i { appendScratch(base[k]) }
+        }
+        while true {
+            guard i < end else { throw LineProblem(.malformedJSON, "unterminated string", column: openColumn) }
+            let b = base[i]
+            if b == UInt8(ascii: "\"") {
+                i += 1
+                if decode {
+                    return Span(start: Int32(scratchStart), count: Int32(scratchCount - scratchStart), inScratch: true)
+                }
+                return Span(start: Int32(start), count: Int32(i - 1 - start), inScratch: false)
+            }
+            if b == UInt8(ascii: "\\") {
+                i += 1
+                guard i < end else { throw LineProblem(.malformedJSON, "unterminated string", column: openColumn) }
+                let e = base[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "\""): appendScratch(0x22, decode)
+                case UInt8(ascii: "\\"): appendScratch(0x5C, decode)
+                case UInt8(ascii: "/"): appendScratch(0x2F, decode)
+                case UInt8(ascii: "b"): appendScratch(0x08, decode)
+                case UInt8(ascii: "f"): appendScratch(0x0C, decode)
+                case UInt8(ascii: "n"): appendScratch(0x0A, decode)
+                case UInt8(ascii: "r"): appendScratch(0x0D, decode)
+                case UInt8(ascii: "t"): appendScratch(0x09, decode)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard i + 1 < end, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") else {
+                            throw syntax("unpaired surrogate in \\u escape")
+                        }
+                        i += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw syntax("unpaired surrogate in \\u escape") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw syntax("unpaired surrogate in \\u escape")
+                    }
+                    if decode { appendUTF8(scalar) }
+                default:
+                    throw LineProblem(.malformedJSON, "invalid escape in a string", column: i - 1)
+                }
+                continue
+            }
+            if b < 0x20 {
+                throw LineProblem(.malformedJSON, "control character 0x\(String(b, radix: 16, uppercase: true)) must be escaped in a string", column: i + 1)
+            }
+            if b < 0x80 {
+                appendScratch(b, decode)
+                i += 1
+                continue
+            }
+            let n = try utf8SequenceLength()
+            if decode { for k in i..<i + n { appendScratch(base[k]) } }
+            i += n
+        }
+    }
+
+    /// Validates the UTF-8 sequence at `i` (RFC 3629: no overlongs, no surrogates).
+    private func utf8SequenceLength() throws(LineProblem) -> Int {
+        let b0 = base[i]
+        func cont(_ k: Int, _ lo: UInt8 = 0x80, _ hi: UInt8 = 0xBF) -> Bool {
+            k < end && base[k] >= lo && base[k] <= hi
+        }
+        switch b0 {
+        case 0xC2...0xDF where cont(i + 1): return 2
+        case 0xE0 where cont(i + 1, 0xA0) && cont(i + 2): return 3
+        case 0xE1...0xEC where cont(i + 1) && cont(i + 2): return 3
+        case 0xED where cont(i + 1, 0x80, 0x9F) && cont(i + 2): return 3
+        case 0xEE...0xEF where cont(i + 1) && cont(i + 2): return 3
+        case 0xF0 where cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3): return 4
+        case 0xF1...0xF3 where cont(i + 1) && cont(i + 2) && cont(i + 3): return 4
+        case 0xF4 where cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3): return 4
+        default:
+            throw LineProblem(.malformedJSON, "string is not valid UTF-8 (byte 0x\(String(b0, radix: 16, uppercase: true)))", column: i + 1)
+        }
+    }
+
+    private mutating func hex4() throws(LineProblem) -> UInt32 {
+        guard i + 4 <= end else { i = end; throw syntax("incomplete \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = base[i]
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 0x30)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 0x61 + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 0x41 + 10)
+            default: throw syntax("invalid hex digit in \\u escape")
+            }
+            v = v * 16 + d
+            i += 1
+        }
+        return v
+    }
+
+    @inline(__always)
+    private mutating func appendScratch(_ b: UInt8, _ decode: Bool = true) {
+        guard decode else { return }
+        // The decoded text is never longer than the input, and scratch holds at least that.
+        scratch[scratchCount] = b
+        scratchCount += 1
+    }
+
+    private mutating func appendUTF8(_ v: UInt32) {
+        if v < 0x80 {
+            appendScratch(UInt8(v))
+        } else if v < 0x800 {
+            appendScratch(UInt8(0xC0 | (v >> 6)))
+            appendScratch(UInt8(0x80 | (v & 0x3F)))
+        } else if v < 0x10000 {
+            appendScratch(UInt8(0xE0 | (v >> 12)))
+            appendScratch(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            appendScratch(UInt8(0x80 | (v & 0x3F)))
+        } else {
+            appendScratch(UInt8(0xF0 | (v >> 18)))
+            appendScratch(UInt8(0x80 | ((v >> 12) & 0x3F)))
+            appendScratch(UInt8(0x80 | ((v >> 6) & 0x3F)))
+            appendScratch(UInt8(0x80 | (v & 0x3F)))
+        }
+    }
+}
+
+extension EntryScanner.Fields {
+    /// The content hash (see `LedgerEntry.contentHash`; both must agree).
+    func contentHash(_ scanner: EntryScanner) -> UInt64 {
+        var f: UInt64 = 0, d: UInt64 = 0
+        return contentHash(scanner, featureHash: &f, deviceHash: &d)
+    }
+
+    /// The content hash, also handing back the field hashes of `feature` and `device`
+    /// so that interning them costs no second pass over their bytes.
+    @inline(__always)
+    func contentHash(_ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64) -> UInt64 {
+        var h = ContentHasher()
+        h.add(.at, seconds: seconds, nanoseconds: nanoseconds)
+        h.add(.kind, integer: Int64(kind.code))
+        h.add(.amount, integer: amount)
+        @inline(__always) func add(_ field: ContentField, _ s: EntryScanner.Span) {
+            if s.isPresent { h.add(field, bytes: scanner.pointer(s), count: Int(s.count)) }
+        }
+        if feature.isPresent {
+            featureHash = TakingsHash.bytes(scanner.pointer(feature), Int(feature.count), seed: ContentField.feature.seed)
+            h.addHash(featureHash)
+        }
+        add(.refundOf, refundOf)
+        add(.reason, reason)
+        for d in scanner.dimensions {
+            h.addQuantity(keyHash: d.keyHash, significand: d.significand, scale: d.scale)
+        }
+        if device.isPresent {
+            deviceHash = TakingsHash.bytes(scanner.pointer(device), Int(device.count), seed: ContentField.device.seed)
+            h.addHash(deviceHash)
+        }
+        add(.note, note)
+        add(.card, card)
+        if let balanceAfter { h.add(.balanceAfter, integer: balanceAfter) }
+        add(.paymentRef, paymentRef)
+        if price.isPresent, let money = scanner.parsePrice(price) {
+            h.add(.price, string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
+        }
+        return h.value
+    }
+
+    /// The entry as a value, with strings and exact quantities (the slow path, for tests
+    /// and pricing).
+    func entry(_ scanner: EntryScanner) -> LedgerEntry {
+        var quantity: [String: Exact] = [:]
+        for d in scanner.dimensions {
+            let value = (try? Exact(d.significand, over: Exact.powerOfTen(d.scale))) ?? .zero
+            quantity[scanner.string(d.key) ?? ""] = value
+        }
+        return LedgerEntry(
+            id: scanner.string(id) ?? "", at: Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds), offsetMinutes: offsetMinutes),
+            kind: kind, amount: amount, feature: scanner.string(feature), refundOf: scanner.string(refundOf),
+            reason: scanner.string(reason), quantity: quantity, device: scanner.string(device), note: scanner.string(note),
+            card: scanner.string(card), balanceAfter: balanceAfter, paymentRef: scanner.string(paymentRef),
+            price: price.isPresent ? scanner.parsePrice(price) : nil)
+    }
+
+    func quantity(_ scanner: EntryScanner) -> [String: Exact] {
+        var quantity: [String: Exact] = [:]
+        for d in scanner.dimensions {
+            quantity[scanner.string(d.key) ?? ""] = (try? Exact(d.significand, over: Exact.powerOfTen(d.scale))) ?? .zero
+        }
+        return quantity
+    }
+}

@@ -1,0 +1,187 @@
+/// Reads roll-up summaries: takings already summed per feature key and period, as the
+/// opt-in roll-up of seed 000 sends them from many devices.
+///
+/// JSON Lines, one `{"rollup": {...}}` per line, or CSV with a header naming the same
+/// fields. Fields: `period` (required: `2026-11-29` a day, `2026-W48` an ISO week,
+/// `2026-11` a month), `tz` (the offset the period is drawn in, default `Z`), `feature`,
+/// `charges`, `charged`, `declines`, `givenBack`, `grants`, `granted`, `topups`,
+/// `toppedUp` (whole numbers, zero when absent; credits positive), and `id` (optional:
+/// rows with the same id are de-duplicated like entries). Rows add up.
+enum RollupReader {
+    struct Rollup: Sendable, Hashable {
+        var id: String?
+        var period: String
+        var since: Timestamp
+        var until: Timestamp
+        var feature: String?
+        var charges: Int128 = 0
+        var charged: Int128 = 0
+        var declines: Int128 = 0
+        var givenBack: Int128 = 0
+        var grants: Int128 = 0
+        var granted: Int128 = 0
+        var topups: Int128 = 0
+        var toppedUp: Int128 = 0
+
+        var contentHash: UInt64 {
+            var h = ContentHasher()
+            h.add(.rollup, string: period)
+            h.add(.at, seconds: since.seconds, nanoseconds: 0)
+            if let feature { h.add(.feature, string: feature) }
+            for (k, v) in [charges, charged, declines, givenBack, grants, granted, topups, toppedUp].enumerated() {
+                h.add(.amount, integer: Int64(truncatingIfNeeded: v) &+ Int64(k) << 60)
+            }
+            return h.value
+        }
+    }
+
+    struct Row {
+        let line: Int
+        /// nil for a blank line.
+        let result: Result<Rollup, LineProblem>?
+    }
+
+    static let numberFields = ["charges", "charged", "declines", "givenBack", "grants", "granted", "topups", "toppedUp"]
+
+    static func jsonLines(_ bytes: inout BufferedBytes) -> [Row] {
+        var rows: [Row] = []
+        var line = 0
+        while let (text, newline) = bytes.nextLine() {
+            line += 1
+            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                rows.append(Row(line: line, result: nil))
+                continue
+            }
+            rows.append(Row(line: line, result: Result { () throws(LineProblem) in try parse(jsonLine: text, lastWithoutNewline: !newline) }))
+        }
+        return rows
+    }
+
+    static func parse(jsonLine text: [UInt8], lastWithoutNewline: Bool) throws(LineProblem) -> Rollup {
+        let node: JSONNode
+        do {
+            node = try JSONParser.parse(text)
+        } catch {
+            let truncated = error.message.contains("truncated") || error.message.contains("end of file")
+            throw LineProblem(truncated ? .truncated : .malformedJSON,
+                              (truncated && lastWithoutNewline ? "truncated last line: " : "") + error.message, column: error.location.column)
+        }
+        guard let outer = node.members, let inner = outer.first(where: { $0.key == "rollup" })?.value else {
+            throw LineProblem(.missingField, "rollup: missing required field (a roll-up line is {\"rollup\": {...}})")
+        }
+        guard let members = inner.members else {
+            throw LineProblem(.wrongType, "rollup: expected an object, found \(inner.value.kindName)", column: inner.location.column)
+        }
+        var cells: [String: String] = [:]
+        for m in members {
+            switch m.value.value {
+            case .string(let s): cells[m.key] = s
+            case .number(let s): cells[m.key] = s
+            case .null: break
+            default:
+                throw LineProblem(.wrongType, "rollup.\(m.key): expected a string or a number, found \(m.value.value.kindName)", column: m.value.location.column)
+            }
+        }
+        return try rollup(cells)
+    }
+
+    static func csv(_ bytes: inout BufferedBytes) -> [Row] {
+        var reader = CSVRecordReader(bytes)
+        defer { bytes = reader.bytes }
+        guard let head = reader.next() else { return [] }
+        let header = head.fields.map { String(decoding: $0, as: UTF8.self).trimmingWhitespaceString }
+        var rows: [Row] = []
+        while let record = reader.next() {
+            if let problem = record.problem {
+                rows.append(Row(line: record.line, result: .failure(problem)))
+                continue
+            }
+            guard record.fields.count == header.count else {
+                rows.append(Row(line: record.line, result: .failure(LineProblem(.malformedJSON, "the row has \(record.fields.count) fields, the header has \(header.count)"))))
+                continue
+            }
+            var cells: [String: String] = [:]
+            for (name, cell) in zip(header, record.fields) where !cell.isEmpty {
+                cells[name] = String(decoding: cell, as: UTF8.self)
+            }
+            rows.append(Row(line: record.line, result: Result { () throws(LineProblem) in try rollup(cells) }))
+        }
+        return rows
+    }
+
+    static func rollup(_ cells: [String: String]) throws(LineProblem) -> Rollup {
+        guard let period = cells["period"] else { throw LineProblem(.missingField, "period: missing required field") }
+        var offset = 0
+        if let tz = cells["tz"] {
+            do { offset = try TakingsSeries.offset(tz) } catch { throw LineProblem(.badTimestamp, "tz: \(error)") }
+        }
+        guard let (since, until) = bounds(period, offsetMinutes: offset) else {
+            throw LineProblem(.badTimestamp, "period: \"\(period)\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)")
+        }
+        var r = Rollup(id: cells["id"], period: period + (offset == 0 ? "" : " (\(cells["tz"]!))"), since: since, until: until, feature: cells["feature"])
+        var values: [Int128] = []
+        for name in numberFields {
+            guard let text = cells[name] else { values.append(0); continue }
+            let v = try Array(text.utf8).withUnsafeBufferPointer { buf throws(LineProblem) in try wholeNumber(buf, name: name) }
+            guard v >= 0 else { throw LineProblem(.wrongSign, "\(name): a roll-up counts and sums are zero or more, found \(text)") }
+            values.append(Int128(v))
+        }
+        (r.charges, r.charged, r.declines, r.givenBack) = (values[0], values[1], values[2], values[3])
+        (r.grants, r.granted, r.topups, r.toppedUp) = (values[4], values[5], values[6], values[7])
+        if r.feature == nil, r.charges != 0 || r.charged != 0 || r.declines != 0 || r.givenBack != 0 {
+            throw LineProblem(.missingField, "feature: missing required field for a roll-up row with takings")
+        }
+        if let f = r.feature, f.isEmpty { throw LineProblem(.badValue, "feature: must not be empty") }
+        return r
+    }
+
+    private static func wholeNumber(_ buf: UnsafeBufferPointer<UInt8>, name: String) throws(LineProblem) -> Int64 {
+        let text = String(decoding: buf, as: UTF8.self)
+        var negative = false
+        var k = 0
+        if k < buf.count, buf[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        guard k < buf.count else { throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number") }
+        var v: Int64 = 0
+        while k < buf.count {
+            let c = buf[k]
+            if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                throw LineProblem(.fractionalAmount, "\(name): \(text) is not a whole number")
+            }
+            guard c >= 0x30, c <= 0x39 else { throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number") }
+            let d = Int64(c - 0x30)
+            if v > (LedgerEntry.maxAmount - d) / 10 { throw LineProblem(.amountOutOfRange, "\(name): \(text) is too large: at most 18 digits") }
+            v = v * 10 + d
+            k += 1
+        }
+        return negative ? -v : v
+    }
+
+    /// `[start, end)` of a day, ISO week or month drawn at `offsetMinutes`.
+    static func bounds(_ period: String, offsetMinutes: Int) -> (Timestamp, Timestamp)? {
+        let b = Array(period.utf8)
+        func digits(_ r: Range<Int>) -> Int? {
+            guard r.upperBound <= b.count, b[r].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return Int(String(decoding: b[r], as: UTF8.self))
+        }
+        if b.count == 10, let d = CalendarDate(period) {
+            return (Timestamp(startOf: d, offsetMinutes: offsetMinutes),
+                    Timestamp(startOf: CalendarDate(daysSinceEpoch: d.daysSinceEpoch + 1), offsetMinutes: offsetMinutes))
+        }
+        if b.count == 7, b[4] == UInt8(ascii: "-"), let y = digits(0..<4), let m = digits(5..<7),
+           let first = CalendarDate(year: y, month: m, day: 1) {
+            let next = m == 12 ? CalendarDate(year: y + 1, month: 1, day: 1) : CalendarDate(year: y, month: m + 1, day: 1)
+            guard let next else { return nil }
+            return (Timestamp(startOf: first, offsetMinutes: offsetMinutes), Timestamp(startOf: next, offsetMinutes: offsetMinutes))
+        }
+        if b.count == 8, b[4] == UInt8(ascii: "-"), b[5] == UInt8(ascii: "W"), let y = digits(0..<4), let w = digits(6..<8),
+           let jan4 = CalendarDate(year: y, month: 1, day: 4) {
+            let week1Monday = jan4.daysSinceEpoch - (jan4.isoWeekday - 1)
+            let monday = week1Monday + (w - 1) * 7
+            // A week number past the year's last ISO week is not a period.
+            guard w >= 1, CalendarDate(daysSinceEpoch: monday + 3).year == y else { return nil }
+            return (Timestamp(startOf: CalendarDate(daysSinceEpoch: monday), offsetMinutes: offsetMinutes),
+                    Timestamp(startOf: CalendarDate(daysSinceEpoch: monday + 7), offsetMinutes: offsetMinutes))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,175 @@
+extension TakingsEngine {
+    /// Resolves refunds, checks balance chains, adds the shards up and builds the report.
+    func finish() -> TakingsReport {
+        var log = rejections
+        for shard in shards { log.merge(shard.state.rejections) }
+        let window = options.window
+        let final = TakingsShard(index: -1, rejectionsShown: 0)
+        var entries = shards.reduce(0) { $0 + $1.state.entries }
+        var inWindow = shards.reduce(0) { $0 + $1.state.inWindow }
+
+        // Refunds: every input is read, so the charge each names can be looked up.
+        var refunds = shards.flatMap(\.state.pendingRefunds)
+        refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
+        var refunded: [UInt64: UInt64] = [:]
+        for r in refunds {
+            let place = final.place(r.meta, settings)
+            let owner = shards[SlotMeta.shard(of: r.ref0, count: shards.count)]
+            guard let charge = owner.table.lookup(id0: r.ref0, id1: r.ref1) else {
+                entries -= 1
+                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
+                                         message: "refundOf: refund of an unknown charge \"\(r.refundOf)\" (no entry with that id in any input)"))
+                continue
+            }
+            guard SlotMeta.kind(charge.meta) == .charge else {
+                entries -= 1
+                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
+                                         message: "refundOf: \"\(r.refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"))
+                continue
+            }
+            if let chargeFeature = SlotMeta.feature(charge.meta), r.feature >= 0, r.feature < 0xFFFF, chargeFeature != r.feature {
+                entries -= 1
+                log.add(TakingsRejection(place: place, reason: .badValue,
+                                         message: "feature: the refund is for \"\(features[r.feature])\" but charge \"\(r.refundOf)\" was for \"\(features[chargeFeature])\""))
+                continue
+            }
+            let key = r.ref0 ^ (r.ref1 &* 31)
+            if let first = refunded[key] {
+                let p = final.place(first, settings)
+                warnings.append(Diagnostic(path: place.path, location: SourceLocation(line: place.line, column: 1), severity: .warning,
+                                           message: "charge \"\(r.refundOf)\" is given back again (first at \(p.path):\(p.line))", rule: "refunded-twice"))
+            } else {
+                refunded[key] = r.meta
+            }
+            let ctx = ChunkContext(input: place.input, path: place.path, baseLine: 0, featureMap: [], deviceMap: [])
+            if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
+                final.add(&final.state.outstanding, r.amount, ctx, place.line)
+            }
+            guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
+            inWindow += 1
+            let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
+            var list = final.state.sums[bucket] ?? []
+            if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
+            list[r.feature].declines += 1
+            final.add(&list[r.feature].givenBack, r.amount, ctx, place.line)
+            final.state.sums[bucket] = list
+        }
+        errors.append(contentsOf: final.state.errors)
+
+        // Balance chains, device by device.
+        let devices = self.devices
+        var chains: [ChainSums] = Array(repeating: ChainSums(), count: devices.count)
+        for shard in shards {
+            for (d, c) in shard.state.chains.enumerated() { chains[d].merge(c) }
+        }
+        for (d, chain) in chains.enumerated() where chain.count > 0 && !chain.isUnbroken {
+            let p = final.place(chain.latestMeta, settings)
+            let message: String
+            if Int128(chain.latestBalance) != chain.total {
+                message = "device \"\(devices[d])\": balance chain broken: its latest entry says balanceAfter \(chain.latestBalance), but its \(chain.count) amounts sum to \(chain.total)"
+            } else {
+                message = "device \"\(devices[d])\": balance chain broken: the balanceAfter values of its \(chain.count) entries do not follow from their amounts (an entry is missing, repeated or wrong)"
+            }
+            let diagnostic = Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1),
+                                        severity: options.strict ? .error : .warning, message: message, rule: "balance-chain")
+            if options.strict { errors.append(diagnostic) } else { warnings.append(diagnostic) }
+        }
+
+        // Add the shards up, bucket by bucket.
+        var buckets: [Int64: [FeatureSums]] = final.state.sums
+        var firstSeen: [UInt64] = []
+        for shard in shards {
+            for (b, list) in shard.state.sums {
+                var into = buckets[b] ?? []
+                if into.count < list.count { into.append(contentsOf: repeatElement(FeatureSums(), count: list.count - into.count)) }
+                for (f, s) in list.enumerated() {
+                    do { try into[f].merge(s) } catch { errors.append(Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost")) }
+                }
+                buckets[b] = into
+            }
+            for (f, m) in shard.state.firstSeen.enumerated() {
+                if firstSeen.count <= f { firstSeen.append(contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count)) }
+                if m != .max, firstSeen[f] == .max || (SlotMeta.input(m), SlotMeta.line(m)) < (SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])) {
+                    firstSeen[f] = m
+                }
+            }
+        }
+        var whole: [FeatureSums] = Array(repeating: FeatureSums(), count: features.count)
+        for list in buckets.values {
+            for (f, s) in list.enumerated() {
+                do { try whole[f].merge(s) } catch { errors.append(Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost")) }
+            }
+        }
+
+        func rows(_ list: [FeatureSums]) -> [TakingsReport.Row] {
+            list.enumerated()
+                .filter { $0.element.charges > 0 || $0.element.declines > 0 }
+                .map { TakingsReport.Row(feature: features[$0.offset], charges: Int($0.element.charges), charged: $0.element.charged,
+                                         declines: Int($0.element.declines), givenBack: $0.element.givenBack, cost: $0.element.cost) }
+                .sorted { $0.feature < $1.feature }
+        }
+        func total(_ rows: [TakingsReport.Row]) -> TakingsReport.Row {
+            var s = FeatureSums()
+            for r in rows {
+                do {
+                    try s.merge(FeatureSums(charges: Int64(r.charges), charged: r.charged, declines: Int64(r.declines), givenBack: r.givenBack, cost: r.cost))
+                } catch {
+                    errors.append(Diagnostic(path: "-", message: "total: \(error)", rule: "cost"))
+                }
+            }
+            return TakingsReport.Row(feature: "total", charges: Int(s.charges), charged: s.charged, declines: Int(s.declines), givenBack: s.givenBack, cost: s.cost)
+        }
+        let tableRows = rows(whole)
+        var periods: [TakingsReport.Period] = []
+        if let series = options.series {
+            for b in buckets.keys.sorted() {
+                let r = rows(buckets[b]!)
+                guard !r.isEmpty else { continue }
+                periods.append(TakingsReport.Period(label: series.label(ofBucket: b), since: series.start(ofBucket: b),
+                                                    until: series.end(ofBucket: b), rows: r, totals: total(r)))
+            }
+        }
+
+        // Feature keys the card does not know.
+        var unknown: [String] = []
+        if let pricing = settings.pricing {
+            for row in tableRows where !pricing.isKnownFeature(row.feature) {
+                unknown.append(row.feature)
+                let f = featureIndex[row.feature]!
+                let p = f < firstSeen.count && firstSeen[f] != .max ? final.place(firstSeen[f], settings) : TakingsPlace(input: 0, path: "-", line: 1)
+                warnings.append(Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1), severity: .warning,
+                                           message: "unknown feature key \"\(row.feature)\": not on the card (\(row.charges) charges, kept in the table)",
+                                           rule: "unknown-feature"))
+            }
+        }
+
+        // Below the line.
+        var grants: Int64 = 0, topups: Int64 = 0
+        var granted: Int128 = 0, toppedUp: Int128 = 0, outstanding: Int128 = final.state.outstanding
+        var money: [Currency: Exact] = [:]
+        for shard in shards {
+            grants += shard.state.grants
+            topups += shard.state.topups
+            granted &+= shard.state.granted
+            toppedUp &+= shard.state.toppedUp
+            outstanding &+= shard.state.outstanding
+            errors.append(contentsOf: shard.state.errors)
+            for (c, v) in shard.state.topupMoney {
+                do { money[c] = try (money[c] ?? .zero).adding(v) } catch { errors.append(Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow")) }
+            }
+        }
+        let below = TakingsReport.BelowTheLine(grants: Int(grants), granted: granted, topups: Int(topups), toppedUp: toppedUp,
+                                               topupMoney: money.keys.sorted().map { Money(money[$0]!, $0) }, outstanding: outstanding)
+
+        let input = TakingsReport.Input(lines: lines, entries: entries, duplicates: shards.reduce(0) { $0 + $1.state.duplicates },
+                                        rejected: log.count, blank: blank, rejectedByClass: log.byClass, inWindow: inWindow)
+        if !input.isBalanced {
+            errors.append(Diagnostic(path: "-", message: "internal: the input accounting does not balance: \(input.lines) lines ≠ \(input.entries) entries + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank", rule: "accounting"))
+        }
+        var costCurrency: Currency?
+        for row in tableRows { if let c = row.cost?.currency { costCurrency = c } }
+        return TakingsReport(window: window, series: options.series, rows: tableRows, totals: total(tableRows), periods: periods,
+                             belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
+                             warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency)
+    }
+}

@@ -1,0 +1,121 @@
+/// A place in the inputs of a run: which input and which line.
+public struct TakingsPlace: Sendable, Hashable, Comparable {
+    /// The input's index in the run's input list.
+    public let input: Int
+    /// The input's name as given (`-` for standard input).
+    public let path: String
+    /// 1-based line (for a device ledger document: the line where the entry starts).
+    public let line: Int
+    /// 1-based byte column when known, otherwise 1.
+    public let column: Int
+
+    public init(input: Int, path: String, line: Int, column: Int = 1) {
+        self.input = input
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: TakingsPlace, rhs: TakingsPlace) -> Bool {
+        (lhs.input, lhs.line, lhs.column) < (rhs.input, rhs.line, rhs.column)
+    }
+
+    /// `path:line`
+    public var description: String { "\(path):\(line)" }
+}
+
+/// Why a line was not used.
+public enum RejectionClass: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    case malformedJSON = "malformed-json"
+    case truncated
+    case missingField = "missing-field"
+    case wrongType = "wrong-type"
+    case fractionalAmount = "fractional-amount"
+    case amountOutOfRange = "amount-out-of-range"
+    case wrongSign = "wrong-sign"
+    case badTimestamp = "bad-timestamp"
+    case unknownKind = "unknown-kind"
+    case badValue = "bad-value"
+    case refundOfUnknownCharge = "refund-of-unknown-charge"
+    case conflictingDuplicate = "conflicting-duplicate"
+    case overflow
+
+    public static func < (lhs: RejectionClass, rhs: RejectionClass) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One rejected line: where, which class of problem, and a lowercase message.
+public struct TakingsRejection: Sendable, Hashable, Comparable {
+    public let place: TakingsPlace
+    public let reason: RejectionClass
+    public let message: String
+
+    public init(place: TakingsPlace, reason: RejectionClass, message: String) {
+        self.place = place
+        self.reason = reason
+        self.message = message
+    }
+
+    /// `path:line:column: error: message [rule]`, compiler style.
+    public var diagnostic: Diagnostic {
+        Diagnostic(path: place.path, location: SourceLocation(line: place.line, column: place.column),
+                   severity: .error, message: message, rule: reason.rawValue)
+    }
+
+    public static func < (lhs: TakingsRejection, rhs: TakingsRejection) -> Bool {
+        (lhs.place, lhs.reason, lhs.message) < (rhs.place, rhs.reason, rhs.message)
+    }
+}
+
+/// A line-level problem found while scanning, before the line's place is known in full.
+struct LineProblem: Error, Sendable, Hashable {
+    let reason: RejectionClass
+    let message: String
+    /// 1-based byte column within the line.
+    let column: Int
+
+    init(_ reason: RejectionClass, _ message: String, column: Int = 1) {
+        self.reason = reason
+        self.message = message
+        self.column = column
+    }
+}
+
+/// Keeps every rejection counted and the first `limit` of them (by place) in full.
+///
+/// "First" is by input order and line, not by the order threads found them, so the
+/// list is the same on every run.
+struct RejectionLog: Sendable {
+    let limit: Int
+    private(set) var kept: [TakingsRejection] = []
+    private(set) var count = 0
+    private(set) var byClass: [RejectionClass: Int] = [:]
+
+    init(limit: Int = 20) {
+        self.limit = limit
+    }
+
+    mutating func add(_ r: TakingsRejection) {
+        count += 1
+        byClass[r.reason, default: 0] += 1
+        keep(r)
+    }
+
+    private mutating func keep(_ r: TakingsRejection) {
+        if kept.count < limit {
+            kept.append(r)
+            if kept.count == limit { kept.sort() }
+        } else if let last = kept.last, r < last {
+            kept.removeLast()
+            let i = kept.firstIndex { r < $0 } ?? kept.count
+            kept.insert(r, at: i)
+        }
+    }
+
+    mutating func merge(_ other: RejectionLog) {
+        count += other.count
+        for (k, v) in other.byClass { byClass[k, default: 0] += v }
+        for r in other.kept { keep(r) }
+    }
+
+    var first: [TakingsRejection] { kept.sorted() }
+}

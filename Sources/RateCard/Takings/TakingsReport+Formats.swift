@@ -1,0 +1,247 @@
+/// The takings report as JSON, CSV, Markdown and a plain text table: the same numbers in
+/// every format, from one model.
+///
+/// Credits are whole numbers in the card's credit unit. Money is exact in JSON
+/// (canonical decimal strings) and rounded half-even to the currency's minor unit in the
+/// formats for people. The decline rate is exact in JSON and CSV when its decimal
+/// expansion terminates (otherwise rounded half-even to 12 places), a percentage with one
+/// decimal (half-even) for people.
+extension TakingsReport {
+    // MARK: JSON
+
+    /// Pretty-printed JSON with sorted keys. Per feature `feature`, `charges`, `charged`,
+    /// `declines`, `givenBack`, `left` (integer strings), `declineRate`, `cost`; an `input`
+    /// object with `lines`, `entries`, `duplicates`, `rejected`, `blank`.
+    public func json() -> String {
+        var out = ""
+        TakingsOutputJSON.object(jsonObject).write(into: &out, indent: 0)
+        return out + "\n"
+    }
+
+    private var jsonObject: [String: TakingsOutputJSON] {
+        var o: [String: TakingsOutputJSON] = [
+            "window": .object([
+                "name": .string(window.name),
+                "since": window.since.map { .string($0.rfc3339UTC) } ?? .null,
+                "until": window.until.map { .string($0.rfc3339UTC) } ?? .null,
+            ]),
+            "features": .array(rows.map { .object(Self.jsonRow($0)) }),
+            "totals": .object(Self.jsonRow(totals)),
+            "belowTheLine": .object([
+                "grants": .string(String(belowTheLine.grants)),
+                "granted": .string(String(belowTheLine.granted)),
+                "topups": .string(String(belowTheLine.topups)),
+                "toppedUp": .string(String(belowTheLine.toppedUp)),
+                "topupMoney": .array(belowTheLine.topupMoney.map {
+                    .object(["currency": .string($0.currency.code), "amount": .string($0.amount.decimalText(maxScale: 38))])
+                }),
+                "outstanding": .string(String(belowTheLine.outstanding)),
+            ]),
+            "input": .object([
+                "lines": .number(input.lines),
+                "entries": .number(input.entries),
+                "duplicates": .number(input.duplicates),
+                "rejected": .number(input.rejected),
+                "blank": .number(input.blank),
+                "inWindow": .number(input.inWindow),
+                "rejectedByClass": .object(Dictionary(uniqueKeysWithValues: input.rejectedByClass.map { ($0.key.rawValue, TakingsOutputJSON.number($0.value)) })),
+            ]),
+            "rejections": .array(rejections.map {
+                .object(["path": .string($0.place.path), "line": .number($0.place.line), "column": .number($0.place.column),
+                         "reason": .string($0.reason.rawValue), "message": .string($0.message)])
+            }),
+            "unknownFeatures": .array(unknownFeatures.map { .string($0) }),
+            "warnings": .array(warnings.map { .string($0.rendered) }),
+            "errors": .array(errors.map { .string($0.rendered) }),
+            "costCurrency": costCurrency.map { .string($0.code) } ?? .null,
+        ]
+        if let series {
+            o["series"] = .object(["by": .string(series.period.rawValue), "offsetMinutes": .number(series.offsetMinutes)])
+            o["periods"] = .array(periods.map {
+                .object(["period": .string($0.label), "since": .string($0.since.rfc3339UTC), "until": .string($0.until.rfc3339UTC),
+                         "features": .array($0.rows.map { .object(Self.jsonRow($0)) }), "totals": .object(Self.jsonRow($0.totals))])
+            })
+        }
+        return o
+    }
+
+    private static func jsonRow(_ r: Row) -> [String: TakingsOutputJSON] {
+        [
+            "feature": .string(r.feature),
+            "charges": .string(String(r.charges)),
+            "charged": .string(String(r.charged)),
+            "declines": .string(String(r.declines)),
+            "givenBack": .string(String(r.givenBack)),
+            "left": .string(String(r.left)),
+            "declineRate": r.declineRate.map { .string($0.decimalText()) } ?? .null,
+            "cost": r.cost.map { .string($0.amount.decimalText(maxScale: 38)) } ?? .null,
+        ]
+    }
+
+    // MARK: CSV
+
+    /// One row per feature (and per period with a series), no totals row:
+    /// `[period,]feature,charges,charged,declines,givenBack,left,declineRate,cost`.
+    public func csv() -> String {
+        var lines: [String] = []
+        let head = ["feature", "charges", "charged", "declines", "givenBack", "left", "declineRate", "cost"]
+        func cells(_ r: Row) -> [String] {
+            [Self.csvField(r.feature), String(r.charges), String(r.charged), String(r.declines), String(r.givenBack), String(r.left),
+             r.declineRate?.decimalText() ?? "", r.cost.map { $0.amount.decimalText(maxScale: 38) } ?? ""]
+        }
+        if series != nil {
+            lines.append((["period"] + head).joined(separator: ","))
+            for p in periods {
+                for r in p.rows { lines.append(([p.label] + cells(r)).joined(separator: ",")) }
+            }
+        } else {
+            lines.append(head.joined(separator: ","))
+            for r in rows { lines.append(cells(r).joined(separator: ",")) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    // MARK: For people
+
+    private var columns: [String] {
+        ["feature", "charges", "charged", "declines", "given back", "left", "decline rate"] + (costCurrency.map { ["cost (\($0.code))"] } ?? [])
+    }
+
+    private func cells(_ r: Row) -> [String] {
+        var c = [r.feature, String(r.charges), String(r.charged), String(r.declines), String(r.givenBack), String(r.left), Self.percent(r.declineRate)]
+        if costCurrency != nil { c.append(r.cost?.formatted(rule: .halfEven) ?? "–") }
+        return c
+    }
+
+    static func percent(_ rate: Exact?) -> String {
+        guard let rate, let hundred = try? rate.multiplied(by: Exact(100)),
+              let text = try? hundred.formatted(scale: 1, rule: .halfEven) else { return "–" }
+        return text + "%"
+    }
+
+    private var headline: String {
+        "Takings by feature, window \(window.name)"
+            + (window.since.map { " from \($0.rfc3339UTC)" } ?? "") + (window.until.map { " until \($0.rfc3339UTC)" } ?? "")
+            + ". Credits are in the card's credit unit."
+    }
+
+    private var belowLines: [String] {
+        var lines = [
+            "grants: \(belowTheLine.grants) (\(belowTheLine.granted) credits)",
+            "top-ups: \(belowTheLine.topups) (\(belowTheLine.toppedUp) credits"
+                + (belowTheLine.topupMoney.isEmpty ? ")" : "; " + belowTheLine.topupMoney.map { "\($0.currency.code) \($0.formatted(rule: .halfEven))" }.joined(separator: ", ") + ")"),
+            "outstanding balance: \(belowTheLine.outstanding) credits (granted or bought and not yet spent: a liability)",
+        ]
+        if !unknownFeatures.isEmpty { lines.append("unknown feature keys: " + unknownFeatures.joined(separator: ", ")) }
+        return lines
+    }
+
+    private var inputLine: String {
+        "input: \(input.lines) lines read = \(input.entries) entries used + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank; \(input.inWindow) entries in the window"
+    }
+
+    /// A Markdown report: the table with a totals row, the series, below the line, the
+    /// input accounting, the first rejections and the warnings.
+    public func markdown() -> String {
+        var out: [String] = ["# Takings by feature", "", headline, ""]
+        func table(_ rows: [Row], _ totals: Row) {
+            out.append("| " + columns.joined(separator: " | ") + " |")
+            out.append("|" + columns.enumerated().map { $0.offset == 0 ? "---|" : "---:|" }.joined())
+            for r in rows { out.append("| " + cells(r).map(Self.markdownCell).joined(separator: " | ") + " |") }
+            out.append("| " + cells(totals).map { "**\(Self.markdownCell($0))**" }.joined(separator: " | ") + " |")
+        }
+        table(rows, totals)
+        for p in periods {
+            out += ["", "## \(p.label)", ""]
+            table(p.rows, p.totals)
+        }
+        out += ["", "## Below the line", ""] + belowLines.map { "- " + $0 }
+        out += ["", "## Input", "", "- " + inputLine]
+        for r in rejections { out.append("- `\(r.place.path):\(r.place.line)`: \(r.message) [\(r.reason.rawValue)]") }
+        if input.rejected > rejections.count { out.append("- … and \(input.rejected - rejections.count) more rejected") }
+        if !errors.isEmpty || !warnings.isEmpty {
+            out += ["", "## Findings", ""]
+            for d in errors + warnings { out.append("- `\(d.rendered)`") }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static func markdownCell(_ s: String) -> String { s.replacingAll("|", with: "\\|") }
+
+    /// A plain text table for a terminal: columns aligned, numbers right-aligned.
+    public func table() -> String {
+        var out: [String] = [headline, ""]
+        func block(_ rows: [Row], _ totals: Row) {
+            let all = [columns] + rows.map(cells) + [cells(totals)]
+            let widths = columns.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
+            func line(_ cells: [String]) -> String {
+                cells.enumerated().map { c, text in
+                    let pad = String(repeating: " ", count: widths[c] - text.count)
+                    return c == 0 ? text + pad : pad + text
+                }.joined(separator: "  ")
+            }
+            out.append(line(columns))
+            out.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+            for r in rows { out.append(line(cells(r))) }
+            out.append(line(cells(totals)))
+        }
+        block(rows, totals)
+        for p in periods {
+            out += ["", p.label]
+            block(p.rows, p.totals)
+        }
+        out += [""] + belowLines + [inputLine]
+        return out.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A JSON value for output, written with sorted keys.
+enum TakingsOutputJSON {
+    case null
+    case number(Int)
+    case string(String)
+    case array([TakingsOutputJSON])
+    case object([String: TakingsOutputJSON])
+
+    func write(into out: inout String, indent: Int) {
+        let pad = String(repeating: "  ", count: indent + 1)
+        let close = String(repeating: "  ", count: indent)
+        switch self {
+        case .null: out += "null"
+        case .number(let n): out += String(n)
+        case .string(let s): out += TakingsJSONWriter.string(s)
+        case .array(let items):
+            guard !items.isEmpty else { out += "[]"; return }
+            out += "[\n"
+            for (k, item) in items.enumerated() {
+                out += pad
+                item.write(into: &out, indent: indent + 1)
+                out += k == items.count - 1 ? "\n" : ",\n"
+            }
+            out += close + "]"
+        case .object(let members):
+            guard !members.isEmpty else { out += "{}"; return }
+            out += "{\n"
+            let keys = members.keys.sorted()
+            for (k, key) in keys.enumerated() {
+                out += pad + TakingsJSONWriter.string(key) + ": "
+                members[key]!.write(into: &out, indent: indent + 1)
+                out += k == keys.count - 1 ? "\n" : ",\n"
+            }
+            out += close + "}"
+        }
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

@@ -1,0 +1,545 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The library entry point of `margin pnl`: reads every input, merges, windows and sums.
+public enum TakingsRun {
+    /// The most inputs one run takes (their index is packed in 10 bits).
+    public static let maxInputs = 1024
+    /// The longest line accepted, so a file without newlines cannot take all memory.
+    static let maxLineBytes = 64 << 20
+
+    /// Reads `inputs` in order and returns the table.
+    ///
+    /// Throws `TakingsInputError` when an input cannot be read at all (exit 2) and
+    /// `TakingsOptionError` for bad options; every problem inside an input is a rejection,
+    /// a warning or an error in the report instead.
+    public static func run(inputs: [TakingsInput], options: TakingsOptions, pricing: (any TakingsPricing)?) throws -> TakingsReport {
+        guard inputs.count <= maxInputs else { throw TakingsOptionError.tooManyInputs(inputs.count) }
+        if let s = options.window.since, let u = options.window.until, !(s < u) {
+            throw TakingsOptionError.emptyWindow(since: s, until: u)
+        }
+        // Size the de-duplication tables from the inputs' sizes (about 190 bytes a line),
+        // so that a large export is not rehashed on the way; a wrong guess only costs a
+        // regrowth.
+        var bytes = 0
+        for input in inputs {
+            switch input.source {
+            case .file(let path):
+                var st = stat()
+                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) }
+            case .bytes(let b): bytes += b.count
+            case .standardInput: break
+            }
+        }
+        let expected = min(bytes / 170, 1 << 31) / options.threads
+        let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path), expectedEntriesPerShard: expected)
+        for (index, input) in inputs.enumerated() {
+            try engine.read(input, index: index)
+        }
+        return engine.finish()
+    }
+}
+
+/// The state of one run: global feature and device tables, the shards, the line counts.
+final class TakingsEngine {
+    let options: TakingsOptions
+    let settings: MergeSettings
+    let shards: [TakingsShard]
+    var features: [String] = []
+    var featureIndex: [String: Int] = [:]
+    /// Every device, by global index.
+    var deviceNames = DeviceInterner()
+    var devices: [String] { deviceNames.names }
+    /// Per JSON Lines parser: its device table, kept across chunks, and the global index
+    /// of each of its devices.
+    let parserDevices: ResultSlots<DeviceInterner>
+    var parserDeviceMaps: [[Int]]
+    var lines = 0
+    var blank = 0
+    var warnings: [Diagnostic] = []
+    var errors: [Diagnostic] = []
+    /// Rejections found outside the shards (whole-document problems, roll-ups).
+    var rejections: RejectionLog
+
+    init(options: TakingsOptions, pricing: (any TakingsPricing)?, paths: [String], expectedEntriesPerShard: Int = 0) {
+        self.options = options
+        settings = MergeSettings(window: options.window, series: options.series, pricing: pricing,
+                                 shards: options.threads, rejectionsShown: options.rejectionsShown, paths: paths)
+        shards = (0..<options.threads).map {
+            TakingsShard(index: $0, rejectionsShown: options.rejectionsShown, expectedEntries: expectedEntriesPerShard)
+        }
+        rejections = RejectionLog(limit: options.rejectionsShown)
+        // Two pieces per thread and block, so the threads can balance their work.
+        parserDevices = ResultSlots(count: options.threads * 2)
+        for k in 0..<options.threads * 2 { parserDevices[k] = DeviceInterner() }
+        parserDeviceMaps = Array(repeating: [], count: options.threads * 2)
+    }
+
+    var keepQuantity: Bool { settings.pricing != nil }
+
+    // MARK: Reading
+
+    func read(_ input: TakingsInput, index: Int) throws {
+        let source = try ByteSource(input)
+        let peekSize = 64 << 10
+        var peek = [UInt8](repeating: 0, count: peekSize)
+        let n = try peek.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
+            try source.fill(buf.baseAddress!, count: peekSize)
+        }
+        peek.removeSubrange(n...)
+        let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path)
+        switch format {
+        case .jsonLines:
+            if let size = source.regularFileSize, size > 0 {
+                try streamMappedJSONLines(source, size: size, input: index, path: input.path)
+            } else {
+                try streamJSONLines(source, initial: peek, input: index, path: input.path)
+            }
+        case .ledgerDocument:
+            let all = try readAll(source, initial: peek, path: input.path)
+            merge([LedgerDocumentReader.read(all, keepQuantity: keepQuantity)], input: index, path: input.path, baseLine: 0)
+        case .csv:
+            var reader = CSVLedgerReader(BufferedBytes(source, initial: peek), keepQuantity: keepQuantity)
+            while let chunk = reader.next(records: 65_536) {
+                merge([chunk], input: index, path: input.path, baseLine: 0)
+            }
+            if let failure = reader.failure { throw failure }
+        case .rollupJSONLines, .rollupCSV:
+            var bytes = BufferedBytes(source, initial: peek)
+            let rows = format == .rollupCSV ? RollupReader.csv(&bytes) : RollupReader.jsonLines(&bytes)
+            if let failure = bytes.failure { throw failure }
+            addRollups(rows, input: index, path: input.path)
+        }
+    }
+
+    private func readAll(_ source: ByteSource, initial: [UInt8], path: String) throws(TakingsInputError) -> [UInt8] {
+        var all = initial
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try block.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
+                try source.read(into: buf.baseAddress!, count: buf.count)
+            }
+            if n == 0 { break }
+            all.append(contentsOf: block[0..<n])
+            if all.count > 1 << 30 {
+                throw TakingsInputError(path: path, message: "larger than 1 GiB: export large takings as JSON Lines, which are streamed")
+            }
+        }
+        return all
+    }
+
+    /// JSON Lines, the hot path: read blocks of whole lines, parse pieces in parallel,
+    /// merge shards in parallel, in input order.
+    private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String) throws {
+        let threads = options.threads
+        var capacity = max(options.chunkBytes * threads, initial.count)
+        // Two blocks: while one is parsed, the next is read into the other.
+        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        var spare = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer {
+            buffer.deallocate()
+            spare.deallocate()
+        }
+        initial.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
+        var filled = initial.count
+        var eof = initial.isEmpty
+        var readAhead = false
+        var baseLine = 0
+        let reader = SendableSource(source: source)
+        while true {
+            if !eof, filled < capacity, !readAhead {
+                let n = try source.fill(buffer + filled, count: capacity - filled)
+                if n < capacity - filled { eof = true }
+                filled += n
+            }
+            readAhead = false
+            if filled == 0 { break }
+            var usable = filled
+            if !eof {
+                guard let last = lastNewline(buffer, filled) else {
+                    guard capacity < TakingsRun.maxLineBytes else {
+                        throw TakingsInputError(path: path, message: "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?")
+                    }
+                    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                    bigger.update(from: buffer, count: filled)
+                    buffer.deallocate()
+                    spare.deallocate()
+                    buffer = bigger
+                    capacity *= 2
+                    spare = .allocate(capacity: capacity)
+                    continue
+                }
+                usable = last + 1
+            }
+            let final = eof
+            let pieces = split(buffer, usable, parts: threads)
+            let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+            let base = SendablePointer(pointer: UnsafePointer(buffer))
+            let next = SendableMutablePointer(pointer: spare)
+            let keep = keepQuantity
+            let interners = parserDevices
+            // Iteration 0 carries the unparsed tail over to the spare block and reads the
+            // next block behind it; the others parse the pieces.
+            let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1)
+            let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
+            parallel(pieces.count + 1) { k in
+                guard k > 0 else {
+                    if carry > 0 { next.pointer.update(from: base.pointer + carryFrom, count: carry) }
+                    read[0] = final ? .success(0) : Result { () throws(TakingsInputError) in try reader.source.fill(next.pointer + carry, count: room) }
+                    return
+                }
+                let (start, end) = pieces[k - 1]
+                var devices = interners.take(k - 1)
+                parsed[k - 1] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count,
+                                                           keepQuantity: keep, devices: &devices, worker: k - 1)
+                interners[k - 1] = devices
+            }
+            let chunks = parsed.values
+            merge(chunks, input: input, path: path, baseLine: baseLine)
+            baseLine += chunks.reduce(0) { $0 + $1.lineCount }
+            let n = try read[0].get()
+            swap(&buffer, &spare)
+            filled = carry + n
+            if !final, n < room { eof = true }
+            readAhead = true
+            if eof && filled == 0 { break }
+        }
+    }
+
+    /// JSON Lines from a regular file: each block is mapped from the page cache, parsed
+    /// where it lies (no copy) and unmapped, so memory holds a block or two, never the
+    /// file. A block starts at the first unparsed line (mapped from the page boundary
+    /// below it) and ends at its last newline. Blocks are pipelined: while the shards
+    /// merge block N, the other tasks parse block N+1, all on the same threads.
+    private func streamMappedJSONLines(_ source: ByteSource, size: Int, input: Int, path: String) throws {
+        let threads = options.threads
+        let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+        var blockBytes = options.chunkBytes * threads
+        var position = 0
+        var baseLine = 0
+        var pending: (chunks: [ParsedChunk], baseLine: Int)?
+        while position < size || pending != nil {
+            var block: (mapped: UnsafeMutableRawPointer, length: Int, data: UnsafeMutablePointer<UInt8>, usable: Int, final: Bool)?
+            while position < size, block == nil {
+                let mapStart = position - position % page
+                let skip = position - mapStart
+                let length = min(size - mapStart, skip + blockBytes)
+                guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, source.fd, off_t(mapStart)),
+                      mapped != MAP_FAILED else {
+                    throw TakingsInputError(path: path, message: "cannot map the file: \(String(cString: strerror(errno)))")
+                }
+                let data = mapped.assumingMemoryBound(to: UInt8.self) + skip
+                let final = mapStart + length == size
+                var usable = length - skip
+                if !final {
+                    guard let last = lastNewline(data, usable) else {
+                        munmap(mapped, length)
+                        guard blockBytes < TakingsRun.maxLineBytes else {
+                            throw TakingsInputError(path: path, message: "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?")
+                        }
+                        blockBytes *= 2
+                        continue
+                    }
+                    usable = last + 1
+                }
+                block = (mapped, length, data, usable, final)
+            }
+            defer { if let block { munmap(block.mapped, block.length) } }
+
+            let contexts = pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) } ?? []
+            let work = MergeWork(shards: shards, settings: settings, chunks: pending?.chunks ?? [], contexts: contexts, features: features)
+            let merges = pending == nil ? 0 : shards.count
+            let pieces = block.map { split($0.data, $0.usable, parts: threads) } ?? []
+            let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+            let base = SendablePointer(pointer: UnsafePointer(block?.data ?? UnsafeMutablePointer(mutating: TakingsHash.emptyBase)))
+            let final = block?.final ?? false
+            let keep = keepQuantity
+            let interners = parserDevices
+            parallel(merges + pieces.count) { k in
+                guard k >= merges else {
+                    work.run(shard: k)
+                    return
+                }
+                let p = k - merges
+                let (start, end) = pieces[p]
+                // Piece p of every block has parser state p (its device table).
+                let slot = p
+                var devices = interners.take(slot)
+                parsed[p] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && p == pieces.count - 1,
+                                                       keepQuantity: keep, devices: &devices, worker: slot)
+                interners[slot] = devices
+            }
+            if let block {
+                let chunks = parsed.values
+                pending = (chunks, baseLine)
+                baseLine += chunks.reduce(0) { $0 + $1.lineCount }
+                position += block.usable
+            } else {
+                pending = nil
+            }
+        }
+    }
+
+    /// Parses `[0, count)` of whole lines in one piece per thread, in parallel.
+    private func parsePieces(_ base: SendablePointer, _ count: Int, final: Bool) -> [ParsedChunk] {
+        let pieces = split(UnsafeMutablePointer(mutating: base.pointer), count, parts: options.threads)
+        let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+        let keep = keepQuantity
+        let interners = parserDevices
+        parallel(pieces.count) { k in
+            let (start, end) = pieces[k]
+            var devices = interners.take(k)
+            parsed[k] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count - 1,
+                                                   keepQuantity: keep, devices: &devices, worker: k)
+            interners[k] = devices
+        }
+        return parsed.values
+    }
+
+    private func lastNewline(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {
+        var k = n - 1
+        while k >= 0 {
+            if p[k] == 0x0A { return k }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// Splits `[0, n)` into up to `parts` ranges that end just after a newline (or at n).
+    private func split(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, parts: Int) -> [(Int, Int)] {
+        var ranges: [(Int, Int)] = []
+        var start = 0
+        for k in 1..<max(parts, 1) {
+            let target = n * k / parts
+            guard target > start, target < n, let hit = memchr(p + target, 0x0A, n - target) else { continue }
+            let end = (UnsafeRawPointer(hit) - UnsafeRawPointer(p)) + 1
+            if end > start, end < n {
+                ranges.append((start, end))
+                start = end
+            }
+        }
+        ranges.append((start, n))
+        return ranges
+    }
+
+    // MARK: Merging
+
+    /// Runs `count` tasks on the worker threads, or one after another with one thread.
+    func parallel(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        if options.threads == 1 {
+            for k in 0..<count { body(k) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: count, execute: body)
+        }
+    }
+
+    /// Maps chunks' local features and devices to global indexes, counts their lines and
+    /// rejections, then merges their records shard by shard in parallel.
+    func merge(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) {
+        let contexts = prepare(chunks, input: input, path: path, baseLine: baseLine)
+        let names = features
+        let work = MergeWork(shards: shards, settings: settings, chunks: chunks, contexts: contexts, features: names)
+        parallel(shards.count) { s in work.run(shard: s) }
+    }
+
+    /// Maps chunks' local features and devices to global indexes and counts their lines
+    /// and rejections, in input order, on the calling thread.
+    func prepare(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) -> [ChunkContext] {
+        var contexts: [ChunkContext] = []
+        var base = baseLine
+        for chunk in chunks {
+            let featureMap = chunk.features.map { name -> Int in
+                if let k = featureIndex[name] { return k }
+                featureIndex[name] = features.count
+                features.append(name)
+                return features.count - 1
+            }
+            var deviceMap = chunk.worker >= 0 ? parserDeviceMaps[chunk.worker] : []
+            for d in chunk.newDevices {
+                deviceMap.append(Int(deviceNames.intern(d.h0, d.h1) { d.name }))
+            }
+            if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = deviceMap }
+            contexts.append(ChunkContext(input: input, path: path, baseLine: base, featureMap: featureMap, deviceMap: deviceMap))
+            lines += chunk.lineCount
+            blank += chunk.blankCount
+            for (line, problem) in chunk.problems {
+                rejections.add(TakingsRejection(
+                    place: TakingsPlace(input: input, path: path, line: chunk.lineNumber(line, base: base), column: problem.column),
+                    reason: problem.reason, message: problem.message))
+            }
+            base += chunk.lineCount
+        }
+        return contexts
+    }
+
+    // MARK: Roll-ups
+
+    func addRollups(_ rows: [RollupReader.Row], input: Int, path: String) {
+        let shard = shards[0]
+        for row in rows {
+            lines += 1
+            let place = TakingsPlace(input: input, path: path, line: row.line)
+            let r: RollupReader.Rollup
+            switch row.result {
+            case nil:
+                blank += 1
+                continue
+            case .failure(let problem):
+                rejections.add(TakingsRejection(place: TakingsPlace(input: input, path: path, line: row.line, column: problem.column),
+                                                reason: problem.reason, message: problem.message))
+                continue
+            case .success(let value):
+                r = value
+            }
+            if let id = r.id {
+                let (id0, id1) = TakingsHash.id("rollup:" + id)
+                let target = shards[SlotMeta.shard(of: id0, count: shards.count)]
+                switch target.table.insert(id0: id0, id1: id1, content: r.contentHash,
+                                           meta: SlotMeta.pack(line: row.line, input: input, kind: .grant, feature: UInt32.max)) {
+                case .duplicate:
+                    target.state.duplicates += 1
+                    continue
+                case .conflict(let existing):
+                    let first = target.place(existing, settings)
+                    rejections.add(TakingsRejection(place: place, reason: .conflictingDuplicate,
+                                                    message: "conflicting duplicate: the same roll-up id as \(first.path):\(first.line) with different content"))
+                    continue
+                case .inserted:
+                    break
+                }
+            }
+            shard.state.entries += 1
+            let window = options.window
+            let cut = (window.since.map { r.since < $0 && $0 < r.until } ?? false)
+                || (window.until.map { r.since < $0 && $0 < r.until } ?? false)
+            let counted = window.contains(seconds: r.since.seconds, nanoseconds: UInt32(r.since.nanoseconds))
+            if cut {
+                warnings.append(Diagnostic(path: path, location: SourceLocation(line: row.line, column: 1), severity: .warning,
+                    message: "the window (\(window.name)) cuts roll-up period \(r.period): a roll-up can only be windowed by its period; \(counted ? "counted in full, as it starts inside the window" : "not counted, as it starts before the window")",
+                    rule: "rollup-cut"))
+            }
+            if window.until.map({ r.since < $0 }) ?? true {
+                shard.state.outstanding += r.granted + r.toppedUp + r.givenBack - r.charged
+            }
+            guard counted else { continue }
+            shard.state.inWindow += 1
+            shard.state.grants += Int64(r.grants)
+            shard.state.granted += r.granted
+            shard.state.topups += Int64(r.topups)
+            shard.state.toppedUp += r.toppedUp
+            guard let name = r.feature else { continue }
+            var bucket: Int64 = 0
+            if let series = options.series {
+                bucket = series.bucket(seconds: r.since.seconds)
+                if series.end(ofBucket: bucket) < r.until {
+                    warnings.append(Diagnostic(path: path, location: SourceLocation(line: row.line, column: 1), severity: .warning,
+                        message: "roll-up period \(r.period) is longer than a \(series.period.rawValue) of the series: counted in the \(series.period.rawValue) it starts in",
+                        rule: "rollup-cut"))
+                }
+            }
+            let feature: Int
+            if let k = featureIndex[name] {
+                feature = k
+            } else {
+                feature = features.count
+                featureIndex[name] = feature
+                features.append(name)
+            }
+            var list = shard.state.sums[bucket] ?? []
+            if list.count <= feature { list.append(contentsOf: repeatElement(FeatureSums(), count: feature + 1 - list.count)) }
+            list[feature].charges += Int64(r.charges)
+            list[feature].charged += r.charged
+            list[feature].declines += Int64(r.declines)
+            list[feature].givenBack += r.givenBack
+            shard.state.sums[bucket] = list
+            if shard.state.firstSeen.count <= feature { shard.state.firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - shard.state.firstSeen.count)) }
+            let meta = SlotMeta.pack(line: row.line, input: input, kind: .charge, feature: UInt32(min(feature, 0xFFFE)))
+            let seen = shard.state.firstSeen[feature]
+            if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) { shard.state.firstSeen[feature] = meta }
+        }
+    }
+}
+
+/// One batch of shard merges, handed to the worker threads: each runs one shard over
+/// every chunk in order.
+struct MergeWork: @unchecked Sendable {
+    let shards: [TakingsShard]
+    let settings: MergeSettings
+    let chunks: [ParsedChunk]
+    let contexts: [ChunkContext]
+    let features: [String]
+
+    func run(shard s: Int) {
+        for (chunk, ctx) in zip(chunks, contexts) {
+            shards[s].merge(chunk, ctx, settings, features: features)
+        }
+    }
+}
+
+/// A block handed to the one worker that fills it.
+struct SendableMutablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
+}
+
+/// The input, handed to the one worker that reads ahead.
+struct SendableSource: @unchecked Sendable {
+    let source: ByteSource
+}
+
+/// A pointer handed to worker threads that only read through it.
+struct SendablePointer: @unchecked Sendable {
+    let pointer: UnsafePointer<UInt8>
+}
+
+/// Slots that concurrent workers fill, one index each.
+final class ResultSlots<T>: @unchecked Sendable {
+    private var storage: [T?]
+    private let lock = NSLockLite()
+
+    init(count: Int) {
+        storage = Array(repeating: nil, count: count)
+    }
+
+    subscript(k: Int) -> T {
+        get { lock.locked { storage[k]! } }
+        set {
+            lock.locked { storage[k] = newValue }
+        }
+    }
+
+    /// Moves the value out, so that the caller holds the only reference and mutates it
+    /// in place.
+    func take(_ k: Int) -> T {
+        lock.locked {
+            let v = storage[k]!
+            storage[k] = nil
+            return v
+        }
+    }
+
+    var values: [T] { lock.locked { storage.map { $0! } } }
+}
+
+/// A minimal mutex over `pthread_mutex_t`, so the library needs no Foundation lock.
+final class NSLockLite: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func locked<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

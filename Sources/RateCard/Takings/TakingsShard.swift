@@ -1,0 +1,353 @@
+/// The running sums of one feature in one period.
+struct FeatureSums {
+    var charges: Int64 = 0
+    var charged: Int128 = 0
+    var declines: Int64 = 0
+    var givenBack: Int128 = 0
+    var cost: Money?
+
+    mutating func merge(_ o: FeatureSums) throws(MoneyError) {
+        charges += o.charges
+        charged = try checkedAdd(charged, o.charged)
+        declines += o.declines
+        givenBack = try checkedAdd(givenBack, o.givenBack)
+        if let oc = o.cost { cost = try cost.map { c throws(MoneyError) in try c.adding(oc) } ?? oc }
+    }
+}
+
+/// Adds credits exactly; false (and the sum unchanged) on overflow, never a trap.
+@inline(__always)
+func addChecked(_ sum: inout Int128, _ amount: Int64) -> Bool {
+    let (s, o) = sum.addingReportingOverflow(Int128(amount))
+    if o { return false }
+    sum = s
+    return true
+}
+
+@inline(__always)
+func checkedAdd(_ a: Int128, _ b: Int128) throws(MoneyError) -> Int128 {
+    let (s, o) = a.addingReportingOverflow(b)
+    if o { throw .arithmetic(.overflow) }
+    return s
+}
+
+/// What a device's balance chain needs, independent of the order entries arrive in.
+///
+/// In a chain sorted by time each entry's balance before (`balanceAfter − amount`) is the
+/// previous entry's balance after, and the first starts from 0. So the multiset of
+/// "befores" plus the final balance equals the multiset of "afters" plus 0, and the final
+/// balance is the sum of the amounts. Both are checked with an additive multiset hash:
+/// O(1) memory per device, whatever the number of entries or their order.
+struct ChainSums {
+    var count = 0
+    var links: UInt64 = 0
+    var total: Int128 = 0
+    var latestSeconds = Int64.min
+    var latestNanos: UInt32 = 0
+    var latestId: (UInt64, UInt64) = (0, 0)
+    var latestBalance: Int64 = 0
+    var latestMeta: UInt64 = 0
+
+    @inline(__always)
+    static func mix(_ v: Int128) -> UInt64 {
+        let u = UInt128(bitPattern: v)
+        return TakingsHash.integer(UInt64(truncatingIfNeeded: u) ^ TakingsHash.integer(UInt64(truncatingIfNeeded: u >> 64), seed: 7), seed: 0xba1a)
+    }
+
+    mutating func add(amount: Int64, balanceAfter: Int64, seconds: Int64, nanos: UInt32, id: (UInt64, UInt64), meta: UInt64) {
+        count += 1
+        let before = Int128(balanceAfter) - Int128(amount)
+        links = links &+ ChainSums.mix(before) &- ChainSums.mix(Int128(balanceAfter))
+        total &+= Int128(amount)
+        if (seconds, nanos, id.0, id.1) > (latestSeconds, latestNanos, latestId.0, latestId.1) {
+            latestSeconds = seconds
+            latestNanos = nanos
+            latestId = id
+            latestBalance = balanceAfter
+            latestMeta = meta
+        }
+    }
+
+    mutating func merge(_ o: ChainSums) {
+        guard o.count > 0 else { return }
+        count += o.count
+        links = links &+ o.links
+        total &+= o.total
+        if (o.latestSeconds, o.latestNanos, o.latestId.0, o.latestId.1) > (latestSeconds, latestNanos, latestId.0, latestId.1) {
+            latestSeconds = o.latestSeconds
+            latestNanos = o.latestNanos
+            latestId = o.latestId
+            latestBalance = o.latestBalance
+            latestMeta = o.latestMeta
+        }
+    }
+
+    /// True when the amounts and balances link up into one chain from 0.
+    var isUnbroken: Bool {
+        links == ChainSums.mix(0) &- ChainSums.mix(total) && Int128(latestBalance) == total
+    }
+}
+
+/// A refund waiting for all input to be read, when its charge can be looked up.
+struct PendingRefund {
+    var ref0: UInt64
+    var ref1: UInt64
+    var meta: UInt64
+    var feature: Int
+    var amount: Int64
+    var seconds: Int64
+    var nanos: UInt32
+    var refundOf: String
+}
+
+/// Where the records of one chunk are merged: the global indexes of its features and
+/// devices, and where its lines start.
+struct ChunkContext {
+    let input: Int
+    let path: String
+    let baseLine: Int
+    let featureMap: [Int]
+    let deviceMap: [Int]
+}
+
+/// The read-only facts every shard needs while merging.
+struct MergeSettings: @unchecked Sendable {
+    let window: TakingsWindow
+    let series: TakingsSeries?
+    let pricing: (any TakingsPricing)?
+    let shards: Int
+    let rejectionsShown: Int
+    let paths: [String]
+}
+
+/// One shard of the merge: the entries whose id hash falls in it. Shards share nothing
+/// while merging, so each runs on its own thread; their sums are added at the end, which
+/// does not depend on the order.
+/// The mutable sums of one shard. A shard moves it into a local while merging, so the
+/// hot loop touches a plain value instead of class properties (which Swift checks for
+/// exclusive access at run time).
+struct ShardState {
+    var sums: [Int64: [FeatureSums]] = [:]
+    /// Per global feature: the first place a charge of it was seen (packed meta).
+    var firstSeen: [UInt64] = []
+    var grants: Int64 = 0
+    var granted: Int128 = 0
+    var topups: Int64 = 0
+    var toppedUp: Int128 = 0
+    var topupMoney: [Currency: Exact] = [:]
+    var outstanding: Int128 = 0
+    var entries = 0
+    var inWindow = 0
+    var duplicates = 0
+    var rejections: RejectionLog
+    var pendingRefunds: [PendingRefund] = []
+    var chains: [ChainSums] = []
+    var errors: [Diagnostic] = []
+
+    init(rejectionsShown: Int) {
+        rejections = RejectionLog(limit: rejectionsShown)
+    }
+
+    mutating func reject(_ place: TakingsPlace, _ reason: RejectionClass, _ message: String) {
+        rejections.add(TakingsRejection(place: place, reason: reason, message: message))
+    }
+
+    mutating func overflow(_ ctx: ChunkContext, _ line: Int) {
+        errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
+                                 message: "a sum of credits overflows 128 bits at this entry", rule: "overflow"))
+    }
+}
+
+/// One shard of the merge: the entries whose id hash falls in it. Shards share nothing
+/// while merging, so each runs on its own thread; their sums are added at the end, which
+/// does not depend on the order.
+final class TakingsShard: @unchecked Sendable {
+    let index: Int
+    let table: DedupTable
+    var state: ShardState
+
+    init(index: Int, rejectionsShown: Int, expectedEntries: Int = 0) {
+        self.index = index
+        table = DedupTable(capacity: expectedEntries * 5 / 4 + 1024)
+        state = ShardState(rejectionsShown: rejectionsShown)
+    }
+
+    func place(_ meta: UInt64, _ settings: MergeSettings) -> TakingsPlace {
+        let input = SlotMeta.input(meta)
+        return TakingsPlace(input: input, path: input < settings.paths.count ? settings.paths[input] : "?", line: SlotMeta.line(meta))
+    }
+
+    /// Adds credits exactly; an overflow is an error naming the line, never a trap.
+    func add(_ sum: inout Int128, _ amount: Int64, _ ctx: ChunkContext, _ line: Int) {
+        let (s, o) = sum.addingReportingOverflow(Int128(amount))
+        if o { state.overflow(ctx, line) } else { sum = s }
+    }
+
+    /// Merges the records of one chunk that belong to this shard, in line order.
+    func merge(_ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]) {
+        var run = ShardMerge(index: index, st: state, table: table.storage, chunk: chunk, ctx: ctx, settings: settings, features: features)
+        state = ShardState(rejectionsShown: 0)
+        run.mergeAll()
+        state = run.st
+        table.storage = run.table
+    }
+}
+
+/// One chunk's merge into one shard, as a value: the hot loop works on its own stored
+/// properties, which Swift checks for exclusive access at compile time, not at run time.
+struct ShardMerge {
+    let index: Int
+    var st: ShardState
+    var table: DedupSlots
+    let chunk: ParsedChunk
+    let ctx: ChunkContext
+    let settings: MergeSettings
+    let features: [String]
+    var currentBucket: Int64 = 0
+    var current: [FeatureSums]
+    var currentDirty = false
+
+    init(index: Int, st: ShardState, table: DedupSlots, chunk: ParsedChunk, ctx: ChunkContext, settings: MergeSettings, features: [String]) {
+        self.index = index
+        self.st = st
+        self.table = table
+        self.chunk = chunk
+        self.ctx = ctx
+        self.settings = settings
+        self.features = features
+        current = st.sums[0] ?? []
+        self.st.sums[0] = nil
+    }
+
+    mutating func flush() {
+        if currentDirty || st.sums[currentBucket] == nil, !current.isEmpty { st.sums[currentBucket] = current }
+        currentDirty = false
+    }
+
+    mutating func select(_ b: Int64) {
+        if b == currentBucket { return }
+        flush()
+        currentBucket = b
+        current = st.sums[b] ?? []
+        st.sums[b] = nil
+    }
+
+    func place(_ meta: UInt64) -> TakingsPlace {
+        let input = SlotMeta.input(meta)
+        return TakingsPlace(input: input, path: input < settings.paths.count ? settings.paths[input] : "?", line: SlotMeta.line(meta))
+    }
+
+    /// Touches the table slots (and chain sums) of the next group of records while
+    /// handling this one, so that their cache misses overlap with useful work instead of
+    /// coming one after another.
+    mutating func mergeAll() {
+        let shards = settings.shards
+        let records = chunk.records
+        let group = 48
+        touch(records, 0..<min(group, records.count), shards)
+        var g = 0
+        while g < records.count {
+            let groupEnd = min(g + group, records.count)
+            touch(records, groupEnd..<min(groupEnd + group, records.count), shards)
+            for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
+                handle(records[j])
+            }
+            g = groupEnd
+        }
+        flush()
+    }
+
+    @inline(__always)
+    mutating func touch(_ records: [TakingsRecord], _ range: Range<Int>, _ shards: Int) {
+        var sink: UInt64 = 0
+        for j in range where SlotMeta.shard(of: records[j].id0, count: shards) == index {
+            let r = records[j]
+            sink ^= table.touch(id0: r.id0, id1: r.id1)
+            if r.device != TakingsRecord.none {
+                let d = ctx.deviceMap[Int(r.device)]
+                if d < st.chains.count { sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) }
+            }
+        }
+        table.sink ^= sink
+    }
+
+    mutating func handle(_ r: TakingsRecord) {
+        let window = settings.window
+            let line = chunk.lineNumber(r.line, base: ctx.baseLine)
+            let feature = r.feature == TakingsRecord.none ? -1 : ctx.featureMap[Int(r.feature)]
+            let meta = SlotMeta.pack(line: line, input: ctx.input, kind: r.kind, feature: feature < 0 ? UInt32.max : UInt32(feature))
+            switch table.insert(id0: r.id0, id1: r.id1, content: r.content, meta: meta) {
+            case .duplicate:
+                st.duplicates += 1
+                return
+            case .conflict(let existing):
+                let first = place(existing)
+                st.reject(TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
+                       "conflicting duplicate: the same id as \(first.path):\(first.line) with different content")
+                return
+            case .inserted:
+                break
+            }
+            st.entries += 1
+            if r.hasBalance, r.device != TakingsRecord.none {
+                let d = ctx.deviceMap[Int(r.device)]
+                if st.chains.count <= d { st.chains.append(contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count)) }
+                st.chains[d].add(amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds, nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
+            }
+            if r.kind == .refund {
+                st.pendingRefunds.append(PendingRefund(ref0: r.ref0, ref1: r.ref1, meta: meta, feature: feature, amount: r.amount,
+                                                    seconds: r.seconds, nanos: r.nanoseconds,
+                                                    refundOf: r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : ""))
+                return
+            }
+            if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {
+                if !addChecked(&st.outstanding, r.amount) { st.overflow(ctx, line) }
+            }
+            guard window.contains(seconds: r.seconds, nanoseconds: r.nanoseconds) else { return }
+            st.inWindow += 1
+            switch r.kind {
+            case .charge:
+                if let series = settings.series { select(series.bucket(seconds: r.seconds)) }
+                if current.count <= feature {
+                    current.append(contentsOf: repeatElement(FeatureSums(), count: feature + 1 - current.count))
+                }
+                currentDirty = true
+                current[feature].charges += 1
+                let (charged, o) = current[feature].charged.addingReportingOverflow(Int128(-r.amount))
+                if o { st.overflow(ctx, line) } else { current[feature].charged = charged }
+                if st.firstSeen.count <= feature { st.firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - st.firstSeen.count)) }
+                let seen = st.firstSeen[feature]
+                if seen == .max || (SlotMeta.input(meta), SlotMeta.line(meta)) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
+                    st.firstSeen[feature] = meta
+                }
+                if let pricing = settings.pricing {
+                    let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
+                    let at = Timestamp(seconds: r.seconds, nanoseconds: Int32(r.nanoseconds))
+                    do {
+                        if let cost = try pricing.cost(feature: features[feature], quantity: quantity, at: at) {
+                            current[feature].cost = try current[feature].cost.map { c throws(MoneyError) in try c.adding(cost) } ?? cost
+                        }
+                    } catch {
+                        st.errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
+                                                 message: "cost of this \(features[feature]) charge: \(error)", rule: "cost"))
+                    }
+                }
+            case .grant:
+                st.grants += 1
+                if !addChecked(&st.granted, r.amount) { st.overflow(ctx, line) }
+            case .topup:
+                st.topups += 1
+                if !addChecked(&st.toppedUp, r.amount) { st.overflow(ctx, line) }
+                if r.extra >= 0, let price = chunk.extras[Int(r.extra)].price {
+                    do {
+                        st.topupMoney[price.currency] = try (st.topupMoney[price.currency] ?? .zero).adding(price.amount)
+                    } catch {
+                        st.errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
+                                                 message: "top-up money: \(error)", rule: "overflow"))
+                    }
+                }
+            case .refund:
+                break
+            }
+    }
+}

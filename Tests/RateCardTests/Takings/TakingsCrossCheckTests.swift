@@ -1,0 +1,92 @@
+import Testing
+@testable import RateCard
+
+@Suite("Takings cross-check and accounting")
+struct TakingsCrossCheckTests {
+    static let export = GeneratedExport(entries: 6000, seed: 2026)
+
+    @Test("the table equals a straightforward independent computation", arguments: [
+        (nil, nil),
+        ("2026-10-01T00:00:00+08:00", "2026-10-15T00:00:00-05:00"),
+        ("2026-09-10T12:34:56.789Z", nil),
+    ] as [(String?, String?)])
+    func crossCheck(since: String?, until: String?) throws {
+        let lines = Self.export.lines
+        let window = TakingsWindow(since: since.map(Takings.ts), until: until.map(Takings.ts))
+        let report = Takings.balanced(try Takings.run([("export.jsonl", lines.joined(separator: "\n"))], window: window, chunkBytes: 8192))
+        let expected = IndependentTable(lines: lines, since: window.since, until: window.until)
+        #expect(IndependentTable.rows(report.rows) == expected.rows)
+        #expect(report.belowTheLine.outstanding == expected.outstanding)
+        #expect(report.belowTheLine.grants == expected.grants)
+        #expect(report.input.rejected == 0)
+        #expect(report.warnings.isEmpty, "generated balance chains are unbroken: \(report.warnings.prefix(3))")
+        let totals = report.rows.reduce(Int128(0)) { $0 + $1.charged }
+        #expect(report.totals.charged == totals)
+    }
+
+    @Test("a daily series at +08:00 equals the independent computation, period by period")
+    func series() throws {
+        let lines = Self.export.lines
+        let report = try Takings.run([("export.jsonl", lines.joined(separator: "\n"))],
+                                     series: TakingsSeries(period: .day, offsetMinutes: 480))
+        let expected = IndependentTable(lines: lines, since: nil, until: nil, byDayAtOffset: 480)
+        var got: [String: [String: IndependentTable.Row]] = [:]
+        for p in report.periods { got[p.label] = IndependentTable.rows(p.rows) }
+        #expect(got == expected.byPeriod.filter { !$0.value.isEmpty })
+        // The periods add up to the whole.
+        #expect(report.periods.reduce(Int128(0)) { $0 + $1.totals.charged } == report.totals.charged)
+    }
+
+    @Test("every line is accounted for, with planted defects, at any chunk size and thread count", arguments: [
+        (1, 4096), (2, 4096), (2, 65536), (3, 10000),
+    ])
+    func accounting(threads: Int, chunkBytes: Int) throws {
+        var lines = GeneratedExport(entries: 2000, seed: 99).lines
+        var rng = SplitMix64(seed: UInt64(threads * 1000 + chunkBytes))
+        let planted: [(String, RejectionClass?)] = [
+            ("", nil),
+            ("   \t", nil),
+            ("{\"id\":", .truncated),
+            ("{\"id\":\"x1\",\"at\":\"2026-11-01T00:00:00Z\",\"kind\":\"charge\",\"amount\":-5,}", .malformedJSON),
+            ("{\"id\":\"x2\",\"at\":\"2026-11-01T00:00:00Z\",\"kind\":\"charge\",\"amount\":-5.5,\"feature\":\"f\"}", .fractionalAmount),
+            ("{\"id\":\"x3\",\"at\":\"2026-11-01T00:00:00Z\",\"kind\":\"spend\",\"amount\":-5,\"feature\":\"f\"}", .unknownKind),
+            ("{\"id\":\"x4\",\"at\":\"2026-11-01T00:00:00Z\",\"kind\":\"refund\",\"amount\":5,\"feature\":\"f\",\"refundOf\":\"nope\"}", .refundOfUnknownCharge),
+            ("{\"id\":\"dev0-1\",\"at\":\"2026-11-01T00:00:00Z\",\"kind\":\"grant\",\"amount\":7}", .conflictingDuplicate),
+            ("{\"id\":\"x5\",\"at\":\"2026-11-01\",\"kind\":\"grant\",\"amount\":7}", .badTimestamp),
+            ("[1,2,3]", .malformedJSON),
+        ]
+        for (text, _) in planted {
+            lines.insert(text, at: Int.random(in: 0...lines.count, using: &rng))
+        }
+        let report = Takings.balanced(try Takings.run([("planted.jsonl", lines.joined(separator: "\n") + "\n")], threads: threads, chunkBytes: chunkBytes))
+        #expect(report.input.lines == lines.count)
+        #expect(report.input.blank == 2)
+        #expect(report.input.rejected == planted.filter { $0.1 != nil }.count)
+        for (_, cls) in planted {
+            if let cls { #expect(report.input.rejectedByClass[cls, default: 0] >= 1, "\(cls)") }
+        }
+        // Rejections are listed in input order, the first ones in full.
+        #expect(report.rejections == report.rejections.sorted())
+    }
+
+    @Test("random damage never crashes and never breaks the accounting")
+    func fuzz() throws {
+        var rng = SplitMix64(seed: 5)
+        let lines = GeneratedExport(entries: 200, seed: 3).lines
+        for _ in 0..<40 {
+            var bytes = Array(lines.joined(separator: "\n").utf8)
+            for _ in 0..<30 {
+                let k = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: bytes[k] = UInt8.random(in: 0...255, using: &rng)
+                case 1: bytes.remove(at: k)
+                default: bytes.insert([0x22, 0x5C, 0x7B, 0x7D, 0x0A, 0x2C, 0xC3][Int.random(in: 0..<7, using: &rng)], at: k)
+                }
+            }
+            bytes.removeLast(Int.random(in: 0..<50, using: &rng))
+            let options = TakingsOptions(threads: 2, chunkBytes: 4096)
+            let report = try TakingsRun.run(inputs: [TakingsInput(name: "fuzz.jsonl", bytes: bytes)], options: options, pricing: nil)
+            Takings.balanced(report)
+        }
+    }
+}
