@@ -47,6 +47,7 @@ enum MarginCLI {
         CommandEntry(ReportCommand.self),
         CommandEntry(CheckCommand.self),
         CommandEntry(PublishCommand.self),
+        CommandEntry(PnLCommand.self),
     ]
 
     static var overview: String {

@@ -12,21 +12,22 @@ extension TakingsReport {
     /// Pretty-printed JSON with sorted keys. Per feature `feature`, `charges`, `charged`,
     /// `declines`, `givenBack`, `left` (integer strings), `declineRate`, `cost`; an `input`
     /// object with `lines`, `entries`, `duplicates`, `rejected`, `blank`.
-    public func json() -> String {
+    public func json(valuation: PnLValuation? = nil) -> String {
         var out = ""
-        TakingsOutputJSON.object(jsonObject).write(into: &out, indent: 0)
+        TakingsOutputJSON.object(jsonObject(valuation)).write(into: &out, indent: 0)
         return out + "\n"
     }
 
-    private var jsonObject: [String: TakingsOutputJSON] {
+    private func jsonObject(_ v: PnLValuation?) -> [String: TakingsOutputJSON] {
+        let jsonRow = { (r: Row) in Self.jsonRow(r, v) }
         var o: [String: TakingsOutputJSON] = [
             "window": .object([
                 "name": .string(window.name),
                 "since": window.since.map { .string($0.rfc3339UTC) } ?? .null,
                 "until": window.until.map { .string($0.rfc3339UTC) } ?? .null,
             ]),
-            "features": .array(rows.map { .object(Self.jsonRow($0)) }),
-            "totals": .object(Self.jsonRow(totals)),
+            "features": .array(rows.map { .object(jsonRow($0)) }),
+            "totals": .object(jsonRow(totals)),
             "belowTheLine": .object([
                 "grants": .string(String(belowTheLine.grants)),
                 "granted": .string(String(belowTheLine.granted)),
@@ -55,18 +56,29 @@ extension TakingsReport {
             "errors": .array(errors.map { .string($0.rendered) }),
             "costCurrency": costCurrency.map { .string($0.code) } ?? .null,
         ]
+        if let v {
+            var valuation: [String: TakingsOutputJSON] = [
+                "currency": .string(v.currency.code),
+                "perCredit": .string(v.credit.perCredit.amount.decimalText(maxScale: 38)),
+                "basis": .string(v.credit.basis),
+                "stated": .string(v.credit.stated ? "true" : "false"),
+                "meteredCosts": .string(v.meteredNote),
+            ]
+            if let note = v.fixedCostNote { valuation["fixedCosts"] = .string(note) }
+            o["valuation"] = .object(valuation)
+        }
         if let series {
             o["series"] = .object(["by": .string(series.period.rawValue), "offsetMinutes": .number(series.offsetMinutes)])
             o["periods"] = .array(periods.map {
                 .object(["period": .string($0.label), "since": .string($0.since.rfc3339UTC), "until": .string($0.until.rfc3339UTC),
-                         "features": .array($0.rows.map { .object(Self.jsonRow($0)) }), "totals": .object(Self.jsonRow($0.totals))])
+                         "features": .array($0.rows.map { .object(jsonRow($0)) }), "totals": .object(jsonRow($0.totals))])
             })
         }
         return o
     }
 
-    private static func jsonRow(_ r: Row) -> [String: TakingsOutputJSON] {
-        [
+    private static func jsonRow(_ r: Row, _ v: PnLValuation?) -> [String: TakingsOutputJSON] {
+        var o: [String: TakingsOutputJSON] = [
             "feature": .string(r.feature),
             "charges": .string(String(r.charges)),
             "charged": .string(String(r.charged)),
@@ -76,18 +88,35 @@ extension TakingsReport {
             "declineRate": r.declineRate.map { .string($0.decimalText()) } ?? .null,
             "cost": r.cost.map { .string($0.amount.decimalText(maxScale: 38)) } ?? .null,
         ]
+        if let v, let f = try? v.figures(r, fixed: try? v.fixedCost(for: r.feature)) {
+            func text(_ m: Money) -> TakingsOutputJSON { .string(m.amount.decimalText(maxScale: 38)) }
+            o["value"] = text(f.value)
+            o["meteredCost"] = text(f.meteredCost)
+            o["fixedCost"] = text(f.fixedCost)
+            o["cost"] = text(f.cost)
+            o["profit"] = text(f.profit)
+            o["margin"] = f.margin.map { .string($0.decimalText()) } ?? .null
+        }
+        return o
     }
 
     // MARK: CSV
 
     /// One row per feature (and per period with a series), no totals row:
     /// `[period,]feature,charges,charged,declines,givenBack,left,declineRate,cost`.
-    public func csv() -> String {
+    public func csv(valuation v: PnLValuation? = nil) -> String {
         var lines: [String] = []
-        let head = ["feature", "charges", "charged", "declines", "givenBack", "left", "declineRate", "cost"]
+        var head = ["feature", "charges", "charged", "declines", "givenBack", "left", "declineRate", "cost"]
+        if v != nil { head += ["value", "meteredCost", "fixedCost", "profit", "margin", "currency"] }
         func cells(_ r: Row) -> [String] {
-            [Self.csvField(r.feature), String(r.charges), String(r.charged), String(r.declines), String(r.givenBack), String(r.left),
-             r.declineRate?.decimalText() ?? "", r.cost.map { $0.amount.decimalText(maxScale: 38) } ?? ""]
+            var c = [Self.csvField(r.feature), String(r.charges), String(r.charged), String(r.declines), String(r.givenBack), String(r.left),
+                     r.declineRate?.decimalText() ?? "", r.cost.map { $0.amount.decimalText(maxScale: 38) } ?? ""]
+            if let v, let f = try? v.figures(r, fixed: try? v.fixedCost(for: r.feature)) {
+                c[7] = f.cost.amount.decimalText(maxScale: 38)
+                c += [f.value, f.meteredCost, f.fixedCost, f.profit].map { $0.amount.decimalText(maxScale: 38) }
+                c += [f.margin?.decimalText() ?? "", v.currency.code]
+            }
+            return c
         }
         if series != nil {
             lines.append((["period"] + head).joined(separator: ","))
@@ -108,14 +137,35 @@ extension TakingsReport {
 
     // MARK: For people
 
-    private var columns: [String] {
-        ["feature", "charges", "charged", "declines", "given back", "left", "decline rate"] + (costCurrency.map { ["cost (\($0.code))"] } ?? [])
+    private func columns(_ v: PnLValuation?) -> [String] {
+        let base = ["feature", "charges", "charged", "declines", "given back", "left", "decline rate"]
+        if let v {
+            let c = v.currency.code
+            return base + ["value (\(c))", "cost (\(c))", "profit (\(c))", "margin"]
+        }
+        return base + (costCurrency.map { ["cost (\($0.code))"] } ?? [])
     }
 
-    private func cells(_ r: Row) -> [String] {
+    private func cells(_ r: Row, _ v: PnLValuation?) -> [String] {
         var c = [r.feature, String(r.charges), String(r.charged), String(r.declines), String(r.givenBack), String(r.left), Self.percent(r.declineRate)]
-        if costCurrency != nil { c.append(r.cost?.formatted(rule: .halfEven) ?? "–") }
+        if let v {
+            if let f = try? v.figures(r, fixed: try? v.fixedCost(for: r.feature)) {
+                c += [f.value, f.cost, f.profit].map { $0.formatted(rule: .halfEven) } + [Self.percent(f.margin)]
+            } else {
+                c += ["–", "–", "–", "–"]
+            }
+        } else if costCurrency != nil {
+            c.append(r.cost?.formatted(rule: .halfEven) ?? "–")
+        }
         return c
+    }
+
+    private func valuationLines(_ v: PnLValuation?) -> [String] {
+        guard let v else { return [] }
+        var lines = ["value: \(v.credit.perCredit) per credit (\(v.credit.basis))", "metered costs: \(v.meteredNote)"]
+        if let f = v.fixedCostNote { lines.append("fixed costs: \(f)") }
+        lines.append("money rounded half-even to the currency's minor unit; margin = profit ÷ value")
+        return lines
     }
 
     static func percent(_ rate: Exact?) -> String {
@@ -147,19 +197,21 @@ extension TakingsReport {
 
     /// A Markdown report: the table with a totals row, the series, below the line, the
     /// input accounting, the first rejections and the warnings.
-    public func markdown() -> String {
+    public func markdown(valuation v: PnLValuation? = nil) -> String {
         var out: [String] = ["# Takings by feature", "", headline, ""]
+        let columns = columns(v)
         func table(_ rows: [Row], _ totals: Row) {
             out.append("| " + columns.joined(separator: " | ") + " |")
             out.append("|" + columns.enumerated().map { $0.offset == 0 ? "---|" : "---:|" }.joined())
-            for r in rows { out.append("| " + cells(r).map(Self.markdownCell).joined(separator: " | ") + " |") }
-            out.append("| " + cells(totals).map { "**\(Self.markdownCell($0))**" }.joined(separator: " | ") + " |")
+            for r in rows { out.append("| " + cells(r, v).map(Self.markdownCell).joined(separator: " | ") + " |") }
+            out.append("| " + cells(totals, v).map { "**\(Self.markdownCell($0))**" }.joined(separator: " | ") + " |")
         }
         table(rows, totals)
         for p in periods {
             out += ["", "## \(p.label)", ""]
             table(p.rows, p.totals)
         }
+        if v != nil { out += [""] + valuationLines(v).map { "- " + $0 } }
         out += ["", "## Below the line", ""] + belowLines.map { "- " + $0 }
         out += ["", "## Input", "", "- " + inputLine]
         for r in rejections { out.append("- `\(r.place.path):\(r.place.line)`: \(r.message) [\(r.reason.rawValue)]") }
@@ -174,10 +226,11 @@ extension TakingsReport {
     static func markdownCell(_ s: String) -> String { s.replacingAll("|", with: "\\|") }
 
     /// A plain text table for a terminal: columns aligned, numbers right-aligned.
-    public func table() -> String {
+    public func table(valuation v: PnLValuation? = nil) -> String {
         var out: [String] = [headline, ""]
+        let columns = columns(v)
         func block(_ rows: [Row], _ totals: Row) {
-            let all = [columns] + rows.map(cells) + [cells(totals)]
+            let all = [columns] + rows.map { cells($0, v) } + [cells(totals, v)]
             let widths = columns.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
             func line(_ cells: [String]) -> String {
                 cells.enumerated().map { c, text in
@@ -187,15 +240,15 @@ extension TakingsReport {
             }
             out.append(line(columns))
             out.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
-            for r in rows { out.append(line(cells(r))) }
-            out.append(line(cells(totals)))
+            for r in rows { out.append(line(cells(r, v))) }
+            out.append(line(cells(totals, v)))
         }
         block(rows, totals)
         for p in periods {
             out += ["", p.label]
             block(p.rows, p.totals)
         }
-        out += [""] + belowLines + [inputLine]
+        out += [""] + valuationLines(v) + belowLines + [inputLine]
         return out.joined(separator: "\n") + "\n"
     }
 }

@@ -1,0 +1,49 @@
+/// Costs of features that no meter measures (what it took to build a feature and what it
+/// takes to keep it), stated per feature for a period by the team.
+///
+/// ```json
+/// {"kind": "costs", "currency": "GBP", "since": "2026-11-01", "until": "2026-12-01",
+///  "costs": [{"feature": "debrief", "amount": "120.00", "note": "model upkeep"}]}
+/// ```
+public struct FixedCostSheet: Sendable, Hashable {
+    public let currency: Currency
+    public let since: CalendarDate
+    public let until: CalendarDate
+    public let costs: [String: Money]
+    public let path: String
+
+    public static func load(path: String) throws(Diagnostics) -> FixedCostSheet {
+        let (bytes, _) = try JSONParser.parseFile(path, what: "the cost sheet")
+        return try load(bytes: bytes, path: path)
+    }
+
+    public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> FixedCostSheet {
+        let root = try JSONParser.parseDocument(bytes, path: path)
+        let r = FieldReader(path: path)
+        guard let m = r.object(root, "", allowed: ["kind", "currency", "since", "until", "costs", "note"]) else { throw Diagnostics(r.diagnostics) }
+        if let k = r.required(m, "kind", in: "", at: root.location), let s = r.string(k, "kind"), s != "costs" {
+            r.error("kind: expected \"costs\", found \"\(s)\"", at: k.location)
+        }
+        let currency = r.required(m, "currency", in: "", at: root.location).flatMap { r.currency($0, "currency") }
+        let since = r.required(m, "since", in: "", at: root.location).flatMap { r.date($0, "since") }
+        let until = r.required(m, "until", in: "", at: root.location).flatMap { r.date($0, "until") }
+        if let since, let until, until <= since, let node = m["until"]?.value {
+            r.error("until: must be after since (\(since))", at: node.location)
+        }
+        var costs: [String: Money] = [:]
+        if let node = r.required(m, "costs", in: "", at: root.location), let items = r.array(node, "costs") {
+            for (i, item) in items.enumerated() {
+                let f = "costs[\(i)]"
+                guard let cm = r.object(item, f, allowed: ["feature", "amount", "note"]) else { continue }
+                let feature = r.required(cm, "feature", in: f, at: item.location).flatMap { r.nonEmptyString($0, "\(f).feature") }
+                let amount = r.required(cm, "amount", in: f, at: item.location).flatMap { r.decimal($0, "\(f).amount") }
+                guard let feature, let amount, let currency else { continue }
+                if amount.isNegative { r.error("\(f).amount: a cost must not be negative", at: cm["amount"]!.value.location); continue }
+                if costs[feature] != nil { r.error("\(f).feature: \"\(feature)\" appears twice", at: item.location); continue }
+                costs[feature] = Money(amount, currency)
+            }
+        }
+        guard r.diagnostics.isEmpty, let currency, let since, let until else { throw Diagnostics(r.diagnostics) }
+        return FixedCostSheet(currency: currency, since: since, until: until, costs: costs, path: path)
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import RateCard
+
+/// `margin pnl FILE…`: per-feature profit and loss from exported takings.
+enum PnLCommand: Command {
+    static let name = "pnl"
+    static let summary = "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
+    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--format table|json|csv|markdown]"
+    static let parser = ArgumentParser([
+        Common.cardsOption,
+        .init("card", value: "ID", help: "The card family that priced the takings (needed when the folder has several)."),
+        .init("window", value: "WINDOW", help: "all (default), 7d, 30d or Nd: the N days before --now."),
+        .init("now", value: "TIME", help: "RFC 3339 time the window ends at (default: the current time)."),
+        .init("since", value: "TIME", help: "Start of the window (RFC 3339, inclusive)."),
+        .init("until", value: "TIME", help: "End of the window (RFC 3339, exclusive)."),
+        .init("by", value: "PERIOD", help: "Also a series by day, week or month."),
+        .init("tz", value: "OFFSET", help: "UTC offset for --by periods, e.g. +08:00 (default UTC)."),
+        .init("input-format", value: "FORMAT", help: "Force the input format: jsonl, ledger, csv, rollup-jsonl or rollup-csv (default: detected)."),
+        .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
+        .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack after the highest commission)."),
+        .init("currency", value: "CUR", help: "Reporting currency for value and cost (default: the providers' currency)."),
+        .init("costs", value: "FILE", help: "Fixed costs per feature for the period (a JSON cost sheet, see docs/takings.md)."),
+        Common.fxOption,
+        Common.formatOption,
+    ])
+
+    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
+        do {
+            return try execute(args, io)
+        } catch let e as UsageError {
+            io.error(e.message)
+            io.err("Usage: \(usage)\n")
+            return 2
+        } catch let e as Diagnostics {
+            io.report(e.items)
+            return 2
+        } catch let e as TakingsInputError {
+            io.error(e.description)
+            return 2
+        } catch let e as TakingsOptionError {
+            io.error(e.description)
+            return 2
+        } catch {
+            io.error("\(error)")
+            return 2
+        }
+    }
+
+    static func execute(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        let format = try OutputFormat.parse(args.value("format"))
+        guard !args.positionals.isEmpty else { throw UsageError("give at least one export file (or - for standard input)") }
+        let inputFormat: TakingsFormat?
+        if let f = args.value("input-format") {
+            guard let v = TakingsFormat(rawValue: f) else {
+                throw UsageError("unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            inputFormat = v
+        } else {
+            inputFormat = nil
+        }
+
+        // The window.
+        func time(_ name: String) throws -> Timestamp? {
+            guard let text = args.value(name) else { return nil }
+            do { return try Timestamp(rfc3339: text) } catch { throw UsageError("--\(name) \(text): \(error)") }
+        }
+        let now = try time("now") ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
+        let since = try time("since"), until = try time("until")
+        let window: TakingsWindow
+        if since != nil || until != nil {
+            guard args.value("window") == nil else { throw UsageError("give either --window or --since/--until, not both") }
+            window = TakingsWindow(since: since, until: until)
+        } else {
+            window = try TakingsWindow(named: args.value("window") ?? "all", now: now)
+        }
+        var series: TakingsSeries?
+        if let by = args.value("by") {
+            guard let p = TakingsSeries.Period(rawValue: by) else { throw UsageError("--by \(by): one of day, week, month") }
+            series = TakingsSeries(period: p, offsetMinutes: try args.value("tz").map { try TakingsSeries.offset($0) } ?? 0)
+        } else if args.value("tz") != nil {
+            throw UsageError("--tz only applies with --by")
+        }
+
+        // The card family, its pricing and the value of a credit.
+        let dir = Common.cardsDirectory(args)
+        let loaded = try CardRepository.load(paths: [dir])
+        let repo = CardRepository(cards: loaded.cards, providers: loaded.providers, fx: loaded.fx.overriding(with: try Common.fxOverrides(args)),
+                                  commission: loaded.commission, files: loaded.files)
+        let family: String
+        if let id = args.value("card") {
+            guard repo.cardIDs.contains(id) else { throw UsageError("no card '\(id)' in \(dir) (cards: \(repo.cardIDs.joined(separator: ", ")))") }
+            family = id
+        } else {
+            guard repo.cardIDs.count == 1 else {
+                throw UsageError("\(dir) holds several cards; say which priced these takings with --card (\(repo.cardIDs.joined(separator: ", ")))")
+            }
+            family = repo.cardIDs[0]
+        }
+        let newest = repo.versions(of: family).last!
+        let currency: Currency
+        if let code = args.value("currency") {
+            guard let c = Currency(code: code) else { throw UsageError("--currency \(code): not a known ISO 4217 code") }
+            currency = c
+        } else {
+            currency = defaultCurrency(newest, repo)
+        }
+        let credit: CreditValuation
+        if let text = args.value("credit-value") {
+            credit = CreditValuation(stated: try parseMoney(text, option: "--credit-value"))
+        } else {
+            do {
+                credit = try CreditValuation(card: newest, commission: repo.commission, fx: repo.fx, currency: currency)
+            } catch {
+                throw UsageError("cannot value a credit: \(error)")
+            }
+        }
+        let perCredit = try convert(credit.perCredit, to: currency, repo.fx, what: "--credit-value")
+        let valuedCredit = credit.stated ? CreditValuation(stated: perCredit) : credit
+        var fixed: [String: Money] = [:]
+        var fixedNote: String?
+        if let path = args.value("costs") {
+            let sheet = try FixedCostSheet.load(path: path)
+            for (k, m) in sheet.costs { fixed[k] = try convert(m, to: currency, repo.fx, what: path) }
+            fixedNote = "\(path), \(sheet.since) to \(sheet.until), applied as stated to this window"
+        }
+        let valuation = PnLValuation(
+            credit: valuedCredit, fixedCosts: fixed, fixedCostNote: fixedNote,
+            meteredNote: "each charge's quantity priced by the provider sheets of the \(family) version in force at its time and the schedule period then, the most expensive variant where the ledger does not say; converted into \(currency.code) with \(repo.fx.source.path)"
+        )
+
+        // Read, merge, aggregate.
+        let inputs = args.positionals.map { TakingsInput(path: $0, format: inputFormat) }
+        let options = TakingsOptions(window: window, series: series, strict: args.flag("strict"))
+        let pricing = CardTakingsPricing(family: family, repository: repo, currency: currency)
+        let report = try TakingsRun.run(inputs: inputs, options: options, pricing: pricing)
+            .including(features: newest.features.map(\.key) + fixed.keys.sorted())
+
+        switch format {
+        case "json": io.out(report.json(valuation: valuation))
+        case "csv": io.out(report.csv(valuation: valuation))
+        case "markdown": io.out(report.markdown(valuation: valuation))
+        default: io.out(report.table(valuation: valuation))
+        }
+        // Diagnostics once, on stderr: the first rejections, warnings and errors.
+        io.report(report.rejections.map(\.diagnostic) + report.warnings + report.errors)
+        if report.input.rejected > report.rejections.count {
+            io.err("margin: \(report.input.rejected - report.rejections.count) more rejected lines not shown (all are counted)\n")
+        }
+        return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
+    }
+
+    /// The providers' currency when they share one, else the credit's face-value currency,
+    /// else the first pack price's.
+    static func defaultCurrency(_ card: RateCard, _ repo: CardRepository) -> Currency {
+        let sheets = Set(card.features.flatMap(\.dimensions).compactMap { d -> String? in
+            if case .provider(let s, _, _) = d.cost { return s } else { return nil }
+        })
+        let currencies = Set(sheets.compactMap { repo.providers[$0]?.currency })
+        if currencies.count == 1 { return currencies.first! }
+        if let f = card.creditUnit.faceValue { return f.currency }
+        return card.packs.first?.prices.first?.price.currency ?? Currency(code: "USD")!
+    }
+
+    /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
+    static func parseMoney(_ text: String, option: String) throws -> Money {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
+        guard parts.count == 2 else { throw UsageError("\(option) \(text): expected a currency and an amount, e.g. 'CNY 0.005'") }
+        let (code, amount) = Currency(code: parts[0]) != nil ? (parts[0], parts[1]) : (parts[1], parts[0])
+        guard let c = Currency(code: code) else { throw UsageError("\(option) \(text): no ISO 4217 currency code") }
+        guard let a = try? Exact(decimal: amount), !a.isNegative else { throw UsageError("\(option) \(text): '\(amount)' is not a non-negative decimal") }
+        return Money(a, c)
+    }
+
+    static func convert(_ m: Money, to currency: Currency, _ fx: FXTable, what: String) throws -> Money {
+        do { return try fx.convert(m, to: currency) } catch { throw UsageError("\(what): \(error)") }
+    }
+}
