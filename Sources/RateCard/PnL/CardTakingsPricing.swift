@@ -8,25 +8,50 @@ public struct CardTakingsPricing: TakingsPricing {
     public let currency: Currency
     let costing: RequestCosting
     let knownKeys: Set<String>
+    /// Keys that have a metered dimension in some version: only these can cost anything.
+    let meteredKeys: Set<String>
+    /// Versions oldest first, with their features by key (looked up once per charge).
+    let versions: [(effective: Timestamp, card: RateCard, features: [String: Feature])]
 
     public init(family: String, repository: CardRepository, currency: Currency) {
         self.family = family
         self.repository = repository
         self.currency = currency
         costing = RequestCosting(providers: repository.providers)
-        knownKeys = Set(repository.versions(of: family).flatMap { $0.features.map(\.key) })
+        let all = repository.versions(of: family)
+        knownKeys = Set(all.flatMap { $0.features.map(\.key) })
+        meteredKeys = Set(all.flatMap { card in
+            card.features.filter { f in f.dimensions.contains { if case .provider = $0.cost { true } else { false } } }.map(\.key)
+        })
+        versions = all.map { card in
+            (card.effective, card, Dictionary(card.features.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }))
+        }
+    }
+
+    /// The version in force at `instant` (the first version before any took effect).
+    func version(at instant: Timestamp) -> (card: RateCard, features: [String: Feature])? {
+        var low = 0, high = versions.count
+        while low < high {
+            let mid = (low + high) / 2
+            if versions[mid].effective <= instant { low = mid + 1 } else { high = mid }
+        }
+        guard !versions.isEmpty else { return nil }
+        let v = versions[max(low - 1, 0)]
+        return (v.card, v.features)
     }
 
     public func isKnownFeature(_ key: String) -> Bool { knownKeys.contains(key) }
 
+    /// Quantities only matter when some version meters some feature.
+    public var needsQuantities: Bool { !meteredKeys.isEmpty }
+
     /// The provider cost of one charge in the reporting currency; nil when the feature has
     /// no running cost or the charge carries no quantity.
     public func cost(feature: String, quantity: [String: Exact], at: Timestamp) throws -> Money? {
-        let versions = repository.versions(of: family)
+        guard meteredKeys.contains(feature) else { return nil }
         // Before the first version took effect, the first version prices it (and says so in
         // the docs); otherwise the version in force.
-        guard let card = repository.card(family, at: at) ?? versions.first,
-              let f = card.feature(feature) else { return nil }
+        guard let (card, features) = version(at: at), let f = features[feature] else { return nil }
         // Quantities only matter for metered dimensions: an unknown quantity on a feature
         // with no running cost is harmless, on a metered one it means the card and the app
         // disagree about what is measured.

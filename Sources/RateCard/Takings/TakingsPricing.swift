@@ -10,4 +10,12 @@ public protocol TakingsPricing: Sendable {
     /// The metered provider cost of one charge: its quantity priced by the provider sheet
     /// and schedule in force at `at`.
     func cost(feature: String, quantity: [String: Exact], at: Timestamp) throws -> Money?
+    /// Whether any charge's quantities can matter (default true).
+    var needsQuantities: Bool { get }
+}
+
+extension TakingsPricing {
+    /// Whether any charge's quantities can matter. When false the readers skip building
+    /// them, which saves an allocation per charge on cards with no metered feature.
+    public var needsQuantities: Bool { true }
 }

@@ -79,7 +79,7 @@ final class TakingsEngine {
         parserDeviceMaps = Array(repeating: [], count: options.threads * 2)
     }
 
-    var keepQuantity: Bool { settings.pricing != nil }
+    var keepQuantity: Bool { settings.pricing?.needsQuantities ?? false }
 
     // MARK: Reading
 
