@@ -63,6 +63,9 @@ extension PackMargins {
         return out
     }
 
+    /// "osg@10: OSG managed account credits", or the reference alone without a title.
+    var heading: String { card.title.isEmpty ? card.reference : "\(card.reference): \(card.title)" }
+
     /// Says whether tax was modelled, and how.
     public var taxNote: String {
         if taxRates.isEmpty { return "tax not modelled: prices are taken as received by the store before commission" }
@@ -164,14 +167,16 @@ extension PackMargins {
             return t.csv()
         case "markdown":
             return all.map { m in
-                var s = "## \(m.card.reference): \(m.card.title)\n\n" + m.packTable.markdown()
+                var s = "## \(m.heading)\n\n"
+                s += m.rows.isEmpty ? "\(m.card.reference) sells no packs.\n" : m.packTable.markdown()
                 if !m.grants.isEmpty { s += "\n" + m.grantTable.markdown() }
                 s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
                 return s
             }.joined(separator: "\n")
         default:
             return all.map { m in
-                var s = "\(m.card.reference): \(m.card.title)\n\n" + m.packTable.plain(bold: bold)
+                var s = m.heading + "\n\n"
+                s += m.rows.isEmpty ? "\(m.card.reference) sells no packs.\n" : m.packTable.plain(bold: bold)
                 if !m.grants.isEmpty { s += "\n" + m.grantTable.plain(bold: bold) }
                 s += "\n" + m.notes.joined(separator: "\n") + "\n"
                 return s
