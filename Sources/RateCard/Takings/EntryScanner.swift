@@ -392,7 +392,6 @@ struct EntryScanner {
             let keyColumn = i + 1
             let key = try parseString()
             let keyHash = ContentHasher.dimensionKeyHash(pointer(key), Int(key.count))
-            let name = "quantity.\(string(key) ?? "")"
             if dimensions.contains(where: { $0.keyHash == keyHash }) {
                 throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\" in quantity", column: keyColumn)
             }
@@ -417,9 +416,15 @@ struct EntryScanner {
             } else {
                 let found = typeName()
                 try skipValue(depth: 2)
-                throw LineProblem(.wrongType, "\(name): expected a number, found \(found)", column: valueColumn)
+                throw LineProblem(.wrongType, "quantity.\(string(key) ?? ""): expected a number, found \(found)", column: valueColumn)
             }
-            let (significand, scale) = try Self.decimal(p, n, name: name, column: valueColumn)
+            // The field's name is only built for a message (not once per line).
+            let significand: Int128, scale: Int
+            if let v = try? Self.decimal(p, n, name: "", column: valueColumn) {
+                (significand, scale) = v
+            } else {
+                (significand, scale) = try Self.decimal(p, n, name: "quantity.\(string(key) ?? "")", column: valueColumn)
+            }
             dimensions.append(Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
             skipWhitespace()
             guard i < end else { throw syntax("unexpected end of line inside an object") }

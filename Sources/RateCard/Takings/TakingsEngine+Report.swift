@@ -12,10 +12,18 @@ extension TakingsEngine {
         var refunds = shards.flatMap(\.state.pendingRefunds)
         refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
         var refunded: [UInt64: UInt64] = [:]
-        for r in refunds {
-            let place = final.place(r.meta, settings)
-            let owner = shards[SlotMeta.shard(of: r.ref0, count: shards.count)]
-            guard let charge = owner.table.lookup(id0: r.ref0, id1: r.ref1) else {
+        refunded.reserveCapacity(refunds.count)
+        let charges = lookUpCharges(refunds)
+        var sumsByBucket = final.state.sums
+        final.state.sums = [:]
+        // Bucket 0 (the whole window without a series) is kept out of the dictionary.
+        let hadZero = sumsByBucket[0] != nil
+        var zero = sumsByBucket.removeValue(forKey: 0) ?? []
+        var zeroUsed = false
+        for j in refunds.indices {
+            let r = refunds[j]
+            var place: TakingsPlace { final.place(r.meta, settings) }
+            guard let charge = charges[j] else {
                 entries -= 1
                 log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
                                          message: "refundOf: refund of an unknown charge \"\(r.refundOf)\" (no entry with that id in any input)"))
@@ -41,19 +49,31 @@ extension TakingsEngine {
             } else {
                 refunded[key] = r.meta
             }
-            let ctx = ChunkContext(input: place.input, path: place.path, baseLine: 0, featureMap: [], deviceMap: [])
+            func overflow() {
+                let p = place
+                final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
+            }
             if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
-                final.add(&final.state.outstanding, r.amount, ctx, place.line)
+                if !addChecked(&final.state.outstanding, r.amount) { overflow() }
             }
             guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
             inWindow += 1
             let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
-            var list = final.state.sums[bucket] ?? []
-            if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
-            list[r.feature].declines += 1
-            final.add(&list[r.feature].givenBack, r.amount, ctx, place.line)
-            final.state.sums[bucket] = list
+            // Mutated in place, not copied out of the dictionary and back per refund.
+            func give(_ list: inout [FeatureSums]) {
+                if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
+                list[r.feature].declines += 1
+                if !addChecked(&list[r.feature].givenBack, r.amount) { overflow() }
+            }
+            if bucket == 0 {
+                zeroUsed = true
+                give(&zero)
+            } else {
+                give(&sumsByBucket[bucket, default: []])
+            }
         }
+        if hadZero || zeroUsed { sumsByBucket[0] = zero }
+        final.state.sums = sumsByBucket
         errors.append(contentsOf: final.state.errors)
 
         // Balance chains, device by device.
@@ -172,4 +192,52 @@ extension TakingsEngine {
                              belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
                              warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency)
     }
+}
+
+extension TakingsEngine {
+    /// The table slot of the charge each refund names (nil when there is none), looked up
+    /// shard by shard on the worker threads, with the home slots of a group of refunds
+    /// loaded ahead so that their cache misses overlap instead of coming one by one.
+    func lookUpCharges(_ refunds: [PendingRefund]) -> [DedupSlots.Slot?] {
+        var found = [DedupSlots.Slot?](repeating: nil, count: refunds.count)
+        let count = shards.count
+        let shards = self.shards
+        found.withUnsafeMutableBufferPointer { out in
+            let results = SendableSlots(pointer: out.baseAddress)
+            refunds.withUnsafeBufferPointer { rs in
+                let list = SendableRefunds(pointer: rs.baseAddress)
+                let n = rs.count
+                parallel(count) { s in
+                    guard let rs = list.pointer, let out = results.pointer else { return }
+                    let table = shards[s].table.storage
+                    let group = 32
+                    var g = 0
+                    var sink: UInt64 = 0
+                    while g < n {
+                        let end = min(g + group, n)
+                        let ahead = min(end + group, n)
+                        for j in end..<ahead where SlotMeta.shard(of: rs[j].ref0, count: count) == s {
+                            sink ^= table.touch(id0: rs[j].ref0, id1: rs[j].ref1)
+                        }
+                        for j in g..<end where SlotMeta.shard(of: rs[j].ref0, count: count) == s {
+                            out[j] = table.lookup(id0: rs[j].ref0, id1: rs[j].ref1)
+                        }
+                        g = end
+                    }
+                    if sink == 0x5eed_5eed_5eed_5eed { shards[s].table.storage.sink ^= sink }
+                }
+            }
+        }
+        return found
+    }
+}
+
+/// Per-refund results, each written by the one worker that owns its shard.
+struct SendableSlots: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<DedupSlots.Slot?>?
+}
+
+/// Refunds that the workers only read.
+struct SendableRefunds: @unchecked Sendable {
+    let pointer: UnsafePointer<PendingRefund>?
 }
