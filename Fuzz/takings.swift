@@ -33,8 +33,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Array(bytes[1...])
     let files = selector & 64 != 0 ? Array(splitAtNUL(body).prefix(4)) : [body]
     let inputs = files.enumerated().map { TakingsInput(name: "in\($0.offset).txt", bytes: $0.element, format: format) }
-    let two = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 2), priced: priced)
-    let one = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 4096), priced: priced)
+    let two = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 2, chunkBytes: 65536), priced: priced)
+    let one = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 4096), priced: priced, render: false)
     requireSameTable(two, one, "2 threads vs 1 thread with 4 KiB blocks")
     return 0
 }

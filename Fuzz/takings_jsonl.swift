@@ -10,7 +10,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for format in [TakingsFormat.jsonLines, .ledgerDocument] {
         let input = [TakingsInput(name: "fuzz.\(format.rawValue)", bytes: bytes, format: format)]
         let two = checkTakings(input, options: TakingsOptions(threads: 2, chunkBytes: 4096), priced: true)
-        let one = checkTakings(input, options: TakingsOptions(threads: 1), priced: true)
+        let one = checkTakings(input, options: TakingsOptions(threads: 1, chunkBytes: 65536), priced: true, render: false)
         requireSameTable(two, one, "\(format.rawValue): 2 threads with 4 KiB blocks vs 1 thread")
     }
     return 0
