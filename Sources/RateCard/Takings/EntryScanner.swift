@@ -260,7 +260,7 @@ struct EntryScanner {
             else if keyIs(s, "grant") { f.kind = .grant }
             else if keyIs(s, "topup") { f.kind = .topup }
             else {
-                throw LineProblem(.unknownKind, "kind: unknown kind \"\(string(s) ?? "")\" (expected grant, charge, refund or topup)", column: column)
+                throw LineProblem(.unknownKind, "kind: unknown kind \"\(FieldReader.excerpt(string(s) ?? ""))\" (expected grant, charge, refund or topup)", column: column)
             }
             f.hasKind = true
         case .amount:
@@ -334,7 +334,7 @@ struct EntryScanner {
     }
 
     private func wholeNumber(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int, quoted: Bool) throws(LineProblem) -> Int64 {
-        let text = { String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self) }
+        let text = { FieldReader.excerpt(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)) }
         var k = 0
         var negative = false
         if k < n, p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
@@ -444,7 +444,7 @@ struct EntryScanner {
 
     /// Strict non-negative decimal text → significand and scale without trailing zeros.
     static func decimal(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int) throws(LineProblem) -> (Int128, Int) {
-        let text = { String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self) }
+        let text = { FieldReader.excerpt(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)) }
         var k = 0
         if k < n, p[k] == UInt8(ascii: "-") {
             throw LineProblem(.badValue, "\(name): \(text()) is negative: a quantity used is zero or more", column: column)
@@ -503,7 +503,7 @@ struct EntryScanner {
             let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
             var why = "timestamp is not RFC 3339"
             do { _ = try Timestamp(rfc3339: text) } catch { why = error.description }
-            throw LineProblem(.badTimestamp, "at: \"\(text)\": \(why)", column: column)
+            throw LineProblem(.badTimestamp, "at: \"\(FieldReader.excerpt(text))\": \(why)", column: column)
         }
         func two(_ k: Int) -> Int? {
             guard let a = digit(p, k), let b = digit(p, k + 1) else { return nil }

@@ -116,14 +116,14 @@ enum RollupReader {
             do { offset = try TakingsSeries.offset(tz) } catch { throw LineProblem(.badTimestamp, "tz: \(error)") }
         }
         guard let (since, until) = bounds(period, offsetMinutes: offset) else {
-            throw LineProblem(.badTimestamp, "period: \"\(period)\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)")
+            throw LineProblem(.badTimestamp, "period: \"\(FieldReader.excerpt(period))\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)")
         }
         var r = Rollup(id: cells["id"], period: period + (offset == 0 ? "" : " (\(cells["tz"]!))"), since: since, until: until, feature: cells["feature"])
         var values: [Int128] = []
         for name in numberFields {
             guard let text = cells[name] else { values.append(0); continue }
             let v = try Array(text.utf8).withUnsafeBufferPointer { buf throws(LineProblem) in try wholeNumber(buf, name: name) }
-            guard v >= 0 else { throw LineProblem(.wrongSign, "\(name): a roll-up counts and sums are zero or more, found \(text)") }
+            guard v >= 0 else { throw LineProblem(.wrongSign, "\(name): a roll-up counts and sums are zero or more, found \(FieldReader.excerpt(text))") }
             values.append(Int128(v))
         }
         (r.charges, r.charged, r.declines, r.givenBack) = (values[0], values[1], values[2], values[3])
@@ -136,7 +136,7 @@ enum RollupReader {
     }
 
     private static func wholeNumber(_ buf: UnsafeBufferPointer<UInt8>, name: String) throws(LineProblem) -> Int64 {
-        let text = String(decoding: buf, as: UTF8.self)
+        let text = FieldReader.excerpt(String(decoding: buf, as: UTF8.self))
         var negative = false
         var k = 0
         if k < buf.count, buf[k] == UInt8(ascii: "-") { negative = true; k += 1 }

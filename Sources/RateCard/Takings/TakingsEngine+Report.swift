@@ -158,7 +158,7 @@ extension TakingsEngine {
                 let f = featureIndex[row.feature]!
                 let p = f < firstSeen.count && firstSeen[f] != .max ? final.place(firstSeen[f], settings) : TakingsPlace(input: 0, path: "-", line: 1)
                 warnings.append(Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1), severity: .warning,
-                                           message: "unknown feature key \"\(row.feature)\": not on the card (\(row.charges) charges, kept in the table)",
+                                           message: "unknown feature key \"\(FieldReader.excerpt(row.feature))\": not on the card (\(row.charges) charges, kept in the table)",
                                            rule: "unknown-feature"))
             }
         }

@@ -11,6 +11,9 @@ public enum TakingsRun {
     public static let maxInputs = 1024
     /// The longest line accepted, so a file without newlines cannot take all memory.
     static let maxLineBytes = 64 << 20
+    /// The most charges, declines, grants and top-ups that the roll-ups of one run may
+    /// count in all, so that every count (and every sum of counts) fits in 64 bits.
+    public static let maxRollupCounts: Int128 = 1_000_000_000_000_000_000
 
     /// Reads `inputs` in order and returns the table.
     ///
@@ -60,6 +63,8 @@ final class TakingsEngine {
     var parserDeviceMaps: [[Int]]
     var lines = 0
     var blank = 0
+    /// Charges, declines, grants and top-ups counted by roll-ups so far.
+    var rollupCounts: Int128 = 0
     var warnings: [Diagnostic] = []
     var errors: [Diagnostic] = []
     /// Rejections found outside the shards (whole-document problems, roll-ups).
@@ -94,10 +99,12 @@ final class TakingsEngine {
         let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path)
         switch format {
         case .jsonLines:
+            // A UTF-8 byte-order mark is skipped, as in every other format.
+            let bom = peek.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             if let size = source.regularFileSize, size > 0 {
-                try streamMappedJSONLines(source, size: size, input: index, path: input.path)
+                try streamMappedJSONLines(source, size: size, start: bom, input: index, path: input.path)
             } else {
-                try streamJSONLines(source, initial: peek, input: index, path: input.path)
+                try streamJSONLines(source, initial: Array(peek.dropFirst(bom)), input: index, path: input.path)
             }
         case .ledgerDocument:
             let all = try readAll(source, initial: peek, path: input.path)
@@ -215,11 +222,11 @@ final class TakingsEngine {
     /// file. A block starts at the first unparsed line (mapped from the page boundary
     /// below it) and ends at its last newline. Blocks are pipelined: while the shards
     /// merge block N, the other tasks parse block N+1, all on the same threads.
-    private func streamMappedJSONLines(_ source: ByteSource, size: Int, input: Int, path: String) throws {
+    private func streamMappedJSONLines(_ source: ByteSource, size: Int, start: Int = 0, input: Int, path: String) throws {
         let threads = options.threads
         let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
         var blockBytes = options.chunkBytes * threads
-        var position = 0
+        var position = start
         var baseLine = 0
         var pending: (chunks: [ParsedChunk], baseLine: Int)?
         while position < size || pending != nil {
@@ -395,6 +402,12 @@ final class TakingsEngine {
             case .success(let value):
                 r = value
             }
+            let counts = r.charges + r.declines + r.grants + r.topups
+            guard rollupCounts + counts <= TakingsRun.maxRollupCounts else {
+                rejections.add(TakingsRejection(place: place, reason: .amountOutOfRange,
+                                                message: "the roll-ups count more than 10^18 charges, declines, grants and top-ups in all: the counts of this row (\(counts)) are beyond what one run can add exactly"))
+                continue
+            }
             if let id = r.id {
                 let (id0, id1) = TakingsHash.id("rollup:" + id)
                 let target = shards[SlotMeta.shard(of: id0, count: shards.count)]
@@ -412,6 +425,7 @@ final class TakingsEngine {
                     break
                 }
             }
+            rollupCounts += counts
             shard.state.entries += 1
             let window = options.window
             let cut = (window.since.map { r.since < $0 && $0 < r.until } ?? false)

@@ -56,7 +56,7 @@ import Testing
 /// nil when the input is handled cleanly (accepted consistently or rejected with an error),
 /// else what went wrong. A trap fails the test run, as it failed the fuzzer.
 enum Replay {
-    static let targets: Set<String> = ["decimal", "timestamp", "json", "canonical", "cardfile", "storekit", "args"]
+    static let targets: Set<String> = ["decimal", "timestamp", "json", "canonical", "cardfile", "storekit", "args", "takings", "takings_jsonl", "takings_csv"]
 
     static func run(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -68,6 +68,9 @@ enum Replay {
             _ = try? StoreKitConfiguration.load(bytes: bytes, path: "fuzz.storekit")
             return nil
         case "args": return arguments(bytes)
+        case "takings": return takings(bytes)
+        case "takings_jsonl": return takingsForced(bytes, [.jsonLines, .ledgerDocument])
+        case "takings_csv": return takingsForced(bytes, [.csv, .rollupCSV, .rollupJSONLines])
         default: return "no replay for target \(target)"
         }
     }
@@ -124,6 +127,63 @@ enum Replay {
         guard let repository = try? CardRepository.assemble(loaded) else { return nil }
         let margins = repository.cards.compactMap { try? PackMargins(card: $0, repository: repository) }
         for format in ["table", "json", "csv", "markdown"] { _ = PackMargins.render(margins, format: format) }
+        return nil
+    }
+
+    // MARK: Takings (`Fuzz/takings*.swift`)
+
+    static let takingsFormats: [TakingsFormat?] = [nil, .jsonLines, .ledgerDocument, .csv, .rollupJSONLines, .rollupCSV, nil, nil]
+
+    /// `Fuzz/takings.swift`: the first byte picks the format (bits 0–2), pricing (bit 3),
+    /// the window (bits 4–5) and one input or several split at NUL (bit 6).
+    static func takings(_ bytes: [UInt8]) -> String? {
+        guard let selector = bytes.first else { return nil }
+        let format = takingsFormats[Int(selector & 7)]
+        let since = try! Timestamp(rfc3339: "2026-11-01T00:00:00Z"), until = try! Timestamp(rfc3339: "2026-11-20T00:00:00+08:00")
+        var window = TakingsWindow.all
+        var series: TakingsSeries?
+        switch (selector >> 4) & 3 {
+        case 1: window = TakingsWindow(since: since, until: nil)
+        case 2: window = TakingsWindow(since: nil, until: until)
+        case 3:
+            window = TakingsWindow(since: since, until: until)
+            series = TakingsSeries(period: .day, offsetMinutes: 480)
+        default: break
+        }
+        let body = Array(bytes.dropFirst())
+        let files = selector & 64 != 0 ? Array(body.split(separator: 0, omittingEmptySubsequences: false).prefix(4).map(Array.init)) : [body]
+        let inputs = files.enumerated().map { TakingsInput(name: "in\($0.offset).txt", bytes: $0.element, format: format) }
+        let pricing = selector & 8 != 0 ? takingsPricing : nil
+        return sameTakings(inputs, TakingsOptions(window: window, series: series, threads: 2, chunkBytes: 65536),
+                           TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 4096), pricing)
+    }
+
+    static func takingsForced(_ bytes: [UInt8], _ formats: [TakingsFormat]) -> String? {
+        for format in formats {
+            let inputs = [TakingsInput(name: "fuzz.\(format.rawValue)", bytes: bytes, format: format)]
+            if let problem = sameTakings(inputs, TakingsOptions(threads: 2, chunkBytes: 4096), TakingsOptions(threads: 1, chunkBytes: 65536), takingsPricing) {
+                return "\(format.rawValue): \(problem)"
+            }
+        }
+        return nil
+    }
+
+    static let takingsPricing: CardTakingsPricing = {
+        let repository = try! CardRepository.load(paths: [repositoryCards])
+        return CardTakingsPricing(family: "osg", repository: repository, currency: Currency(code: "CNY")!)
+    }()
+
+    /// Both runs balance and give the same table (or both cannot read the input).
+    static func sameTakings(_ inputs: [TakingsInput], _ a: TakingsOptions, _ b: TakingsOptions, _ pricing: (any TakingsPricing)?) -> String? {
+        let first = try? TakingsRun.run(inputs: inputs, options: a, pricing: pricing)
+        let second = try? TakingsRun.run(inputs: inputs, options: b, pricing: pricing)
+        guard let first, let second else { return (first == nil) == (second == nil) ? nil : "one run could read the input, the other not" }
+        for r in [first, second] where !r.input.isBalanced { return "accounting does not balance: \(r.input)" }
+        guard first.rows == second.rows, first.totals == second.totals, first.belowTheLine == second.belowTheLine, first.input == second.input else {
+            return "the table depends on threads and block size"
+        }
+        _ = first.json(valuation: nil)
+        _ = first.markdown(valuation: nil)
         return nil
     }
 }

@@ -1,0 +1,40 @@
+// Fuzz target `takings`: `TakingsRun.run` (the reader of `margin pnl`) on arbitrary bytes.
+//
+// The first byte chooses how: bits 0–2 the format (0 and 6–7 detected from the content,
+// then jsonl, ledger, csv, rollup-jsonl, rollup-csv forced), bit 3 priced by the `osg`
+// card or not, bits 4–5 the window (all; since 2026-11-01; until 2026-11-20; both with a
+// daily series at +08:00), bit 6 one input or several (the rest split at NUL bytes, up to
+// four files). Every run must balance (`lines = entries + duplicates + rejected +
+// blank`), and one thread with 4 KiB blocks must give the same table as two threads with
+// the default blocks.
+@testable import RateCard
+
+let formats: [TakingsFormat?] = [nil, .jsonLines, .ledgerDocument, .csv, .rollupJSONLines, .rollupCSV, nil, nil]
+let since = try! Timestamp(rfc3339: "2026-11-01T00:00:00Z")
+let until = try! Timestamp(rfc3339: "2026-11-20T00:00:00+08:00")
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let bytes = inputBytes(data, size)
+    let selector = bytes[0]
+    let format = formats[Int(selector & 7)]
+    let priced = selector & 8 != 0
+    var window = TakingsWindow.all
+    var series: TakingsSeries?
+    switch (selector >> 4) & 3 {
+    case 1: window = TakingsWindow(since: since, until: nil)
+    case 2: window = TakingsWindow(since: nil, until: until)
+    case 3:
+        window = TakingsWindow(since: since, until: until)
+        series = TakingsSeries(period: .day, offsetMinutes: 480)
+    default: break
+    }
+    let body = Array(bytes[1...])
+    let files = selector & 64 != 0 ? Array(splitAtNUL(body).prefix(4)) : [body]
+    let inputs = files.enumerated().map { TakingsInput(name: "in\($0.offset).txt", bytes: $0.element, format: format) }
+    let two = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 2, chunkBytes: 65536), priced: priced)
+    let one = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 4096), priced: priced, render: false)
+    requireSameTable(two, one, "2 threads vs 1 thread with 4 KiB blocks")
+    return 0
+}
