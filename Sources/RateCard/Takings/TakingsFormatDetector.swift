@@ -2,7 +2,8 @@
 ///
 /// - first non-blank byte `{`: if the first line is one object with a `rollup` member,
 ///   roll-up JSON Lines; with an `entries` array (or when the first line is not a whole
-///   object but the start of one that has `"entries"`), a device ledger document;
+///   object but the start of one that opens an `"entries": [` array), a device ledger
+///   document;
 ///   otherwise JSON Lines (malformed lines are then rejected one by one);
 /// - otherwise a CSV header row: with a `period` column, a roll-up CSV; with `id` or
 ///   `kind`, a ledger CSV.
@@ -22,11 +23,10 @@ enum TakingsFormatDetector {
                 if let e = members.first(where: { $0.key == "entries" }), case .array = e.value.value { return .ledgerDocument }
                 return .jsonLines
             }
-            let text = String(decoding: peek[k...], as: UTF8.self)
-            if text.contains("\"entries\"") && (lineEnd == peek.count || !firstLine.contains(UInt8(ascii: "}"))) {
-                return .ledgerDocument
-            }
-            return .jsonLines
+            // The first line is not a whole object: a document that opens an `entries`
+            // array (pretty-printed, or longer than the peek) is a ledger document, even
+            // when its first entry starts on the same line.
+            return opensEntriesArray(Array(peek[k...])) ? .ledgerDocument : .jsonLines
         case UInt8(ascii: "["):
             throw TakingsInputError(path: path, message: "a JSON array is not a takings export: write JSON Lines (one entry per line) or a ledger document {\"entries\": [...]}")
         default:
@@ -37,6 +37,28 @@ enum TakingsFormatDetector {
             if header.contains("id") || header.contains("kind") { return .csv }
             throw TakingsInputError(path: path, message: "cannot tell the format: not JSON Lines, a ledger document, or a CSV with an id or period column; use --input-format")
         }
+    }
+}
+
+extension TakingsFormatDetector {
+    /// True when `"entries"` is followed, after blanks, by `:` and `[`.
+    static func opensEntriesArray(_ bytes: [UInt8]) -> Bool {
+        let key = Array("\"entries\"".utf8)
+        var i = 0
+        while i + key.count <= bytes.count {
+            if bytes[i] == key[0], bytes[i..<i + key.count].elementsEqual(key) {
+                var j = i + key.count
+                func skip() { while j < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[j]) { j += 1 } }
+                skip()
+                if j < bytes.count, bytes[j] == UInt8(ascii: ":") {
+                    j += 1
+                    skip()
+                    if j < bytes.count, bytes[j] == UInt8(ascii: "[") { return true }
+                }
+            }
+            i += 1
+        }
+        return false
     }
 }
 

@@ -129,3 +129,17 @@ import Testing
         #expect(missing.stderr.contains("/nonexistent/e.jsonl"))
     }
 }
+
+@Suite struct LedgerDocumentDetectionTests {
+    /// A ledger document whose first entry starts (and ends) on the opening line, and one
+    /// written on a single line, as a JSON encoder writes it: both are ledger documents.
+    @Test(arguments: [
+        "{\"device\": \"a\", \"entries\": [{\"id\": \"1\", \"at\": \"2026-11-13T09:00:00Z\", \"kind\": \"grant\", \"amount\": 100},\n  {\"id\": \"2\", \"at\": \"2026-11-13T09:01:00Z\", \"kind\": \"charge\", \"amount\": -10, \"feature\": \"debrief\"}\n]}\n",
+        "{\"device\":\"a\",\"entries\":[{\"id\":\"1\",\"at\":\"2026-11-13T09:00:00Z\",\"kind\":\"grant\",\"amount\":100},{\"id\":\"2\",\"at\":\"2026-11-13T09:01:00Z\",\"kind\":\"charge\",\"amount\":-10,\"feature\":\"debrief\"}]}",
+    ])
+    func detectsLedgerDocuments(text: String) throws {
+        let report = try TakingsRun.run(inputs: [TakingsInput(name: "credit-ledger.json", text: text)], options: TakingsOptions(), pricing: nil)
+        #expect(report.input.entries == 2 && report.input.rejected == 0)
+        #expect(report.rows.first { $0.feature == "debrief" }?.charged == 10)
+    }
+}
