@@ -21,26 +21,8 @@ public struct CardRepository: Sendable {
     /// Reads every `*.json` file under `paths` (files or folders, recursively), in sorted
     /// order, collecting every problem of every file before throwing.
     public static func load(paths: [String]) throws(Diagnostics) -> CardRepository {
-        var files: [String] = []
         var problems: [Diagnostic] = []
-        for path in paths {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-                problems.append(Diagnostic(path: path, message: "no such file or folder"))
-                continue
-            }
-            if isDir.boolValue {
-                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                    .filter { $0.hasSuffix(".json") }
-                    .map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 }
-                files.append(contentsOf: found)
-            } else {
-                files.append(path)
-            }
-        }
-        // The same file named twice (`RateCards/x.json` and `./RateCards/x.json`) is read once.
-        var seen = Set<String>()
-        files = files.sorted().filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path).inserted }
+        let files = CardChecker.enumerate(paths, problems: &problems)
         var loaded: [(String, CardFile)] = []
         for file in files {
             do {

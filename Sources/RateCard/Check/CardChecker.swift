@@ -129,8 +129,9 @@ public enum CardChecker {
                 files.append(path)
             }
         }
+        // The same file named twice (`RateCards/x.json`, `./RateCards/x.json`) is read once.
         var seen = Set<String>()
-        return files.filter { seen.insert(standardized($0)).inserted }.sorted()
+        return files.sorted().filter { seen.insert(standardized($0)).inserted }
     }
 
     static func read(_ path: String) throws(Diagnostics) -> LoadedFile {
@@ -155,7 +156,7 @@ public enum CardChecker {
 
     /// The absolute path without `.`, `..` or doubled slashes, for comparing two spellings.
     static func standardized(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
 
