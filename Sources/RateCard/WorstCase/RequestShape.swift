@@ -36,7 +36,14 @@ public struct RequestShape: Sendable, Hashable {
     /// "3 s of asr.second for 1 credit (billed 3 s of doubao/audio, peak)"
     public var summary: String {
         var s = "\(quantity) \(unit.abbreviation) of \(feature).\(dimension) for \(credits) credit\(credits == 1 ? "" : "s")"
-        var billing = "billed \(billedUnits.decimalText()) \(providerUnit.abbreviation)"
+        // Say the billed quantity in the card's unit when the two convert (a provider billing
+        // hours still reads "billed 3 s"), else in the provider's.
+        var billing: String
+        if let f = providerUnit.size(in: unit), let inCardUnit = try? billedUnits.multiplied(by: f) {
+            billing = "billed \(inCardUnit.decimalText()) \(unit.abbreviation)"
+        } else {
+            billing = "billed \(billedUnits.decimalText()) \(providerUnit.abbreviation)"
+        }
         if variant != "standard" { billing += ", \(variant)" }
         if let period { billing += ", \(period)" }
         s += " (\(billing))"
