@@ -165,6 +165,9 @@ public final class FieldReader {
     public static func closest(_ word: String, in candidates: some Sequence<String>) -> String? {
         var best: (String, Int)?
         for c in candidates {
+            // The distance is at least the difference in length: skip hopeless candidates
+            // before the quadratic comparison (a megabyte-long unknown key stays cheap).
+            guard abs(word.count - c.count) <= max(1, c.count / 3) else { continue }
             let d = editDistance(word.lowercased(), c.lowercased())
             if d <= max(1, c.count / 3), best == nil || d < best!.1 || (d == best!.1 && c < best!.0) {
                 best = (c, d)
