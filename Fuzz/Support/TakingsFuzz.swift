@@ -57,6 +57,17 @@ func checkTakings(_ inputs: [TakingsInput], options: TakingsOptions, priced: Boo
     return report
 }
 
+/// Whether an input also gets the comparison run (two threads, other blocks) beside the
+/// checked one. The second run costs as much as the first, so it is made for every input
+/// up to 1 KiB and for one in four larger ones, chosen by a hash of the bytes (so that
+/// replaying an input makes the same choice; `RegressionTests` always compares).
+func compareRuns(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count > 1024 else { return true }
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return h >> 62 == 0
+}
+
 /// The table and accounting of two runs over the same input agree (threads, chunk sizes
 /// and input order must not change them).
 func requireSameTable(_ a: TakingsReport?, _ b: TakingsReport?, _ what: String) {

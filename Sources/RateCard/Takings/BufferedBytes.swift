@@ -1,17 +1,20 @@
-/// Byte-at-a-time reading over a `ByteSource` through a 1 MiB buffer, for the formats
-/// that are not the hot path (CSV, roll-ups). Nothing is held beyond the current record.
+/// Byte-at-a-time reading over a `ByteSource` through a buffer of up to 1 MiB (no larger
+/// than the rest of the input, when its size is known), for the formats that are not the
+/// hot path (CSV, roll-ups). Nothing is held beyond the current record.
 struct BufferedBytes {
+    static let blockLimit = 1 << 20
     private let source: ByteSource
+    /// Starts as the bytes already read (the format detector's peek), then is refilled
+    /// from the source.
     private var buffer: [UInt8]
     private var position = 0
-    private var count = 0
-    private var pending: [UInt8]
+    private var count: Int
     private(set) var failure: TakingsInputError?
 
     init(_ source: ByteSource, initial: [UInt8]) {
         self.source = source
-        buffer = [UInt8](repeating: 0, count: 1 << 20)
-        pending = initial
+        buffer = initial
+        count = initial.count
     }
 
     mutating func next() -> UInt8? {
@@ -19,15 +22,13 @@ struct BufferedBytes {
             defer { position += 1 }
             return buffer[position]
         }
-        if !pending.isEmpty {
-            buffer = pending + [UInt8](repeating: 0, count: max(0, (1 << 20) - pending.count))
-            count = pending.count
-            pending = []
-            position = 0
-            return next()
-        }
         guard failure == nil else { return nil }
+        if source.atKnownEnd { return nil }
         do {
+            let size = source.blockSize(limit: BufferedBytes.blockLimit)
+            if buffer.count < size {
+                buffer = [UInt8](repeating: 0, count: size)
+            }
             let n = try buffer.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
                 try source.read(into: buf.baseAddress!, count: buf.count)
             }

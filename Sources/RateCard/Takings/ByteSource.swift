@@ -49,6 +49,23 @@ final class ByteSource {
         if ownsFD { close(fd) }
     }
 
+    /// How many bytes are left to read when the input is in memory; nil for a file or
+    /// standard input (a file's size is not trusted: some report 0, some grow).
+    var remaining: Int? {
+        memory.map { $0.count - offset }
+    }
+
+    /// True when the input is in memory and all of it has been read.
+    var atKnownEnd: Bool { memory.map { offset >= $0.count } ?? false }
+
+    /// A buffer size for reading the rest: `limit`, or less when fewer bytes are left (one
+    /// more than are left, so that a single `fill` sees the end), but at least 4 KiB. A
+    /// small input is read through a small buffer, a large one through `limit` bytes.
+    func blockSize(limit: Int) -> Int {
+        guard let left = remaining else { return limit }
+        return min(limit, max(4096, left + 1))
+    }
+
     /// Reads up to `count` bytes into `buffer`; 0 at the end.
     func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(TakingsInputError) -> Int {
         if let memory {

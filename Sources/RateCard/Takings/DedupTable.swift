@@ -33,7 +33,7 @@ struct DedupSlots {
     var sink: UInt64 = 0
 
     init(capacity: Int) {
-        self.capacity = max(1024, capacity)
+        self.capacity = max(64, capacity)
         (slots, mapped) = DedupSlots.allocate(self.capacity)
     }
 
@@ -105,9 +105,10 @@ struct DedupSlots {
 
     /// Zeroed slots from the kernel: pages are filled only when first touched, and large
     /// tables ask for transparent huge pages, since every probe lands on a random page.
+    /// A small table (a small input's) comes from the heap, without a system call.
     private static func allocate(_ capacity: Int) -> (UnsafeMutablePointer<Slot>, Bool) {
         let bytes = capacity * MemoryLayout<Slot>.stride
-        guard let raw = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {
+        guard bytes >= 64 << 10, let raw = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {
             let p = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
             p.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
             return (p, false)

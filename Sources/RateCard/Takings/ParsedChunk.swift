@@ -139,7 +139,7 @@ struct DeviceInterner: Sendable {
     var count: Int { names.count }
 
     /// `capacity` is rounded up to a power of two.
-    init(capacity: Int = 1024) {
+    init(capacity: Int = 64) {
         var n = 1
         while n < capacity { n <<= 1 }
         slots = Array(repeating: Slot(), count: n)

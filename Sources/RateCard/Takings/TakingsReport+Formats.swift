@@ -262,32 +262,45 @@ enum TakingsOutputJSON {
     case object([String: TakingsOutputJSON])
 
     func write(into out: inout String, indent: Int) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let close = String(repeating: "  ", count: indent)
+        var bytes: [UInt8] = []
+        write(bytes: &bytes, indent: indent)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes into bytes rather than a string: no intermediate strings per value.
+    private func write(bytes out: inout [UInt8], indent: Int) {
         switch self {
-        case .null: out += "null"
-        case .number(let n): out += String(n)
-        case .string(let s): out += TakingsJSONWriter.string(s)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .number(let n): out.append(contentsOf: String(n).utf8)
+        case .string(let s): TakingsJSONWriter.string(s, into: &out)
         case .array(let items):
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "[\n"
+            guard !items.isEmpty else { out.append(contentsOf: "[]".utf8); return }
+            out.append(contentsOf: "[\n".utf8)
             for (k, item) in items.enumerated() {
-                out += pad
-                item.write(into: &out, indent: indent + 1)
-                out += k == items.count - 1 ? "\n" : ",\n"
+                Self.pad(&out, indent + 1)
+                item.write(bytes: &out, indent: indent + 1)
+                out.append(contentsOf: (k == items.count - 1 ? "\n" : ",\n").utf8)
             }
-            out += close + "]"
+            Self.pad(&out, indent)
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
-            out += "{\n"
+            guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
+            out.append(contentsOf: "{\n".utf8)
             let keys = members.keys.sorted()
             for (k, key) in keys.enumerated() {
-                out += pad + TakingsJSONWriter.string(key) + ": "
-                members[key]!.write(into: &out, indent: indent + 1)
-                out += k == keys.count - 1 ? "\n" : ",\n"
+                Self.pad(&out, indent + 1)
+                TakingsJSONWriter.string(key, into: &out)
+                out.append(contentsOf: ": ".utf8)
+                members[key]!.write(bytes: &out, indent: indent + 1)
+                out.append(contentsOf: (k == keys.count - 1 ? "\n" : ",\n").utf8)
             }
-            out += close + "}"
+            Self.pad(&out, indent)
+            out.append(UInt8(ascii: "}"))
         }
+    }
+
+    private static func pad(_ out: inout [UInt8], _ levels: Int) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * levels))
     }
 }
 

@@ -90,7 +90,8 @@ final class TakingsEngine {
 
     func read(_ input: TakingsInput, index: Int) throws {
         let source = try ByteSource(input)
-        let peekSize = 64 << 10
+        // The format is told from the first 64 KiB (fewer when the input is smaller).
+        let peekSize = min(64 << 10, source.remaining ?? (64 << 10))
         var peek = [UInt8](repeating: 0, count: peekSize)
         let n = try peek.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
             try source.fill(buf.baseAddress!, count: peekSize)
@@ -125,7 +126,9 @@ final class TakingsEngine {
 
     private func readAll(_ source: ByteSource, initial: [UInt8], path: String) throws(TakingsInputError) -> [UInt8] {
         var all = initial
-        var block = [UInt8](repeating: 0, count: 1 << 20)
+        if source.atKnownEnd { return all }
+        if let left = source.remaining { all.reserveCapacity(initial.count + left) }
+        var block = [UInt8](repeating: 0, count: source.blockSize(limit: 1 << 20))
         while true {
             let n = try block.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
                 try source.read(into: buf.baseAddress!, count: buf.count)
@@ -143,7 +146,11 @@ final class TakingsEngine {
     /// merge shards in parallel, in input order.
     private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String) throws {
         let threads = options.threads
-        var capacity = max(options.chunkBytes * threads, initial.count)
+        // Blocks of `chunkBytes` per thread, or smaller when the whole input is known to
+        // be smaller (in memory): one more byte than the input, so the first fill sees
+        // its end.
+        var capacity = max(initial.count, options.chunkBytes * threads)
+        if let left = source.remaining { capacity = max(initial.count, min(capacity, initial.count + left + 1)) }
         // Two blocks: while one is parsed, the next is read into the other.
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         var spare = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)

@@ -168,7 +168,7 @@ final class TakingsShard: @unchecked Sendable {
 
     init(index: Int, rejectionsShown: Int, expectedEntries: Int = 0) {
         self.index = index
-        table = DedupTable(capacity: expectedEntries * 5 / 4 + 1024)
+        table = DedupTable(capacity: expectedEntries * 5 / 4 + 64)
         state = ShardState(rejectionsShown: rejectionsShown)
     }
 
