@@ -28,7 +28,11 @@ public enum CardFileLoader {
 
     /// Loads one file's bytes; `path` is used in messages.
     public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> CardFile {
-        let root = try JSONParser.parseDocument(bytes, path: path)
+        try load(root: try JSONParser.parseDocument(bytes, path: path), path: path)
+    }
+
+    /// Loads a file that is already parsed (`margin check` also hashes the parsed tree).
+    public static func load(root: JSONNode, path: String) throws(Diagnostics) -> CardFile {
         let r = FieldReader(path: path)
         guard let members = r.object(root, "") else { throw Diagnostics(r.diagnostics) }
         guard let kindNode = members["kind"]?.value else {
@@ -257,15 +261,17 @@ public enum CardFileLoader {
             for (i, item) in items.enumerated() {
                 let pf = "\(field).prices[\(i)]"
                 guard let pm = r.object(item, pf, allowed: ["currency", "amount", "storefront"]) else { continue }
-                let c = r.required(pm, "currency", in: pf, at: item.location).flatMap { r.currency($0, "\(pf).currency") }
-                let a = r.required(pm, "amount", in: pf, at: item.location).flatMap { r.decimal($0, "\(pf).amount") }
+                let currencyNode = r.required(pm, "currency", in: pf, at: item.location)
+                let amountNode = r.required(pm, "amount", in: pf, at: item.location)
+                let c = currencyNode.flatMap { r.currency($0, "\(pf).currency") }
+                let a = amountNode.flatMap { r.decimal($0, "\(pf).amount") }
                 let sf = pm["storefront"].flatMap { r.string($0.value, "\(pf).storefront") }
-                if let c, let a {
+                if let c, let a, let currencyNode, let amountNode {
                     if prices.contains(where: { $0.price.currency == c && $0.storefront == sf }) {
-                        r.error("\(pf).currency: a \(c.code) price\(sf.map { " for storefront \($0)" } ?? "") is already given", at: pm["currency"]!.value.location)
+                        r.error("\(pf).currency: a \(c.code) price\(sf.map { " for storefront \($0)" } ?? "") is already given", at: currencyNode.location)
                         continue
                     }
-                    prices.append(PackPrice(price: Money(a, c), storefront: sf, location: pm["amount"]!.value.location))
+                    prices.append(PackPrice(price: Money(a, c), storefront: sf, location: amountNode.location))
                 }
             }
         }
@@ -364,7 +370,8 @@ public enum CardFileLoader {
             }
             return o
         }
-        let def = r.required(m, "default", in: field, at: node.location).flatMap { r.nonEmptyString($0, "\(field).default") }
+        let defNode = r.required(m, "default", in: field, at: node.location)
+        let def = defNode.flatMap { r.nonEmptyString($0, "\(field).default") }
         var multipliers: [String: Exact] = [:]
         if let mn = r.required(m, "multipliers", in: field, at: node.location), let mm = r.object(mn, "\(field).multipliers") {
             for (k, member) in mm {
@@ -376,9 +383,10 @@ public enum CardFileLoader {
             for (i, item) in items.enumerated() {
                 let wf = "\(field).windows[\(i)]"
                 guard let wm = r.object(item, wf, allowed: ["period", "days", "from", "until"]) else { continue }
-                let period = r.required(wm, "period", in: wf, at: item.location).flatMap { r.nonEmptyString($0, "\(wf).period") }
-                if let period, multipliers[period] == nil, !multipliers.isEmpty {
-                    r.error("\(wf).period: \"\(period)\" has no multiplier in \(field).multipliers", at: wm["period"]!.value.location)
+                let periodNode = r.required(wm, "period", in: wf, at: item.location)
+                let period = periodNode.flatMap { r.nonEmptyString($0, "\(wf).period") }
+                if let period, let periodNode, multipliers[period] == nil, !multipliers.isEmpty {
+                    r.error("\(wf).period: \"\(period)\" has no multiplier in \(field).multipliers", at: periodNode.location)
                 }
                 var days = Set<Int>()
                 if let dn = r.required(wm, "days", in: wf, at: item.location), let ds = r.array(dn, "\(wf).days") {
@@ -402,8 +410,8 @@ public enum CardFileLoader {
                 }
             }
         }
-        if let def, multipliers[def] == nil, !multipliers.isEmpty {
-            r.error("\(field).default: \"\(def)\" has no multiplier in \(field).multipliers", at: m["default"]!.value.location)
+        if let def, let defNode, multipliers[def] == nil, !multipliers.isEmpty {
+            r.error("\(field).default: \"\(def)\" has no multiplier in \(field).multipliers", at: defNode.location)
         }
         let reviewed = m["reviewed"].flatMap { r.date($0.value, "\(field).reviewed") }
         let source = m["source"].flatMap { r.string($0.value, "\(field).source") }

@@ -15,7 +15,7 @@
 /// - numbers as plain decimal text, exactly: no exponent, no `+`, no leading zeros, no
 ///   trailing fractional zeros, no `-0`. `28`, `28.0`, `2.8e1` and `280E-1` are all `28`;
 ///   `1.50` is `1.5`; `-0.0` is `0`. Exponents are expanded digit by digit, never
-///   through `Double`, so numbers beyond `Exact`'s 38 digits keep every digit. A number
+///   through binary floating point, so numbers beyond `Exact`'s 38 digits keep every digit. A number
 ///   and a string stay different: `28` and `"28"` have different digests.
 /// - A number whose plain form would need more than `maxNumberDigits` digits (`1e999999`),
 ///   or with an exponent beyond ±1,000,000, is rejected rather than expanded (zero, however

@@ -82,10 +82,10 @@ extension CardChecker {
                 retired.formUnion(card.retired.map(\.key))
                 let present = Set(card.features.map(\.key))
                 let featuresLocation = v.file.root["features"]?.location ?? v.versionLocation
-                for key in earlierKeys.keys.sorted() where !present.contains(key) && !retired.contains(key) {
+                for (key, version) in earlierKeys.sorted(by: { $0.key < $1.key }) where !present.contains(key) && !retired.contains(key) {
                     out.append(Diagnostic(
                         path: v.file.path, location: featuresLocation,
-                        message: "feature \"\(key)\" of \(id)@\(earlierKeys[key]!) is missing from \(card.reference) and not listed in \"retired\": keys are never renamed; keep the feature, or retire the key",
+                        message: "feature \"\(key)\" of \(id)@\(version) is missing from \(card.reference) and not listed in \"retired\": keys are never renamed; keep the feature, or retire the key",
                         rule: CheckRule.featureRemoved.rawValue))
                 }
                 for key in present { earlierKeys[key] = card.version }

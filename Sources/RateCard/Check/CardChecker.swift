@@ -138,7 +138,7 @@ public enum CardChecker {
         let bytes: [UInt8]
         do { bytes = try FileBytes.read(path, what: "the file") } catch { throw Diagnostics([error]) }
         let root = try JSONParser.parseDocument(bytes, path: path)
-        let content = try CardFileLoader.load(bytes: bytes, path: path)
+        let content = try CardFileLoader.load(root: root, path: path)
         return LoadedFile(path: path, bytes: bytes, root: root, content: content)
     }
 

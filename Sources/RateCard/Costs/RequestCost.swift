@@ -34,7 +34,7 @@ public struct RequestCosting: Sendable {
                 throw .overflow(feature: feature.key, dimension: d.name)
             }
         }
-        return totals.keys.sorted().map { Money(totals[$0]!, $0) }
+        return totals.sorted { $0.key < $1.key }.map { Money($0.value, $0.key) }
     }
 }
 

@@ -300,7 +300,7 @@ public struct CardDiff: Sendable, Hashable {
         var credits: [String: Int128] = [:]
         for p in a.packs { credits[p.productId] = p.credits }
         for p in b.packs { credits[p.productId] = p.credits }
-        return credits.keys.sorted { (credits[$0]!, $0) < (credits[$1]!, $1) }
+        return credits.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
     }
 
     static func market(_ p: PackPrice) -> Market { Market(currency: p.price.currency, storefront: p.storefront) }

@@ -18,7 +18,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable {
 /// A parsed JSON value that remembers where it was written.
 ///
 /// Numbers keep their source text so that they can be read exactly (never through a
-/// `Double`). Object members keep their order and the place of each key.
+/// binary floating point). Object members keep their order and the place of each key.
 public struct JSONNode: Sendable, Hashable {
     public let value: JSONValue
     public let location: SourceLocation

@@ -14,6 +14,14 @@ public struct Currency: Sendable, Hashable, Comparable {
 
     public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
 
+    /// US dollars: the fallback where a card names no currency at all.
+    public static let usd = Currency(code: "USD", minorUnits: 2)
+
+    init(code: String, minorUnits: Int) {
+        self.code = code
+        self.minorUnits = minorUnits
+    }
+
     /// ISO 4217 codes with their minor units: the currencies of the App Store's storefronts
     /// and the providers' sheets.
     static let table: [String: Int] = [

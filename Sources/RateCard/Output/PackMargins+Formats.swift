@@ -69,7 +69,7 @@ extension PackMargins {
     /// Says whether tax was modelled, and how.
     public var taxNote: String {
         if taxRates.isEmpty { return "tax not modelled: prices are taken as received by the store before commission" }
-        let list = taxRates.keys.sorted().map { "\($0.code) \(Format.percent(taxRates[$0]!, places: 2))" }.joined(separator: ", ")
+        let list = taxRates.sorted { $0.key < $1.key }.map { "\($0.key.code) \(Format.percent($0.value, places: 2))" }.joined(separator: ", ")
         return "tax removed from tax-inclusive prices before commission: \(list); other currencies not taxed"
     }
 

@@ -36,9 +36,10 @@ public struct FixedCostSheet: Sendable, Hashable {
                 let f = "costs[\(i)]"
                 guard let cm = r.object(item, f, allowed: ["feature", "amount", "note"]) else { continue }
                 let feature = r.required(cm, "feature", in: f, at: item.location).flatMap { r.nonEmptyString($0, "\(f).feature") }
-                let amount = r.required(cm, "amount", in: f, at: item.location).flatMap { r.decimal($0, "\(f).amount") }
-                guard let feature, let amount, let currency else { continue }
-                if amount.isNegative { r.error("\(f).amount: a cost must not be negative", at: cm["amount"]!.value.location); continue }
+                let amountNode = r.required(cm, "amount", in: f, at: item.location)
+                let amount = amountNode.flatMap { r.decimal($0, "\(f).amount") }
+                guard let feature, let amount, let amountNode, let currency else { continue }
+                if amount.isNegative { r.error("\(f).amount: a cost must not be negative", at: amountNode.location); continue }
                 if costs[feature] != nil { r.error("\(f).feature: \"\(feature)\" appears twice", at: item.location); continue }
                 costs[feature] = Money(amount, currency)
             }

@@ -87,7 +87,10 @@ enum ReportText {
         for d in days {
             if let last = runs.last?.last, last + 1 == d { runs[runs.count - 1].append(d) } else { runs.append([d]) }
         }
-        return runs.map { r in r.count >= 3 ? "\(name(r.first!))–\(name(r.last!))" : r.map(name).joined(separator: ", ") }
+        return runs.map { r in
+            if r.count >= 3, let first = r.first, let last = r.last { return "\(name(first))–\(name(last))" }
+            return r.map(name).joined(separator: ", ")
+        }
             .joined(separator: ", ")
     }
 

@@ -57,10 +57,7 @@ public struct PackMargins: Sendable, Hashable {
         self.fx = fx
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
         freeUsage = engine.freeUsage
-        let sheetIDs = Set(card.features.flatMap { $0.dimensions }.compactMap { d -> String? in
-            if case .provider(let s, _, _) = d.cost { return s } else { return nil }
-        })
-        providers = sheetIDs.sorted().compactMap { repository.providers[$0] }
+        providers = PackMargins.providers(of: card, in: repository)
         commissionNote = rates == nil ? repository.commission.note : "rates given on the command line"
         let effectiveDate = card.effective.local(offsetMinutes: card.effective.offsetMinutes).date
         var rows: [Row] = []
@@ -111,12 +108,20 @@ public struct PackMargins: Sendable, Hashable {
 
     /// The currency grant costs are shown in: the providers' currency when they share one,
     /// else the currency of a credit's face value, else the first pack price's.
-    static func costCurrency(card: RateCard, providers: [ProviderSheet]) -> Currency {
-        let pcs = Set(providers.map(\.currency))
-        if pcs.count == 1 { return pcs.first! }
+    public static func costCurrency(card: RateCard, providers: [ProviderSheet]) -> Currency {
+        let pcs = Set(providers.map(\.currency)).sorted()
+        if pcs.count == 1, let only = pcs.first { return only }
         if let f = card.creditUnit.faceValue { return f.currency }
         if let p = card.packs.first?.prices.first { return p.price.currency }
-        return pcs.sorted().first ?? Currency(code: "USD")!
+        return pcs.first ?? Currency.usd
+    }
+
+    /// The provider sheets `card`'s features are costed by, sorted by id.
+    public static func providers(of card: RateCard, in repository: CardRepository) -> [ProviderSheet] {
+        let ids = Set(card.features.flatMap(\.dimensions).compactMap { d -> String? in
+            if case .provider(let s, _, _) = d.cost { return s } else { return nil }
+        })
+        return ids.sorted().compactMap { repository.providers[$0] }
     }
 
     /// The lowest margin share of any row at its highest commission rate.

@@ -101,7 +101,7 @@ public struct WorstCaseEngine: Sendable {
         let g = items.reduce(Int128(0)) { Int128(Exact.gcd($0.magnitude, $1.credits.magnitude)) }
         let steps = n / g
         let s = best.credits / g
-        let largest = items.map(\.credits).max()! / g
+        let largest = (items.map(\.credits).max() ?? g) / g  // items is not empty here
         let (span, o) = (s - 1).multipliedReportingOverflow(by: largest)
         let limit = o ? steps : min(steps, span)
         guard limit <= WorstCaseEngine.maxSearch else {

@@ -96,13 +96,13 @@ enum PnLCommand: Command {
             }
             family = repo.cardIDs[0]
         }
-        let newest = repo.versions(of: family).last!
+        guard let newest = repo.versions(of: family).last else { throw UsageError("no version of card '\(family)' in \(dir)") }
         let currency: Currency
         if let code = args.value("currency") {
             guard let c = Currency(code: code) else { throw UsageError("--currency \(code): not a known ISO 4217 code") }
             currency = c
         } else {
-            currency = defaultCurrency(newest, repo)
+            currency = PackMargins.costCurrency(card: newest, providers: PackMargins.providers(of: newest, in: repo))
         }
         let credit: CreditValuation
         if let text = args.value("credit-value") {
@@ -147,18 +147,6 @@ enum PnLCommand: Command {
             io.err("margin: \(report.input.rejected - report.rejections.count) more rejected lines not shown (all are counted)\n")
         }
         return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
-    }
-
-    /// The providers' currency when they share one, else the credit's face-value currency,
-    /// else the first pack price's.
-    static func defaultCurrency(_ card: RateCard, _ repo: CardRepository) -> Currency {
-        let sheets = Set(card.features.flatMap(\.dimensions).compactMap { d -> String? in
-            if case .provider(let s, _, _) = d.cost { return s } else { return nil }
-        })
-        let currencies = Set(sheets.compactMap { repo.providers[$0]?.currency })
-        if currencies.count == 1 { return currencies.first! }
-        if let f = card.creditUnit.faceValue { return f.currency }
-        return card.packs.first?.prices.first?.price.currency ?? Currency(code: "USD")!
     }
 
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
