@@ -45,6 +45,9 @@ public struct CardTakingsPricing: TakingsPricing {
     /// Quantities only matter when some version meters some feature.
     public var needsQuantities: Bool { !meteredKeys.isEmpty }
 
+    /// Only keys metered by some version can cost anything.
+    public var meteredFeatureKeys: Set<String>? { meteredKeys }
+
     /// The provider cost of one charge in the reporting currency; nil when the feature has
     /// no running cost or the charge carries no quantity.
     public func cost(feature: String, quantity: [String: Exact], at: Timestamp) throws -> Money? {

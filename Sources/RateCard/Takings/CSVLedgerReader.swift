@@ -10,12 +10,12 @@ struct CSVLedgerReader {
     static let fields: Set<String> = ["id", "at", "kind", "amount", "feature", "refundOf", "reason", "device",
                                       "note", "card", "balanceAfter", "paymentRef", "price"]
     private var records: CSVRecordReader
-    private let keepQuantity: Bool
+    private let keepQuantity: QuantityNeed
     private var header: [String]?
     private var recordIndex = 0
     private(set) var failure: TakingsInputError?
 
-    init(_ bytes: BufferedBytes, keepQuantity: Bool) {
+    init(_ bytes: BufferedBytes, keepQuantity: QuantityNeed) {
         records = CSVRecordReader(bytes)
         self.keepQuantity = keepQuantity
     }

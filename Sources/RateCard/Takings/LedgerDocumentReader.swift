@@ -7,7 +7,7 @@
 /// given to entries that carry no `device` of their own. Each element counts as one
 /// line, numbered by the line where it starts.
 enum LedgerDocumentReader {
-    static func read(_ bytes: [UInt8], keepQuantity: Bool) -> ParsedChunk {
+    static func read(_ bytes: [UInt8], keepQuantity: QuantityNeed) -> ParsedChunk {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)

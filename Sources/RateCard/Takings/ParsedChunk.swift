@@ -190,7 +190,9 @@ struct DeviceInterner: Sendable {
 
 /// Turns scanned lines into records.
 struct ChunkBuilder {
-    let keepQuantity: Bool
+    let keepQuantity: QuantityNeed
+    /// Per local feature index: whether its charges' quantities are kept.
+    private var quantityWanted: [Bool] = []
     var chunk = ParsedChunk()
     private var features = ByteInterner()
     var devices: DeviceInterner
@@ -207,7 +209,7 @@ struct ChunkBuilder {
         var count: Int
     }
 
-    init(keepQuantity: Bool, devices: DeviceInterner = DeviceInterner(), deferDevices: Bool = false) {
+    init(keepQuantity: QuantityNeed, devices: DeviceInterner = DeviceInterner(), deferDevices: Bool = false) {
         self.keepQuantity = keepQuantity
         self.devices = devices
         self.deferDevices = deferDevices
@@ -248,7 +250,7 @@ struct ChunkBuilder {
             if extra == nil { extra = RecordExtra() }
             extra!.price = scanner.parsePrice(f.price)
         }
-        if keepQuantity, f.kind == .charge, !scanner.dimensions.isEmpty {
+        if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
             if extra == nil { extra = RecordExtra() }
             extra!.quantity = f.quantity(scanner)
         }
@@ -257,6 +259,19 @@ struct ChunkBuilder {
             chunk.extras.append(extra)
         }
         chunk.records.append(r)
+    }
+
+    /// Whether the quantities of a charge of local feature `feature` are kept, asked of
+    /// the pricing once per feature key.
+    @inline(__always)
+    private mutating func wantsQuantity(_ feature: UInt32) -> Bool {
+        guard keepQuantity.any, feature != TakingsRecord.none else { return false }
+        if keepQuantity.all { return true }
+        let k = Int(feature)
+        while quantityWanted.count <= k {
+            quantityWanted.append(keepQuantity.wants(String(decoding: features.bytes[quantityWanted.count], as: UTF8.self)))
+        }
+        return quantityWanted[k]
     }
 
     mutating func reserve(_ n: Int) {
@@ -286,7 +301,7 @@ struct ChunkBuilder {
 enum JSONLinesChunkParser {
     /// `final` says this is the end of the input, so a last line without a newline may be
     /// a truncated one.
-    static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: Bool,
+    static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: QuantityNeed,
                       devices: inout DeviceInterner, worker: Int) -> ParsedChunk {
         var builder = ChunkBuilder(keepQuantity: keepQuantity, devices: devices, deferDevices: true)
         devices = DeviceInterner(capacity: 1)  // the builder now holds the only reference

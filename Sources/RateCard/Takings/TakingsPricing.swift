@@ -12,10 +12,43 @@ public protocol TakingsPricing: Sendable {
     func cost(feature: String, quantity: [String: Exact], at: Timestamp) throws -> Money?
     /// Whether any charge's quantities can matter (default true).
     var needsQuantities: Bool { get }
+    /// The feature keys whose charges can have a metered cost, or nil when any can (the
+    /// default). The readers build quantities only for charges of these keys, and the
+    /// aggregator calls `cost` only for them: `cost` of any other key must be nil.
+    var meteredFeatureKeys: Set<String>? { get }
 }
 
 extension TakingsPricing {
     /// Whether any charge's quantities can matter. When false the readers skip building
     /// them, which saves an allocation per charge on cards with no metered feature.
     public var needsQuantities: Bool { true }
+
+    /// Any feature key may have a metered cost.
+    public var meteredFeatureKeys: Set<String>? { nil }
+}
+
+/// Which charges' quantities a run keeps: none, all, or those of some feature keys.
+struct QuantityNeed: Sendable {
+    let all: Bool
+    let keys: Set<String>
+
+    static let none = QuantityNeed(all: false, keys: [])
+
+    init(all: Bool, keys: Set<String>) {
+        self.all = all
+        self.keys = keys
+    }
+
+    init(_ pricing: (any TakingsPricing)?) {
+        guard let pricing, pricing.needsQuantities else {
+            self = .none
+            return
+        }
+        if let keys = pricing.meteredFeatureKeys { self.init(all: false, keys: keys) } else { self.init(all: true, keys: []) }
+    }
+
+    /// Whether any charge's quantities are kept.
+    var any: Bool { all || !keys.isEmpty }
+
+    func wants(_ feature: String) -> Bool { all || keys.contains(feature) }
 }

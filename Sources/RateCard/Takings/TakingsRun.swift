@@ -84,7 +84,8 @@ final class TakingsEngine {
         parserDeviceMaps = Array(repeating: [], count: options.threads * 2)
     }
 
-    var keepQuantity: Bool { settings.pricing?.needsQuantities ?? false }
+    /// Which charges' quantities the readers keep (those the pricing can cost).
+    var keepQuantity: QuantityNeed { settings.quantities }
 
     // MARK: Reading
 
@@ -242,7 +243,7 @@ final class TakingsEngine {
                 let mapStart = position - position % page
                 let skip = position - mapStart
                 let length = min(size - mapStart, skip + blockBytes)
-                guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, source.fd, off_t(mapStart)),
+                guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, source.fd, off_t(mapStart)),
                       mapped != MAP_FAILED else {
                     throw TakingsInputError(path: path, message: "cannot map the file: \(String(cString: strerror(errno)))")
                 }

@@ -118,6 +118,21 @@ struct MergeSettings: @unchecked Sendable {
     let shards: Int
     let rejectionsShown: Int
     let paths: [String]
+    /// Which charges' quantities the readers keep.
+    let quantities: QuantityNeed
+    /// The keys `pricing` can cost (nil: any).
+    let meteredKeys: Set<String>?
+
+    init(window: TakingsWindow, series: TakingsSeries?, pricing: (any TakingsPricing)?, shards: Int, rejectionsShown: Int, paths: [String]) {
+        self.window = window
+        self.series = series
+        self.pricing = pricing
+        self.shards = shards
+        self.rejectionsShown = rejectionsShown
+        self.paths = paths
+        quantities = QuantityNeed(pricing)
+        meteredKeys = pricing?.meteredFeatureKeys
+    }
 }
 
 /// One shard of the merge: the entries whose id hash falls in it. Shards share nothing
@@ -143,6 +158,9 @@ struct ShardState {
     var pendingRefunds: [PendingRefund] = []
     var chains: [ChainSums] = []
     var errors: [Diagnostic] = []
+    /// Per global feature: 0 not yet known, 1 its charges are priced, 2 they cannot cost
+    /// anything (so the pricing is not asked per charge).
+    var priced: [UInt8] = []
 
     init(rejectionsShown: Int) {
         rejections = RejectionLog(limit: rejectionsShown)
@@ -241,27 +259,45 @@ struct ShardMerge {
     /// handling this one, so that their cache misses overlap with useful work instead of
     /// coming one after another.
     mutating func mergeAll() {
-        let shards = settings.shards
         let records = chunk.records
+        let mine = ownRecords(records)
         let group = 48
-        touch(records, 0..<min(group, records.count), shards)
+        touch(records, mine, 0..<min(group, mine.count))
         var g = 0
-        while g < records.count {
-            let groupEnd = min(g + group, records.count)
-            touch(records, groupEnd..<min(groupEnd + group, records.count), shards)
-            for j in g..<groupEnd where SlotMeta.shard(of: records[j].id0, count: shards) == index {
-                handle(records[j])
+        while g < mine.count {
+            let groupEnd = min(g + group, mine.count)
+            touch(records, mine, groupEnd..<min(groupEnd + group, mine.count))
+            for j in g..<groupEnd {
+                handle(records[Int(mine[j])])
             }
             g = groupEnd
         }
         flush()
     }
 
+    /// The indexes of this shard's records, in input order. Ids fall into shards at
+    /// random, so a branch per record would be mispredicted half the time: the index is
+    /// written for every record and the count moves on only for this shard's.
+    func ownRecords(_ records: [TakingsRecord]) -> [Int32] {
+        let shards = settings.shards
+        let index = self.index
+        return [Int32](unsafeUninitializedCapacity: records.count) { buffer, count in
+            var c = 0
+            records.withUnsafeBufferPointer { rs in
+                for j in 0..<rs.count {
+                    buffer[c] = Int32(truncatingIfNeeded: j)
+                    c &+= SlotMeta.shard(of: rs[j].id0, count: shards) == index ? 1 : 0
+                }
+            }
+            count = c
+        }
+    }
+
     @inline(__always)
-    mutating func touch(_ records: [TakingsRecord], _ range: Range<Int>, _ shards: Int) {
+    mutating func touch(_ records: [TakingsRecord], _ mine: [Int32], _ range: Range<Int>) {
         var sink: UInt64 = 0
-        for j in range where SlotMeta.shard(of: records[j].id0, count: shards) == index {
-            let r = records[j]
+        for j in range {
+            let r = records[Int(mine[j])]
             sink ^= table.touch(id0: r.id0, id1: r.id1)
             if r.device != TakingsRecord.none {
                 let d = ctx.deviceMap[Int(r.device)]
@@ -269,6 +305,17 @@ struct ShardMerge {
             }
         }
         table.sink ^= sink
+    }
+
+    /// Whether charges of global `feature` go to the pricing: with a pricing, when it
+    /// names no metered keys or names this one (decided once per feature).
+    @inline(__always)
+    mutating func isPriced(_ feature: Int) -> Bool {
+        if feature < st.priced.count, st.priced[feature] != 0 { return st.priced[feature] == 1 }
+        if st.priced.count <= feature { st.priced.append(contentsOf: repeatElement(0, count: feature + 1 - st.priced.count)) }
+        let priced = settings.pricing != nil && (settings.meteredKeys.map { $0.contains(features[feature]) } ?? true)
+        st.priced[feature] = priced ? 1 : 2
+        return priced
     }
 
     mutating func handle(_ r: TakingsRecord) {
@@ -320,7 +367,7 @@ struct ShardMerge {
                 if seen == .max || (SlotMeta.input(meta), SlotMeta.line(meta)) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
                     st.firstSeen[feature] = meta
                 }
-                if let pricing = settings.pricing {
+                if isPriced(feature), let pricing = settings.pricing {
                     let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
                     let at = Timestamp(seconds: r.seconds, nanoseconds: Int32(r.nanoseconds))
                     do {
