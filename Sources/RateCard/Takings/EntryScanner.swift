@@ -56,6 +56,17 @@ struct EntryScanner {
     private var scratchCount = 0
     private(set) var dimensions: [Dimension] = []
     private var unknownKeys: [UInt64] = []
+    /// Per key (by bit index; `startState` at the object's start): the known key that
+    /// last came after it, nil when none did. Exports write every line's keys in the
+    /// same order, so the next key is usually the one predicted, and it is matched with
+    /// two loads instead of being read as a string and looked up.
+    private var predicted: UnsafeMutablePointer<Key?>
+    /// Per key bit index: `"name":` as the first and last 8 (or 4) bytes, and its length.
+    private var patterns: UnsafeMutablePointer<UInt64>
+    private var patternLengths: UnsafeMutablePointer<Int>
+    static let startState = 14
+    /// After an unknown key: nothing is predicted and nothing learned.
+    static let noState = 15
 
     // The bytes being scanned.
     private(set) var base: UnsafePointer<UInt8> = TakingsHash.emptyBase
@@ -65,11 +76,32 @@ struct EntryScanner {
     init() {
         scratchCapacity = 4096
         scratch = .allocate(capacity: scratchCapacity)
+        predicted = .allocate(capacity: Self.noState + 1)
+        predicted.initialize(repeating: nil, count: Self.noState + 1)
+        let names = Key.names
+        patterns = .allocate(capacity: names.count * 2)
+        patternLengths = .allocate(capacity: names.count)
+        for (k, name) in names.enumerated() {
+            let bytes = Array("\"\(name)\":".utf8)
+            let n = bytes.count
+            func load(_ at: Int, _ width: Int) -> UInt64 {
+                var v: UInt64 = 0
+                for b in 0..<width { v |= UInt64(bytes[at + b]) << (8 * UInt64(b)) }
+                return v
+            }
+            let width = n >= 8 ? 8 : 4
+            patterns[2 * k] = load(0, width)
+            patterns[2 * k + 1] = load(n - width, width)
+            patternLengths[k] = n
+        }
     }
 
-    /// Frees the scratch buffer; the scanner must not be used afterwards.
+    /// Frees the buffers; the scanner must not be used afterwards.
     func release() {
         scratch.deallocate()
+        predicted.deallocate()
+        patterns.deallocate()
+        patternLengths.deallocate()
     }
 
     @inline(__always)
@@ -148,6 +180,7 @@ struct EntryScanner {
         }
         i += 1
         var seen: UInt32 = 0
+        var state = Self.startState
         skipWhitespace()
         if i < end, base[i] == UInt8(ascii: "}") {
             i += 1
@@ -159,14 +192,21 @@ struct EntryScanner {
                     throw syntax("unexpected \(describeCurrent()): expected a quoted key")
                 }
                 let keyColumn = i + 1
-                let key = try parseString()
-                skipWhitespace()
-                guard i < end, base[i] == UInt8(ascii: ":") else {
-                    throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
+                if let k = matchPredicted(state) {
+                    // `"name":` matched whole; `i` is past the colon.
+                    skipWhitespace()
+                    try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
+                    state = k.rawValue.trailingZeroBitCount
+                } else {
+                    let key = try parseString()
+                    skipWhitespace()
+                    guard i < end, base[i] == UInt8(ascii: ":") else {
+                        throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
+                    }
+                    i += 1
+                    skipWhitespace()
+                    state = try field(key, keyColumn: keyColumn, into: &f, seen: &seen, state: state)
                 }
-                i += 1
-                skipWhitespace()
-                try field(key, keyColumn: keyColumn, into: &f, seen: &seen)
                 skipWhitespace()
                 guard i < end else { throw syntax("unexpected end of line inside an object") }
                 if base[i] == UInt8(ascii: ",") {
@@ -195,6 +235,52 @@ struct EntryScanner {
         case id = 1, at = 2, kind = 4, amount = 8, feature = 16, refundOf = 32, reason = 64
         case quantity = 128, device = 256, note = 512, card = 1024, balanceAfter = 2048
         case paymentRef = 4096, price = 8192
+
+        /// The field names by bit index (`rawValue == 1 << index`).
+        static let names = ["id", "at", "kind", "amount", "feature", "refundOf", "reason", "quantity",
+                            "device", "note", "card", "balanceAfter", "paymentRef", "price"]
+
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .at: "at"
+            case .kind: "kind"
+            case .amount: "amount"
+            case .feature: "feature"
+            case .refundOf: "refundOf"
+            case .reason: "reason"
+            case .quantity: "quantity"
+            case .device: "device"
+            case .note: "note"
+            case .card: "card"
+            case .balanceAfter: "balanceAfter"
+            case .paymentRef: "paymentRef"
+            case .price: "price"
+            }
+        }
+    }
+
+    /// The key predicted after `state`, when the bytes at `i` are exactly `"name":` for
+    /// it; `i` then moves past the colon. Loads never reach past the pattern's own
+    /// length, so they stay inside the line.
+    @inline(__always)
+    private mutating func matchPredicted(_ state: Int) -> Key? {
+        guard let key = predicted[state] else { return nil }
+        let k = key.rawValue.trailingZeroBitCount
+        let n = patternLengths[k]
+        guard i + n <= end else { return nil }
+        let raw = UnsafeRawPointer(base + i)
+        let matches: Bool
+        if n >= 8 {
+            matches = raw.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: patterns[2 * k])
+                && raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == UInt64(littleEndian: patterns[2 * k + 1])
+        } else {
+            matches = UInt64(raw.loadUnaligned(as: UInt32.self)) == UInt64(littleEndian: patterns[2 * k])
+                && UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) == UInt64(littleEndian: patterns[2 * k + 1])
+        }
+        guard matches else { return nil }
+        i += n
+        return key
     }
 
     @inline(__always)
@@ -230,31 +316,39 @@ struct EntryScanner {
         return nil
     }
 
-    private mutating func field(_ key: Span, keyColumn: Int, into f: inout Fields, seen: inout UInt32) throws(LineProblem) {
-        guard let (k, name) = Self.knownKey(pointer(key), Int(key.count)) else {
+    /// A key read the slow way and its value; returns the prediction state after it.
+    private mutating func field(_ key: Span, keyColumn: Int, into f: inout Fields, seen: inout UInt32, state: Int) throws(LineProblem) -> Int {
+        guard let (k, _) = Self.knownKey(pointer(key), Int(key.count)) else {
             let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
             if unknownKeys.contains(h) {
                 throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
             }
             unknownKeys.append(h)
             try skipValue(depth: 1)
-            return
+            return Self.noState
         }
+        if state != Self.noState { predicted[state] = k }
+        try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
+        return k.rawValue.trailingZeroBitCount
+    }
+
+    /// The value of known field `k`, at `i`.
+    private mutating func knownField(_ k: Key, keyColumn: Int, into f: inout Fields, seen: inout UInt32) throws(LineProblem) {
         guard seen & k.rawValue == 0 else {
-            throw LineProblem(.malformedJSON, "duplicate key \"\(name)\"", column: keyColumn)
+            throw LineProblem(.malformedJSON, "duplicate key \"\(k.name)\"", column: keyColumn)
         }
         seen |= k.rawValue
         let column = i + 1
         switch k {
         case .id:
-            f.id = try requiredString(name)
+            f.id = try requiredString(k)
             if f.id.count == 0 { throw LineProblem(.badValue, "id: must not be empty", column: column) }
         case .at:
-            let s = try requiredString(name)
+            let s = try requiredString(k)
             try parseTimestamp(s, into: &f, column: column)
             f.hasAt = true
         case .kind:
-            let s = try requiredString(name)
+            let s = try requiredString(k)
             if keyIs(s, "charge") { f.kind = .charge }
             else if keyIs(s, "refund") { f.kind = .refund }
             else if keyIs(s, "grant") { f.kind = .grant }
@@ -264,18 +358,18 @@ struct EntryScanner {
             }
             f.hasKind = true
         case .amount:
-            f.amount = try integerValue(name, column: column, nullable: false)!
+            f.amount = try integerValue(k, column: column, nullable: false)!
             f.hasAmount = true
         case .balanceAfter:
-            f.balanceAfter = try integerValue(name, column: column, nullable: true)
-        case .feature: f.feature = try optionalString(name)
-        case .refundOf: f.refundOf = try optionalString(name)
-        case .reason: f.reason = try optionalString(name)
-        case .device: f.device = try optionalString(name)
-        case .note: f.note = try optionalString(name)
-        case .card: f.card = try optionalString(name)
-        case .paymentRef: f.paymentRef = try optionalString(name)
-        case .price: f.price = try optionalString(name)
+            f.balanceAfter = try integerValue(k, column: column, nullable: true)
+        case .feature: f.feature = try optionalString(k)
+        case .refundOf: f.refundOf = try optionalString(k)
+        case .reason: f.reason = try optionalString(k)
+        case .device: f.device = try optionalString(k)
+        case .note: f.note = try optionalString(k)
+        case .card: f.card = try optionalString(k)
+        case .paymentRef: f.paymentRef = try optionalString(k)
+        case .price: f.price = try optionalString(k)
         case .quantity: try parseQuantity()
         }
     }
@@ -293,26 +387,26 @@ struct EntryScanner {
         }
     }
 
-    private mutating func requiredString(_ name: String) throws(LineProblem) -> Span {
+    private mutating func requiredString(_ key: Key) throws(LineProblem) -> Span {
         guard i < end, base[i] == UInt8(ascii: "\"") else {
             let column = i + 1
             let found = typeName()
             try skipValue(depth: 1)
-            throw LineProblem(.wrongType, "\(name): expected a string, found \(found)", column: column)
+            throw LineProblem(.wrongType, "\(key.name): expected a string, found \(found)", column: column)
         }
         return try parseString()
     }
 
-    private mutating func optionalString(_ name: String) throws(LineProblem) -> Span {
+    private mutating func optionalString(_ key: Key) throws(LineProblem) -> Span {
         if i < end, base[i] == UInt8(ascii: "n") {
             try expectWord("null")
             return .absent
         }
-        return try requiredString(name)
+        return try requiredString(key)
     }
 
     /// A whole number written as a JSON integer or a string of one, within ±`maxAmount`.
-    private mutating func integerValue(_ name: String, column: Int, nullable: Bool) throws(LineProblem) -> Int64? {
+    private mutating func integerValue(_ key: Key, column: Int, nullable: Bool) throws(LineProblem) -> Int64? {
         guard i < end else { throw syntax("unexpected end of line: expected a value") }
         let b = base[i]
         if nullable, b == UInt8(ascii: "n") {
@@ -321,19 +415,38 @@ struct EntryScanner {
         }
         if b == UInt8(ascii: "\"") {
             let s = try parseString()
-            return try wholeNumber(pointer(s), Int(s.count), name: name, column: column, quoted: true)
+            return try wholeNumber(pointer(s), Int(s.count), key: key, column: column, quoted: true)
         }
         guard b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39) else {
             let found = typeName()
             try skipValue(depth: 1)
-            throw LineProblem(.wrongType, "\(name): expected a whole number, found \(found)", column: column)
+            throw LineProblem(.wrongType, "\(key.name): expected a whole number, found \(found)", column: column)
+        }
+        // Fast path: an optional '-' and 1 to 18 digits without a leading zero that end
+        // the number (18 digits are always within ±maxAmount). Anything else, the slow
+        // path checks and explains.
+        var k = i
+        let negative = b == UInt8(ascii: "-")
+        if negative { k += 1 }
+        if k < end, base[k] >= 0x31, base[k] <= 0x39 {
+            let digitsStart = k
+            var value: Int64 = 0
+            while k < end, k - digitsStart < 18, base[k] >= 0x30, base[k] <= 0x39 {
+                value = value &* 10 &+ Int64(base[k] &- 0x30)
+                k += 1
+            }
+            let next = k < end ? base[k] : 0x20
+            if !(next >= 0x30 && next <= 0x39) && next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
+                i = k
+                return negative ? -value : value
+            }
         }
         let start = i
         try scanNumber()
-        return try wholeNumber(base + start, i - start, name: name, column: column, quoted: false)
+        return try wholeNumber(base + start, i - start, key: key, column: column, quoted: false)
     }
 
-    private func wholeNumber(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int, quoted: Bool) throws(LineProblem) -> Int64 {
+    private func wholeNumber(_ p: UnsafePointer<UInt8>, _ n: Int, key: Key, column: Int, quoted: Bool) throws(LineProblem) -> Int64 {
         let text = { FieldReader.excerpt(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)) }
         var k = 0
         var negative = false
@@ -350,19 +463,19 @@ struct EntryScanner {
         }
         let digits = k - digitsStart
         if digits == 0 {
-            throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a whole number", column: column)
+            throw LineProblem(.wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
         }
         if k < n {
             if p[k] == UInt8(ascii: ".") || p[k] == UInt8(ascii: "e") || p[k] == UInt8(ascii: "E") {
-                throw LineProblem(.fractionalAmount, "\(name): \(text()) is not a whole number: amounts are whole numbers of the card's credit unit", column: column)
+                throw LineProblem(.fractionalAmount, "\(key.name): \(text()) is not a whole number: amounts are whole numbers of the card's credit unit", column: column)
             }
-            throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a whole number", column: column)
+            throw LineProblem(.wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
         }
         if quoted, digits > 1, p[digitsStart] == UInt8(ascii: "0") {
-            throw LineProblem(.wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
+            throw LineProblem(.wrongType, "\(key.name): \"\(text())\" has a leading zero", column: column)
         }
         if tooLarge {
-            throw LineProblem(.amountOutOfRange, "\(name): \(text()) is too large: at most 18 digits (±\(LedgerEntry.maxAmount))", column: column)
+            throw LineProblem(.amountOutOfRange, "\(key.name): \(text()) is too large: at most 18 digits (±\(LedgerEntry.maxAmount))", column: column)
         }
         return negative ? -value : value
     }
