@@ -1,13 +1,15 @@
-// Fuzz target `takings`: `TakingsRun.run` (the reader of `margin pnl`) on arbitrary bytes.
+// Fuzz target `takings`: `TakingsRun.run` (the reader of `margin pnl`) on arbitrary bytes,
+// in every input format.
 //
 // The first byte chooses how: bits 0–2 the format (0 and 6–7 detected from the content,
 // then jsonl, ledger, csv, rollup-jsonl, rollup-csv forced), bit 3 priced by the `osg`
 // card or not, bits 4–5 the window (all; since 2026-11-01; until 2026-11-20; both with a
 // daily series at +08:00), bit 6 one input or several (the rest split at NUL bytes, up to
 // four files). Every run must balance (`lines = entries + duplicates + rejected +
-// blank`), and one thread with 4 KiB blocks (the checked and rendered run) must give the
-// same table as two threads with 64 KiB blocks (`compareRuns` says which inputs get the
-// second run).
+// blank`), and one thread with 256-byte blocks (the checked run, so that block boundaries
+// fall inside lines) must give the same table as two threads with 64 KiB blocks (so that
+// the two pieces of a block meet inside it). `compareRuns` says which inputs get the
+// second run, `renderReport` which get the checked run's report rendered.
 @testable import RateCard
 
 let formats: [TakingsFormat?] = [nil, .jsonLines, .ledgerDocument, .csv, .rollupJSONLines, .rollupCSV, nil, nil]
@@ -34,9 +36,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Array(bytes[1...])
     let files = selector & 64 != 0 ? Array(splitAtNUL(body).prefix(4)) : [body]
     let inputs = files.enumerated().map { TakingsInput(name: "in\($0.offset).txt", bytes: $0.element, format: format) }
-    let one = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 4096), priced: priced)
+    let one = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 256), priced: priced,
+                           render: renderReport(body))
     guard compareRuns(body) else { return 0 }
     let two = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 2, chunkBytes: 65536), priced: priced, render: false)
-    requireSameTable(one, two, "1 thread with 4 KiB blocks vs 2 threads with 64 KiB")
+    requireSameTable(one, two, "1 thread with 256-byte blocks vs 2 threads with 64 KiB")
     return 0
 }

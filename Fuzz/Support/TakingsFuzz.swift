@@ -57,15 +57,26 @@ func checkTakings(_ inputs: [TakingsInput], options: TakingsOptions, priced: Boo
     return report
 }
 
-/// Whether an input also gets the comparison run (two threads, other blocks) beside the
-/// checked one. The second run costs as much as the first, so it is made for every input
-/// up to 1 KiB and for one in four larger ones, chosen by a hash of the bytes (so that
-/// replaying an input makes the same choice; `RegressionTests` always compares).
-func compareRuns(_ bytes: [UInt8]) -> Bool {
-    guard bytes.count > 1024 else { return true }
+/// A hash of the input's bytes (FNV-1a), so that the sampling choices below are the same
+/// when an input is replayed.
+func inputHash(_ bytes: [UInt8]) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    return h >> 62 == 0
+    return h
+}
+
+/// Whether an input also gets the comparison run (two threads, other blocks) beside the
+/// checked one. The second run costs as much as the first, so it is made for every input
+/// up to 1 KiB and for one in four larger ones (`RegressionTests` always compares).
+func compareRuns(_ bytes: [UInt8]) -> Bool {
+    bytes.count <= 1024 || inputHash(bytes) >> 62 == 0
+}
+
+/// Whether the checked run's report is rendered in every format: for one input in eight.
+/// Rendering costs more than reading a small input, and its code is the same for every
+/// report shape the reader can produce (`RegressionTests` always renders).
+func renderReport(_ bytes: [UInt8]) -> Bool {
+    (inputHash(bytes) >> 32) & 7 == 0
 }
 
 /// The table and accounting of two runs over the same input agree (threads, chunk sizes

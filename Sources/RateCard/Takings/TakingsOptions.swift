@@ -8,7 +8,8 @@ public struct TakingsOptions: Sendable {
     public var strict: Bool
     /// Worker threads for parsing and merging (1 or more).
     public var threads: Int
-    /// Bytes read per chunk; each thread parses one chunk at a time.
+    /// Bytes read per chunk; each thread parses one chunk at a time (at least 64: tests
+    /// and fuzzers use small blocks so that block boundaries fall inside lines).
     public var chunkBytes: Int
     /// How many rejections are kept in full (all are counted).
     public var rejectionsShown: Int
@@ -19,7 +20,7 @@ public struct TakingsOptions: Sendable {
         self.series = series
         self.strict = strict
         self.threads = max(1, threads)
-        self.chunkBytes = max(4096, chunkBytes)
+        self.chunkBytes = max(64, chunkBytes)
         self.rejectionsShown = max(0, rejectionsShown)
     }
 }
