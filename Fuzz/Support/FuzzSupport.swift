@@ -13,8 +13,19 @@ func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () ->
 }
 
 /// `bytes` split at every NUL byte (JSON and command-line arguments never contain one).
+/// (Copied part by part from the buffer: the generic `split` was a twentieth of `cardfile`'s
+/// time under the sanitizers.)
 func splitAtNUL(_ bytes: [UInt8]) -> [[UInt8]] {
-    bytes.split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
+    bytes.withUnsafeBufferPointer { b in
+        var parts: [[UInt8]] = []
+        var start = 0
+        for k in 0..<b.count where b[k] == 0 {
+            parts.append(Array(UnsafeBufferPointer(rebasing: b[start..<k])))
+            start = k + 1
+        }
+        parts.append(Array(UnsafeBufferPointer(rebasing: b[start..<b.count])))
+        return parts
+    }
 }
 
 /// Two JSON values are the same when they have the same kind and contents, wherever they
