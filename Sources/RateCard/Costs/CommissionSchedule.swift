@@ -22,7 +22,7 @@ public struct CommissionSchedule: Sendable, Hashable {
 
     /// 15% and 30%: Apple's reduced and standard rates.
     public static let appStoreDefault = CommissionSchedule(
-        defaultRates: [try! Exact(15, over: 100), try! Exact(30, over: 100)],
+        defaultRates: [Exact(percent: 15), Exact(percent: 30)],
         note: "App Store defaults: 15% (Small Business Program, or after a subscriber's first year) and 30% (standard)"
     )
 

@@ -26,6 +26,13 @@ public struct Exact: Sendable, Hashable {
         self.init(integer: Int128(integer))
     }
 
+    /// A whole number of percent (`percent / 100` in lowest terms), which cannot fail.
+    public init(percent: UInt8) {
+        let g = Int128(Exact.gcd(UInt128(percent), 100))
+        numerator = Int128(percent) / g
+        denominator = 100 / g
+    }
+
     /// `numerator / denominator` in lowest terms.
     ///
     /// Throws `.divisionByZero` for a zero denominator and `.overflow` when the value cannot

@@ -44,11 +44,11 @@ public indirect enum JSONOutput: Sendable, Hashable {
         case .object(let o):
             if o.isEmpty { out += "{}"; return }
             out += "{\n"
-            let keys = o.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            for (i, k) in keys.enumerated() {
-                out += pad + JSONOutput.quote(k) + ": "
-                o[k]!.write(into: &out, indent: indent + 1)
-                out += i == keys.count - 1 ? "\n" : ",\n"
+            let sorted = o.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            for (i, member) in sorted.enumerated() {
+                out += pad + JSONOutput.quote(member.key) + ": "
+                member.value.write(into: &out, indent: indent + 1)
+                out += i == sorted.count - 1 ? "\n" : ",\n"
             }
             out += close + "}"
         }

@@ -118,7 +118,7 @@ enum RollupReader {
         guard let (since, until) = bounds(period, offsetMinutes: offset) else {
             throw LineProblem(.badTimestamp, "period: \"\(FieldReader.excerpt(period))\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)")
         }
-        var r = Rollup(id: cells["id"], period: period + (offset == 0 ? "" : " (\(cells["tz"]!))"), since: since, until: until, feature: cells["feature"])
+        var r = Rollup(id: cells["id"], period: period + (offset == 0 ? "" : " (\(cells["tz"] ?? ""))"), since: since, until: until, feature: cells["feature"])
         var values: [Int128] = []
         for name in numberFields {
             guard let text = cells[name] else { values.append(0); continue }

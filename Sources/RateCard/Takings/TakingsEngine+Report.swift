@@ -142,8 +142,8 @@ extension TakingsEngine {
         let tableRows = rows(whole)
         var periods: [TakingsReport.Period] = []
         if let series = options.series {
-            for b in buckets.keys.sorted() {
-                let r = rows(buckets[b]!)
+            for (b, sums) in buckets.sorted(by: { $0.key < $1.key }) {
+                let r = rows(sums)
                 guard !r.isEmpty else { continue }
                 periods.append(TakingsReport.Period(label: series.label(ofBucket: b), since: series.start(ofBucket: b),
                                                     until: series.end(ofBucket: b), rows: r, totals: total(r)))
@@ -155,7 +155,7 @@ extension TakingsEngine {
         if let pricing = settings.pricing {
             for row in tableRows where !pricing.isKnownFeature(row.feature) {
                 unknown.append(row.feature)
-                let f = featureIndex[row.feature]!
+                let f = featureIndex[row.feature] ?? firstSeen.count
                 let p = f < firstSeen.count && firstSeen[f] != .max ? final.place(firstSeen[f], settings) : TakingsPlace(input: 0, path: "-", line: 1)
                 warnings.append(Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1), severity: .warning,
                                            message: "unknown feature key \"\(FieldReader.excerpt(row.feature))\": not on the card (\(row.charges) charges, kept in the table)",
@@ -179,7 +179,7 @@ extension TakingsEngine {
             }
         }
         let below = TakingsReport.BelowTheLine(grants: Int(grants), granted: granted, topups: Int(topups), toppedUp: toppedUp,
-                                               topupMoney: money.keys.sorted().map { Money(money[$0]!, $0) }, outstanding: outstanding)
+                                               topupMoney: money.sorted { $0.key < $1.key }.map { Money($0.value, $0.key) }, outstanding: outstanding)
 
         let input = TakingsReport.Input(lines: lines, entries: entries, duplicates: shards.reduce(0) { $0 + $1.state.duplicates },
                                         rejected: log.count, blank: blank, rejectedByClass: log.byClass, inWindow: inWindow)

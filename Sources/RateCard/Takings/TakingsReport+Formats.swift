@@ -286,13 +286,13 @@ enum TakingsOutputJSON {
         case .object(let members):
             guard !members.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(contentsOf: "{\n".utf8)
-            let keys = members.keys.sorted()
-            for (k, key) in keys.enumerated() {
+            let sorted = members.sorted { $0.key < $1.key }
+            for (k, member) in sorted.enumerated() {
                 Self.pad(&out, indent + 1)
-                TakingsJSONWriter.string(key, into: &out)
+                TakingsJSONWriter.string(member.key, into: &out)
                 out.append(contentsOf: ": ".utf8)
-                members[key]!.write(bytes: &out, indent: indent + 1)
-                out.append(contentsOf: (k == keys.count - 1 ? "\n" : ",\n").utf8)
+                member.value.write(bytes: &out, indent: indent + 1)
+                out.append(contentsOf: (k == sorted.count - 1 ? "\n" : ",\n").utf8)
             }
             Self.pad(&out, indent)
             out.append(UInt8(ascii: "}"))
