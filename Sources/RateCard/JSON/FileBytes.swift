@@ -30,6 +30,18 @@ enum FileBytes {
         }
     }
 
+    /// At most `count` bytes from the start of the file at `path` (to tell its format).
+    static func prefix(path: String, count: Int) throws(Diagnostic) -> [UInt8] {
+        guard let f = fopen(path, "rb") else {
+            throw Diagnostic(path: path, message: "cannot read the export: \(reason())")
+        }
+        defer { fclose(f) }
+        var buffer = [UInt8](repeating: 0, count: max(1, count))
+        let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, f) }
+        guard ferror(f) == 0 else { throw Diagnostic(path: path, message: "cannot read the export: \(reason())") }
+        return Array(buffer[0..<n])
+    }
+
     /// The text of the current `errno`.
     static func reason() -> String {
         String(cString: strerror(errno))

@@ -22,7 +22,7 @@ enum PnLCommand: Command {
         .init("costs", value: "FILE", help: "Fixed costs per feature for the period (a JSON cost sheet, see docs/takings.md)."),
         Common.fxOption,
         Common.formatOption,
-    ])
+    ] + sqlOptions)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         do {
@@ -40,6 +40,9 @@ enum PnLCommand: Command {
         } catch let e as TakingsOptionError {
             io.error(e.description)
             return 2
+        } catch let e as SQLCompileError {
+            io.error(e.description)
+            return 2
         } catch {
             io.error("\(error)")
             return 2
@@ -47,8 +50,9 @@ enum PnLCommand: Command {
     }
 
     static func execute(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        if let dialect = args.value("sql-schema") { return try schema(dialect, args, io) }
         let format = try OutputFormat.parse(args.value("format"))
-        guard !args.positionals.isEmpty else { throw UsageError("give at least one export file (or - for standard input)") }
+        guard !args.positionals.isEmpty || args.value("table") != nil else { throw UsageError("give at least one export file (or - for standard input)") }
         let inputFormat: TakingsFormat?
         if let f = args.value("input-format") {
             guard let v = TakingsFormat(rawValue: f) else {
@@ -127,6 +131,11 @@ enum PnLCommand: Command {
             credit: valuedCredit, fixedCosts: fixed, fixedCostNote: fixedNote,
             meteredNote: "each charge's quantity priced by the provider sheets of the \(family) version in force at its time and the schedule period then, the most expensive variant where the ledger does not say; converted into \(currency.code) with \(repo.fx.source.path)"
         )
+
+        if let sql = try sqlQuery(args, family: family, repository: repo, window: window, currency: currency, perCredit: perCredit, fixed: fixed) {
+            io.out(sql)
+            return 0
+        }
 
         // Read, merge, aggregate.
         let inputs = args.positionals.map { TakingsInput(path: $0, format: inputFormat) }

@@ -1,0 +1,328 @@
+/// Compiles `margin pnl` into one SQL query per engine: the per-feature table, and the
+/// audit of every row the Swift engine rejects or warns about.
+///
+/// The query is a chain of common table expressions, the same for every dialect and
+/// source; only spellings differ (`SQLDialect`):
+///
+/// 1. `src`: the schema's columns, from files or a table (`SQLSource`);
+/// 2. `p1`…`p4`: each row's fields checked as `margin pnl` checks them (a whole amount of
+///    at most 18 digits with the sign of its kind, an RFC 3339 time with an offset and a
+///    possible date, a charge's feature, a refund's charge, quantities as decimals that are
+///    not negative), its instant as seconds and nanoseconds since the epoch by integer
+///    arithmetic, and a hash of its content (compared canonically: numbers by value, the
+///    time as an instant);
+/// 3. `e`: every valid entry once by id; an id whose copies differ is a conflict, which
+///    stops the query with an error (input order, which `margin pnl` uses to keep the
+///    first copy, is not something a table has);
+/// 4. `w`, `r`: charges and refunds in the half-open window; a refund counts only when
+///    the charge it names exists, is a charge, and is of the same feature;
+/// 5. each charge's metered cost from its quantities, the card version in force at its
+///    time and the schedule period then in the provider's offset, as an integer numerator
+///    over the plan's common denominator (`SQLCostPlan`); value, profit;
+/// 6. the money numerators divided once, at the end, into `DECIMAL(38, scale)`.
+public struct PnLSQLCompiler: Sendable {
+    public let request: PnLSQLRequest
+    let plan: SQLCostPlan
+    let d: SQLDialect
+
+    public init(_ request: PnLSQLRequest) throws(SQLCompileError) {
+        if request.dialect == .postgres, case .files = request.source {
+            throw .usage("PostgreSQL reads no JSON Lines files: load the entries into a table (margin pnl --sql-schema postgres) and give --table NAME")
+        }
+        if case .table(let name) = request.source, !Self.isTableName(name) {
+            throw .usage("--table \(name): expected a table name (letters, digits and underscores, optionally qualified with dots)")
+        }
+        guard !request.versions.isEmpty else { throw .usage("no version of card '\(request.family)'") }
+        self.request = request
+        plan = try SQLCostPlan(request)
+        d = request.dialect
+    }
+
+    static func isTableName(_ s: String) -> Bool {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { p in
+            guard let first = p.first, first == "_" || first.isASCII && first.isLetter else { return false }
+            return p.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
+
+    // MARK: The table
+
+    /// The query of the per-feature table: `feature, charges, charged, declines,
+    /// given_back, left_credits, metered_cost, value, profit, fixed_cost`.
+    public func query() -> String {
+        var ctes = entryCTEs()
+        ctes.append(("g", """
+            SELECT COALESCE(SUM(CASE WHEN conflict THEN 1 ELSE 0 END), 0) AS conflicts, COALESCE(SUM(too_fine), 0) AS too_fine FROM e
+            """))
+        ctes.append(("w0", """
+            SELECT feature, amt, secs, nanos, \(quantityColumns(prefix: "qi_")), \(versionExpression) AS v\(periodColumns)
+            FROM e WHERE kind = 'charge' AND \(inWindow("secs", "nanos"))
+            """))
+        ctes.append(("w", "SELECT feature, amt, \(costExpression) AS cost_num FROM w0"))
+        ctes.append(("r", """
+            SELECT rf.feature AS feature, rf.amt AS amt FROM e rf JOIN e ch ON ch.id = rf.refund_of
+            WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(inWindow("rf.secs", "rf.nanos"))
+            """))
+        ctes.append(("c", "SELECT feature, COUNT(*) AS charges, SUM(\(d.wide("-amt"))) AS charged, SUM(cost_num) AS cost_num FROM w GROUP BY feature"))
+        ctes.append(("dc", "SELECT feature, COUNT(*) AS declines, SUM(\(d.wide("amt"))) AS given_back FROM r GROUP BY feature"))
+        let listed = request.listedFeatures.map { "SELECT \(d.literal($0)) AS feature" }
+        ctes.append(("keys", (["SELECT feature FROM c", "SELECT feature FROM dc"] + listed).joined(separator: "\n    UNION DISTINCT ")))
+        let fixed = plan.fixed.isEmpty ? d.wideLiteral(0)
+            : "CASE k.feature " + plan.fixed.map { "WHEN \(d.literal($0.feature)) THEN \(d.wideLiteral($0.numerator))" }.joined(separator: " ") + " ELSE \(d.wideLiteral(0)) END"
+        ctes.append(("t", """
+            SELECT k.feature AS feature, COALESCE(c.charges, 0) AS charges, COALESCE(c.charged, \(d.wideLiteral(0))) AS charged,
+                   COALESCE(dc.declines, 0) AS declines, COALESCE(dc.given_back, \(d.wideLiteral(0))) AS given_back,
+                   COALESCE(c.cost_num, \(d.wideLiteral(0))) AS metered_num, \(fixed) AS fixed_num
+            FROM keys k LEFT JOIN c ON c.feature = k.feature LEFT JOIN dc ON dc.feature = k.feature
+            """))
+        ctes.append(("n0", """
+            SELECT feature, charges, charged, declines, given_back, charged - given_back AS left_credits, metered_num, fixed_num,
+                   (charged - given_back) * \(d.wideLiteral(plan.valueRate)) AS value_num
+            FROM t
+            """))
+        ctes.append(("n", "SELECT n0.*, value_num - metered_num - fixed_num AS profit_num FROM n0"))
+        let money = ["metered", "value", "profit", "fixed"]
+        ctes += moneyCTEs(from: "n", columns: money.map { "\($0)_num" })
+        let message = "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them'"
+        let select = """
+            SELECT feature, charges, charged, declines, given_back, left_credits,
+                   \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
+                   \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost
+            FROM m4 CROSS JOIN g
+            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0", message: message))
+            ORDER BY \(d.orderByBytes("feature"))
+            """
+        return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select + d.settings + ";\n"
+    }
+
+    // MARK: Shared parts
+
+    func with(_ ctes: [(String, String)]) -> String {
+        "WITH\n" + ctes.map { "\($0.0) AS (\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)" }.joined(separator: ",\n")
+    }
+
+    func header(kind: String) -> String {
+        let versions = request.versions.map { "\($0.reference) from \($0.effective.rfc3339UTC)" }.joined(separator: ", ")
+        var lines = [
+            "-- \(kind), for \(d.rawValue), written by margin pnl --sql (docs/sql.md).",
+            "-- card \(request.family): \(versions)",
+            "-- window: \(request.window.name) [\(request.window.since?.rfc3339UTC ?? "-infinity"), \(request.window.until?.rfc3339UTC ?? "infinity"))",
+            "-- money in \(request.currency.code); a credit is worth \(request.perCredit.amount.decimalText(maxScale: 38))",
+            "-- money columns: DECIMAL(38, \(plan.scale)), " + (plan.exact
+                ? "exact (every sum is an integer over \(plan.denominator), which divides 10^\(plan.scale))"
+                : "each an exact integer sum over \(plan.denominator), divided once at the end and rounded half-even to \(plan.scale) places (the denominator has a prime factor other than 2 and 5)"),
+            "-- quantities are read with \(SQLCostPlan.quantityScale) places; a finer one stops the query (see --sql-audit)",
+        ]
+        if d == .spark { lines.append("-- run with spark.sql.ansi.enabled=true (the default from Spark 4.0), so that an overflow is an error, not NULL") }
+        if d == .clickhouse { lines.append("-- ClickHouse Int128 arithmetic wraps on overflow: sums stay exact below 1.7e38 / \(max(plan.valueRate, 1)) credits left per feature") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The CTEs every query starts with: the source, the checked fields, the entries once by id.
+    func entryCTEs() -> [(String, String)] {
+        let dims = request.dimensions
+        let at = d.quoted("at")
+        func n(_ e: String) -> String { "CASE WHEN at_ok THEN \(d.bigint(e)) END" }
+        var ctes: [(String, String)] = [("src", request.source.select(d))]
+        let q = dims.enumerated().map { "\(d.jsonMember(d.quoted("quantity"), $0.element)) AS q_\($0.offset)" }
+        ctes.append(("p1", """
+            SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, device, note, card, balance_after, payment_ref, price\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+                   \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
+                   \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", "^-?[0-9]{1,18}$"))")) AS amount_ok
+            FROM src
+            """))
+        let t = "at_text"
+        let tlen = "length(\(t))"
+        let tlast = d.substring(t, tlen, "1")
+        let tZ = "(\(tlast) = 'Z' OR \(tlast) = 'z')"
+        let tOffLen = "(CASE WHEN \(tZ) THEN 1 ELSE 6 END)"
+        let qv = dims.indices.map { i in
+            "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^[0-9]+([.][0-9]{1,\(SQLCostPlan.quantityScale)})?$"))) THEN \(d.decimal("q_\(i)", scale: SQLCostPlan.quantityScale)) END AS qv_\(i)"
+        }
+        ctes.append(("p2", """
+            SELECT p1.*,
+                   \(n(d.substring(t, "1", "4"))) AS y, \(n(d.substring(t, "6", "2"))) AS mo, \(n(d.substring(t, "9", "2"))) AS dd,
+                   \(n(d.substring(t, "12", "2"))) AS hh, \(n(d.substring(t, "15", "2"))) AS mi, \(n(d.substring(t, "18", "2"))) AS ss,
+                   CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 4", "2"))) ELSE 0 END AS oh,
+                   CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 1", "2"))) ELSE 0 END AS om,
+                   CASE WHEN at_ok AND NOT \(tZ) AND \(d.substring(t, "\(tlen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
+                   CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(d.bigint(d.rightPad(d.substring(t, "21", "least(9, \(tlen) - 20 - \(tOffLen))"), 9, "0")))
+                        WHEN at_ok THEN 0 END AS nanos,
+                   CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
+                   CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", "^-?[0-9]{1,18}$"))")) THEN \(d.bigint("balance_after")) END AS balance\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
+            FROM p1
+            """))
+        let leap = "((y % 4 = 0 AND y % 100 <> 0) OR y % 400 = 0)"
+        let monthDays = "CASE WHEN mo = 2 THEN (CASE WHEN \(leap) THEN 29 ELSE 28 END) WHEN mo IN (4, 6, 9, 11) THEN 30 ELSE 31 END"
+        let qOK = dims.indices.map { "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", "^[0-9]+([.][0-9]+)?$"))))" }
+        let qFine = dims.indices.map { "\(d.isTrue(d.matches("q_\($0)", "^[0-9]+[.][0-9]{\(SQLCostPlan.quantityScale + 1),}$")))" }
+        ctes.append(("p3", """
+            SELECT p2.*, y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,
+                   \(d.isTrue("at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays)) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
+                   \(qOK.isEmpty ? "TRUE" : d.isTrue(qOK.joined(separator: " AND "))) AS quantity_ok,
+                   CASE WHEN \(qFine.isEmpty ? "FALSE" : qFine.joined(separator: " OR ")) THEN 1 ELSE 0 END AS too_fine
+            FROM p2
+            """))
+        let era = d.smallQuotient("yy", "400")
+        let yoe = "(yy - \(era) * 400)"
+        let doy = "(\(d.smallQuotient("153 * mp + 2", "5")) + dd - 1)"
+        let doe = "(\(yoe) * 365 + \(d.smallQuotient(yoe, "4")) - \(d.smallQuotient(yoe, "100")) + \(doy))"
+        let days = "(\(era) * 146097 + \(doe) - 719468)"
+        ctes.append(("p4", """
+            SELECT p3.*, CASE WHEN time_ok THEN \(days) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60 END AS secs
+            FROM p3
+            """))
+        let kinds = "kind IN ('grant', 'charge', 'refund', 'topup')"
+        let sign = "((kind = 'charge' AND amt < 0) OR (kind <> 'charge' AND amt > 0))"
+        let needs = "(kind <> 'charge' OR feature IS NOT NULL) AND (kind <> 'refund' OR (feature IS NOT NULL AND refund_of IS NOT NULL))"
+        let balance = "(balance_after IS NULL OR balance IS NOT NULL)"
+        let range = "secs BETWEEN \(Self.firstSecond) AND \(Self.lastSecond)"
+        ctes.append(("p5", """
+            SELECT p4.*, \(d.isTrue("id IS NOT NULL AND \(at) IS NOT NULL AND kind IS NOT NULL AND amount IS NOT NULL".replacingOccurrences(of: at, with: "at_text"))) AS present,
+                   \(d.isTrue(range)) AS range_ok, \(d.isTrue(kinds)) AS kind_ok, \(d.isTrue(sign)) AS sign_ok,
+                   \(d.isTrue(needs)) AS needs_ok, \(d.isTrue(balance)) AS balance_ok
+            FROM p4
+            """))
+        ctes.append(("p", """
+            SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok")) AS valid
+            FROM p5
+            """))
+        // Content, canonically: each field tagged, NULL as '-', numbers by value.
+        func tag(_ t: String, _ e: String) -> String { "COALESCE('\(t)' || \(e), '-')" }
+        var parts = [tag("k", "kind"), tag("a", d.text("amt")), tag("s", d.text("secs")), tag("n", d.text("nanos")), tag("f", "feature"),
+                     tag("r", "refund_of"), tag("w", "reason"), tag("d", "device"), tag("o", "note"), tag("c", "card"),
+                     tag("b", d.text("balance")), tag("p", "payment_ref"), tag("m", "price")]
+        parts += dims.indices.map { tag("q\($0)", d.text("qv_\($0)")) }
+        let content = parts.joined(separator: " || '|' || ")
+        let mins = dims.indices.map { "MIN(qv_\($0)) AS qv_\($0)" }
+        ctes.append(("e", """
+            SELECT id, MIN(kind) AS kind, MIN(amt) AS amt, MIN(feature) AS feature, MIN(refund_of) AS refund_of, MIN(secs) AS secs,
+                   MIN(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
+                   MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
+            FROM (SELECT p.*, \(d.hash(content)) AS h FROM p WHERE valid) v
+            GROUP BY id
+            """))
+        return ctes
+    }
+
+    /// `YYYY-MM-DD(T|t| )HH:MM:SS[.frac](Z|z|±HH:MM)`, as `Timestamp(rfc3339:)` reads it.
+    static let timestampPattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds since the epoch.
+    static let firstSecond: Int64 = -62_135_596_800
+    static let lastSecond: Int64 = 253_402_300_799
+
+    /// The quantity numerators (units × 10^6) of a charge, as wide integers.
+    func quantityColumns(prefix: String) -> String {
+        let dims = request.dimensions
+        if dims.isEmpty { return "\(d.wideLiteral(0)) AS \(prefix)none" }
+        return dims.indices.map { "COALESCE(\(d.wide("qv_\($0) * 1000000")), \(d.wideLiteral(0))) AS \(prefix)\($0)" }.joined(separator: ", ")
+    }
+
+    /// `(secs, nanos) >= t`.
+    func atOrAfter(_ s: String, _ n: String, _ t: Timestamp) -> String {
+        "(\(s) > \(t.seconds) OR (\(s) = \(t.seconds) AND \(n) >= \(t.nanoseconds)))"
+    }
+
+    func inWindow(_ s: String, _ n: String) -> String {
+        var c: [String] = []
+        if let since = request.window.since { c.append(atOrAfter(s, n, since)) }
+        if let until = request.window.until { c.append("NOT \(atOrAfter(s, n, until))") }
+        return c.isEmpty ? "TRUE" : c.joined(separator: " AND ")
+    }
+
+    /// The index of the card version in force at a charge's time (the first before any).
+    var versionExpression: String {
+        let e = plan.effective
+        guard e.count > 1 else { return "0" }
+        let arms = e.indices.dropFirst().reversed().map { "WHEN \(atOrAfter("secs", "nanos", e[$0])) THEN \($0)" }
+        return "CASE " + arms.joined(separator: " ") + " ELSE 0 END"
+    }
+
+    /// One column per provider schedule: the period in force at the charge's time in the
+    /// provider's own offset (ISO weekday 1 = Monday, seconds since local midnight).
+    var periodColumns: String {
+        plan.schedules.enumerated().map { k, s in
+            let local = "(secs + \(s.offsetMinutes * 60))"
+            let sod = "((\(local) % 86400 + 86400) % 86400)"
+            // (local − sod) is a whole number of days, so any engine's division is exact.
+            let days = d.smallQuotient("\(local) - \(sod)", "86400")
+            let weekday = "(((\(days) % 7 + 7) % 7 + 3) % 7 + 1)"
+            let arms = s.windows.map { w in
+                "WHEN \(weekday) IN (\(w.weekdays.sorted().map(String.init).joined(separator: ", "))) AND \(sod) >= \(w.from) AND \(sod) < \(w.until) THEN \(d.literal(w.period))"
+            }
+            let body = arms.isEmpty ? d.literal(s.defaultPeriod) : "CASE " + arms.joined(separator: " ") + " ELSE \(d.literal(s.defaultPeriod)) END"
+            return ", \(body) AS period_\(k)"
+        }.joined()
+    }
+
+    /// A charge's metered cost numerator: the terms of its feature in the version in force.
+    var costExpression: String {
+        let dims = request.dimensions
+        var arms: [String] = []
+        for p in plan.priced {
+            let terms = p.terms.compactMap { t -> String? in
+                guard let i = dims.firstIndex(of: t.dimension) else { return nil }
+                let q = "qi_\(i)"
+                func rate(_ pick: (SQLCostPlan.Rate) -> Int128) -> String {
+                    guard let k = t.schedule, t.rates.count > 1 else { return d.wideLiteral(t.rates.first.map { pick($0.rate) } ?? 0) }
+                    return "(CASE period_\(k) " + t.rates.map { "WHEN \(d.literal($0.period ?? "")) THEN \(d.wideLiteral(pick($0.rate)))" }.joined(separator: " ")
+                        + " ELSE \(d.wideLiteral(0)) END)"
+                }
+                guard let first = t.rates.first?.rate else { return nil }
+                var cost: String
+                if first.hasIncrement {
+                    let steps = d.quotient("\(q) * \(d.wideLiteral(first.stepNumerator)) + \(d.wideLiteral(first.stepDenominator - 1))", d.wideLiteral(first.stepDenominator))
+                    cost = "\(steps) * \(rate(\.step))"
+                } else {
+                    cost = "\(q) * \(rate(\.linear))"
+                }
+                if t.rates.contains(where: { $0.rate.minimum > 0 }) { cost = "greatest(\(cost), \(rate(\.minimum)))" }
+                return "(CASE WHEN \(q) > 0 THEN \(cost) ELSE \(d.wideLiteral(0)) END)"
+            }
+            guard !terms.isEmpty else { continue }
+            arms.append("WHEN v = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(terms.joined(separator: " + "))")
+        }
+        return arms.isEmpty ? d.wideLiteral(0) : "CASE " + arms.joined(separator: "\n        ") + " ELSE \(d.wideLiteral(0)) END"
+    }
+
+    /// Stages that turn each integer numerator `x` over D into its rounded quotient `x_q`
+    /// and `10^scale` fraction `x_f`, half-even, with its sign `x_neg`.
+    func moneyCTEs(from source: String, columns: [String]) -> [(String, String)] {
+        let dd = d.wideLiteral(plan.denominator)
+        let unit = d.wideLiteral(Int128(tenTo: plan.scale))
+        let a = columns.map { "\($0) < 0 AS \($0)_neg, CASE WHEN \($0) < 0 THEN -\($0) ELSE \($0) END AS \($0)_abs" }
+        let b = columns.map { "\(d.quotient("\($0)_abs", dd)) AS \($0)_q, \($0)_abs % \(dd) AS \($0)_r" }
+        let c = columns.map { "\(d.quotient("\($0)_r * \(unit)", dd)) AS \($0)_f0, (\($0)_r * \(unit)) % \(dd) AS \($0)_rr" }
+        let e = columns.map { x in
+            "CASE WHEN 2 * \(x)_rr > \(dd) OR (2 * \(x)_rr = \(dd) AND \(x)_f0 % 2 = 1) THEN \(x)_f0 + 1 ELSE \(x)_f0 END AS \(x)_f1"
+        }
+        let f = columns.map { x in
+            "CASE WHEN \(x)_f1 = \(unit) THEN \(x)_q + 1 ELSE \(x)_q END AS \(x)_q1, CASE WHEN \(x)_f1 = \(unit) THEN \(d.wideLiteral(0)) ELSE \(x)_f1 END AS \(x)_f2"
+        }
+        return [
+            ("m0", "SELECT \(source).*, \(a.joined(separator: ", ")) FROM \(source)"),
+            ("m1", "SELECT m0.*, \(b.joined(separator: ", ")) FROM m0"),
+            ("m2", "SELECT m1.*, \(c.joined(separator: ", ")) FROM m1"),
+            ("m3", "SELECT m2.*, \(e.joined(separator: ", ")) FROM m2"),
+            ("m4", "SELECT m3.*, \(f.joined(separator: ", ")) FROM m3"),
+        ]
+    }
+
+    /// The exact decimal of numerator column `x` (after `moneyCTEs`).
+    func moneyResult(_ x: String) -> String {
+        let sign = "CASE WHEN \(x)_neg THEN '-' ELSE '' END"
+        let text = plan.scale == 0 ? "\(sign) || \(d.text("\(x)_q1"))"
+            : "\(sign) || \(d.text("\(x)_q1")) || '.' || \(d.leftPad(d.text("\(x)_f2"), plan.scale, "0"))"
+        return d.decimalResult(text, scale: plan.scale)
+    }
+}
+
+extension Int128 {
+    /// 10^n for 0 ≤ n ≤ 38.
+    init(tenTo n: Int) {
+        var p: Int128 = 1
+        for _ in 0..<n { p *= 10 }
+        self = p
+    }
+}

@@ -1,0 +1,48 @@
+/// Everything a P&L query needs: where the entries are, the card family that prices them,
+/// the window, the value of a credit and the fixed costs, all in one reporting currency.
+public struct PnLSQLRequest: Sendable {
+    public let dialect: SQLDialect
+    public let source: SQLSource
+    public let family: String
+    public let repository: CardRepository
+    public let window: TakingsWindow
+    public let currency: Currency
+    /// The value of one credit in `currency` (stated, or the conservative default).
+    public let perCredit: Money
+    /// Fixed costs per feature in `currency`.
+    public let fixedCosts: [String: Money]
+
+    public init(dialect: SQLDialect, source: SQLSource, family: String, repository: CardRepository, window: TakingsWindow,
+                currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:]) {
+        self.dialect = dialect
+        self.source = source
+        self.family = family
+        self.repository = repository
+        self.window = window
+        self.currency = currency
+        self.perCredit = perCredit
+        self.fixedCosts = fixedCosts
+    }
+
+    /// The versions of the family, oldest first.
+    var versions: [RateCard] { repository.versions(of: family) }
+
+    /// Feature keys every table lists: the newest version's, then those with a fixed cost.
+    var listedFeatures: [String] {
+        var keys = versions.last?.features.map(\.key) ?? []
+        for k in fixedCosts.keys.sorted() where !keys.contains(k) { keys.append(k) }
+        return keys
+    }
+
+    /// Every feature key of every version.
+    var knownFeatures: [String] {
+        var keys: [String] = []
+        for card in versions { for f in card.features where !keys.contains(f.key) { keys.append(f.key) } }
+        return keys
+    }
+
+    /// Every dimension name of every version, sorted: the quantity members the query reads.
+    var dimensions: [String] {
+        Array(Set(versions.flatMap { $0.features.flatMap { $0.dimensions.map(\.name) } })).sorted()
+    }
+}

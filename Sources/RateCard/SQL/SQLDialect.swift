@@ -1,0 +1,208 @@
+/// An SQL engine `margin pnl --sql` writes for, and how it spells what the query needs.
+///
+/// Only the spellings differ; the arithmetic is the same everywhere: credits and money
+/// numerators in a 128-bit exact integer type (DuckDB `HUGEINT`, ClickHouse `Int128`,
+/// Spark `DECIMAL(38, 0)`, PostgreSQL `NUMERIC`), integer division only of values that
+/// are not negative (engines disagree about the sign of a quotient, not about its
+/// magnitude), and no time-zone function at all: instants are computed from the RFC 3339
+/// text by integer arithmetic, so the session's time zone and the engine's timestamp
+/// precision (microseconds in three of them) cannot change a result.
+public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
+    case duckdb
+    case clickhouse
+    case spark
+    case postgres
+
+    /// "one of: duckdb, clickhouse, spark, postgres"
+    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// A quoted identifier.
+    func quoted(_ name: String) -> String {
+        switch self {
+        case .duckdb, .postgres: "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        case .clickhouse, .spark: "`" + name.replacingOccurrences(of: "`", with: "``") + "`"
+        }
+    }
+
+    /// A string literal. Spark and ClickHouse read backslash escapes in literals, so a
+    /// backslash is doubled there; quotes are doubled everywhere.
+    func literal(_ text: String) -> String {
+        var s = text.replacingOccurrences(of: "'", with: "''")
+        if self == .spark || self == .clickhouse { s = s.replacingOccurrences(of: "\\", with: "\\\\") }
+        return "'\(s)'"
+    }
+
+    /// The exact 128-bit integer type credits and money numerators are summed in.
+    var wide: String {
+        switch self {
+        case .duckdb: "HUGEINT"
+        case .clickhouse: "Int128"
+        case .spark: "DECIMAL(38, 0)"
+        case .postgres: "NUMERIC"
+        }
+    }
+
+    /// `e` (an integer or an integral decimal) as the wide integer type.
+    func wide(_ e: String) -> String {
+        switch self {
+        case .clickhouse: "toInt128(\(e))"
+        default: "CAST(\(e) AS \(wide))"
+        }
+    }
+
+    /// A wide integer constant (may be beyond 64 bits).
+    func wideLiteral(_ v: Int128) -> String {
+        if v >= Int128(Int32.min), v <= Int128(Int32.max) { return wide(String(v)) }
+        return wide("'\(v)'")
+    }
+
+    /// Text that the query has already checked to be digits, as a 64-bit integer; NULL
+    /// where it is not one (so no engine raises an error on a row the query rejects).
+    func bigint(_ e: String) -> String {
+        switch self {
+        case .duckdb: "TRY_CAST(\(e) AS BIGINT)"
+        case .clickhouse: "toInt64OrNull(\(e))"
+        case .spark: "try_cast(\(e) AS BIGINT)"
+        case .postgres: "CAST(\(e) AS BIGINT)"
+        }
+    }
+
+    /// Text checked to be a decimal, as an exact decimal with `scale` places.
+    func decimal(_ e: String, scale: Int) -> String {
+        switch self {
+        case .duckdb: "TRY_CAST(\(e) AS DECIMAL(38, \(scale)))"
+        case .clickhouse: "toDecimal128OrNull(\(e), \(scale))"
+        case .spark: "try_cast(\(e) AS DECIMAL(38, \(scale)))"
+        case .postgres: "CAST(\(e) AS NUMERIC(38, \(scale)))"
+        }
+    }
+
+    /// Exact decimal text as the result type `DECIMAL(38, scale)` (`NUMERIC(38, scale)`).
+    func decimalResult(_ e: String, scale: Int) -> String {
+        switch self {
+        case .duckdb, .spark: "CAST(\(e) AS DECIMAL(38, \(scale)))"
+        case .clickhouse: "toDecimal128(\(e), \(scale))"
+        case .postgres: "CAST(\(e) AS NUMERIC(38, \(scale)))"
+        }
+    }
+
+    /// `a div b` for `a >= 0` and `b > 0`, exactly.
+    ///
+    /// Spark's `div` returns a 64-bit integer; the query only divides where the quotient
+    /// is below 10^18 (the output scale is capped at 18 places for that reason).
+    func quotient(_ a: String, _ b: String) -> String {
+        switch self {
+        case .duckdb: "((\(a)) // (\(b)))"
+        case .clickhouse: "intDiv(\(a), \(b))"
+        case .spark: "CAST((\(a)) div (\(b)) AS DECIMAL(38, 0))"
+        case .postgres: "div(\(a), \(b))"
+        }
+    }
+
+    /// `a div b` of 64-bit integers, where `b > 0` and `a >= 0` or `a` is a multiple of `b`
+    /// (then every engine's division is exact, whatever its rule for signs).
+    func smallQuotient(_ a: String, _ b: String) -> String {
+        switch self {
+        case .duckdb: "((\(a)) // (\(b)))"
+        case .clickhouse: "intDiv(\(a), \(b))"
+        case .spark: "((\(a)) div (\(b)))"
+        case .postgres: "((\(a)) / (\(b)))"
+        }
+    }
+
+    /// An integer as text.
+    func text(_ e: String) -> String {
+        switch self {
+        case .duckdb: "CAST(\(e) AS VARCHAR)"
+        case .clickhouse: "toString(\(e))"
+        case .spark: "CAST(\(e) AS STRING)"
+        case .postgres: "CAST(\(e) AS TEXT)"
+        }
+    }
+
+    /// Whether `e` (text) matches the anchored `pattern` (a regular expression in the
+    /// subset the four engines agree on: no backslashes, classes in brackets).
+    func matches(_ e: String, _ pattern: String) -> String {
+        switch self {
+        case .duckdb: "regexp_full_match(\(e), \(literal(pattern)))"
+        case .clickhouse: "match(\(e), \(literal(pattern)))"
+        case .spark: "(\(e) RLIKE \(literal(pattern)))"
+        case .postgres: "(\(e) ~ \(literal(pattern)))"
+        }
+    }
+
+    /// A condition that is false (never NULL) where `e` is NULL.
+    func isTrue(_ e: String) -> String {
+        switch self {
+        case .clickhouse: "ifNull(\(e), 0)"
+        default: "COALESCE(\(e), FALSE)"
+        }
+    }
+
+    /// `n` characters of `s` from 1-based `start`.
+    func substring(_ s: String, _ start: String, _ n: String) -> String {
+        "substring(\(s), \(start), \(n))"
+    }
+
+    func leftPad(_ s: String, _ n: Int, _ fill: String) -> String {
+        switch self {
+        case .clickhouse: "leftPad(\(s), \(n), \(literal(fill)))"
+        default: "lpad(\(s), \(n), \(literal(fill)))"
+        }
+    }
+
+    func rightPad(_ s: String, _ n: Int, _ fill: String) -> String {
+        switch self {
+        case .clickhouse: "rightPad(\(s), \(n), \(literal(fill)))"
+        default: "rpad(\(s), \(n), \(literal(fill)))"
+        }
+    }
+
+    /// A 64-bit hash of text (equal text, equal hash), for comparing contents.
+    func hash(_ e: String) -> String {
+        switch self {
+        case .duckdb: "hash(\(e))"
+        case .clickhouse: "cityHash64(\(e))"
+        case .spark: "xxhash64(\(e))"
+        case .postgres: "hashtextextended(\(e), 0)"
+        }
+    }
+
+    /// The text of a quantity member `key` of a JSON object held as text (`jsonb` in
+    /// PostgreSQL): the number's digits, or the string's content, or NULL.
+    func jsonMember(_ object: String, _ key: String) -> String {
+        switch self {
+        case .duckdb: "json_extract_string(\(object), \(literal("$.\"\(key)\"")))"
+        case .clickhouse: "nullIf(replaceAll(JSONExtractRaw(\(object), \(literal(key))), '\"', ''), '')"
+        case .spark: "get_json_object(\(object), \(literal("$['\(key)']")))"
+        case .postgres: "(\(object) ->> \(literal(key)))"
+        }
+    }
+
+    /// A condition that raises an error with the message `message` (an SQL text
+    /// expression that depends on a row, so that no planner evaluates it ahead of time)
+    /// unless `ok` holds. PostgreSQL has no such function: casting the message to a
+    /// boolean fails with the message quoted in the error.
+    func check(_ ok: String, message: String) -> String {
+        switch self {
+        case .duckdb: "(CASE WHEN \(ok) THEN TRUE ELSE error(\(message)) END)"
+        case .clickhouse: "(throwIf(NOT (\(ok)), \(message)) = 0)"
+        case .spark: "(CASE WHEN \(ok) THEN TRUE ELSE CAST(raise_error(\(message)) AS BOOLEAN) END)"
+        case .postgres: "(CASE WHEN \(ok) THEN TRUE ELSE CAST(\(message) AS BOOLEAN) END)"
+        }
+    }
+
+    /// How the feature column is ordered: byte order, as `margin pnl` sorts keys.
+    func orderByBytes(_ e: String) -> String {
+        self == .postgres ? "\(e) COLLATE \"C\"" : e
+    }
+
+    /// A clause ending the query (ClickHouse reads numbers and objects as text only when told).
+    var settings: String {
+        switch self {
+        case .clickhouse:
+            "\nSETTINGS input_format_json_read_numbers_as_strings = 1, input_format_json_read_objects_as_strings = 1, input_format_skip_unknown_fields = 1, join_use_nulls = 1"
+        default: ""
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// The table `margin pnl --table NAME --sql DIALECT` reads: one row per ledger entry as
+/// exported, every field as its text (a JSON number's digits, a string's content), the
+/// quantity object as JSON.
+///
+/// Text, not `TIMESTAMPTZ` or `BIGINT`, on purpose: the query checks each value the way
+/// `margin pnl` does (an amount of `1.5`, a timestamp without an offset are rejected, and
+/// listed by `--sql-audit`), and computes instants to the nanosecond from the RFC 3339
+/// text, which a microsecond timestamp type would round.
+public enum SQLSchema {
+    /// A column: its name in the table and the JSON field it holds.
+    struct Column: Sendable, Hashable {
+        let name: String
+        let json: String
+        let meaning: String
+    }
+
+    static let columns: [Column] = [
+        Column(name: "id", json: "id", meaning: "the entry id (required)"),
+        Column(name: "at", json: "at", meaning: "RFC 3339 time with an offset (required)"),
+        Column(name: "kind", json: "kind", meaning: "grant, charge, refund or topup (required)"),
+        Column(name: "amount", json: "amount", meaning: "whole credits as text, charges negative (required)"),
+        Column(name: "feature", json: "feature", meaning: "the feature key (charges, refunds)"),
+        Column(name: "refund_of", json: "refundOf", meaning: "the id of the charge a refund gives back"),
+        Column(name: "reason", json: "reason", meaning: "why a charge was declined"),
+        Column(name: "quantity", json: "quantity", meaning: "dimension → number used, a JSON object"),
+        Column(name: "device", json: "device", meaning: "the device log"),
+        Column(name: "note", json: "note", meaning: "a note"),
+        Column(name: "card", json: "card", meaning: "the card id@version that priced it"),
+        Column(name: "balance_after", json: "balanceAfter", meaning: "whole credits as text"),
+        Column(name: "payment_ref", json: "paymentRef", meaning: "the payment reference of a top-up"),
+        Column(name: "price", json: "price", meaning: "the money a top-up recorded, e.g. GBP 4.99"),
+    ]
+
+    /// The type of a text column and of the quantity column in each dialect.
+    static func types(_ d: SQLDialect) -> (text: String, json: String) {
+        switch d {
+        case .duckdb: ("VARCHAR", "JSON")
+        case .clickhouse: ("Nullable(String)", "Nullable(String)")
+        case .spark: ("STRING", "STRING")
+        case .postgres: ("TEXT", "JSONB")
+        }
+    }
+
+    /// `CREATE TABLE name (…)` in `dialect`.
+    public static func createTable(_ dialect: SQLDialect, name: String) -> String {
+        let (text, json) = types(dialect)
+        let width = columns.map(\.name.count).max() ?? 0
+        let lines = columns.map { c in
+            let q = dialect.quoted(c.name)
+            let pad = String(repeating: " ", count: width - c.name.count + 1)
+            return "    \(q)\(pad)\(c.name == "quantity" ? json : text)"
+        }
+        var body = lines.joined(separator: ",\n")
+        var tail = ""
+        switch dialect {
+        case .clickhouse: tail = "\nENGINE = MergeTree ORDER BY tuple()"
+        case .spark: tail = "\nUSING parquet"
+        default: break
+        }
+        body = "-- The ledger entries `margin pnl --table \(name) --sql \(dialect.rawValue)` reads: one row per entry,\n"
+            + "-- every field as exported (text; quantity as a JSON object). See docs/sql.md.\n"
+            + "CREATE TABLE \(name) (\n\(body)\n)\(tail);\n"
+        return body
+    }
+}
