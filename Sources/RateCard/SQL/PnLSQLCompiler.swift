@@ -90,7 +90,8 @@ public struct PnLSQLCompiler: Sendable {
                    \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
                    \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost
             FROM m4 CROSS JOIN g
-            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0", message: message))
+            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0", message: message,
+                            constant: "margin: ids with conflicting duplicates or a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them"))
             ORDER BY \(d.orderByBytes("feature"))
             """
         return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select + d.settings + ";\n"

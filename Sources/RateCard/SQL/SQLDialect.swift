@@ -88,13 +88,15 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
 
     /// `a div b` for `a >= 0` and `b > 0`, exactly.
     ///
-    /// Spark's `div` returns a 64-bit integer; the query only divides where the quotient
-    /// is below 10^18 (the output scale is capped at 18 places for that reason).
+    /// Spark's `div` returns a 64-bit integer and wraps silently beyond it, so Spark takes
+    /// the floor of its decimal quotient (rounded half-up to 6 places, so at most one too
+    /// large) and corrects it by one where the product exceeds the dividend.
     func quotient(_ a: String, _ b: String) -> String {
         switch self {
         case .duckdb: "((\(a)) // (\(b)))"
         case .clickhouse: "intDiv(\(a), \(b))"
-        case .spark: "CAST((\(a)) div (\(b)) AS DECIMAL(38, 0))"
+        case .spark:
+            "CAST(FLOOR((\(a)) / (\(b))) - CASE WHEN FLOOR((\(a)) / (\(b))) * (\(b)) > (\(a)) THEN 1 ELSE 0 END AS DECIMAL(38, 0))"
         case .postgres: "div(\(a), \(b))"
         }
     }
@@ -182,11 +184,12 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// A condition that raises an error with the message `message` (an SQL text
     /// expression that depends on a row, so that no planner evaluates it ahead of time)
     /// unless `ok` holds. PostgreSQL has no such function: casting the message to a
-    /// boolean fails with the message quoted in the error.
-    func check(_ ok: String, message: String) -> String {
+    /// boolean fails with the message quoted in the error. ClickHouse's `throwIf` takes a
+    /// constant message only: `constant` (without the counts).
+    func check(_ ok: String, message: String, constant: String) -> String {
         switch self {
         case .duckdb: "(CASE WHEN \(ok) THEN TRUE ELSE error(\(message)) END)"
-        case .clickhouse: "(throwIf(NOT (\(ok)), \(message)) = 0)"
+        case .clickhouse: "(throwIf(NOT (\(ok)), \(literal(constant))) = 0)"
         case .spark: "(CASE WHEN \(ok) THEN TRUE ELSE CAST(raise_error(\(message)) AS BOOLEAN) END)"
         case .postgres: "(CASE WHEN \(ok) THEN TRUE ELSE CAST(\(message) AS BOOLEAN) END)"
         }
