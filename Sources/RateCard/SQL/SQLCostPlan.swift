@@ -64,8 +64,9 @@ struct SQLCostPlan: Sendable {
         // First pass: the rational rates, to find the common denominator.
         struct RawTerm { let dimension: String; let schedule: Int?; let periods: [(String?, Exact)]; let factor: Exact; let increment: Exact?; let minimum: Exact? }
         var raw: [(Int, String, [RawTerm])] = []
-        var denominators: [Int128] = []
-        func need(_ x: Exact) { denominators.append(x.denominator) }
+        var denominators: [(Int128, String)] = []
+        var current = ""
+        func need(_ x: Exact) { denominators.append((x.denominator, current)) }
         func fail(_ what: String) -> SQLCompileError {
             .cannotExpress(what: what, why: "a rate needs more than 128 bits as an exact fraction")
         }
@@ -75,6 +76,7 @@ struct SQLCostPlan: Sendable {
                 for d in f.dimensions {
                     guard case .provider(let sheetID, let meterKey, _) = d.cost else { continue }
                     let what = "\(card.reference) feature \(f.key), dimension \(d.name)"
+                    current = "\(what) (provider \(sheetID), meter \(meterKey))"
                     guard let sheet = request.repository.providers[sheetID], let meter = sheet.meter(meterKey) else {
                         throw .cannotExpress(what: what, why: "its provider meter \(sheetID)/\(meterKey) is not loaded")
                     }
@@ -115,13 +117,19 @@ struct SQLCostPlan: Sendable {
                 if !terms.isEmpty { raw.append((i, f.key, terms)) }
             }
         }
+        current = "the value of a credit (\(request.perCredit))"
         need(request.perCredit.amount)
-        for m in request.fixedCosts.values { need(m.amount) }
+        for (k, m) in request.fixedCosts.sorted(by: { $0.key < $1.key }) {
+            current = "the fixed cost of \(k)"
+            need(m.amount)
+        }
         var d: Int128 = 1
-        for x in denominators {
+        for (x, what) in denominators {
             let g = Int128(Exact.gcd(d.magnitude, x.magnitude))
             let (p, o) = (d / g).multipliedReportingOverflow(by: x)
-            guard !o else { throw .cannotExpress(what: "the money of this card and valuation", why: "the common denominator of its rates exceeds 128 bits") }
+            guard !o, String(p).count <= 36 else {
+                throw .cannotExpress(what: what, why: "with the rates before it, the common denominator of the money figures (\(d) × \(x / g)) exceeds the 38 digits of an exact 128-bit sum; the query sums integer numerators over one denominator and divides once at the end")
+            }
             d = p
         }
         denominator = d
