@@ -330,7 +330,7 @@ class Spark:
                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                   .config("spark.sql.ansi.enabled", "true").config("spark.sql.shuffle.partitions", "4")
                   .config("spark.driver.memory", "1g").getOrCreate())
-        self.s.sparkContext.setLogLevel("ERROR")
+        self.s.sparkContext.setLogLevel("OFF")
 
     def run(self, query):
         return [list(r) for r in self.s.sql(query.rstrip().rstrip(";")).collect()]
