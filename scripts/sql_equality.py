@@ -268,6 +268,13 @@ def compare(engine, case, rows, report, scale, exact):
     """Problems (empty when the engine's table equals margin's)."""
     problems = []
     features = report["features"]
+    if "periods" in report:
+        # With --by, one row per period and feature, the period first.
+        features = [dict(f, period=p["period"]) for p in report["periods"] for f in p["features"]]
+        for row, f in zip(rows, features):
+            if str(row[0]) != f["period"]:
+                problems.append("%s: period %s, margin %s" % (f["feature"], row[0], f["period"]))
+        rows = [r[1:] for r in rows]
     if len(rows) != len(features):
         problems.append("%d rows, margin has %d" % (len(rows), len(features)))
     for row, f in zip(rows, features):
@@ -442,6 +449,9 @@ def main():
                                                   "--credit-value", "CNY 0.005"]),
         ("osg-30d-usd", export, osg + ["--now", "2026-11-28T10:00:00+08:00", "--window", "30d", "--currency", "USD"]),
         ("osg-gbp-fixed-costs", export, osg + ["--currency", "GBP", "--credit-value", "GBP 0.0008", "--costs", os.path.join(work, "costs.json")]),
+        ("osg-by-day-+08:00", export, osg + ["--by", "day", "--tz", "+08:00", "--credit-value", "CNY 0.005"]),
+        ("osg-by-week--05:00-usd", export, osg + ["--by", "week", "--tz", "-05:00", "--currency", "USD"]),
+        ("osg-by-month", export, osg + ["--by", "month", "--since", "2026-11-13T01:00:00Z"]),
         ("voice-30d", voice, ["--cards", os.path.join(ROOT, "RateCards"), "--card", "voice-debrief", "--now", "2026-11-29T12:00:00Z", "--window", "30d"]),
     ]
     with open(os.path.join(work, "costs.json"), "w") as f:

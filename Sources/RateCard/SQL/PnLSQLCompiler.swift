@@ -59,25 +59,33 @@ public struct PnLSQLCompiler: Sendable {
             SELECT feature, amt, secs, nanos, \(quantityColumns(prefix: "qi_")), \(versionExpression) AS v\(periodColumns)
             FROM e WHERE kind = 'charge' AND \(inWindow("secs", "nanos"))
             """))
-        ctes.append(("w", "SELECT feature, amt, \(costExpression) AS cost_num FROM w0"))
-        ctes.append(("r", """
-            SELECT rf.feature AS feature, rf.amt AS amt FROM e rf JOIN e ch ON ch.id = rf.refund_of
+        let by = request.series != nil
+        ctes.append(("w1", "SELECT feature, amt, secs, \(costExpression) AS cost_num FROM w0"))
+        ctes.append(("r1", """
+            SELECT rf.feature AS feature, rf.amt AS amt, rf.secs AS secs FROM e rf JOIN e ch ON ch.id = rf.refund_of
             WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(inWindow("rf.secs", "rf.nanos"))
             """))
-        ctes.append(("c", "SELECT feature, COUNT(*) AS charges, SUM(\(d.wide("-amt"))) AS charged, SUM(cost_num) AS cost_num FROM w GROUP BY feature"))
-        ctes.append(("dc", "SELECT feature, COUNT(*) AS declines, SUM(\(d.wide("amt"))) AS given_back FROM r GROUP BY feature"))
-        let listed = request.listedFeatures.map { "SELECT \(d.literal($0)) AS feature" }
-        ctes.append(("keys", (["SELECT feature FROM c", "SELECT feature FROM dc"] + listed).joined(separator: "\n    UNION DISTINCT ")))
+        if let series = request.series {
+            ctes += periodCTEs(series, from: "w1", into: "w")
+            ctes += periodCTEs(series, from: "r1", into: "r")
+        } else {
+            ctes.append(("w", "SELECT w1.*, '' AS period FROM w1"))
+            ctes.append(("r", "SELECT r1.*, '' AS period FROM r1"))
+        }
+        ctes.append(("c", "SELECT period, feature, COUNT(*) AS charges, SUM(\(d.wide("-amt"))) AS charged, SUM(cost_num) AS cost_num FROM w GROUP BY period, feature"))
+        ctes.append(("dc", "SELECT period, feature, COUNT(*) AS declines, SUM(\(d.wide("amt"))) AS given_back FROM r GROUP BY period, feature"))
+        let listed = by ? [] : request.listedFeatures.map { "SELECT '' AS period, \(d.literal($0)) AS feature" }
+        ctes.append(("keys", (["SELECT period, feature FROM c", "SELECT period, feature FROM dc"] + listed).joined(separator: "\n    UNION DISTINCT ")))
         let fixed = plan.fixed.isEmpty ? d.wideLiteral(0)
             : "CASE k.feature " + plan.fixed.map { "WHEN \(d.literal($0.feature)) THEN \(d.wideLiteral($0.numerator))" }.joined(separator: " ") + " ELSE \(d.wideLiteral(0)) END"
         ctes.append(("t", """
-            SELECT k.feature AS feature, COALESCE(c.charges, 0) AS charges, COALESCE(c.charged, \(d.wideLiteral(0))) AS charged,
+            SELECT k.period AS period, k.feature AS feature, COALESCE(c.charges, 0) AS charges, COALESCE(c.charged, \(d.wideLiteral(0))) AS charged,
                    COALESCE(dc.declines, 0) AS declines, COALESCE(dc.given_back, \(d.wideLiteral(0))) AS given_back,
                    COALESCE(c.cost_num, \(d.wideLiteral(0))) AS metered_num, \(fixed) AS fixed_num
-            FROM keys k LEFT JOIN c ON c.feature = k.feature LEFT JOIN dc ON dc.feature = k.feature
+            FROM keys k LEFT JOIN c ON c.period = k.period AND c.feature = k.feature LEFT JOIN dc ON dc.period = k.period AND dc.feature = k.feature
             """))
         ctes.append(("n0", """
-            SELECT feature, charges, charged, declines, given_back, charged - given_back AS left_credits, metered_num, fixed_num,
+            SELECT period, feature, charges, charged, declines, given_back, charged - given_back AS left_credits, metered_num, fixed_num,
                    (charged - given_back) * \(d.wideLiteral(plan.valueRate)) AS value_num
             FROM t
             """))
@@ -86,13 +94,13 @@ public struct PnLSQLCompiler: Sendable {
         ctes += moneyCTEs(from: "n", columns: money.map { "\($0)_num" })
         let message = "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them'"
         let select = """
-            SELECT feature, charges, charged, declines, given_back, left_credits,
+            SELECT \(by ? "period, " : "")feature, charges, charged, declines, given_back, left_credits,
                    \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
                    \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost
             FROM m4 CROSS JOIN g
             WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0", message: message,
                             constant: "margin: ids with conflicting duplicates or a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them"))
-            ORDER BY \(d.orderByBytes("feature"))
+            ORDER BY \(by ? d.orderByBytes("period") + ", " : "")\(d.orderByBytes("feature"))
             """
         return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select + d.settings + ";\n"
     }
@@ -218,6 +226,53 @@ public struct PnLSQLCompiler: Sendable {
         let dims = request.dimensions
         if dims.isEmpty { return "\(d.wideLiteral(0)) AS \(prefix)none" }
         return dims.indices.map { "COALESCE(\(d.wide("qv_\($0) * 1000000")), \(d.wideLiteral(0))) AS \(prefix)\($0)" }.joined(separator: ", ")
+    }
+
+    /// Stages that add to `source` its period's label (`2026-11-29`, `2026-W48`,
+    /// `2026-11`) as `period`, drawn at the series' offset, by the same integer arithmetic
+    /// as `TakingsSeries` (civil dates from day numbers, H. Hinnant's algorithm; every
+    /// division here is of values that are not negative or of exact multiples).
+    func periodCTEs(_ series: TakingsSeries, from source: String, into name: String) -> [(String, String)] {
+        let q = d.smallQuotient
+        let local = "(secs + \(series.offsetMinutes * 60))"
+        let sod = "((\(local) % 86400 + 86400) % 86400)"
+        let day = q("\(local) - \(sod)", "86400")
+        let first: String
+        switch series.period {
+        case .day, .month: first = "s_day"
+        case .week: first = "s_day - ((s_day % 7 + 7 + 3) % 7)"
+        }
+        let civil = series.period == .week ? "s_first + 3" : "s_first"
+        let p = "\(name)_"
+        var ctes: [(String, String)] = [
+            ("\(p)1", "SELECT \(source).*, \(day) AS s_day FROM \(source)"),
+            ("\(p)2", "SELECT \(p)1.*, \(first) AS s_first FROM \(p)1"),
+            ("\(p)3", "SELECT \(p)2.*, \(q("\(civil) + 719468", "146097")) AS s_era, \(civil) + 719468 - \(q("\(civil) + 719468", "146097")) * 146097 AS s_doe FROM \(p)2"),
+            ("\(p)4", "SELECT \(p)3.*, \(q("s_doe - \(q("s_doe", "1460")) + \(q("s_doe", "36524")) - \(q("s_doe", "146096"))", "365")) AS s_yoe FROM \(p)3"),
+            ("\(p)5", "SELECT \(p)4.*, s_yoe + s_era * 400 AS s_y0, s_doe - (365 * s_yoe + \(q("s_yoe", "4")) - \(q("s_yoe", "100"))) AS s_doy FROM \(p)4"),
+            ("\(p)6", "SELECT \(p)5.*, \(q("5 * s_doy + 2", "153")) AS s_mp FROM \(p)5"),
+            ("\(p)7", """
+                SELECT \(p)6.*, s_doy - \(q("153 * s_mp + 2", "5")) + 1 AS s_dd, CASE WHEN s_mp < 10 THEN s_mp + 3 ELSE s_mp - 9 END AS s_mon,
+                       s_y0 + CASE WHEN s_mp >= 10 THEN 1 ELSE 0 END AS s_yr FROM \(p)6
+                """),
+        ]
+        func pad(_ e: String, _ n: Int) -> String { d.leftPad(d.text(e), n, "0") }
+        let label: String
+        switch series.period {
+        case .day: label = "\(pad("s_yr", 4)) || '-' || \(pad("s_mon", 2)) || '-' || \(pad("s_dd", 2))"
+        case .month: label = "\(pad("s_yr", 4)) || '-' || \(pad("s_mon", 2))"
+        case .week:
+            // January 1st of the Thursday's year, as a day number (month 1 is mp = 10).
+            let y1 = "(s_yr - 1)"
+            let era = q(y1, "400")
+            let yoe = "(\(y1) - \(era) * 400)"
+            let jan1 = "(\(era) * 146097 + \(yoe) * 365 + \(q(yoe, "4")) - \(q(yoe, "100")) + 306 - 719468)"
+            ctes.append(("\(p)8", "SELECT \(p)7.*, \(q("s_first + 3 - \(jan1)", "7")) + 1 AS s_week FROM \(p)7"))
+            label = "\(pad("s_yr", 4)) || '-W' || \(pad("s_week", 2))"
+        }
+        let last = ctes[ctes.count - 1].0
+        ctes.append((name, "SELECT \(last).*, \(label) AS period FROM \(last)"))
+        return ctes
     }
 
     /// `(secs, nanos) >= t`.

@@ -11,9 +11,11 @@ public struct PnLSQLRequest: Sendable {
     public let perCredit: Money
     /// Fixed costs per feature in `currency`.
     public let fixedCosts: [String: Money]
+    /// With a series (`--by`), one row per period and feature instead of one per feature.
+    public let series: TakingsSeries?
 
     public init(dialect: SQLDialect, source: SQLSource, family: String, repository: CardRepository, window: TakingsWindow,
-                currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:]) {
+                currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:], series: TakingsSeries? = nil) {
         self.dialect = dialect
         self.source = source
         self.family = family
@@ -22,6 +24,7 @@ public struct PnLSQLRequest: Sendable {
         self.currency = currency
         self.perCredit = perCredit
         self.fixedCosts = fixedCosts
+        self.series = series
     }
 
     /// The versions of the family, oldest first.

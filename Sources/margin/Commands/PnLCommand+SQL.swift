@@ -25,7 +25,7 @@ extension PnLCommand {
 
     /// The query `--sql` or `--sql-audit` asks for, or nil when neither is given.
     static func sqlQuery(_ args: ParsedArguments, family: String, repository: CardRepository, window: TakingsWindow,
-                         currency: Currency, perCredit: Money, fixed: [String: Money]) throws -> String? {
+                         currency: Currency, perCredit: Money, fixed: [String: Money], series: TakingsSeries?) throws -> String? {
         let main = args.value("sql"), audit = args.value("sql-audit")
         guard main != nil || audit != nil else {
             if args.value("table") != nil { throw UsageError("--table applies only with --sql or --sql-audit") }
@@ -33,8 +33,8 @@ extension PnLCommand {
         }
         guard main == nil || audit == nil else { throw UsageError("give either --sql or --sql-audit, not both") }
         let d = try dialect(main ?? audit ?? "", option: main != nil ? "sql" : "sql-audit")
-        for option in ["by", "tz", "strict", "input-format"] where args.value(option) != nil || args.flag(option) {
-            throw UsageError("--\(option) does not apply to --sql: the query prints one table over the window (docs/sql.md)")
+        for option in ["strict", "input-format"] where args.value(option) != nil || args.flag(option) {
+            throw UsageError("--\(option) does not apply to --sql: a query reads JSON Lines or a table and has no exit status (docs/sql.md)")
         }
         let source: SQLSource
         if let table = args.value("table") {
@@ -44,7 +44,7 @@ extension PnLCommand {
             source = try SQLSource.jsonLinesFiles(args.positionals)
         }
         let request = PnLSQLRequest(dialect: d, source: source, family: family, repository: repository, window: window,
-                                    currency: currency, perCredit: perCredit, fixedCosts: fixed)
+                                    currency: currency, perCredit: perCredit, fixedCosts: fixed, series: series)
         let compiler = try PnLSQLCompiler(request)
         return main != nil ? compiler.query() : compiler.audit()
     }

@@ -132,7 +132,7 @@ enum PnLCommand: Command {
             meteredNote: "each charge's quantity priced by the provider sheets of the \(family) version in force at its time and the schedule period then, the most expensive variant where the ledger does not say; converted into \(currency.code) with \(repo.fx.source.path)"
         )
 
-        if let sql = try sqlQuery(args, family: family, repository: repo, window: window, currency: currency, perCredit: perCredit, fixed: fixed) {
+        if let sql = try sqlQuery(args, family: family, repository: repo, window: window, currency: currency, perCredit: perCredit, fixed: fixed, series: series) {
             io.out(sql)
             return 0
         }

@@ -154,6 +154,17 @@ import Testing
         #expect(audit.stdout.contains("'refund-of-unknown-charge'") && audit.stdout.contains("'conflicting-duplicate'"))
     }
 
+    /// With `--by`, the rows are per period and feature, the period's label first.
+    @Test(arguments: ["day", "week", "month"])
+    func aSeriesAddsThePeriodColumn(by: String) throws {
+        let r = try run(["FILE", "--sql", "spark", "--by", by, "--tz", "+08:00"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("SELECT period, feature, charges, charged, declines, given_back, left_credits"))
+        #expect(r.stdout.contains("ORDER BY period, feature"))
+        #expect(r.stdout.contains("(secs + 28800)"), "periods drawn at +08:00")
+        #expect(r.stdout.contains("'-W'") == (by == "week"))
+    }
+
     @Test(arguments: SQLDialect.allCases)
     func printsTheSchema(dialect: SQLDialect) throws {
         let r = try runMargin(["pnl", "--sql-schema", dialect.rawValue, "--table", "entries"])
@@ -166,7 +177,8 @@ import Testing
         (["FILE", "--sql", "oracle"], "--sql oracle: unknown SQL dialect (one of: duckdb, clickhouse, spark, postgres)"),
         (["--sql-schema", "mysql"], "unknown SQL dialect"),
         (["FILE", "--sql", "postgres"], "PostgreSQL reads no JSON Lines files"),
-        (["FILE", "--sql", "duckdb", "--by", "day"], "--by does not apply to --sql"),
+        (["FILE", "--sql", "duckdb", "--strict"], "--strict does not apply to --sql"),
+        (["FILE", "--sql", "duckdb", "--input-format", "csv"], "--input-format does not apply to --sql"),
         (["FILE", "--sql", "duckdb", "--sql-audit", "duckdb"], "not both"),
         (["FILE", "--table", "t", "--sql", "duckdb"], "either FILE… or --table"),
         (["--table", "t"], "--table applies only with --sql"),
