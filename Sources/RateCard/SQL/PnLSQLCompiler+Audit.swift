@@ -5,7 +5,8 @@ extension PnLSQLCompiler {
     /// (`missing-field`, `bad-timestamp`, `conflicting-duplicate`, `refund-of-unknown-charge`,
     /// `unknown-feature`, `refunded-twice`, …) plus the charge audit's
     /// (`refund-larger-than-charge`, `price-mismatch`, `metered-without-quantity`) and
-    /// `sql-quantity-scale` (a quantity finer than the query reads, which stops `--sql`).
+    /// `sql-quantity-scale` (a quantity finer than the query reads, which stops `--sql`) and
+    /// `unknown-dimension` (margin's `cost` error, which stops it too).
     public func audit() -> String {
         var ctes = entryCTEs()
         let reason = """
@@ -21,6 +22,7 @@ extension PnLSQLCompiler {
             FROM p JOIN e ON e.id = p.id WHERE p.valid AND e.conflict
             """))
         ctes.append(("fine", "SELECT id, 'sql-quantity-scale' AS reason, 'a quantity has more than \(SQLCostPlan.quantityScale) decimal places' AS detail FROM e WHERE too_fine = 1"))
+        ctes.append(("odd", "SELECT id, 'unknown-dimension' AS reason, 'a metered charge with a quantity in a dimension its feature does not have in the card version in force: margin pnl cannot cost it' AS detail FROM e WHERE odd_dims = 1"))
         ctes.append(("rf", """
             SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos,
                    ch.id AS ch_id, ch.kind AS ch_kind, ch.feature AS ch_feature, ch.amt AS ch_amt
@@ -58,7 +60,7 @@ extension PnLSQLCompiler {
             SELECT id, 'metered-without-quantity' AS reason, 'a charge of a metered feature without a quantity: its provider cost is unknown' AS detail
             FROM priced WHERE unmetered
             """))
-        let parts = ["bad", "conf", "fine", "rfbad", "twice", "larger", "unknown", "price", "noq"]
+        let parts = ["bad", "conf", "fine", "odd", "rfbad", "twice", "larger", "unknown", "price", "noq"]
         ctes.append(("audit", parts.map { "SELECT id, reason, detail FROM \($0)" }.joined(separator: "\n    UNION ALL ")))
         let select = "SELECT id, reason, detail FROM audit ORDER BY \(d.orderByBytes("reason")), \(d.orderByBytes("id"))"
         return header(kind: "the audit of margin pnl (every entry it rejects or warns about)") + with(ctes) + "\n" + select + d.settings + ";\n"

@@ -53,7 +53,8 @@ public struct PnLSQLCompiler: Sendable {
     public func query() -> String {
         var ctes = entryCTEs()
         ctes.append(("g", """
-            SELECT COALESCE(SUM(CASE WHEN conflict THEN 1 ELSE 0 END), 0) AS conflicts, COALESCE(SUM(too_fine), 0) AS too_fine FROM e
+            SELECT COALESCE(SUM(CASE WHEN conflict THEN 1 ELSE 0 END), 0) AS conflicts, COALESCE(SUM(too_fine), 0) AS too_fine,
+                   COALESCE(SUM(odd_dims), 0) AS odd_dims FROM e
             """))
         ctes.append(("w0", """
             SELECT feature, amt, secs, nanos, \(quantityColumns(prefix: "qi_")), \(versionExpression) AS v\(periodColumns)
@@ -92,14 +93,14 @@ public struct PnLSQLCompiler: Sendable {
         ctes.append(("n", "SELECT n0.*, value_num - metered_num - fixed_num AS profit_num FROM n0"))
         let money = ["metered", "value", "profit", "fixed"]
         ctes += moneyCTEs(from: "n", columns: money.map { "\($0)_num" })
-        let message = "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them'"
+        let message = "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places and ' || \(d.text("g.odd_dims")) || ' metered charges with a dimension their feature does not have: run margin pnl --sql-audit \(d.rawValue) to list them'"
         let select = """
             SELECT \(by ? "period, " : "")feature, charges, charged, declines, given_back, left_credits,
                    \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
                    \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost
             FROM m4 CROSS JOIN g
-            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0", message: message,
-                            constant: "margin: ids with conflicting duplicates or a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them"))
+            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0 AND g.odd_dims = 0", message: message,
+                            constant: "margin: ids with conflicting duplicates, a quantity finer than \(SQLCostPlan.quantityScale) places or a metered charge with a dimension its feature does not have: run margin pnl --sql-audit \(d.rawValue) to list them"))
             ORDER BY \(by ? d.orderByBytes("period") + ", " : "")\(d.orderByBytes("feature"))
             """
         return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select + d.settings + ";\n"
@@ -136,7 +137,7 @@ public struct PnLSQLCompiler: Sendable {
         var ctes: [(String, String)] = [("src", request.source.select(d))]
         let q = dims.enumerated().map { "\(d.jsonMember(d.quoted("quantity"), $0.element)) AS q_\($0.offset)" }
         ctes.append(("p1", """
-            SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, device, note, card, balance_after, payment_ref, price\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+            SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
                    \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
                    \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", "^-?[0-9]{1,18}$"))")) AS amount_ok
             FROM src
@@ -208,11 +209,25 @@ public struct PnLSQLCompiler: Sendable {
         ctes.append(("e", """
             SELECT id, MIN(kind) AS kind, MIN(amt) AS amt, MIN(feature) AS feature, MIN(refund_of) AS refund_of, MIN(secs) AS secs,
                    MIN(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                   MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
-            FROM (SELECT p.*, \(d.hash(content)) AS h FROM p WHERE valid) v
+                   MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
+            FROM (SELECT p.*, \(d.hash(content)) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
             GROUP BY id
             """))
         return ctes
+    }
+
+    /// 1 for a charge of a feature metered by the version in force whose quantity names a
+    /// dimension that feature does not have: `margin pnl` cannot cost it (a `cost` error,
+    /// exit 1), so the query stops too, and the audit lists it.
+    var oddDimensions: String {
+        var arms: [String] = []
+        for p in plan.priced {
+            guard let f = request.versions[p.version].feature(p.feature) else { continue }
+            arms.append("WHEN v_odd = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(d.hasMemberOutside(d.quoted("quantity"), f.dimensions.map(\.name)))")
+        }
+        guard !arms.isEmpty else { return "0" }
+        let inner = "CASE " + arms.joined(separator: " ") + " ELSE FALSE END"
+        return "CASE WHEN kind = 'charge' AND \(d.isTrue(inner.replacingOccurrences(of: "v_odd", with: "(\(versionExpression))"))) THEN 1 ELSE 0 END"
     }
 
     /// `YYYY-MM-DD(T|t| )HH:MM:SS[.frac](Z|z|±HH:MM)`, as `Timestamp(rfc3339:)` reads it.

@@ -181,6 +181,18 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the JSON object `object` has a member whose name is not in `keys`.
+    func hasMemberOutside(_ object: String, _ keys: [String]) -> String {
+        let list = keys.map { literal($0) }.joined(separator: ", ")
+        switch self {
+        case .duckdb: return "NOT list_has_all([\(list)]::VARCHAR[], json_keys(\(object)))"
+        case .clickhouse: return "NOT hasAll([\(list)], JSONExtractKeys(ifNull(\(object), '')))"
+        case .spark: return "size(array_except(json_object_keys(\(object)), array(\(list)))) > 0"
+        case .postgres:
+            return "(jsonb_typeof(\(object)) = 'object' AND EXISTS (SELECT 1 FROM jsonb_object_keys(\(object)) k WHERE k NOT IN (\(list))))"
+        }
+    }
+
     /// A condition that raises an error with the message `message` (an SQL text
     /// expression that depends on a row, so that no planner evaluates it ahead of time)
     /// unless `ok` holds. PostgreSQL has no such function: casting the message to a
