@@ -198,19 +198,16 @@ public struct PnLSQLCompiler: Sendable {
             SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok")) AS valid
             FROM p5
             """))
-        // Content, canonically: each field tagged, NULL as '-', numbers by value.
-        func tag(_ t: String, _ e: String) -> String { "COALESCE('\(t)' || \(e), '-')" }
-        var parts = [tag("k", "kind"), tag("a", d.text("amt")), tag("s", d.text("secs")), tag("n", d.text("nanos")), tag("f", "feature"),
-                     tag("r", "refund_of"), tag("w", "reason"), tag("d", "device"), tag("o", "note"), tag("c", "card"),
-                     tag("b", d.text("balance")), tag("p", "payment_ref"), tag("m", "price")]
-        parts += dims.indices.map { tag("q\($0)", d.text("qv_\($0)")) }
-        let content = parts.joined(separator: " || '|' || ")
+        // Content, canonically: numbers by value, the time as an instant, NULL as absent.
+        let fields = ["kind", "amt", "secs", "nanos", "feature", "refund_of", "reason", "device", "note", "card", "balance", "payment_ref", "price"]
+            + dims.indices.map { "qv_\($0)" }
+        let content = d.contentHash(fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
         let mins = dims.indices.map { "MIN(qv_\($0)) AS qv_\($0)" }
         ctes.append(("e", """
             SELECT id, MIN(kind) AS kind, MIN(amt) AS amt, MIN(feature) AS feature, MIN(refund_of) AS refund_of, MIN(secs) AS secs,
                    MIN(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
                    MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
-            FROM (SELECT p.*, \(d.hash(content)) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
+            FROM (SELECT p.*, \(content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
             GROUP BY id
             """))
         return ctes

@@ -160,13 +160,25 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// A 64-bit hash of text (equal text, equal hash), for comparing contents.
-    func hash(_ e: String) -> String {
+    /// A 64-bit hash of the canonical content of `fields` (equal content, equal hash), for
+    /// telling a conflicting duplicate from a copy. DuckDB hashes the typed values
+    /// themselves, position by position (NULL has its own hash), which is several times
+    /// faster than building text; the others hash one text of every field tagged, NULL as
+    /// `-`, numbers (`numeric`) written by value.
+    func contentHash(_ fields: [String], numeric: [String]) -> String {
         switch self {
-        case .duckdb: "hash(\(e))"
-        case .clickhouse: "cityHash64(\(e))"
-        case .spark: "xxhash64(\(e))"
-        case .postgres: "hashtextextended(\(e), 0)"
+        case .duckdb:
+            return "hash(\(fields.joined(separator: ", ")))"
+        default:
+            let parts = fields.enumerated().map { i, f in
+                "COALESCE('\(i):' || \(numeric.contains(f) ? text(f) : f), '-')"
+            }
+            let joined = parts.joined(separator: " || '|' || ")
+            switch self {
+            case .clickhouse: return "cityHash64(\(joined))"
+            case .spark: return "xxhash64(\(joined))"
+            default: return "hashtextextended(\(joined), 0)"
+            }
         }
     }
 
