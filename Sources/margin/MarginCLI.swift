@@ -195,7 +195,7 @@ enum Common {
             guard let rate = try? Exact(decimal: parts[1]), rate.isPositive else {
                 throw UsageError("--fx \(text): the rate must be a positive decimal")
             }
-            out.append(FXRate(base: base, quote: quote, rate: rate))
+            out.append(FXRate(base: base, quote: quote, rate: rate, fromCommandLine: true))
         }
         return out
     }

@@ -38,10 +38,24 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case storeKitType = "storekit-type"
     /// A product whose StoreKit price differs from the pack's price in that currency.
     case storeKitPrice = "storekit-price"
+    /// A StoreKit product with no price (`"displayPrice": ""`).
+    case storeKitNoPrice = "storekit-no-price"
+    /// Products of a StoreKit file that are not compared with packs (non-consumables,
+    /// subscriptions, ignored ids): how many, so that nothing is skipped without a word.
+    case storeKitSkipped = "storekit-skipped"
+    /// A schedule period of a provider sheet that no instant can be in (never priced).
+    case periodNeverInForce = "period-never-in-force"
+    /// Cards already in force with no publish lock at all: nothing guards them.
+    case lockMissing = "lock-missing"
+    /// The same card version defined in two files of one repository.
+    case duplicateVersion = "duplicate-version"
+    /// `margin publish` of a version already published with another digest.
+    case alreadyPublished = "already-published"
 
     /// The rules about the publish lock rather than a card's content: `margin publish`
     /// ignores them when it checks a card before recording it.
     public static let lockRules: Set<String> = [
         CheckRule.publishedCardEdited.rawValue, CheckRule.publishedCardMissing.rawValue, CheckRule.unpublishedCard.rawValue,
+        CheckRule.lockMissing.rawValue,
     ]
 }

@@ -27,23 +27,23 @@ extension StoreKitConfiguration {
             guard let pack = packsByID[product.id] else {
                 if product.type == "Consumable" {
                     report("consumable \"\(product.id)\" is not a pack of the card \(cardPath)",
-                           at: product.idLocation, rule: "storekit-unknown-product")
+                           at: product.idLocation, rule: CheckRule.storeKitUnknownProduct.rawValue)
                 }
                 continue
             }
             if Self.normalizedType(product.type) != Self.normalizedType(pack.type) {
                 report("\"\(product.id)\" is \(product.type) here but the card \(cardPath) sells it as \(pack.type)",
-                       at: product.typeLocation, rule: "storekit-type")
+                       at: product.typeLocation, rule: CheckRule.storeKitType.rawValue)
             }
             if let expected = pack.prices[currency] {
                 if expected != product.price {
                     report("\"\(product.id)\" has displayPrice \(show(product.price)) (storefront \(storefront)) but the card \(cardPath) prices it at \(show(expected))",
-                           at: product.priceLocation, rule: "storekit-price")
+                           at: product.priceLocation, rule: CheckRule.storeKitPrice.rawValue)
                 }
             } else {
                 let sold = pack.prices.keys.sorted().map(\.code).joined(separator: ", ")
                 report("\"\(product.id)\" has displayPrice \(show(product.price)) (storefront \(storefront)) but the card \(cardPath) has no \(currency.code) price for it (only \(sold.isEmpty ? "none" : sold))",
-                       at: product.priceLocation, rule: "storekit-price")
+                       at: product.priceLocation, rule: CheckRule.storeKitPrice.rawValue)
             }
         }
 
@@ -51,7 +51,7 @@ extension StoreKitConfiguration {
             findings.append(Diagnostic(
                 path: cardPath, location: pack.location,
                 message: "pack \"\(pack.productId)\" has no product in the StoreKit configuration \(path)",
-                rule: "storekit-missing-product"))
+                rule: CheckRule.storeKitMissingProduct.rawValue))
         }
         return findings.sorted()
     }
