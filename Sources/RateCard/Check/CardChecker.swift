@@ -129,8 +129,11 @@ public enum CardChecker {
             if case .provider(let sheet) = file.content { findings.append(contentsOf: scheduleFindings(sheet, path: file.path)) }
         }
         let lockPath = options.lockPath ?? defaultLockPath(for: paths)
+        // A lock that cannot be read is unreadable input, but it does not keep the rules that
+        // need the whole repository from running.
+        var lockProblems: [Diagnostic] = []
         findings.append(contentsOf: lockFindings(cards, loaded: loaded, lockPath: lockPath, explicit: options.lockPath != nil,
-                                                 now: options.instant, problems: &problems))
+                                                 now: options.instant, problems: &lockProblems))
 
         // Free usage and margins need every provider sheet and the FX table: only when
         // everything loaded.
@@ -146,6 +149,7 @@ public enum CardChecker {
                 problems.append(contentsOf: error.items)
             }
         }
+        problems.append(contentsOf: lockProblems)
         for storeKitPath in options.allStoreKitPaths {
             findings.append(contentsOf: storeKitFindings(storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems))
         }
