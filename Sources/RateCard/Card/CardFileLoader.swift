@@ -6,6 +6,7 @@ public enum CardFile: Sendable, Hashable {
     case provider(ProviderSheet)
     case fx(FXTable)
     case commission(CommissionSchedule)
+    case storefronts(StorefrontTable)
 }
 
 /// Reads rate cards, provider sheets, FX and commission files, strictly.
@@ -36,7 +37,7 @@ public enum CardFileLoader {
         let r = FieldReader(path: path)
         guard let members = r.object(root, "") else { throw Diagnostics(r.diagnostics) }
         guard let kindNode = members["kind"]?.value else {
-            r.error("kind: missing required field (one of \"card\", \"provider\", \"fx\", \"commission\")", at: root.location)
+            r.error("kind: missing required field (one of \"card\", \"provider\", \"fx\", \"commission\", \"storefronts\")", at: root.location)
             throw Diagnostics(r.diagnostics)
         }
         guard let kind = r.string(kindNode, "kind") else { throw Diagnostics(r.diagnostics) }
@@ -46,9 +47,10 @@ public enum CardFileLoader {
         case "provider": result = readProvider(root, r).map(CardFile.provider)
         case "fx": result = readFX(root, r).map(CardFile.fx)
         case "commission": result = readCommission(root, r).map(CardFile.commission)
+        case "storefronts": result = StorefrontTable.read(root, r).map(CardFile.storefronts)
         default:
-            let hint = FieldReader.closest(kind, in: ["card", "provider", "fx", "commission"]).map { "; did you mean \"\($0)\"?" } ?? ""
-            r.error("kind: \"\(FieldReader.excerpt(kind))\" is not one of \"card\", \"provider\", \"fx\", \"commission\"\(hint)", at: kindNode.location)
+            let hint = FieldReader.closest(kind, in: ["card", "provider", "fx", "commission", "storefronts"]).map { "; did you mean \"\($0)\"?" } ?? ""
+            r.error("kind: \"\(FieldReader.excerpt(kind))\" is not one of \"card\", \"provider\", \"fx\", \"commission\", \"storefronts\"\(hint)", at: kindNode.location)
             result = nil
         }
         if let result, r.diagnostics.isEmpty { return result }
