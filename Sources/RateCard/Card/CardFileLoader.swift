@@ -71,7 +71,7 @@ public enum CardFileLoader {
     private static func isLetter(_ c: UInt8) -> Bool { (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
 
     static func readCard(_ root: JSONNode, _ r: FieldReader) -> RateCard? {
-        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "placeholders", "notes", "$schema"]
+        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "placeholders", "notes", "storeProgram", "$schema"]
         guard let m = r.object(root, "", allowed: allowed) else { return nil }
         let loc = root.location
         let id = r.required(m, "id", in: "", at: loc).flatMap { node -> String? in
@@ -126,12 +126,22 @@ public enum CardFileLoader {
         }
         let placeholders = stringList(m["placeholders"]?.value, "placeholders", r)
         let notes = stringList(m["notes"]?.value, "notes", r)
+        let program = m["storeProgram"].flatMap { member -> StoreProgram? in
+            guard let s = r.string(member.value, "storeProgram") else { return nil }
+            guard let p = StoreProgram(name: s) else {
+                r.error("storeProgram: \"\(FieldReader.excerpt(s))\" is not \"standard\" or \"small-business\"", at: member.value.location)
+                return nil
+            }
+            return p
+        }
         guard let id, let version, let effective, let unit else { return nil }
-        return RateCard(
+        var card = RateCard(
             id: id, version: Int(version), effective: effective, title: title, creditUnit: unit,
             features: features, retired: retired, grants: grants, packs: packs,
             placeholders: placeholders, notes: notes, source: SourceFile(path: r.path, location: loc)
         )
+        card.storeProgram = program
+        return card
     }
 
     static func stringList(_ node: JSONNode?, _ field: String, _ r: FieldReader) -> [String] {
