@@ -43,6 +43,7 @@ enum MarginCLI {
 
     static let commands: [CommandEntry] = [
         CommandEntry(PacksCommand.self),
+        CommandEntry(StorefrontsCommand.self),
         CommandEntry(DiffCommand.self),
         CommandEntry(ReportCommand.self),
         CommandEntry(CheckCommand.self),
@@ -214,6 +215,18 @@ enum Common {
             out[c] = rate
         }
         return out
+    }
+
+    /// `--price-points`, `--at` and `--program` of `storefronts` and `check`.
+    static let storefrontOptions = [
+        ArgumentParser.Option("price-points", value: "PRODUCT_ID=FILE", repeatable: true, help: "An App Store Connect response saved as JSON (price points, equalizations or a price schedule) for a pack's product id. Repeatable: several pages are several files."),
+        ArgumentParser.Option("at", value: "DATE", help: "The day prices and commission regimes are taken at, YYYY-MM-DD (default: today, UTC)."),
+        ArgumentParser.Option("program", value: "PROGRAM", help: "standard or small-business (default: the card's storeProgram, else standard)."),
+    ]
+
+    static func storefrontArguments(_ args: ParsedArguments) throws(UsageError) -> StorefrontArguments {
+        let today = Timestamp(seconds: Int64(Date().timeIntervalSince1970)).local(offsetMinutes: 0).date
+        return try StorefrontArguments(pricePoints: args.all("price-points"), at: args.value("at"), program: args.value("program"), today: today)
     }
 
     static func commissionRates(_ args: ParsedArguments) throws(UsageError) -> [Exact]? {
