@@ -198,7 +198,7 @@ public struct StorefrontMargins: Sendable {
         var parts: [String] = []
         if let sf, sf.taxIncluded { parts.append("\(Format.percent(sf.tax)) tax removed") } else { parts.append("prices exclude tax") }
         if let sf, !sf.digitalServicesTax.isZero { parts.append("\(Format.percent(sf.digitalServicesTax)) digital services tax") }
-        parts.append("\(Format.percent(m.regime.rate)) \(m.regime.program.rawValue) commission (\(m.regime.status.rawValue))")
+        parts.append("\(Format.percent(m.regime.rate, places: 0)) \(m.regime.program.rawValue) commission (\(m.regime.status.rawValue))")
         return parts.joined(separator: ", ")
     }
 }
