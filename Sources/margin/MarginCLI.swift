@@ -179,6 +179,37 @@ enum Common {
         }
     }
 
+    /// The repository and the cards the CARD arguments name: card files or references
+    /// (`osg`, `osg@10`) into the folder; none means the newest version of each card. Nil
+    /// (after printing why) means exit 2.
+    static func loadCards(_ args: ParsedArguments, _ io: Terminal) -> (CardRepository, [RateCard])? {
+        let dir = cardsDirectory(args)
+        let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
+        let references = args.positionals.filter { !$0.hasSuffix(".json") }
+        guard let repo = loadRepository([dir] + filePaths, io) else { return nil }
+        var cards: [RateCard] = []
+        if args.positionals.isEmpty {
+            cards = repo.newestCards
+        } else {
+            for path in filePaths {
+                let wanted = canonicalPath(path)
+                cards.append(contentsOf: repo.cards.filter { canonicalPath($0.source.path) == wanted })
+            }
+            for ref in references {
+                guard let c = repo.card(reference: ref) else {
+                    io.error("no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))")
+                    return nil
+                }
+                cards.append(c)
+            }
+        }
+        if cards.isEmpty {
+            io.error("no rate card found in \(dir)")
+            return nil
+        }
+        return (repo, cards)
+    }
+
     /// A path with `.`, `..` and symbolic links resolved, for comparing two spellings.
     static func canonicalPath(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path

@@ -77,20 +77,6 @@ public struct StorefrontChart: Sendable, Hashable {
         let axisBottom = top + bars.count * (Self.barHeight + Self.barGap)
         body.append(#"<line x1="\#(D.px(zero))" y1="\#(top - 4)" x2="\#(D.px(zero))" y2="\#(axisBottom)" stroke="\#(D.Palette.axis)" stroke-width="1"/>"#)
         body.append(#"<text x="\#(D.px(zero))" y="\#(axisBottom + 16)" font-size="11" fill="\#(D.Palette.muted)" text-anchor="middle">0%</text>"#)
-        var lines = [
-            #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Self.width)" height="\#(height)" viewBox="0 0 \#(Self.width) \#(height)" font-family="\#(D.fontFamily)" role="img" aria-labelledby="chart-title">"#,
-            #"<title id="chart-title">\#(D.escape(title))</title>"#,
-            "<defs>",
-            #"<pattern id="loss-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"#,
-            #"<rect width="6" height="6" fill="\#(D.Palette.loss)"/>"#,
-            ##"<rect width="2" height="6" fill="#FFFFFF" fill-opacity="0.45"/>"##,
-            "</pattern>",
-            "</defs>",
-            ##"<rect width="100%" height="100%" fill="#FFFFFF"/>"##,
-        ]
-        lines += body
-        lines.append("</svg>")
-        return lines.joined(separator: "\n") + "\n"
+        return D.document(width: Self.width, height: height, title: title, description: subtitle, body: body)
     }
 }

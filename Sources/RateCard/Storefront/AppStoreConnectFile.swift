@@ -86,7 +86,7 @@ public struct AppStoreConnectFile: Sendable, Hashable {
             var pointTerritory: [String: (String, JSONNode)] = [:]
             var records: [(Resource, pointID: String, pointNode: JSONNode, territory: (String, JSONNode)?)] = []
             for res in all where priceTypes.contains(res.type) {
-                guard let rel = relationshipID(res, Reader.pointRelationshipNames, kind: "price point") else { continue }
+                guard let rel = relationshipID(res, AppStoreConnectFile.pointRelationships, kind: "price point") else { continue }
                 let territory = optionalRelationshipID(res, "territory")
                 if let territory { pointTerritory[rel.0] = territory }
                 records.append((res, rel.0, rel.1, territory))
@@ -95,7 +95,7 @@ public struct AppStoreConnectFile: Sendable, Hashable {
             var pointList: [ApplePricePoint] = []
             var seen = Set<String>()
             var withoutPrice = Set<String>()
-            for res in all where Reader.pointTypesSet.contains(res.type) {
+            for res in all where AppStoreConnectFile.pointTypes.contains(res.type) {
                 guard seen.insert(res.id).inserted else { continue }
                 if res.node["attributes"]?["customerPrice"] == nil { withoutPrice.insert(res.id) }
                 if let p = point(res, territoryFromPrice: pointTerritory[res.id], currencies: currencies) {
@@ -138,9 +138,6 @@ public struct AppStoreConnectFile: Sendable, Hashable {
             return AppStoreConnectFile(path: r.path, pricePoints: pointList, scheduledPrices: scheduled, selfLink: selfLink, nextLink: nextLink,
                                        total: total, dataCount: data.count, warnings: warnings)
         }
-
-        static let pointTypesSet = AppStoreConnectFile.pointTypes
-        static let pointRelationshipNames = AppStoreConnectFile.pointRelationships
 
         func resource(_ node: JSONNode, _ field: String) -> Resource? {
             guard let m = r.object(node, field) else { return nil }

@@ -22,29 +22,8 @@ enum StorefrontsCommand: Command {
             io.err("Usage: \(usage)\n")
             return 2
         }
+        guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
         let dir = Common.cardsDirectory(args)
-        let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
-        guard let repo = Common.loadRepository([dir] + filePaths, io) else { return 2 }
-        var cards: [RateCard] = []
-        if args.positionals.isEmpty {
-            cards = repo.newestCards
-        } else {
-            for path in filePaths {
-                let wanted = Common.canonicalPath(path)
-                cards.append(contentsOf: repo.cards.filter { Common.canonicalPath($0.source.path) == wanted })
-            }
-            for ref in args.positionals where !ref.hasSuffix(".json") {
-                guard let c = repo.card(reference: ref) else {
-                    io.error("no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))")
-                    return 2
-                }
-                cards.append(c)
-            }
-        }
-        if cards.isEmpty {
-            io.error("no rate card found in \(dir)")
-            return 2
-        }
         let lists: [String: ApplePriceList]
         do {
             lists = try ApplePriceList.load(options.bindings)

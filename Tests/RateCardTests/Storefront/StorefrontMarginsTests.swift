@@ -172,3 +172,37 @@ import Testing
         #expect(diagnostics.contains { $0.message.hasPrefix(message) }, "\(diagnostics.map(\.message))")
     }
 }
+
+/// The proceeds model over many generated storefronts and prices.
+@Suite struct ModelledProceedsInvariantTests {
+    /// Rounded proceeds are within half a minor unit of the exact figure, never above the
+    /// tax-exclusive price, and fall as the tax, the commission or the DST rises.
+    @Test(arguments: ["EUR", "JPY", "HUF", "USD"])
+    func invariants(code: String) throws {
+        let currency = try #require(Currency(code: code))
+        let half = try StorefrontMargins.tolerance(currency).divided(by: Exact(2))
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for _ in 0..<300 {
+            let price = Money(try Exact(Int128(1 + next(1_000_000)), over: 100), currency)
+            let tax = try Exact(Int128(next(30)), over: 100)
+            let dst = try Exact(Int128(next(8)), over: 100)
+            let rate = try Exact(Int128(5 + next(30)), over: 100)
+            func model(_ tax: Exact, _ dst: Exact, _ rate: Exact) throws -> ModelledProceeds {
+                let sf = Storefront(territory: "XXX", name: "x", currency: currency, taxIncluded: true, tax: tax, digitalServicesTax: dst)
+                return try ModelledProceeds(price: price, storefront: sf, regime: CommissionRegime(program: .standard, rate: rate, from: CalendarDate("2020-01-01")!, status: .confirmed))
+            }
+            let m = try model(tax, dst, rate)
+            let gap = try m.rounded.amount.subtracting(m.exact.amount)
+            #expect(!(half < (gap.isNegative ? try gap.negated() : gap)))
+            #expect(m.exact.amount < m.taxExclusive.amount || m.exact.amount == m.taxExclusive.amount)
+            #expect(m.rounded.isWholeMinorUnits)
+            #expect(try model(tax.adding(exact("0.01")), dst, rate).exact.amount < m.exact.amount)
+            #expect(try model(tax, dst.adding(exact("0.01")), rate).exact.amount < m.exact.amount)
+            #expect(try model(tax, dst, rate.adding(exact("0.01"))).exact.amount < m.exact.amount)
+        }
+    }
+}
