@@ -103,6 +103,16 @@ import Testing
         #expect(r.stderr.contains("no pack of osg@10 has product id 9000tks"))
     }
 
+    @Test func noStorefrontDataAndNoPricePointsIsExit2() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let cards = try tmp.copyRepositoryCards()
+        try FileManager.default.removeItem(atPath: cards + "/storefronts.json")
+        let r = try runMargin(["storefronts", "--cards", cards])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("no storefront data in \(cards) and no --price-points"))
+    }
+
     @Test func help() throws {
         let r = try runMargin(["storefronts", "--help"])
         #expect(r.status == 0)

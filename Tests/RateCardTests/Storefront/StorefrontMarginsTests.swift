@@ -127,6 +127,26 @@ import Testing
         #expect(m.rows.count == 10)
     }
 
+    /// A card that states `"storeProgram": "small-business"` is modelled at 15% (12% in China
+    /// mainland from the reported change); `--program` overrides it.
+    @Test func cardStatesItsProgram() throws {
+        let text = try String(contentsOfFile: osg.source.path, encoding: .utf8)
+            .replacingOccurrences(of: #""version": 10,"#, with: #""version": 10, "storeProgram": "small-business","#)
+        guard case .card(let card) = try CardFileLoader.load(bytes: Array(text.utf8), path: "osg-sbp.json") else {
+            Issue.record("not a card")
+            return
+        }
+        #expect(card.storeProgram == .smallBusiness)
+        let date = StorefrontFixtures.date("2026-12-01")
+        let sbp = try StorefrontMargins(card: card, repository: repo, date: date)
+        #expect(sbp.program == .smallBusiness)
+        #expect(try row(sbp, "3000tks", "CHN").proceeds?.amount == exact("24.64"))  // 28 × 0.88
+        #expect(try row(sbp, "3000tks", "USA").proceeds?.amount == exact("2.54"))  // 2.99 × 0.85 = 2.5415
+        let standard = try StorefrontMargins(card: card, repository: repo, program: .standard, date: date)
+        #expect(try row(standard, "3000tks", "CHN").proceeds?.amount == exact("21"))
+        #expect(loadDiagnostics(text.replacingOccurrences(of: "small-business", with: "small"), path: "osg.json").contains { $0.message.hasPrefix("storeProgram: \"small\" is not") })
+    }
+
     /// JSON rows carry the fields as exact decimal strings.
     @Test func jsonRows() throws {
         let m = try StorefrontMargins(card: osg, repository: repo, date: StorefrontFixtures.date("2026-12-01"))
