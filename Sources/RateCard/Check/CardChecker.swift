@@ -39,6 +39,9 @@ public enum CardChecker {
         public var commissionRates: [Exact]?
         /// Sales-tax rates removed from tax-inclusive prices before commission (`--tax`).
         public var taxRates: [Currency: Exact]
+        /// Apple's price points, the date and the program of the storefront rules; nil:
+        /// storefronts are not checked.
+        public var storefronts: StorefrontArguments?
 
         public init(minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil, now: Timestamp? = nil, allVersions: Bool = false,
                     fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil, taxRates: [Currency: Exact] = [:],
@@ -144,6 +147,14 @@ public enum CardChecker {
                 for card in cards {
                     findings.append(contentsOf: worstCaseFindings(card, repository: repository, options: options,
                                                                   applyFloor: floored.contains(card.card.reference)))
+                }
+                if let arguments = options.storefronts {
+                    do {
+                        let lists = try ApplePriceList.load(arguments.bindings)
+                        findings.append(contentsOf: storefrontFindings(cards, repository: repository, lists: lists, arguments: arguments, floor: options.minMargin))
+                    } catch {
+                        problems.append(contentsOf: error.items)
+                    }
                 }
             } catch {
                 problems.append(contentsOf: error.items)

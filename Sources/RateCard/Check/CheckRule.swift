@@ -28,6 +28,9 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case freeUsage = "free-usage"
     /// A pack whose worst-case margin at the highest commission is below the floor.
     case minMargin = "min-margin"
+    /// A pack whose worst-case margin in one storefront (Apple's proceeds, or modelled from
+    /// the storefront data) is below the floor.
+    case storefrontMargin = "storefront-margin"
     /// The worst case of a card cannot be computed exactly (search or arithmetic limits).
     case worstCase = "worst-case"
     /// A consumable in the StoreKit file that no pack of the card sells.
@@ -47,6 +50,19 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case periodNeverInForce = "period-never-in-force"
     /// Cards already in force with no publish lock at all: nothing guards them.
     case lockMissing = "lock-missing"
+    /// Storefront warnings (see docs/storefronts.md): Apple's proceeds differ from the
+    /// modelled ones; no FX rate into the territory's currency; Apple's currency differs
+    /// from the storefront file's; no proceeds at all.
+    case storefrontCrossCheck = "storefront-cross-check"
+    case storefrontFX = "storefront-fx"
+    case storefrontCurrency = "storefront-currency"
+    case storefrontProceeds = "storefront-proceeds"
+    /// App Store Connect file warnings: a page not given; proceeds "0.0" beside a price;
+    /// several points and none is the card's price; two prices in force on one day.
+    case applePaging = "apple-paging"
+    case appleProceeds = "apple-proceeds"
+    case appleAmbiguous = "apple-ambiguous"
+    case appleSchedule = "apple-schedule"
     /// The same card version defined in two files of one repository.
     case duplicateVersion = "duplicate-version"
     /// `margin publish` of a version already published with another digest.
