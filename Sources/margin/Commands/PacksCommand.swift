@@ -21,31 +21,7 @@ enum PacksCommand: Command {
             io.error(error.message)
             return 2
         }
-        // CARD arguments are card files or references (`osg`, `osg@10`) into the folder.
-        let dir = Common.cardsDirectory(args)
-        let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
-        let references = args.positionals.filter { !$0.hasSuffix(".json") }
-        guard let repo = Common.loadRepository([dir] + filePaths, io) else { return 2 }
-        var cards: [RateCard] = []
-        if args.positionals.isEmpty {
-            cards = repo.newestCards
-        } else {
-            for path in filePaths {
-                let wanted = Common.canonicalPath(path)
-                cards.append(contentsOf: repo.cards.filter { Common.canonicalPath($0.source.path) == wanted })
-            }
-            for ref in references {
-                guard let c = repo.card(reference: ref) else {
-                    io.error("no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))")
-                    return 2
-                }
-                cards.append(c)
-            }
-        }
-        if cards.isEmpty {
-            io.error("no rate card found in \(dir)")
-            return 2
-        }
+        guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [PackMargins] = []
         for card in cards {
@@ -53,9 +29,12 @@ enum PacksCommand: Command {
                 all.append(try PackMargins(card: card, repository: repo, fx: fx, rates: rates, taxRates: taxes))
             } catch {
                 // An unbounded worst case is a finding about the card, not unreadable input.
-                if case .unbounded(let shape) = error {
-                    let loc = card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location ?? card.source.location
-                    io.report([Diagnostic(path: card.source.path, location: loc, message: "\(card.reference): \(error)", rule: "free-usage")])
+                // Every dimension that lets credits be spent for free, each at its place.
+                if case .unbounded(let shapes) = error {
+                    io.report(shapes.map { shape in
+                        let loc = card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location ?? card.source.location
+                        return Diagnostic(path: card.source.path, location: loc, message: "\(card.reference): \(shape.freeUsageMessage)", rule: CheckRule.freeUsage.rawValue)
+                    })
                     return 1
                 }
                 io.report([Diagnostic(path: card.source.path, location: card.source.location, message: "\(card.reference): \(error)")])
