@@ -12,10 +12,9 @@ rejected lines of every class, unknown features, FX into USD and GBP, and an exp
 Benchmarks/generate_takings.py priced by the voice card.
 
 Money: where the query's header says the scale is exact, the engine's decimal must equal
-margin's exact value; otherwise it must equal margin's value rounded half-even at that
-scale (margin prints 38 places, or an exact fraction when 38 do not fit; a 38-place
-figure that ends in 5000… at the query's scale is reported as undecidable, never
-passed).
+margin's exact value; otherwise both round half-even at 12 places (margin's JSON for a
+figure that never ends) and must agree digit for digit. A margin figure longer than the
+query's scale that ends in 5000… there is reported as undecidable, never passed.
 
 Usage: sql_equality.py [--engines duckdb,clickhouse,spark,postgres] [--spark-cases N]
 Environment: MARGIN (default .build/debug/margin), PG_BIN (default: the newest

@@ -5,7 +5,8 @@
 /// rational. One common denominator `D` is chosen so that every rate times `D` is an
 /// integer: the query sums integer numerators (128-bit, exact) and divides by `D` once, at
 /// the end. When `D` divides a power of ten (up to 10^18) the division is exact at that
-/// scale; otherwise the result is rounded half-even at the largest scale that fits, once.
+/// scale; otherwise the result is rounded half-even, once, at the places `margin pnl`'s
+/// JSON gives such a figure (`Exact.nonTerminatingPlaces`, 12).
 struct SQLCostPlan: Sendable {
     /// Places a quantity is read with (`DECIMAL(38, 6)`); a finer quantity stops the query.
     static let quantityScale = 6
@@ -142,7 +143,8 @@ struct SQLCostPlan: Sendable {
             scale = max(twos, fives)
             exact = true
         } else {
-            scale = max(0, min(Self.maxScale, 37 - digits))
+            // Rounded as margin pnl's machine output rounds a figure that never ends.
+            scale = max(0, min(Exact.nonTerminatingPlaces, 37 - digits))
             exact = false
         }
         self.schedules = schedules

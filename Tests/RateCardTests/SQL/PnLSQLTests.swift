@@ -80,11 +80,11 @@ import Testing
                                                   window: .all, currency: try #require(Currency(code: "CNY")),
                                                   perCredit: Money(try Exact(1, over: 3), try #require(Currency(code: "CNY")))))
         #expect(!third.exact)
-        #expect(third.scale == SQLCostPlan.maxScale)
+        #expect(third.scale == Exact.nonTerminatingPlaces)
         let query = try PnLSQLCompiler(PnLSQLRequest(dialect: .duckdb, source: .table("t"), family: "osg", repository: try CardRepository.load(paths: [repositoryCards]),
                                                      window: .all, currency: try #require(Currency(code: "CNY")),
                                                      perCredit: Money(try Exact(1, over: 3), try #require(Currency(code: "CNY"))))).query()
-        #expect(query.contains("rounded half-even to 18 places"))
+        #expect(query.contains("rounded half-even to 12 places"))
     }
 
     /// Each dialect's query reads its source with the engine's own reader and ends in the
