@@ -69,7 +69,7 @@ public enum CardFileLoader {
     private static func isLetter(_ c: UInt8) -> Bool { (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
 
     static func readCard(_ root: JSONNode, _ r: FieldReader) -> RateCard? {
-        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "placeholders", "notes", "$schema"]
+        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "subscriptions", "freeTier", "placeholders", "notes", "$schema"]
         guard let m = r.object(root, "", allowed: allowed) else { return nil }
         let loc = root.location
         let id = r.required(m, "id", in: "", at: loc).flatMap { node -> String? in
@@ -122,12 +122,15 @@ public enum CardFileLoader {
                 packs.append(p)
             }
         }
+        let subscriptions = m["subscriptions"].map { readSubscriptions($0.value, features: features, packs: packs, r) } ?? []
+        let freeTier = m["freeTier"].flatMap { readFreeTier($0.value, features: features, r) }
         let placeholders = stringList(m["placeholders"]?.value, "placeholders", r)
         let notes = stringList(m["notes"]?.value, "notes", r)
         guard let id, let version, let effective, let unit else { return nil }
         return RateCard(
             id: id, version: Int(version), effective: effective, title: title, creditUnit: unit,
             features: features, retired: retired, grants: grants, packs: packs,
+            subscriptions: subscriptions, freeTier: freeTier,
             placeholders: placeholders, notes: notes, source: SourceFile(path: r.path, location: loc)
         )
     }
