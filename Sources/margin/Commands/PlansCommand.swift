@@ -1,0 +1,40 @@
+import RateCard
+
+/// `margin plans [CARD…]`: worst-case margin of every subscription plan by subscription
+/// year, introductory offers and the free tier.
+enum PlansCommand: Command {
+    static let name = "plans"
+    static let summary = "Worst-case margin of every subscription plan in year one and after, offers' payback, and the free tier's cost."
+    static let usage = "margin plans [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--fx BASE/QUOTE=RATE]"
+    static let parser = ArgumentParser([Common.cardsOption, Common.formatOption, Common.fxOption])
+
+    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
+        let format: String
+        let fxOverrides: [FXRate]
+        do {
+            format = try OutputFormat.parse(args.value("format"))
+            fxOverrides = try Common.fxOverrides(args)
+        } catch {
+            io.error(error.message)
+            return 2
+        }
+        guard let (repo, cards) = Common.selectCards(args, io) else { return 2 }
+        let fx = repo.fx.overriding(with: fxOverrides)
+        var all: [PlanMargins] = []
+        for card in cards {
+            do {
+                all.append(try PlanMargins(card: card, repository: repo, fx: fx))
+            } catch {
+                if case .unbounded(let shape) = error {
+                    let loc = card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location ?? card.source.location
+                    io.report([Diagnostic(path: card.source.path, location: loc, message: "\(card.reference): \(error)", rule: "free-usage")])
+                    return 1
+                }
+                io.report([Diagnostic(path: card.source.path, location: card.source.location, message: "\(card.reference): \(error)")])
+                return 2
+            }
+        }
+        io.out(PlanMargins.render(all, format: format, bold: io.colour))
+        return 0
+    }
+}
