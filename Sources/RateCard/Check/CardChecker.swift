@@ -87,6 +87,7 @@ public enum CardChecker {
         }
 
         for card in cards { findings.append(contentsOf: cardFindings(card)) }
+        for card in cards { findings.append(contentsOf: planFindings(card)) }
         findings.append(contentsOf: familyFindings(cards))
         let lockPath = options.lockPath ?? defaultLockPath(for: paths)
         findings.append(contentsOf: lockFindings(cards, loaded: loaded, lockPath: lockPath, problems: &problems))
@@ -98,6 +99,7 @@ public enum CardChecker {
                 let repository = try CardRepository.assemble(assemblyInput, files: files)
                 for card in cards {
                     findings.append(contentsOf: worstCaseFindings(card, repository: repository, floor: options.minMargin))
+                    findings.append(contentsOf: planMarginFindings(card, repository: repository, floor: options.minMargin))
                 }
             } catch {
                 problems.append(contentsOf: error.items)
@@ -105,6 +107,7 @@ public enum CardChecker {
         }
         if let storeKitPath = options.storeKitPath {
             findings.append(contentsOf: storeKitFindings(storeKitPath, cards: cards, problems: &problems))
+            findings.append(contentsOf: storeKitSubscriptionFindings(storeKitPath, cards: cards, problems: &problems))
         }
         return CheckReport(diagnostics: findings + problems, files: files, unreadable: !problems.isEmpty)
     }
