@@ -81,7 +81,7 @@ extension CardFileLoader {
         for (i, item) in items.enumerated() {
             guard let limit = readLimit(item, "\(field)[\(i)]", kind: kind, period: period, features: features, r) else { continue }
             if let first = out.first(where: { $0.feature == limit.feature && $0.dimension == limit.dimension }) {
-                r.error("\(field)[\(i)]: \(limit.feature).\(limit.dimension) already has \(kind == .quota ? "a quota" : "an allowance") at line \(first.location.line): give one per dimension", at: limit.location)
+                r.error("\(field)[\(i)]: \(limit.feature).\(limit.dimension) already has \(kind.article) at line \(first.location.line): give one per dimension", at: limit.location)
                 continue
             }
             out.append(limit)
@@ -123,7 +123,7 @@ extension CardFileLoader {
         var amount = amountNode.flatMap { n -> Int128? in
             guard let a = r.integer(n, "\(field).amount", range: -maxCredits...maxCredits) else { return nil }
             if a.signum() <= 0 {
-                r.error("\(field).amount: a \(kind.rawValue) must be a positive amount, found \(a)", at: n.location)
+                r.error("\(field).amount: \(kind.article) must be a positive amount, found \(a)", at: n.location)
                 return nil
             }
             return a
@@ -133,7 +133,7 @@ extension CardFileLoader {
             reset = readPeriod(n, "\(field).reset", allowed: SubscriptionPeriod.resetPeriods, what: "the periods a \(kind.rawValue) resets after", r)
         }
         if let reset, let resetNode = m["reset"]?.value, !period.holds(reset) {
-            r.error("\(field).reset: \(reset) can last longer than the period \(period): a \(kind.rawValue) must reset at least once a period", at: resetNode.location)
+            r.error("\(field).reset: \(reset) can last longer than the period \(period): \(kind.article) must reset at least once a period", at: resetNode.location)
         }
         guard let feature, let dimension, let amountNode, let a = amount, let reset else { return nil }
         if case .none(let reason) = dimension.cost, kind == .allowance {

@@ -35,6 +35,9 @@ public struct UsageLimit: Sendable, Hashable {
     /// "quota" or "allowance": how a plan names it.
     public enum Kind: String, Sendable, Hashable {
         case quota, allowance
+
+        /// "a quota", "an allowance"
+        public var article: String { self == .quota ? "a quota" : "an allowance" }
     }
 
     public let kind: Kind

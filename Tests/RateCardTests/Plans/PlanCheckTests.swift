@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+@testable import RateCard
+
+/// `margin check` over plans (the margin floor per subscription year, quotas used for
+/// free, publishing) and `--storekit` against subscription groups, through the library
+/// and the built binary.
+@Suite(.serialized) struct PlanCheckTests {
+    static let storeKitFixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/storekit").path
+
+    /// The example folder copied into a temporary one.
+    func copyExample(_ tmp: TemporaryFolder) throws -> String {
+        let dest = tmp.url.appendingPathComponent("plans").path
+        try FileManager.default.copyItem(atPath: PlanFixtures.exampleFolder, toPath: dest)
+        return dest
+    }
+
+    func findings(_ paths: [String], _ options: CardChecker.Options = .init()) -> [Diagnostic] {
+        CardChecker.check(paths: paths, options: options).diagnostics.filter { $0.severity == .error }
+    }
+
+    @Test func theExamplePassesAtTheDefaultFloor() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        #expect(findings([try copyExample(tmp)]).isEmpty)
+    }
+
+    @Test func theFloorAppliesToYearOneAndAfter() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try copyExample(tmp)
+        // Year one: plus 19.1%, pro 8.1%; after: plus 34.1%, pro 23.1%.
+        let at20 = findings([dir], .init(minMargin: exact("0.2"))).filter { $0.rule == "min-margin" }
+        #expect(at20.count == 2)
+        #expect(at20.allSatisfy { $0.message.contains("in year one (30% commission)") })
+        #expect(at20.contains { $0.message.hasPrefix("subscription \"talk.pro.monthly\" at CNY 78.00 a month: the worst-case margin of a period in year one (30% commission) is CNY 6.30 (8.1% of the price)") })
+        let at30 = findings([dir], .init(minMargin: exact("0.3"))).filter { $0.rule == "min-margin" }
+        #expect(at30.count == 3)
+        #expect(at30.contains { $0.message.contains("talk.pro.monthly") && $0.message.contains("after one year of paid service (15% commission) is CNY 18.00 (23.1% of the price)") })
+        let plusLine = try #require(at20.first { $0.message.contains("talk.plus.monthly") })
+        #expect(plusLine.location.line == 39)  // the plan's CNY amount
+    }
+
+    @Test func aQuotaUsedForFreeIsAFinding() throws {
+        let plans = """
+        [{"productId": "p", "group": "g", "period": "P1M", "prices": [{"currency": "CNY", "amount": "10"}],
+          "quotas": [{"feature": "asr", "amount": 300}]}]
+        """
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        try tmp.write("t.json", PlanFixtures.card(rounding: "down", subscriptions: plans))
+        try tmp.write("providers/asr.json", PlanFixtures.provider())
+        let d = findings([tmp.path]).filter { $0.rule == "quota-free-usage" }
+        let hit = try #require(d.first)
+        #expect(hit.message.hasPrefix("quota of p on asr.second: a request of 2 s uses none of it"))
+        #expect(hit.location.line == 10)
+    }
+
+    @Test func anEditedPlanOfAPublishedCardFails() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try copyExample(tmp)
+        let card = "\(dir)/talk-v1.json"
+        _ = try CardPublisher.publish(cardPath: card, cardsDirectory: dir, lockPath: "\(dir)/published.lock")
+        #expect(findings([dir]).isEmpty)
+        let text = try String(contentsOfFile: card, encoding: .utf8).replacingOccurrences(of: "\"amount\": 20, \"unit\": \"minute\"", with: "\"amount\": 30, \"unit\": \"minute\"")
+        try text.write(toFile: card, atomically: true, encoding: .utf8)
+        #expect(findings([dir]).contains { $0.rule == "published-card-edited" })
+    }
+
+    @Test func storeKitSubscriptionsMatch() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let d = findings([try copyExample(tmp)], .init(storeKitPath: "\(Self.storeKitFixtures)/talk-chn.storekit"))
+        #expect(d.isEmpty, "\(d.map(\.rendered))")
+    }
+
+    @Test func storeKitSubscriptionsMismatchBothWays() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try copyExample(tmp)
+        // The mismatching file: an extra subscription, plus at CNY 30, pro yearly with two
+        // offer periods; and the card has a plan the file lacks once pro is renamed.
+        let path = "\(Self.storeKitFixtures)/talk-chn-mismatch.storekit"
+        let d = findings([dir], .init(storeKitPath: path))
+        let rendered = d.map(\.rendered)
+        #expect(d.count == 4, "\(rendered)")
+        #expect(rendered.contains { $0.hasSuffix("talk-chn-mismatch.storekit:42:25: error: subscription \"talk.max.monthly\" (group \"talk\") is not a subscription of the card \(dir)/talk-v1.json [storekit-subscription]") })
+        #expect(rendered.contains { $0.contains(":55:28: error: \"talk.plus.monthly\" has displayPrice CNY 30.00 (storefront CHN) but the card") && $0.hasSuffix("[storekit-price]") })
+        #expect(rendered.contains { $0.contains(":107:43: error: \"talk.pro.monthly\" renews every P1Y here but every P1M") })
+        #expect(rendered.contains { $0.contains("payAsYouGo introductoryOffer of 2 × P1M here but the card") && $0.contains("gives payAsYouGo 3 × P1M") })
+
+        // A plan the file does not list is reported at the plan in the card.
+        let card = "\(dir)/talk-v1.json"
+        let text = try String(contentsOfFile: card, encoding: .utf8).replacingOccurrences(of: "talk.pro.monthly", with: "talk.pro2.monthly")
+        try text.write(toFile: card, atomically: true, encoding: .utf8)
+        let d2 = findings([dir], .init(storeKitPath: "\(Self.storeKitFixtures)/talk-chn.storekit")).map(\.rendered)
+        #expect(d2.contains("\(dir)/talk-v1.json:44:5: error: subscription \"talk.pro2.monthly\" has no product in the StoreKit configuration \(Self.storeKitFixtures)/talk-chn.storekit [storekit-subscription]"), "\(d2)")
+        #expect(d2.contains { $0.contains("subscription \"talk.pro.monthly\" (group \"talk\") is not a subscription of the card") })
+    }
+
+    @Test func storeKitOfferAndGroupTerms() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try copyExample(tmp)
+        let original = try String(contentsOfFile: "\(Self.storeKitFixtures)/talk-chn.storekit", encoding: .utf8)
+        let edited = original
+            .replacingOccurrences(of: "\"name\" : \"talk\"", with: "\"name\" : \"talk plans\"")
+            .replacingOccurrences(of: "\"displayPrice\" : \"8\"", with: "\"displayPrice\" : \"6\"")
+            .replacingOccurrences(of: "\"paymentMode\" : \"free\"", with: "\"paymentMode\" : \"payUpFront\"")
+        try tmp.write("edited.storekit", edited)
+        let d = findings([dir], .init(storeKitPath: "\(tmp.path)/edited.storekit")).map(\.message)
+        #expect(d.filter { $0.contains("is in subscription group \"talk plans\" here but in \"talk\"") }.count == 2)
+        #expect(d.contains { $0.contains("\"talk.plus.monthly\" has a payUpFront introductoryOffer of 1 × P1W here but the card") })
+        #expect(d.contains { $0.hasPrefix("\"talk.pro.monthly\" has an introductory displayPrice CNY 6.00 but the card") && $0.hasSuffix("prices the offer at CNY 8.00") })
+    }
+
+    // MARK: the built binary
+
+    @Test func plansCommandInEveryFormat() throws {
+        let dir = PlanFixtures.exampleFolder
+        let table = try runMargin(["plans", "talk@1", "--cards", dir])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("talk@1  talk.pro.monthly   P1M     CNY       78.00       48.30  standard         30% → 15%       6.30         8.1%         18.00           23.1%     75.60      216.00"))
+        #expect(table.stdout.contains("talk@1  talk.pro.monthly   payAsYouGo 3 × P1M  CNY       24.00      143.40  standard             -126.60               15"))
+        #expect(table.stdout.contains("witness talk.pro.monthly (one month): quota 31 × (400 × 3 s of asr.second (billed 3 s))"))
+
+        let csv = try runMargin(["plans", "--cards", dir, "--format", "csv"])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.contains("talk@1,year-one,talk.plus.monthly,P1M,CNY,28,14.25,standard,0.3,19.6,5.35,0.191071428571,12,64.2,"))
+        #expect(csv.stdout.contains("talk@1,offer,talk.pro.monthly,P3M,CNY,24,143.4,standard,0.3,,-126.6,,3,,15"))
+        #expect(csv.stdout.contains("talk@1,free-tier,,P1M,CNY,,2.505,"))
+
+        let json = try runMargin(["plans", "--cards", dir, "--format", "json"])
+        #expect(json.status == 0)
+        let root = try JSONParser.parse(json.stdout)
+        guard case .array(let cards) = root["cards"]?.value, case .array(let plans) = cards.first?["subscriptions"]?.value else {
+            Issue.record("shape"); return
+        }
+        let pro = try #require(plans.first { $0["productId"]?.value == .string("talk.pro.monthly") })
+        #expect(pro["worstCase"]?["cost"]?.value == .string("48.3"))
+        #expect(cards.first?["freeTier"]?["perYear"]?["cost"]?.value == .string("29.61"))
+
+        let md = try runMargin(["plans", "--cards", dir, "--format", "markdown"])
+        #expect(md.stdout.hasPrefix("## talk@1: Example"))
+        #expect(md.stdout.contains("| talk@1 | talk.plus.monthly | P1M | CNY | 28.00 | 14.25 | standard | 30% → 15% | 5.35 | 19.1% | 9.55 | 34.1% | 64.20 | 114.60 |"))
+
+        // The repository's own cards sell no subscriptions: said, not an error.
+        let none = try runMargin(["plans", "osg"])
+        #expect(none.status == 0)
+        #expect(none.stdout.contains("osg@10 sells no subscriptions and has no free tier."))
+        #expect(try runMargin(["plans", "--help"]).stdout.contains("Usage: margin plans"))
+    }
+
+    @Test func checkCommandWithStoreKitSubscriptions() throws {
+        let ok = try runMargin(["check", PlanFixtures.exampleFolder, "--storekit", "\(Self.storeKitFixtures)/talk-chn.storekit"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let bad = try runMargin(["check", PlanFixtures.exampleFolder, "--storekit", "\(Self.storeKitFixtures)/talk-chn-mismatch.storekit", "--min-margin", "10"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("[storekit-subscription]"))
+        #expect(bad.stderr.contains("talk.pro.monthly\" at CNY 78.00 a month: the worst-case margin of a period in year one (30% commission) is CNY 6.30 (8.1% of the price), below the 10.0% floor"))
+        #expect(bad.stderr.contains("5 errors"))
+    }
+}
