@@ -153,8 +153,10 @@ extension CardDiff {
         if !features.isEmpty { out.append(("Features", featureTable)) }
         if !grants.isEmpty { out.append(("Grants", grantTable)) }
         if !packs.isEmpty || !prices.isEmpty { out.append(("Packs and prices", packTable)) }
-        out.append(("Worst-case margin per pack, before and after", marginTable))
+        // A card that sells only subscriptions has no pack table to show.
+        if !(margins.isEmpty && plans.hasPlans) { out.append(("Worst-case margin per pack, before and after", marginTable)) }
         if !grantCosts.isEmpty { out.append(("Worst-case cost of grants, before and after", grantCostTable)) }
+        out.append(contentsOf: plans.sections)
         return out
     }
 
@@ -249,6 +251,7 @@ extension CardDiff {
             let currency = (g.new ?? g.old)!.worst.cost.currency.code
             num("grant-cost", g.key, currency, nil, "worst_cost", g.old?.worst.cost.amount, g.new?.worst.cost.amount)
         }
+        for row in plans.csvRows() { t.append(row) }
         return t.csv()
     }
 
@@ -310,6 +313,7 @@ extension CardDiff {
             }),
             "fx": .array(fxUsed.map { .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate)]) }),
             "notes": .array(notes.map(JSONOutput.string)),
+            "plans": plans.json,
             "identical": .bool(isEmpty),
             "rounding": .string("exact; a ratio that does not terminate is rounded half-even to 12 places"),
             "marginShare": .string(PackMargins.marginBasis),

@@ -164,3 +164,40 @@ import Testing
         #expect(bad.stderr.contains("5 errors"))
     }
 }
+
+/// `margin diff` over plans: terms and margins before and after.
+@Suite struct PlanDiffTests {
+    /// The example with pro at CNY 88 and 30 minutes a day, as version 2.
+    static func versions() throws -> (CardRepository, RateCard, RateCard) {
+        let v1 = try String(contentsOfFile: "\(PlanFixtures.exampleFolder)/talk-v1.json", encoding: .utf8)
+        let v2 = v1.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
+            .replacingOccurrences(of: "2026-12-01T00:00:00+08:00", with: "2027-01-01T00:00:00+08:00")
+            .replacingOccurrences(of: "\"amount\": \"78\"", with: "\"amount\": \"88\"")
+            .replacingOccurrences(of: "\"amount\": 20, \"unit\": \"minute\"", with: "\"amount\": 30, \"unit\": \"minute\"")
+        let sheets = ["deepseek-v4-flash", "doubao-seedasr-2-streaming"]
+        var files = ["v1.json": v1, "v2.json": v2]
+        for s in sheets { files["providers/\(s).json"] = try String(contentsOfFile: "\(PlanFixtures.exampleFolder)/providers/\(s).json", encoding: .utf8) }
+        let repo = try repository(files)
+        return (repo, try #require(repo.card(reference: "talk@1")), try #require(repo.card(reference: "talk@2")))
+    }
+
+    @Test func termsAndMarginsBeforeAndAfter() throws {
+        let (repo, v1, v2) = try Self.versions()
+        let d = try CardDiff(old: v1, new: v2, repository: repo)
+        #expect(!d.isEmpty)
+        #expect(d.plans.changes.map(\.field) == ["prices", "quotas"])
+        #expect(d.plans.changes[0].old == "CNY 78.00" && d.plans.changes[0].new == "CNY 88.00")
+        let pro = try #require(d.plans.margins.first { $0.productId == "talk.pro.monthly" && $0.program == "standard" })
+        // 30 minutes a day: 31 × CNY 2.25 + 1.80 = 71.55; 88 × 0.7 − 71.55 = −9.95.
+        #expect(pro.old?.worstCost == cnyMoney("48.3") && pro.new?.worstCost == cnyMoney("71.55"))
+        #expect(pro.old?.yearOne.margin == cnyMoney("6.3") && pro.new?.yearOne.margin == cnyMoney("-9.95"))
+        #expect(pro.new?.afterYearOne.margin == cnyMoney("3.25"))
+        let plus = try #require(d.plans.margins.first { $0.productId == "talk.plus.monthly" && $0.program == "standard" })
+        #expect(plus.old == plus.new)
+        let text = d.plain()
+        #expect(text.contains("Worst-case margin per subscription period, year one and after, before and after"))
+        #expect(!text.contains("Worst-case margin per pack"))
+        #expect(d.csv().contains("plan-margin,talk.pro.monthly,CNY standard,0.3,margin_year_one,6.3,-9.95,-16.25,,"))
+        #expect(try CardDiff(old: v1, new: v1, repository: repo).isEmpty)
+    }
+}
