@@ -21,6 +21,7 @@ extension CardReport {
         out.append(contentsOf: priceListSection())
         out.append(contentsOf: worstCaseSection())
         out.append(contentsOf: grantSection())
+        out.append(contentsOf: planSection())
         out.append(contentsOf: providerSection())
         out.append(contentsOf: fxSection())
         out.append(contentsOf: notesSection())

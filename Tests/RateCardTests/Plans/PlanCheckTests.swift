@@ -201,3 +201,23 @@ import Testing
         #expect(try CardDiff(old: v1, new: v1, repository: repo).isEmpty)
     }
 }
+
+/// Reports include plans; the packs table points to them.
+@Suite struct PlanReportTests {
+    @Test func theReportHasASubscriptionSection() throws {
+        let (repo, card) = try PlanFixtures.example()
+        let report = try CardReport(card: card, repository: repo, paths: ReportPaths(cardsDirectory: PlanFixtures.exampleFolder))
+        let md = report.markdown()
+        #expect(md.contains("## Subscriptions and the free tier"))
+        #expect(md.contains("| talk@1 | talk.pro.monthly | payAsYouGo 3 × P1M | CNY | 24.00 | 143.40 | standard | -126.60 | 15 |"))
+        let packs = try PackMargins(card: card, repository: repo)
+        #expect(packs.notes.contains("talk@1 also sells 2 subscriptions and has a free tier: see `margin plans talk@1`"))
+    }
+
+    @Test func creditPackReportsHaveNone() throws {
+        let repo = try CardRepository.load(paths: [repositoryCards])
+        let card = try #require(repo.card(reference: "osg@10"))
+        let md = try CardReport(card: card, repository: repo, paths: ReportPaths(cardsDirectory: repositoryCards)).markdown()
+        #expect(!md.contains("## Subscriptions"))
+    }
+}
