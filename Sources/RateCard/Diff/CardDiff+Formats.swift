@@ -280,7 +280,7 @@ extension CardDiff {
         }
         var fxUsed = oldMargins.fxUsed
         for r in newMargins.fxUsed where !fxUsed.contains(r) { fxUsed.append(r) }
-        return .object([
+        var out: [String: JSONOutput] = [
             "old": card(old), "new": card(new),
             "cardChanges": .array(cardChanges.map { .object(["field": .string($0.field), "old": .string($0.old), "new": .string($0.new)]) }),
             "featurePrices": .array(dimensions.map { d in
@@ -313,11 +313,13 @@ extension CardDiff {
             }),
             "fx": .array(fxUsed.map { .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate)]) }),
             "notes": .array(notes.map(JSONOutput.string)),
-            "plans": plans.json,
             "identical": .bool(isEmpty),
             "rounding": .string("exact; a ratio that does not terminate is rounded half-even to 12 places"),
             "marginShare": .string(PackMargins.marginBasis),
-        ])
+        ]
+        // Only when either card has plans: a credit-pack diff keeps its keys.
+        if plans.hasPlans { out["plans"] = plans.json }
+        return .object(out)
     }
 
     /// The diff in one of `table`, `json`, `csv`, `markdown`.
