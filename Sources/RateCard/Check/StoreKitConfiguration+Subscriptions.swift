@@ -36,15 +36,21 @@ extension StoreKitConfiguration {
         }
     }
 
-    /// The subscriptions of a `.storekit` file and its storefront's currency; nil when the
-    /// file cannot be read or has no known storefront (the product reader reports that).
+    /// The subscriptions of a `.storekit` file and its storefront's currency (Xcode's
+    /// default, USA, when it names none); nil when the file cannot be read or names an
+    /// unknown storefront (the product reader reports that).
     /// Fields only subscriptions have (`recurringSubscriptionPeriod`, `introductoryOffer`)
     /// are checked here, into `problems`.
     static func subscriptions(path: String, problems: inout [Diagnostic]) -> (currency: Currency, storefront: String, items: [Subscription])? {
         guard let bytes = try? FileBytes.read(path, what: "the StoreKit configuration"),
-              let root = try? JSONParser.parseDocument(bytes, path: path),
-              case .string(let code) = root["settings"]?["_storefront"]?.value,
-              let currency = StoreKitStorefront.currency(for: code) else { return nil }
+              let root = try? JSONParser.parseDocument(bytes, path: path) else { return nil }
+        // A file that names no storefront is priced in Xcode's default, the USA.
+        var code = "USA"
+        if let node = root["settings"]?["_storefront"] {
+            guard case .string(let s) = node.value else { return nil }
+            code = s
+        }
+        guard let currency = StoreKitStorefront.currency(for: code) else { return nil }
         let r = FieldReader(path: path)
         var out: [Subscription] = []
         if case .array(let groups) = root["subscriptionGroups"]?.value {
