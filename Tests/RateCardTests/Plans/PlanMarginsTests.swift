@@ -126,6 +126,29 @@ import Testing
         #expect(pro.freeUsers?.laterYearCovered == 7)  // 216.00 / 29.61 = 7.29
     }
 
+    // MARK: a weekly plan, paid up front
+
+    /// CNY 10 a week, 300 s of ASR a day at CNY 3.6 an hour (CNY 0.30 a day).
+    @Test func weeklyPlanYearsAndAnOfferPaidUpFront() throws {
+        let plans = """
+        [{"productId": "w", "group": "g", "period": "P1W", "prices": [{"currency": "CNY", "amount": "10"}],
+          "quotas": [{"feature": "asr", "amount": 5, "unit": "minute", "reset": "P1D"}],
+          "introductoryOffer": {"paymentMode": "payUpFront", "period": "P1M", "prices": [{"currency": "CNY", "amount": "20"}]}}]
+        """
+        let (repo, card) = try PlanFixtures.repository(card: PlanFixtures.card(subscriptions: plans))
+        let r = try PlanMargins(card: card, repository: repo).rows[0]
+        #expect(r.worst.limits[0].windows == 7)
+        #expect(r.worst.cost == cnyMoney("2.1"))
+        #expect(r.yearOnePeriods == 53 && r.laterYearPeriods == 52)
+        let std = try line(r, .standard)
+        #expect(std.yearOne.margin == cnyMoney("4.9") && std.afterYearOne.margin == cnyMoney("6.4"))
+        #expect(std.yearOneTotal == cnyMoney("259.7") && std.laterYearTotal == cnyMoney("332.8"))
+        // A month up front: 31 days of the quota (9.30) for CNY 20 (14.00 after 30%).
+        let intro = try #require(r.intro)
+        #expect(intro.price == cnyMoney("20") && intro.worst.cost == cnyMoney("9.3"))
+        #expect(std.introMargin == cnyMoney("4.7") && std.paybackPeriods == 0)
+    }
+
     // MARK: brute force
 
     /// The worst case of a quota of `n` intervals against every way of splitting it into
