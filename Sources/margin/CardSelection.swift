@@ -4,7 +4,7 @@ extension Common {
     /// The repository and the cards `CARD…` names: card files or references (`osg`,
     /// `osg@10`) into `--cards`; without any, the newest version of every card. Prints why
     /// and returns nil (exit 2) when none can be found.
-    static func selectCards(_ args: ParsedArguments, _ io: Terminal) -> (CardRepository, [RateCard])? {
+    static func loadCards(_ args: ParsedArguments, _ io: Terminal) -> (CardRepository, [RateCard])? {
         let dir = cardsDirectory(args)
         let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
         let references = args.positionals.filter { !$0.hasSuffix(".json") }

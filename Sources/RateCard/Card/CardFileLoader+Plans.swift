@@ -30,7 +30,7 @@ extension CardFileLoader {
         }
         var prices: [PackPrice] = []
         if let pn = r.required(m, "prices", in: field, at: node.location) {
-            prices = planPrices(pn, "\(field).prices", r)
+            prices = readPrices(pn, "\(field).prices", r)
             if case .array(let a) = pn.value, a.isEmpty { r.error("\(field).prices: a subscription needs at least one price", at: pn.location) }
         }
         let credits = m["credits"].flatMap { n -> Int128? in
@@ -183,7 +183,7 @@ extension CardFileLoader {
                 r.error("\(field).prices: a free trial has no price", at: pricesNode.location)
             } else if mode != .free {
                 if let pricesNode {
-                    prices = planPrices(pricesNode, "\(field).prices", r)
+                    prices = readPrices(pricesNode, "\(field).prices", r)
                     for p in prices where !p.price.amount.isPositive {
                         r.error("\(field).prices: \(p.price) is not a positive price (an offer that costs nothing is paymentMode \"free\")", at: p.location)
                     }
@@ -210,8 +210,9 @@ extension CardFileLoader {
         return p
     }
 
-    /// A plan's or offer's `prices[]`, read like a pack's.
-    static func planPrices(_ node: JSONNode, _ field: String, _ r: FieldReader) -> [PackPrice] {
+    /// `prices[]` of a pack, plan or offer: `{currency, amount[, storefront]}`, one per
+    /// currency and storefront.
+    static func readPrices(_ node: JSONNode, _ field: String, _ r: FieldReader) -> [PackPrice] {
         guard let items = r.array(node, field) else { return [] }
         var prices: [PackPrice] = []
         for (i, item) in items.enumerated() {

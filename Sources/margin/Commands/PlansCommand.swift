@@ -18,7 +18,7 @@ enum PlansCommand: Command {
             io.error(error.message)
             return 2
         }
-        guard let (repo, cards) = Common.selectCards(args, io) else { return 2 }
+        guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [PlanMargins] = []
         for card in cards {

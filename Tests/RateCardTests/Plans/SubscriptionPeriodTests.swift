@@ -4,18 +4,20 @@ import Testing
 /// Periods, their lengths and the windows of a reset in them, against counting calendar
 /// days one by one.
 @Suite struct SubscriptionPeriodTests {
+    /// Days from 1970-01-01 to the first of a month, by `CalendarDate`'s day numbers: an
+    /// independent count of the calendar, not the engine's month lengths.
+    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        CalendarDate(year: year, month: month, day: day)!.daysSinceEpoch
+    }
+
     /// Days of `n` consecutive months from every start month of 1896–2404 (every leap
-    /// pattern of the Gregorian calendar), counted day by day.
+    /// pattern of the Gregorian calendar): the distance between two first days of a month.
     static func bruteDays(months n: Int) -> (min: Int, max: Int) {
         var lo = Int.max, hi = 0
         for year in 1896...2404 {
             for month in 1...12 {
-                var days = 0, y = year, m = month
-                for _ in 0..<n {
-                    days += CalendarDate.daysIn(month: m, year: y)
-                    m += 1
-                    if m > 12 { m = 1; y += 1 }
-                }
+                let end = month - 1 + n
+                let days = dayNumber(year: year + end / 12, month: end % 12 + 1, day: 1) - dayNumber(year: year, month: month, day: 1)
                 lo = min(lo, days)
                 hi = max(hi, days)
             }
