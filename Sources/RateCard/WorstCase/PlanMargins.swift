@@ -215,9 +215,4 @@ public struct PlanMargins: Sendable, Hashable {
         guard !o, total <= Int128(Int32.max) else { return nil }
         return Int(total)
     }
-
-    /// The lowest margin share of any plan row in the standard program's year one.
-    public var rowsByFloor: [(row: Row, line: Line)] {
-        rows.compactMap { r in r.lines.first { $0.program == .standard }.map { (row: r, line: $0) } }
-    }
 }
