@@ -152,6 +152,10 @@ import Testing
         #expect(none.status == 0)
         #expect(none.stdout.contains("osg@10 sells no subscriptions and has no free tier."))
         #expect(try runMargin(["plans", "--help"]).stdout.contains("Usage: margin plans"))
+        let unknown = try runMargin(["plans", "talk@9", "--cards", dir])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no card 'talk@9'"))
+        let badFormat = try runMargin(["plans", "--cards", dir, "--format", "yaml"])
+        #expect(badFormat.status == 2 && badFormat.stdout.isEmpty)
     }
 
     @Test func checkCommandWithStoreKitSubscriptions() throws {
