@@ -21,9 +21,10 @@ extension CardChecker {
     }
 
     /// `quota-free-usage` for every quota or allowance a request can use without using it
-    /// up, then `min-margin` for every plan price in year one and after it, under the
-    /// standard program (30% → 15%, the highest commission).
-    static func planMarginFindings(_ loaded: LoadedCard, repository: CardRepository, floor: Exact) -> [Diagnostic] {
+    /// up, then `min-margin` for every plan price in year one and after it, under `program`
+    /// (`--program`), else the card's `storeProgram`, else the standard one (30% → 15%, the
+    /// highest commission).
+    static func planMarginFindings(_ loaded: LoadedCard, repository: CardRepository, floor: Exact, program: StoreProgram? = nil) -> [Diagnostic] {
         let card = loaded.card
         let path = loaded.file.path
         guard !card.subscriptions.isEmpty || card.freeTier != nil else { return [] }
@@ -40,14 +41,15 @@ extension CardChecker {
         if !out.isEmpty { return out }
         let margins: PlanMargins
         do {
-            margins = try PlanMargins(card: card, repository: repository)
+            margins = try PlanMargins(card: card, repository: repository, program: program)
         } catch {
             // Free usage of the card's credits is already a `free-usage` finding.
             if case .unbounded = error { return out }
             return out + [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): the worst-case margins of its subscriptions cannot be computed: \(error)", rule: CheckRule.minMargin.rawValue)]
         }
         for row in margins.rows where row.price.price.amount.isPositive {
-            guard let line = row.lines.first(where: { $0.program == .standard }) else { continue }
+            // The first program shown is the standard one unless a program was named.
+            guard let line = row.lines.first else { continue }
             for (when, m) in [("in year one", line.yearOne), ("after one year of paid service", line.afterYearOne)] where m.marginShare < floor {
                 out.append(Diagnostic(
                     path: path, location: row.price.location,

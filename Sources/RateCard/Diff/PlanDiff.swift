@@ -109,7 +109,7 @@ public struct PlanDiff: Sendable, Hashable {
         for id in ids(a.card, b.card) {
             let markets = Set((a.rows + b.rows).filter { $0.plan.productId == id }.map { CardDiff.market($0.price) }).sorted()
             for market in markets {
-                for program in PlanMargins.programs.map(\.name) {
+                for program in PlanMargins.programs.map(\.name) where (a.programs + b.programs).contains(where: { $0.name == program }) {
                     out.append(MarginRow(productId: id, market: market, program: program,
                                          old: side(find(a, id, market), program), new: side(find(b, id, market), program)))
                 }

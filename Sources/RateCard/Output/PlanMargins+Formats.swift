@@ -76,6 +76,26 @@ extension PlanMargins {
         return t
     }
 
+    /// One row per plan and territory of Apple's price-point files.
+    public var appleTable: TextTable {
+        var t = TextTable([
+            .init("card"), .init("plan"), .init("territory"), .init("currency"), .init("price", .right), .init("worst cost", .right),
+            .init("proceeds y1", .right), .init("margin y1", .right), .init("margin y1 %", .right),
+            .init("proceeds after", .right), .init("margin after", .right), .init("margin after %", .right),
+        ])
+        for r in appleRows {
+            t.append([
+                card.reference, r.plan.productId, r.point.territory, r.point.customerPrice.currency.code,
+                PlanMargins.money(r.point.customerPrice), r.worst.map { PlanMargins.money($0.cost) } ?? "no FX",
+                r.point.proceeds.map(PlanMargins.money) ?? "", r.yearOne.map { PlanMargins.money($0.margin) } ?? "",
+                r.yearOne.map { Format.percent($0.share) } ?? "",
+                r.point.proceedsYear2.map(PlanMargins.money) ?? "", r.afterYearOne.map { PlanMargins.money($0.margin) } ?? "",
+                r.afterYearOne.map { Format.percent($0.share) } ?? "",
+            ])
+        }
+        return t
+    }
+
     static func covered(_ n: Int128) -> String { n == Int128.max ? "any" : Format.grouped(n) }
 
     /// Witnesses and the counting rules, under the tables.
@@ -90,6 +110,9 @@ extension PlanMargins {
         }
         if let tier = freeTier {
             out.append("witness free tier (one \(tier.tier.period.phrase)): \(tier.perPeriod.witnessSummary)")
+        }
+        if !appleRows.isEmpty {
+            out.append("Apple's proceeds: `proceeds` (year one) and `proceedsYear2` (after one year of paid service) as Apple's price-point files state them, tax and commission included; the worst case converted into each territory's currency with the FX file")
         }
         out.append(PlanMargins.countingNote)
         out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); tax not modelled")
@@ -166,10 +189,26 @@ extension PlanMargins {
         var o: [String: JSONOutput] = [
             "card": .string(card.id), "version": .integer(Int128(card.version)), "title": .string(card.title),
             "subscriptions": .array(plans),
-            "programs": .array(PlanMargins.programs.map { .object(["name": .string($0.name), "yearOne": .decimal($0.yearOne), "afterYearOne": .decimal($0.afterYearOne)]) }),
+            "programs": .array(programs.map { .object(["name": .string($0.name), "yearOne": .decimal($0.yearOne), "afterYearOne": .decimal($0.afterYearOne)]) }),
             "counting": .string(PlanMargins.countingNote),
             "placeholders": .array(card.placeholders.map { .string($0) }),
         ]
+        if !appleRows.isEmpty {
+            o["appleProceeds"] = .array(appleRows.map { r in
+                var a: [String: JSONOutput] = [
+                    "productId": .string(r.plan.productId), "territory": .string(r.point.territory),
+                    "currency": .string(r.point.customerPrice.currency.code), "price": .decimal(r.point.customerPrice.amount),
+                    "proceeds": r.point.proceeds.map { .decimal($0.amount) } ?? .null,
+                    "proceedsYear2": r.point.proceedsYear2.map { .decimal($0.amount) } ?? .null,
+                    "worstCost": r.worst.map { .decimal($0.cost.amount) } ?? .null,
+                    "marginYearOne": r.yearOne.map { .decimal($0.margin.amount) } ?? .null,
+                    "marginAfterYearOne": r.afterYearOne.map { .decimal($0.margin.amount) } ?? .null,
+                ]
+                a["marginShareYearOne"] = r.yearOne.map { .decimal($0.share) } ?? .null
+                a["marginShareAfterYearOne"] = r.afterYearOne.map { .decimal($0.share) } ?? .null
+                return .object(a)
+            })
+        }
         if let tier = freeTier {
             o["freeTier"] = .object(["period": .string(tier.tier.period.description), "perPeriod": worst(tier.perPeriod), "perYear": worst(tier.perYear)])
         }
@@ -188,7 +227,7 @@ extension PlanMargins {
             var t = TextTable([
                 .init("card"), .init("kind"), .init("key"), .init("period"), .init("currency"), .init("price"), .init("worst_cost"),
                 .init("program"), .init("rate"), .init("proceeds"), .init("margin"), .init("margin_share"), .init("periods"),
-                .init("margin_total"), .init("payback_periods"),
+                .init("margin_total"), .init("payback_periods"), .init("territory"),
             ])
             for m in all {
                 for r in m.rows {
@@ -197,20 +236,28 @@ extension PlanMargins {
                         for (kind, pm, n, total) in [("year-one", l.yearOne, r.yearOnePeriods, l.yearOneTotal), ("later-year", l.afterYearOne, r.laterYearPeriods, l.laterYearTotal)] {
                             t.append([m.card.reference, kind, r.plan.productId, r.plan.period.description, c, r.price.price.amount.decimalText(),
                                       r.worst.cost.amount.decimalText(), l.program.name, pm.rate.decimalText(), pm.proceeds.amount.decimalText(),
-                                      pm.margin.amount.decimalText(), pm.marginShare.decimalText(), String(n), total.amount.decimalText(), ""])
+                                      pm.margin.amount.decimalText(), pm.marginShare.decimalText(), String(n), total.amount.decimalText(), "", ""])
                         }
                         if let intro = r.intro, let im = l.introMargin {
                             t.append([m.card.reference, "offer", r.plan.productId, intro.offer.span.description, c, intro.price.amount.decimalText(),
                                       intro.worst.cost.amount.decimalText(), l.program.name, l.program.yearOne.decimalText(), "",
-                                      im.amount.decimalText(), "", String(intro.offer.periods), "", l.paybackPeriods.map { String($0) } ?? "never"])
+                                      im.amount.decimalText(), "", String(intro.offer.periods), "", l.paybackPeriods.map { String($0) } ?? "never", ""])
                         }
+                    }
+                }
+                for r in m.appleRows {
+                    let c = r.point.customerPrice
+                    for (kind, proceeds, margin) in [("apple-year-one", r.point.proceeds, r.yearOne), ("apple-later-year", r.point.proceedsYear2, r.afterYearOne)] {
+                        t.append([m.card.reference, kind, r.plan.productId, r.plan.period.description, c.currency.code, c.amount.decimalText(),
+                                  r.worst?.cost.amount.decimalText() ?? "", "apple", "", proceeds?.amount.decimalText() ?? "",
+                                  margin?.margin.amount.decimalText() ?? "", margin?.share.decimalText() ?? "", "", "", "", r.point.territory])
                     }
                 }
                 if let tier = m.freeTier {
                     t.append([m.card.reference, "free-tier", "", tier.tier.period.description, tier.perPeriod.cost.currency.code, "",
-                              tier.perPeriod.cost.amount.decimalText(), "", "", "", "", "", "", "", ""])
+                              tier.perPeriod.cost.amount.decimalText(), "", "", "", "", "", "", "", "", ""])
                     t.append([m.card.reference, "free-tier", "", "P1Y", tier.perYear.cost.currency.code, "",
-                              tier.perYear.cost.amount.decimalText(), "", "", "", "", "", "", "", ""])
+                              tier.perYear.cost.amount.decimalText(), "", "", "", "", "", "", "", "", ""])
                 }
             }
             return t.csv()
@@ -221,6 +268,7 @@ extension PlanMargins {
                 if !m.rows.isEmpty { s += m.planTable.markdown() }
                 if m.rows.contains(where: { $0.intro != nil }) { s += "\n" + m.offerTable.markdown() }
                 if m.freeTier != nil { s += "\n" + m.freeTierTable.markdown() }
+                if !m.appleRows.isEmpty { s += "\nApple's proceeds (price-point files):\n\n" + m.appleTable.markdown() }
                 return s + "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
             }.joined(separator: "\n")
         default:
@@ -230,6 +278,7 @@ extension PlanMargins {
                 if !m.rows.isEmpty { s += m.planTable.plain(bold: bold) }
                 if m.rows.contains(where: { $0.intro != nil }) { s += "\n" + m.offerTable.plain(bold: bold) }
                 if m.freeTier != nil { s += "\n" + m.freeTierTable.plain(bold: bold) }
+                if !m.appleRows.isEmpty { s += "\nApple's proceeds (price-point files)\n\n" + m.appleTable.plain(bold: bold) }
                 return s + "\n" + m.notes.joined(separator: "\n") + "\n"
             }.joined(separator: "\n")
         }

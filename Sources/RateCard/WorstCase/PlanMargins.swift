@@ -8,6 +8,14 @@ public struct PlanMargins: Sendable, Hashable {
     public let freeTier: FreeTierCost?
     public let fx: FXTable
     public let providers: [ProviderSheet]
+    /// The programs the rows are shown under: the one asked for or the card's
+    /// `storeProgram`, else both.
+    public let programs: [Program]
+    /// Plans in the territories of Apple's price-point files (`--price-points`), margins
+    /// from Apple's own `proceeds` and `proceedsYear2`.
+    public let appleRows: [AppleRow]
+    /// Warnings about the price-point files, and territories without an FX rate.
+    public let warnings: [Diagnostic]
 
     /// A commission regime of auto-renewable subscriptions: the rate in the first year of
     /// a subscriber's paid service and the rate after it.
@@ -22,8 +30,29 @@ public struct PlanMargins: Sendable, Hashable {
         public static let smallBusiness = Program(name: "small business", yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
     }
 
-    /// The programs every plan is shown under.
+    /// The programs a plan is shown under when neither the command nor the card names one.
     public static let programs: [Program] = [.standard, .smallBusiness]
+
+    /// One plan in one territory of Apple's files: what Apple pays in year one and after.
+    public struct AppleRow: Sendable, Hashable {
+        public let plan: SubscriptionPlan
+        public let point: ApplePricePoint
+        /// The worst case of a period in the territory's currency; nil without an FX rate.
+        public let worst: PlanWorstCase?
+        /// `proceeds` − worst case, `proceedsYear2` − worst case, each with its share of
+        /// the customer price; nil when Apple's file or the FX rate gives no figure.
+        public let yearOne: (margin: Money, share: Exact)?
+        public let afterYearOne: (margin: Money, share: Exact)?
+
+        public static func == (a: AppleRow, b: AppleRow) -> Bool {
+            a.plan == b.plan && a.point == b.point && a.worst == b.worst
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(plan.productId)
+            hasher.combine(point)
+        }
+    }
 
     /// One plan in one currency.
     public struct Row: Sendable, Hashable {
@@ -99,10 +128,19 @@ public struct PlanMargins: Sendable, Hashable {
         public let perYear: PlanWorstCase
     }
 
-    public init(card: RateCard, repository: CardRepository, fx: FXTable? = nil) throws(WorstCaseError) {
+    /// Computes every row. `priceLists` (product id → Apple's files) add rows from
+    /// Apple's proceeds on `date`; `program` (else the card's `storeProgram`) narrows the
+    /// programs shown.
+    public init(card: RateCard, repository: CardRepository, fx: FXTable? = nil, priceLists: [String: ApplePriceList] = [:],
+                date: CalendarDate? = nil, program: StoreProgram? = nil) throws(WorstCaseError) {
         self.card = card
         let fx = fx ?? repository.fx
         self.fx = fx
+        switch program ?? card.storeProgram {
+        case .standard: programs = [.standard]
+        case .smallBusiness: programs = [.smallBusiness]
+        case nil: programs = PlanMargins.programs
+        }
         providers = PackMargins.providers(of: card, in: repository)
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
         func tierYear(_ currency: Currency) throws(WorstCaseError) -> PlanWorstCase? {
@@ -141,7 +179,7 @@ public struct PlanMargins: Sendable, Hashable {
                 let y1 = SubscriptionPeriod.year.windows(of: plan.period)
                 let later = PlanMargins.laterYearPeriods(plan.period)
                 var lines: [Line] = []
-                for program in PlanMargins.programs {
+                for program in programs {
                     do {
                         lines.append(try PlanMargins.line(program: program, price: price.price, worst: worst.cost, yearOnePeriods: y1,
                                                           laterYearPeriods: later, intro: intro, freeYear: freeYear))
@@ -154,6 +192,36 @@ public struct PlanMargins: Sendable, Hashable {
             }
         }
         self.rows = rows
+        var apple: [AppleRow] = []
+        var warnings: [Diagnostic] = []
+        for plan in card.subscriptions {
+            guard let list = priceLists[plan.productId], let date else { continue }
+            let (resolved, diagnostics) = list.resolve(on: date, cardPrices: plan.prices)
+            warnings.append(contentsOf: list.warnings + diagnostics)
+            for territory in resolved.keys.sorted() {
+                guard let point = resolved[territory]?.point else { continue }
+                let price = point.customerPrice
+                var worst: PlanWorstCase?
+                do {
+                    worst = try PlanWorstCase(span: plan.period, credits: plan.credits, creditPeriod: plan.period,
+                                              limits: plan.quotas + plan.allowances, card: card, engine: engine,
+                                              providers: repository.providers, currency: price.currency, fx: fx)
+                } catch {
+                    guard case .fx = error else { throw error }
+                    warnings.append(Diagnostic(path: point.path, location: point.location, severity: .warning,
+                                               message: "\(plan.productId) in \(territory): \(error); the row has no margin",
+                                               rule: "storefront-fx"))
+                }
+                func margin(_ proceeds: Money?) -> (margin: Money, share: Exact)? {
+                    guard let proceeds, let worst, price.amount.isPositive,
+                          let m = try? proceeds.subtracting(worst.cost), let share = try? m.amount.divided(by: price.amount) else { return nil }
+                    return (m, share)
+                }
+                apple.append(AppleRow(plan: plan, point: point, worst: worst, yearOne: margin(point.proceeds), afterYearOne: margin(point.proceedsYear2)))
+            }
+        }
+        appleRows = apple
+        self.warnings = warnings
     }
 
     /// Regular periods in a year after the first: 52 weeks, 12 months, 4 quarters, 2

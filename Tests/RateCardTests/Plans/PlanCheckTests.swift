@@ -129,8 +129,8 @@ import Testing
 
         let csv = try runMargin(["plans", "--cards", dir, "--format", "csv"])
         #expect(csv.status == 0)
-        #expect(csv.stdout.contains("talk@1,year-one,talk.plus.monthly,P1M,CNY,28,14.25,standard,0.3,19.6,5.35,0.191071428571,12,64.2,"))
-        #expect(csv.stdout.contains("talk@1,offer,talk.pro.monthly,P3M,CNY,24,143.4,standard,0.3,,-126.6,,3,,15"))
+        #expect(csv.stdout.contains("talk@1,year-one,talk.plus.monthly,P1M,CNY,28,14.25,standard,0.3,19.6,5.35,0.191071428571,12,64.2,,"))
+        #expect(csv.stdout.contains("talk@1,offer,talk.pro.monthly,P3M,CNY,24,143.4,standard,0.3,,-126.6,,3,,15,"))
         #expect(csv.stdout.contains("talk@1,free-tier,,P1M,CNY,,2.505,"))
 
         let json = try runMargin(["plans", "--cards", dir, "--format", "json"])
@@ -156,6 +156,24 @@ import Testing
         #expect(unknown.status == 2 && unknown.stderr.contains("no card 'talk@9'"))
         let badFormat = try runMargin(["plans", "--cards", dir, "--format", "yaml"])
         #expect(badFormat.status == 2 && badFormat.stdout.isEmpty)
+    }
+
+    /// Apple's `proceeds` and `proceedsYear2` for a plan, from an App Store Connect file of
+    /// `subscriptionPricePoints`: CHN 78 → 51.51 and 62.55; USA has no FX rate here.
+    @Test func plansFromApplesProceeds() throws {
+        let file = packageRoot.appendingPathComponent("Tests/RateCardTests/Fixtures/storefronts/talk-pro-price-points.json").path
+        let r = try runMargin(["plans", "talk@1", "--cards", PlanFixtures.exampleFolder, "--price-points", "talk.pro.monthly=\(file)", "--at", "2026-12-01", "--format", "csv"])
+        #expect(r.status == 0)
+        // 51.51 − 48.30 = 3.21 (4.1% of 78); 62.55 − 48.30 = 14.25.
+        #expect(r.stdout.contains("talk@1,apple-year-one,talk.pro.monthly,P1M,CNY,78,48.3,apple,,51.51,3.21,0.041153846154,,,,CHN"))
+        #expect(r.stdout.contains("talk@1,apple-later-year,talk.pro.monthly,P1M,CNY,78,48.3,apple,,62.55,14.25,0.182692307692,,,,CHN"))
+        #expect(r.stdout.contains("talk@1,apple-year-one,talk.pro.monthly,P1M,USD,10.99,,apple,,7.69,,,,,,USA"))
+        #expect(r.stderr.contains("warning: talk.pro.monthly in USA: no FX rate from CNY to USD"))
+        let unknown = try runMargin(["plans", "talk@1", "--cards", PlanFixtures.exampleFolder, "--price-points", "talk.max.monthly=\(file)"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("no subscription of talk@1 has product id talk.max.monthly"))
+        // One program when one is named.
+        let small = try runMargin(["plans", "talk@1", "--cards", PlanFixtures.exampleFolder, "--program", "small-business", "--format", "csv"])
+        #expect(!small.stdout.contains(",standard,") && small.stdout.contains(",small business,"))
     }
 
     @Test func checkCommandWithStoreKitSubscriptions() throws {
