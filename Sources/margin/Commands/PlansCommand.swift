@@ -22,19 +22,7 @@ enum PlansCommand: Command {
             return 2
         }
         guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
-        let lists: [String: ApplePriceList]
-        do {
-            lists = try ApplePriceList.load(options.bindings)
-        } catch {
-            io.report(error.items)
-            io.error("\(error.items.count) problem\(error.items.count == 1 ? "" : "s") in the App Store Connect files")
-            return 2
-        }
-        let known = Set(cards.flatMap(\.subscriptions).map(\.productId))
-        for product in lists.keys.sorted() where !known.contains(product) {
-            io.error("--price-points \(product)=…: no subscription of \(cards.map(\.reference).joined(separator: ", ")) has product id \(product)")
-            return 2
-        }
+        guard let lists = Common.priceLists(options, known: Set(cards.flatMap(\.subscriptions).map(\.productId)), what: "subscription", cards: cards, io) else { return 2 }
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [PlanMargins] = []
         for card in cards {
