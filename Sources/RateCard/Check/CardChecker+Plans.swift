@@ -21,10 +21,11 @@ extension CardChecker {
     }
 
     /// `quota-free-usage` for every quota or allowance a request can use without using it
-    /// up, then `min-margin` for every plan price in year one and after it, under `program`
-    /// (`--program`), else the card's `storeProgram`, else the standard one (30% → 15%, the
-    /// highest commission).
-    static func planMarginFindings(_ loaded: LoadedCard, repository: CardRepository, floor: Exact, program: StoreProgram? = nil) -> [Diagnostic] {
+    /// up, then, when `applyFloor` (a version in force now or later), `min-margin` for every
+    /// plan price in year one and after it, under `--program`, else the card's
+    /// `storeProgram`, else the standard one (30% → 15%, the highest commission).
+    static func planMarginFindings(_ loaded: LoadedCard, repository: CardRepository, options: Options, applyFloor: Bool) -> [Diagnostic] {
+        let floor = options.minMargin
         let card = loaded.card
         let path = loaded.file.path
         guard !card.subscriptions.isEmpty || card.freeTier != nil else { return [] }
@@ -38,10 +39,11 @@ extension CardChecker {
                 message: "\(limit.kind.rawValue) of \(owner) on \(limit.feature).\(limit.dimension): a request of \(shape.quantity) \(shape.unit.abbreviation) uses none of it (the card charges it 0 intervals) but costs \(shape.meter) \(shape.cost), so the \(limit.kind.rawValue) can be used without limit; count started intervals (rounding \"up\")",
                 rule: CheckRule.quotaFreeUsage.rawValue))
         }
-        if !out.isEmpty { return out }
+        if !out.isEmpty || !applyFloor { return out }
         let margins: PlanMargins
         do {
-            margins = try PlanMargins(card: card, repository: repository, program: program)
+            margins = try PlanMargins(card: card, repository: repository, fx: repository.fx.overriding(with: options.fxOverrides),
+                                      program: options.storefronts?.program)
         } catch {
             // Free usage of the card's credits is already a `free-usage` finding.
             if case .unbounded = error { return out }

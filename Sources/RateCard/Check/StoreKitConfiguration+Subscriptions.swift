@@ -36,63 +36,59 @@ extension StoreKitConfiguration {
         }
     }
 
-    /// The subscriptions of a `.storekit` file and its storefront's currency (Xcode's
-    /// default, USA, when it names none); nil when the file cannot be read or names an
-    /// unknown storefront (the product reader reports that).
-    /// Fields only subscriptions have (`recurringSubscriptionPeriod`, `introductoryOffer`)
-    /// are checked here, into `problems`.
+    /// The auto-renewable subscriptions of the `.storekit` file at `path`, with its
+    /// storefront and currency, as `StoreKitConfiguration.load` reads them (every shape
+    /// Xcode writes; no `_storefront` is the USA); nil when the file cannot be loaded (the
+    /// product check reports why). What that reader does not keep, the introductory offer
+    /// and where `recurringSubscriptionPeriod` is written, is read here from the same JSON;
+    /// a period or offer field that is not what Xcode writes goes into `problems`.
     static func subscriptions(path: String, problems: inout [Diagnostic]) -> (currency: Currency, storefront: String, items: [Subscription])? {
-        guard let bytes = try? FileBytes.read(path, what: "the StoreKit configuration"),
+        guard let configuration = try? StoreKitConfiguration.load(path: path),
+              let bytes = try? FileBytes.read(path, what: "the StoreKit configuration"),
               let root = try? JSONParser.parseDocument(bytes, path: path) else { return nil }
-        // A file that names no storefront is priced in Xcode's default, the USA.
-        var code = "USA"
-        if let node = root["settings"]?["_storefront"] {
-            guard case .string(let s) = node.value else { return nil }
-            code = s
-        }
-        guard let currency = StoreKitStorefront.currency(for: code) else { return nil }
         let r = FieldReader(path: path)
-        var out: [Subscription] = []
+        // The subscription objects of every group, by product id, with their field paths.
+        var nodes: [String: (node: JSONNode, field: String)] = [:]
         if case .array(let groups) = root["subscriptionGroups"]?.value {
             for (g, group) in groups.enumerated() {
                 guard case .array(let subs) = group["subscriptions"]?.value else { continue }
-                var groupName: String?
-                if case .string(let name) = group["name"]?.value { groupName = name }
                 for (i, node) in subs.enumerated() {
-                    let field = "subscriptionGroups[\(g)].subscriptions[\(i)]"
-                    guard let idNode = node["productID"], case .string(let id) = idNode.value else { continue }
-                    var period: SubscriptionPeriod?
-                    let periodNode = node["recurringSubscriptionPeriod"]
-                    if let periodNode, let s = r.string(periodNode, "\(field).recurringSubscriptionPeriod") {
-                        period = SubscriptionPeriod(iso8601: s)
-                        if period == nil { r.error("\(field).recurringSubscriptionPeriod: \"\(FieldReader.excerpt(s))\" is not an ISO 8601 period such as P1M", at: periodNode.location) }
+                    if case .string(let id) = node["productID"]?.value, nodes[id] == nil {
+                        nodes[id] = (node, "subscriptionGroups[\(g)].subscriptions[\(i)]")
                     }
-                    let priceNode = node["displayPrice"]
-                    var price: Exact?
-                    if let priceNode, case .string(let s) = priceNode.value { price = try? Exact(decimal: s) }
-                    var offer: Subscription.Offer?
-                    let offerNode = node["introductoryOffer"]
-                    if let offerNode, offerNode.value != .null, let m = r.object(offerNode, "\(field).introductoryOffer") {
-                        let mode = m["paymentMode"].flatMap { r.string($0.value, "\(field).introductoryOffer.paymentMode") } ?? ""
-                        var offerPeriod: SubscriptionPeriod?
-                        if let n = m["subscriptionPeriod"]?.value, let s = r.string(n, "\(field).introductoryOffer.subscriptionPeriod") {
-                            offerPeriod = SubscriptionPeriod(iso8601: s)
-                            if offerPeriod == nil { r.error("\(field).introductoryOffer.subscriptionPeriod: \"\(FieldReader.excerpt(s))\" is not an ISO 8601 period such as P1W", at: n.location) }
-                        }
-                        let count = m["numberOfPeriods"].flatMap { r.integer($0.value, "\(field).introductoryOffer.numberOfPeriods", range: 1...1000) } ?? 1
-                        let op = m["displayPrice"].flatMap { r.decimal($0.value, "\(field).introductoryOffer.displayPrice") }
-                        offer = .init(paymentMode: mode, period: offerPeriod, periods: Int(count), price: op,
-                                      priceLocation: m["displayPrice"]?.value.location ?? offerNode.location)
-                    }
-                    out.append(Subscription(productId: id, group: groupName, period: period, price: price, offer: offer,
-                                            idLocation: idNode.location, periodLocation: periodNode?.location ?? node.location,
-                                            priceLocation: priceNode?.location ?? node.location,
-                                            offerLocation: offerNode?.location ?? idNode.location))
                 }
             }
         }
+        var out: [Subscription] = []
+        for product in configuration.products where product.type == "RecurringSubscription" {
+            guard let (node, field) = nodes[product.id] else { continue }
+            var period: SubscriptionPeriod?
+            let periodNode = node["recurringSubscriptionPeriod"]
+            if let text = product.subscriptionPeriod {
+                period = SubscriptionPeriod(iso8601: text)
+                if period == nil { r.error("\(field).recurringSubscriptionPeriod: \"\(FieldReader.excerpt(text))\" is not an ISO 8601 period such as P1M", at: periodNode?.location ?? product.location) }
+            }
+            var offer: Subscription.Offer?
+            let offerNode = node["introductoryOffer"]
+            if let offerNode, offerNode.value != .null, let m = r.object(offerNode, "\(field).introductoryOffer") {
+                let mode = m["paymentMode"].flatMap { r.string($0.value, "\(field).introductoryOffer.paymentMode") } ?? ""
+                var offerPeriod: SubscriptionPeriod?
+                if let n = m["subscriptionPeriod"]?.value, let text = r.string(n, "\(field).introductoryOffer.subscriptionPeriod") {
+                    offerPeriod = SubscriptionPeriod(iso8601: text)
+                    if offerPeriod == nil { r.error("\(field).introductoryOffer.subscriptionPeriod: \"\(FieldReader.excerpt(text))\" is not an ISO 8601 period such as P1W", at: n.location) }
+                }
+                let count = m["numberOfPeriods"].flatMap { r.integer($0.value, "\(field).introductoryOffer.numberOfPeriods", range: 1...1000) } ?? 1
+                var price: Exact?
+                if let n = m["displayPrice"]?.value, !(n.value == .string("")) { price = r.decimal(n, "\(field).introductoryOffer.displayPrice") }
+                offer = .init(paymentMode: mode, period: offerPeriod, periods: Int(count), price: price,
+                              priceLocation: m["displayPrice"]?.value.location ?? offerNode.location)
+            }
+            out.append(Subscription(productId: product.id, group: product.subscriptionGroup, period: period, price: product.price, offer: offer,
+                                    idLocation: product.idLocation, periodLocation: periodNode?.location ?? product.location,
+                                    priceLocation: product.priceLocation, offerLocation: offerNode?.location ?? product.idLocation))
+        }
         problems.append(contentsOf: r.diagnostics)
-        return (currency, code, out)
+        return (configuration.currency, configuration.storefront, out)
     }
 
     /// Every disagreement between the file's subscriptions and `plans` of the card at
@@ -158,9 +154,11 @@ extension StoreKitConfiguration {
 extension CardChecker {
     /// The subscription findings of the `.storekit` file at `path` against the newest card
     /// that shares the most subscriptions with it (none when no card sells any).
-    static func storeKitSubscriptionFindings(_ path: String, cards: [LoadedCard], problems: inout [Diagnostic]) -> [Diagnostic] {
+    /// Ids in `ignore` (`--storekit-ignore`) are not compared.
+    static func storeKitSubscriptionFindings(_ path: String, cards: [LoadedCard], ignore: Set<String> = [], problems: inout [Diagnostic]) -> [Diagnostic] {
         guard let file = StoreKitConfiguration.subscriptions(path: path, problems: &problems) else { return [] }
-        let ids = Set(file.items.map(\.productId))
+        let items = file.items.filter { !ignore.contains($0.productId) }
+        let ids = Set(items.map(\.productId))
         let newest = Set(cards.map(\.card.id)).sorted().compactMap { id in
             cards.filter { $0.card.id == id }.max { $0.card.version < $1.card.version }
         }.filter { !$0.card.subscriptions.isEmpty }
@@ -170,7 +168,7 @@ extension CardChecker {
             if best == nil || shared > best!.shared { best = (c, shared) }
         }
         guard let chosen = best?.card else { return [] }
-        return StoreKitConfiguration.subscriptionMismatches(file.items, plans: chosen.card.subscriptions, currency: file.currency,
+        return StoreKitConfiguration.subscriptionMismatches(items, plans: chosen.card.subscriptions.filter { !ignore.contains($0.productId) }, currency: file.currency,
                                                             storefront: file.storefront, path: path, cardPath: chosen.file.path)
     }
 }

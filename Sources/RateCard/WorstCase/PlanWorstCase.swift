@@ -91,7 +91,7 @@ public struct PlanWorstCase: Sendable, Hashable {
         let windows = span.windows(of: limit.reset)
         let intervals = limit.amount / d.per
         if case .none(let why) = d.cost {
-            let empty = WorstCase(credits: intervals, cost: .zero(currency), plan: [], unspent: 0, worstShape: nil)
+            let empty = WorstCase(credits: intervals, cost: .zero(currency), plan: [], unspent: 0, worstShape: nil, fxUsed: [])
             return LimitCost(limit: limit, unit: d.unit, windows: windows, intervals: intervals, perWindow: empty, cost: .zero(currency), noRunningCost: why)
         }
         let engine = try intervalEngine(feature: feature, dimension: d, providers: providers)

@@ -29,13 +29,7 @@ enum PlansCommand: Command {
             do {
                 all.append(try PlanMargins(card: card, repository: repo, fx: fx, priceLists: lists, date: options.date, program: options.program))
             } catch {
-                if case .unbounded(let shape) = error {
-                    let loc = card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location ?? card.source.location
-                    io.report([Diagnostic(path: card.source.path, location: loc, message: "\(card.reference): \(error)", rule: "free-usage")])
-                    return 1
-                }
-                io.report([Diagnostic(path: card.source.path, location: card.source.location, message: "\(card.reference): \(error)")])
-                return 2
+                return Common.reportWorstCaseFailure(error, card: card, io)
             }
         }
         io.report(Array(Set(all.flatMap(\.warnings))))

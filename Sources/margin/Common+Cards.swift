@@ -20,3 +20,20 @@ extension Common {
         return lists
     }
 }
+
+extension Common {
+    /// Reports a card whose worst case could not be computed and returns the exit code: an
+    /// unbounded worst case is a finding about the card (1), one per dimension that lets
+    /// credits or a quota be used for free, each at its place; anything else is 2.
+    static func reportWorstCaseFailure(_ error: WorstCaseError, card: RateCard, _ io: Terminal) -> Int32 {
+        if case .unbounded(let shapes) = error {
+            io.report(shapes.map { shape in
+                let loc = card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location ?? card.source.location
+                return Diagnostic(path: card.source.path, location: loc, message: "\(card.reference): \(shape.freeUsageMessage)", rule: CheckRule.freeUsage.rawValue)
+            })
+            return 1
+        }
+        io.report([Diagnostic(path: card.source.path, location: card.source.location, message: "\(card.reference): \(error)")])
+        return 2
+    }
+}
