@@ -116,7 +116,9 @@ extension StoreKitConfiguration {
                 report(.storeKitSubscriptionTerms, "\"\(s.productId)\" renews every \(p) here but every \(plan.period) in the card \(cardPath)", at: s.periodLocation)
             }
             let expected = price(plan.prices, currency: currency, storefront: storefront)
-            if let e = expected, let got = s.price, e != got {
+            if s.price == nil {
+                report(.storeKitNoPrice, "\"\(s.productId)\" has no displayPrice in the StoreKit file (\"\"), but the card \(cardPath) \(expected.map { "prices it at \(show($0)) a period" } ?? "sells it")", at: s.priceLocation)
+            } else if let e = expected, let got = s.price, e != got {
                 report(.storeKitPrice, "\"\(s.productId)\" has displayPrice \(show(got)) (storefront \(storefront)) but the card \(cardPath) prices it at \(show(e)) a period", at: s.priceLocation)
             } else if expected == nil, let got = s.price {
                 report(.storeKitPrice, "\"\(s.productId)\" has displayPrice \(show(got)) (storefront \(storefront)) but the card \(cardPath) has no \(currency.code) price for it", at: s.priceLocation)

@@ -110,11 +110,12 @@ import Testing
             .replacingOccurrences(of: "\"name\" : \"talk\"", with: "\"name\" : \"talk plans\"")
             .replacingOccurrences(of: "\"displayPrice\" : \"8\"", with: "\"displayPrice\" : \"6\"")
             .replacingOccurrences(of: "\"paymentMode\" : \"free\"", with: "\"paymentMode\" : \"payUpFront\"")
-        try tmp.write("edited.storekit", edited)
+        try tmp.write("edited.storekit", edited.replacingOccurrences(of: "\"displayPrice\" : \"78\"", with: "\"displayPrice\" : \"\""))
         let d = findings([dir], .init(storeKitPath: "\(tmp.path)/edited.storekit")).map(\.message)
         #expect(d.filter { $0.contains("is in subscription group \"talk plans\" here but in \"talk\"") }.count == 2)
         #expect(d.contains { $0.contains("\"talk.plus.monthly\" has a payUpFront introductoryOffer of 1 × P1W here but the card") })
         #expect(d.contains { $0.hasPrefix("\"talk.pro.monthly\" has an introductory displayPrice CNY 6.00 but the card") && $0.hasSuffix("prices the offer at CNY 8.00") })
+        #expect(d.contains { $0.hasPrefix("\"talk.pro.monthly\" has no displayPrice in the StoreKit file (\"\"), but the card") && $0.hasSuffix("prices it at CNY 78.00 a period") })
     }
 
     // MARK: the built binary
