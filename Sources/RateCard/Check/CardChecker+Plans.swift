@@ -42,8 +42,11 @@ extension CardChecker {
         if !out.isEmpty || !applyFloor { return out }
         let margins: PlanMargins
         do {
+            // Apple's files for plans (`--price-points`): unreadable ones are reported by the
+            // storefront rules.
+            let lists = (try? ApplePriceList.load(options.storefronts?.bindings ?? [])) ?? [:]
             margins = try PlanMargins(card: card, repository: repository, fx: repository.fx.overriding(with: options.fxOverrides),
-                                      program: options.storefronts?.program)
+                                      priceLists: lists, date: options.storefronts?.date, program: options.storefronts?.program)
         } catch {
             // Free usage of the card's credits is already a `free-usage` finding.
             if case .unbounded = error { return out }
@@ -56,6 +59,15 @@ extension CardChecker {
                 out.append(Diagnostic(
                     path: path, location: row.price.location,
                     message: "subscription \"\(row.plan.productId)\" at \(show(row.price.price)) a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)",
+                    rule: CheckRule.minMargin.rawValue))
+            }
+        }
+        for row in margins.appleRows {
+            for (when, proceeds, m) in [("in year one", row.point.proceeds, row.yearOne), ("after one year of paid service", row.point.proceedsYear2, row.afterYearOne)] {
+                guard let m, let proceeds, let worst = row.worst, m.share < floor else { continue }
+                out.append(Diagnostic(
+                    path: row.point.path, location: row.point.location,
+                    message: "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(row.point.customerPrice)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(m.share)) of the price), below the \(Format.percent(floor)) floor; worst-case cost \(show(worst.cost))",
                     rule: CheckRule.minMargin.rawValue))
             }
         }

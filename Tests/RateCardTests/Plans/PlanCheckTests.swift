@@ -177,6 +177,16 @@ import Testing
         #expect(!small.stdout.contains(",standard,") && small.stdout.contains(",small business,"))
     }
 
+    /// `margin check --price-points` floors a plan in Apple's territories too: CHN's year-one
+    /// margin from Apple's proceeds is 3.21 of 78 (4.1%), after it 14.25 (18.3%).
+    @Test func checkFloorsApplesProceeds() throws {
+        let file = packageRoot.appendingPathComponent("Tests/RateCardTests/Fixtures/storefronts/talk-pro-price-points.json").path
+        let r = try runMargin(["check", PlanFixtures.exampleFolder, "--price-points", "talk.pro.monthly=\(file)", "--at", "2026-12-01", "--min-margin", "5"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("talk-pro-price-points.json:3:5: error: subscription \"talk.pro.monthly\" in CHN at CNY 78.00: the worst-case margin of a period in year one, from Apple's proceeds CNY 51.51, is CNY 3.21 (4.1% of the price), below the 5.0% floor; worst-case cost CNY 48.30 [min-margin]"), "\(r.stderr)")
+        #expect(!r.stderr.contains("after one year of paid service, from Apple's"))
+    }
+
     @Test func checkCommandWithStoreKitSubscriptions() throws {
         let ok = try runMargin(["check", PlanFixtures.exampleFolder, "--storekit", "\(Self.storeKitFixtures)/talk-chn.storekit"])
         #expect(ok.status == 0, "\(ok.stderr)")
