@@ -13,6 +13,8 @@ public struct TakingsOptions: Sendable {
     public var chunkBytes: Int
     /// How many rejections are kept in full (all are counted).
     public var rejectionsShown: Int
+    /// Counters the run advances as it reads, for a progress display (nil: none).
+    public var progress: TakingsProgress?
 
     public init(window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
                 threads: Int = 2, chunkBytes: Int = 16 << 20, rejectionsShown: Int = 20) {

@@ -29,15 +29,17 @@ public enum TakingsRun {
         // so that a large export is not rehashed on the way; a wrong guess only costs a
         // regrowth.
         var bytes = 0
+        var known = true
         for input in inputs {
             switch input.source {
             case .file(let path):
                 var st = stat()
-                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) }
+                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) } else { known = false }
             case .bytes(let b): bytes += b.count
-            case .standardInput: break
+            case .standardInput: known = false
             }
         }
+        options.progress?.setTotal(known ? bytes : nil)
         let expected = min(bytes / 170, 1 << 31) / options.threads
         let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path), expectedEntriesPerShard: expected)
         for (index, input) in inputs.enumerated() {
@@ -63,6 +65,8 @@ final class TakingsEngine {
     var parserDeviceMaps: [[Int]]
     var lines = 0
     var blank = 0
+    /// Bytes of the inputs read before the current one (for the progress counters).
+    var bytesBefore = 0
     /// Charges, declines, grants and top-ups counted by roll-ups so far.
     var rollupCounts: Int128 = 0
     var warnings: [Diagnostic] = []
@@ -123,6 +127,8 @@ final class TakingsEngine {
             if let failure = bytes.failure { throw failure }
             addRollups(rows, input: index, path: input.path)
         }
+        bytesBefore += max(source.consumed, source.regularFileSize ?? 0)
+        options.progress?.setBytes(bytesBefore)
     }
 
     private func readAll(_ source: ByteSource, initial: [UInt8], path: String) throws(TakingsInputError) -> [UInt8] {
@@ -164,6 +170,7 @@ final class TakingsEngine {
         var eof = initial.isEmpty
         var readAhead = false
         var baseLine = 0
+        var streamed = 0
         let reader = SendableSource(source: source)
         while true {
             if !eof, filled < capacity, !readAhead {
@@ -216,6 +223,8 @@ final class TakingsEngine {
             let chunks = parsed.values
             merge(chunks, input: input, path: path, baseLine: baseLine)
             baseLine += chunks.reduce(0) { $0 + $1.lineCount }
+            streamed += usable
+            options.progress?.setBytes(bytesBefore + streamed)
             let n = try read[0].get()
             swap(&buffer, &spare)
             filled = carry + n
@@ -293,6 +302,7 @@ final class TakingsEngine {
                 pending = (chunks, baseLine)
                 baseLine += chunks.reduce(0) { $0 + $1.lineCount }
                 position += block.usable
+                options.progress?.setBytes(bytesBefore + position)
             } else {
                 pending = nil
             }
@@ -381,6 +391,7 @@ final class TakingsEngine {
             contexts.append(ChunkContext(input: input, path: path, baseLine: base, featureMap: featureMap, deviceMap: deviceMap))
             lines += chunk.lineCount
             blank += chunk.blankCount
+            options.progress?.addEntries(chunk.lineCount - chunk.blankCount)
             for (line, problem) in chunk.problems {
                 rejections.add(TakingsRejection(
                     place: TakingsPlace(input: input, path: path, line: chunk.lineNumber(line, base: base), column: problem.column),

@@ -5,7 +5,7 @@ import RateCard
 enum PnLCommand: Command {
     static let name = "pnl"
     static let summary = "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
-    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--format table|json|csv|markdown]"
+    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--quiet] [--format table|json|csv|markdown]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init("card", value: "ID", help: "The card family that priced the takings (needed when the folder has several)."),
@@ -17,6 +17,7 @@ enum PnLCommand: Command {
         .init("tz", value: "OFFSET", help: "UTC offset for --by periods, e.g. +08:00 (default UTC)."),
         .init("input-format", value: "FORMAT", help: "Force the input format: jsonl, ledger, csv, rollup-jsonl or rollup-csv (default: detected)."),
         .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
+        .init("quiet", help: "No progress line on a terminal (there is never one on a pipe)."),
         .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack after the highest commission)."),
         .init("currency", value: "CUR", help: "Reporting currency for value and cost (default: the providers' currency)."),
         .init("costs", value: "FILE", help: "Fixed costs per feature for the period (a JSON cost sheet, see docs/takings.md)."),
@@ -130,10 +131,21 @@ enum PnLCommand: Command {
 
         // Read, merge, aggregate.
         let inputs = args.positionals.map { TakingsInput(path: $0, format: inputFormat) }
-        let options = TakingsOptions(window: window, series: series, strict: args.flag("strict"))
+        var options = TakingsOptions(window: window, series: series, strict: args.flag("strict"))
         let pricing = CardTakingsPricing(family: family, repository: repo, currency: currency)
-        let report = try TakingsRun.run(inputs: inputs, options: options, pricing: pricing)
-            .including(features: newest.features.map(\.key) + fixed.keys.sorted())
+        let environment = ProcessInfo.processInfo.environment
+        var display: ProgressDisplay?
+        if ProgressDisplay.isWanted(stderrIsTerminal: isatty(2) == 1, environment: environment, quiet: args.flag("quiet")) {
+            let progress = TakingsProgress()
+            options.progress = progress
+            display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
+        }
+        let run: TakingsReport
+        do {
+            defer { display?.stop() }
+            run = try TakingsRun.run(inputs: inputs, options: options, pricing: pricing)
+        }
+        let report = run.including(features: newest.features.map(\.key) + fixed.keys.sorted())
 
         switch format {
         case "json": io.out(report.json(valuation: valuation))
