@@ -1,80 +1,20 @@
 extension TakingsEngine {
     /// Resolves refunds, checks balance chains, adds the shards up and builds the report.
-    func finish() -> TakingsReport {
+    /// `resolved` holds what refunds already resolved elsewhere added (the partitioned
+    /// run resolves them partition by partition).
+    func finish(resolved: TakingsShard? = nil) -> TakingsReport {
         var log = rejections
         for shard in shards { log.merge(shard.state.rejections) }
-        let window = options.window
-        let final = TakingsShard(index: -1, rejectionsShown: 0)
+        let final = resolved ?? TakingsShard(index: -1, rejectionsShown: 0)
         var entries = shards.reduce(0) { $0 + $1.state.entries }
         var inWindow = shards.reduce(0) { $0 + $1.state.inWindow }
 
         // Refunds: every input is read, so the charge each names can be looked up.
         var refunds = shards.flatMap(\.state.pendingRefunds)
         refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
-        var refunded: [UInt64: UInt64] = [:]
-        refunded.reserveCapacity(refunds.count)
-        let charges = lookUpCharges(refunds)
-        var sumsByBucket = final.state.sums
-        final.state.sums = [:]
-        // Bucket 0 (the whole window without a series) is kept out of the dictionary.
-        let hadZero = sumsByBucket[0] != nil
-        var zero = sumsByBucket.removeValue(forKey: 0) ?? []
-        var zeroUsed = false
-        for j in refunds.indices {
-            let r = refunds[j]
-            var place: TakingsPlace { final.place(r.meta, settings) }
-            guard let charge = charges[j] else {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
-                                         message: "refundOf: refund of an unknown charge \"\(r.refundOf)\" (no entry with that id in any input)"))
-                continue
-            }
-            guard SlotMeta.kind(charge.meta) == .charge else {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
-                                         message: "refundOf: \"\(r.refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"))
-                continue
-            }
-            if let chargeFeature = SlotMeta.feature(charge.meta), r.feature >= 0, r.feature < 0xFFFF, chargeFeature != r.feature {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .badValue,
-                                         message: "feature: the refund is for \"\(features[r.feature])\" but charge \"\(r.refundOf)\" was for \"\(features[chargeFeature])\""))
-                continue
-            }
-            let key = r.ref0 ^ (r.ref1 &* 31)
-            if let first = refunded[key] {
-                let p = final.place(first, settings)
-                warnings.append(Diagnostic(path: place.path, location: SourceLocation(line: place.line, column: 1), severity: .warning,
-                                           message: "charge \"\(r.refundOf)\" is given back again (first at \(p.path):\(p.line))", rule: "refunded-twice"))
-            } else {
-                refunded[key] = r.meta
-            }
-            func overflow() {
-                let p = place
-                final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
-            }
-            if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
-                if !addChecked(&final.state.outstanding, r.amount) { overflow() }
-            }
-            guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
-            inWindow += 1
-            let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
-            // Mutated in place, not copied out of the dictionary and back per refund.
-            func give(_ list: inout [FeatureSums]) {
-                if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
-                list[r.feature].declines += 1
-                if !addChecked(&list[r.feature].givenBack, r.amount) { overflow() }
-            }
-            if bucket == 0 {
-                zeroUsed = true
-                give(&zero)
-            } else {
-                give(&sumsByBucket[bucket, default: []])
-            }
-        }
-        if hadZero || zeroUsed { sumsByBucket[0] = zero }
-        final.state.sums = sumsByBucket
+        resolveRefunds(refunds, charges: lookUpCharges(refunds), into: final, log: &log, entries: &entries, inWindow: &inWindow)
         errors.append(contentsOf: final.state.errors)
+        let window = options.window
 
         // Balance chains, device by device.
         let devices = self.devices
@@ -195,6 +135,78 @@ extension TakingsEngine {
 }
 
 extension TakingsEngine {
+    /// Resolves `refunds` (in input order) against the table slots of the charges they
+    /// name (`charges[j]` for `refunds[j]`, nil when there is none): rejects refunds of
+    /// unknown charges, of grants and top-ups and of another feature, warns about charges
+    /// given back twice, and adds the rest to `final`'s sums and outstanding balance.
+    /// Every refund of one charge must be in the same call.
+    func resolveRefunds(_ refunds: [PendingRefund], charges: [DedupSlots.Slot?], into final: TakingsShard,
+                        log: inout RejectionLog, entries: inout Int, inWindow: inout Int) {
+        let window = options.window
+        var refunded: [UInt64: UInt64] = [:]
+        refunded.reserveCapacity(refunds.count)
+        var sumsByBucket = final.state.sums
+        final.state.sums = [:]
+        // Bucket 0 (the whole window without a series) is kept out of the dictionary.
+        let hadZero = sumsByBucket[0] != nil
+        var zero = sumsByBucket.removeValue(forKey: 0) ?? []
+        var zeroUsed = false
+        for j in refunds.indices {
+            let r = refunds[j]
+            var place: TakingsPlace { final.place(r.meta, settings) }
+            guard let charge = charges[j] else {
+                entries -= 1
+                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
+                                         message: "refundOf: refund of an unknown charge \"\(r.refundOf)\" (no entry with that id in any input)"))
+                continue
+            }
+            guard SlotMeta.kind(charge.meta) == .charge else {
+                entries -= 1
+                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
+                                         message: "refundOf: \"\(r.refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"))
+                continue
+            }
+            if let chargeFeature = SlotMeta.feature(charge.meta), r.feature >= 0, r.feature < 0xFFFF, chargeFeature != r.feature {
+                entries -= 1
+                log.add(TakingsRejection(place: place, reason: .badValue,
+                                         message: "feature: the refund is for \"\(features[r.feature])\" but charge \"\(r.refundOf)\" was for \"\(features[chargeFeature])\""))
+                continue
+            }
+            let key = r.ref0 ^ (r.ref1 &* 31)
+            if let first = refunded[key] {
+                let p = final.place(first, settings)
+                warnings.append(Diagnostic(path: place.path, location: SourceLocation(line: place.line, column: 1), severity: .warning,
+                                           message: "charge \"\(r.refundOf)\" is given back again (first at \(p.path):\(p.line))", rule: "refunded-twice"))
+            } else {
+                refunded[key] = r.meta
+            }
+            func overflow() {
+                let p = place
+                final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
+            }
+            if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
+                if !addChecked(&final.state.outstanding, r.amount) { overflow() }
+            }
+            guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
+            inWindow += 1
+            let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
+            // Mutated in place, not copied out of the dictionary and back per refund.
+            func give(_ list: inout [FeatureSums]) {
+                if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
+                list[r.feature].declines += 1
+                if !addChecked(&list[r.feature].givenBack, r.amount) { overflow() }
+            }
+            if bucket == 0 {
+                zeroUsed = true
+                give(&zero)
+            } else {
+                give(&sumsByBucket[bucket, default: []])
+            }
+        }
+        if hadZero || zeroUsed { sumsByBucket[0] = zero }
+        final.state.sums = sumsByBucket
+    }
+
     /// The table slot of the charge each refund names (nil when there is none), looked up
     /// shard by shard on the worker threads, with the home slots of a group of refunds
     /// loaded ahead so that their cache misses overlap instead of coming one by one.

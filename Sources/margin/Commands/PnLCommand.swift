@@ -18,6 +18,7 @@ enum PnLCommand: Command {
         .init("input-format", value: "FORMAT", help: "Force the input format: jsonl, ledger, csv, rollup-jsonl or rollup-csv (default: detected)."),
         .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
         .init("quiet", help: "No progress line on a terminal (there is never one on a pipe)."),
+        .init("memory", value: "SIZE", help: "Cap on the de-duplication state, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."),
         .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack after the highest commission)."),
         .init("currency", value: "CUR", help: "Reporting currency for value and cost (default: the providers' currency)."),
         .init("costs", value: "FILE", help: "Fixed costs per feature for the period (a JSON cost sheet, see docs/takings.md)."),
@@ -132,6 +133,10 @@ enum PnLCommand: Command {
         // Read, merge, aggregate.
         let inputs = args.positionals.map { TakingsInput(path: $0, format: inputFormat) }
         var options = TakingsOptions(window: window, series: series, strict: args.flag("strict"))
+        // Standard input has no size to plan by: it is partitioned only under an explicit cap.
+        options.memoryLimit = try args.value("memory").map { try parseSize($0) }
+            ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
+        installCleanup()
         let pricing = CardTakingsPricing(family: family, repository: repo, currency: currency)
         let environment = ProcessInfo.processInfo.environment
         var display: ProgressDisplay?
@@ -159,6 +164,41 @@ enum PnLCommand: Command {
             io.err("margin: \(report.input.rejected - report.rejections.count) more rejected lines not shown (all are counted)\n")
         }
         return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
+    }
+
+    /// `--memory`: bytes, or a number with K, M, G or T (powers of 1024), e.g. 256M.
+    static func parseSize(_ text: String) throws -> Int {
+        let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
+        var digits = Substring(text.uppercased())
+        if digits.hasSuffix("B") || digits.hasSuffix("IB") { digits = digits.dropLast(digits.hasSuffix("IB") ? 2 : 1) }
+        var shift = 0
+        if let last = digits.last, let s = units[last] {
+            shift = s
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, n <= Int.max >> shift else {
+            throw UsageError("--memory \(text): expected a size such as 256M or 2G")
+        }
+        return n << shift
+    }
+
+    /// On SIGINT or SIGTERM, the temporary files of a partitioned run are deleted before
+    /// the process ends as the signal says.
+    static func installCleanup() {
+        // A parent may have blocked them (some process launchers do): unblocked, so that
+        // an interrupt still ends the run.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { sig in
+                TakingsRun.removeTemporaryFiles()
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
     }
 
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
