@@ -45,9 +45,13 @@ extension PackMargins {
         for s in freeUsage {
             out.append("warning: \(s.feature).\(s.dimension): a request of \(s.quantity) \(s.unit.abbreviation) is charged 0 credits but costs \(s.cost); its worst case is unbounded")
         }
-        if !fxUsed.isEmpty {
+        let (fileRates, commandLineRates) = fxUsedByOrigin
+        if !fileRates.isEmpty {
             let date = fx.date.map { " dated \($0)" } ?? ""
-            out.append("FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fxUsed.map(\.description).joined(separator: ", "))
+            out.append("FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fileRates.map(\.description).joined(separator: ", "))
+        }
+        if !commandLineRates.isEmpty {
+            out.append("FX given on the command line: " + commandLineRates.map(\.description).joined(separator: ", "))
         }
         for p in providers {
             var s = "provider \(p.id): reviewed \(p.reviewed), \(p.sourceURL)"
@@ -60,6 +64,9 @@ extension PackMargins {
         if let c = commissionNote { out.append("commission: \(c)") }
         out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(taxNote)")
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
+        if !card.subscriptions.isEmpty || card.freeTier != nil {
+            out.append("\(card.reference) also sells \(card.subscriptions.count) subscription\(card.subscriptions.count == 1 ? "" : "s")\(card.freeTier == nil ? "" : " and has a free tier"): see `margin plans \(card.reference)`")
+        }
         return out
     }
 
@@ -119,7 +126,11 @@ extension PackMargins {
         }
         var fxObject: [String: JSONOutput] = [
             "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder), "source": .string(fx.sourceNote),
-            "used": .array(fxUsed.map { .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate)]) }),
+            "used": .array(fxUsed.map {
+                .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate),
+                         "from": .string($0.fromCommandLine ? "command line" : "file")])
+            }),
+            "restsOnPlaceholder": .bool(fxRestsOnPlaceholder),
         ]
         if let d = fx.date { fxObject["date"] = .string(d.description) }
         return .object([

@@ -28,14 +28,7 @@ enum PacksCommand: Command {
             do {
                 all.append(try PackMargins(card: card, repository: repo, fx: fx, rates: rates, taxRates: taxes))
             } catch {
-                // An unbounded worst case is a finding about the card, not unreadable input.
-                if case .unbounded(let shape) = error {
-                    let loc = card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location ?? card.source.location
-                    io.report([Diagnostic(path: card.source.path, location: loc, message: "\(card.reference): \(error)", rule: "free-usage")])
-                    return 1
-                }
-                io.report([Diagnostic(path: card.source.path, location: card.source.location, message: "\(card.reference): \(error)")])
-                return 2
+                return Common.reportWorstCaseFailure(error, card: card, io)
             }
         }
         io.out(PackMargins.render(all, format: format, bold: io.colour))
