@@ -8,7 +8,8 @@ margin and DuckDB run one after the other `--runs` times (margin first in odd ru
 first in even runs). Each pair of runs is checked: the two tables must agree, or the
 benchmark stops. Reported per shape and size: the median and the range (min–max) of the
 wall time, the peak RSS and the CPU time of each tool, and of the ratio DuckDB ÷ margin
-of each pair (its minimum is the worst run). Never the best single run.
+of each pair (its minimum is the worst run), and of the ratio of CPU times (which a busy
+machine disturbs less than wall time). Never the best single run.
 """
 
 import argparse
@@ -174,13 +175,13 @@ def main():
                     sys.stderr.write("margin:\n%s\nduckdb:\n%s\n" % ("\n".join(mine), "\n".join(theirs)))
                     raise SystemExit("error: %s run %d: the tables differ" % (tag, r + 1))
                 runs.append((got["margin"], got["duckdb"]))
-                print("  %s run %d: margin %.2f s %d MiB, DuckDB %.2f s %d MiB, %.2fx, tables agree"
-                      % (tag, r + 1, got["margin"][0], got["margin"][1] / 1024, got["duckdb"][0], got["duckdb"][1] / 1024,
-                         got["duckdb"][0] / got["margin"][0]), file=sys.stderr, flush=True)
+                print("  %s run %d: margin %.2f s (CPU %.2f s) %d MiB, DuckDB %.2f s (CPU %.2f s) %d MiB, %.2fx, tables agree"
+                      % (tag, r + 1, got["margin"][0], got["margin"][2], got["margin"][1] / 1024, got["duckdb"][0],
+                         got["duckdb"][2], got["duckdb"][1] / 1024, got["duckdb"][0] / got["margin"][0]), file=sys.stderr, flush=True)
             results.append((shape, size, nbytes, runs))
 
     header = ["shape", "entries", "export", "margin s", "margin MiB", "margin CPU s", "DuckDB s", "DuckDB MiB",
-              "DuckDB CPU s", "DuckDB ÷ margin", "tables"]
+              "DuckDB CPU s", "DuckDB ÷ margin", "CPU ratio", "tables"]
     lines = []
     for shape, size, nbytes, runs in results:
         m = [r[0] for r in runs]
@@ -188,7 +189,8 @@ def main():
         lines.append([shape, size, "%.2f GB" % (nbytes / 1e9) if nbytes >= 1e9 else "%.0f MB" % (nbytes / 1e6),
                       spread([x[0] for x in m], "%.2f"), spread([x[1] / 1024 for x in m], "%.0f"), spread([x[2] for x in m], "%.2f"),
                       spread([x[0] for x in d], "%.2f"), spread([x[1] / 1024 for x in d], "%.0f"), spread([x[2] for x in d], "%.2f"),
-                      spread([b[0] / a[0] for a, b in zip(m, d)], "%.2f×"), "agree %d/%d" % (len(runs), len(runs))])
+                      spread([b[0] / a[0] for a, b in zip(m, d)], "%.2f×"), spread([b[2] / a[2] for a, b in zip(m, d)], "%.2f×"),
+                      "agree %d/%d" % (len(runs), len(runs))])
     widths = [max(len(h), *(len(l[k]) for l in lines)) for k, h in enumerate(header)]
     print()
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
