@@ -92,24 +92,29 @@ def main():
     return plain(args)
 
 
-def plain(args):
+def setup(args, device_name):
+    """The generator, the time step and the devices (named by `device_name(rng)`), in the
+    order the random numbers are drawn, which fixes the output."""
     rng = random.Random(args.seed)
     now = parse_now(args.now)
     start = now - args.days * 86400
     step = (now - start) / max(1, args.entries)
-
     devices = []
     for _ in range(args.devices):
-        devices.append({
-            "name": "%08x" % rng.getrandbits(32),
-            "offset": rng.choice(OFFSETS),
-            "seq": 0,
-            "balance": 0,
-            "charges": [],  # recent charges that may be refunded: (id, feature, amount)
-        })
-    feature_keys = [f[0] for f in FEATURES]
-    feature_weights = [f[1] for f in FEATURES]
-    dims = {f[0]: f[2] for f in FEATURES}
+        name = device_name(rng)
+        # recent charges that may be refunded: (id, feature, amount)
+        devices.append({"name": name, "offset": rng.choice(OFFSETS), "seq": 0, "balance": 0, "charges": []})
+    return rng, start, step, devices
+
+
+FEATURE_KEYS = [f[0] for f in FEATURES]
+FEATURE_WEIGHTS = [f[1] for f in FEATURES]
+DIMENSIONS = {f[0]: f[2] for f in FEATURES}
+
+
+def plain(args):
+    rng, start, step, devices = setup(args, lambda r: "%08x" % r.getrandbits(32))
+    feature_keys, feature_weights, dims = FEATURE_KEYS, FEATURE_WEIGHTS, DIMENSIONS
     recent = []
     out = open(args.out, "w", buffering=1 << 20)
     write = out.write
@@ -206,16 +211,8 @@ def uuid(rng):
 
 def rich(args):
     """The second shape: see the module's docstring."""
-    rng = random.Random(args.seed)
-    now = parse_now(args.now)
-    start = now - args.days * 86400
-    step = (now - start) / max(1, args.entries)
-    devices = []
-    for _ in range(args.devices):
-        devices.append({"name": uuid(rng), "offset": rng.choice(OFFSETS), "seq": 0, "balance": 0, "charges": []})
-    feature_keys = [f[0] for f in FEATURES]
-    feature_weights = [f[1] for f in FEATURES]
-    dims = {f[0]: f[2] for f in FEATURES}
+    rng, start, step, devices = setup(args, uuid)
+    feature_keys, feature_weights, dims = FEATURE_KEYS, FEATURE_WEIGHTS, DIMENSIONS
     files = [open(path, "w", encoding="utf-8", buffering=1 << 20) for path in args.out]
     nfiles = len(files)
     pending = []  # (file, line) waiting to be shuffled and written
