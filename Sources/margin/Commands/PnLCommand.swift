@@ -5,7 +5,7 @@ import RateCard
 enum PnLCommand: Command {
     static let name = "pnl"
     static let summary = "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
-    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--quiet] [--format table|json|csv|markdown]"
+    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--memory SIZE] [--quiet] [--format table|json|csv|markdown]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init("card", value: "ID", help: "The card family that priced the takings (needed when the folder has several)."),
