@@ -11,44 +11,18 @@ extension TakingsEngine {
         // Refunds: every input is read, so the charge each names can be looked up.
         var refunds = shards.flatMap(\.state.pendingRefunds)
         refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
-        var refunded: [UInt64: UInt64] = [:]
-        refunded.reserveCapacity(refunds.count)
         let charges = lookUpCharges(refunds)
+        let keep = checkRefunds(refunds, charges, log: &log)
+        entries -= keep.filter { !$0 }.count
         var sumsByBucket = final.state.sums
         final.state.sums = [:]
         // Bucket 0 (the whole window without a series) is kept out of the dictionary.
         let hadZero = sumsByBucket[0] != nil
         var zero = sumsByBucket.removeValue(forKey: 0) ?? []
         var zeroUsed = false
-        for j in refunds.indices {
+        for j in refunds.indices where keep[j] {
             let r = refunds[j]
             var place: TakingsPlace { final.place(r.meta, settings) }
-            guard let charge = charges[j] else {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
-                                         message: "refundOf: refund of an unknown charge \"\(r.refundOf)\" (no entry with that id in any input)"))
-                continue
-            }
-            guard SlotMeta.kind(charge.meta) == .charge else {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
-                                         message: "refundOf: \"\(r.refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"))
-                continue
-            }
-            if let chargeFeature = SlotMeta.feature(charge.meta), r.feature >= 0, r.feature < 0xFFFF, chargeFeature != r.feature {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .badValue,
-                                         message: "feature: the refund is for \"\(features[r.feature])\" but charge \"\(r.refundOf)\" was for \"\(features[chargeFeature])\""))
-                continue
-            }
-            let key = r.ref0 ^ (r.ref1 &* 31)
-            if let first = refunded[key] {
-                let p = final.place(first, settings)
-                warnings.append(Diagnostic(path: place.path, location: SourceLocation(line: place.line, column: 1), severity: .warning,
-                                           message: "charge \"\(r.refundOf)\" is given back again (first at \(p.path):\(p.line))", rule: "refunded-twice"))
-            } else {
-                refunded[key] = r.meta
-            }
             func overflow() {
                 let p = place
                 final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
@@ -59,6 +33,7 @@ extension TakingsEngine {
             guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
             inWindow += 1
             let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
+            if bucket == TakingsSeries.outside { final.state.noteOutsideSeries(r.meta) }
             // Mutated in place, not copied out of the dictionary and back per refund.
             func give(_ list: inout [FeatureSums]) {
                 if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
@@ -142,11 +117,20 @@ extension TakingsEngine {
         let tableRows = rows(whole)
         var periods: [TakingsReport.Period] = []
         if let series = options.series {
-            for (b, sums) in buckets.sorted(by: { $0.key < $1.key }) {
+            for (b, sums) in buckets.sorted(by: { $0.key < $1.key }) where b != TakingsSeries.outside {
                 let r = rows(sums)
-                guard !r.isEmpty else { continue }
-                periods.append(TakingsReport.Period(label: series.label(ofBucket: b), since: series.start(ofBucket: b),
-                                                    until: series.end(ofBucket: b), rows: r, totals: total(r)))
+                let period = series.calendarPeriod(b)
+                guard !r.isEmpty, let label = period.label else { continue }
+                periods.append(TakingsReport.Period(label: label, since: period.since, until: period.until, rows: r, totals: total(r)))
+            }
+            let outside = shards.reduce(final.state.outsideSeries) { $0 + $1.state.outsideSeries }
+            if outside > 0 {
+                let first = (shards.map(\.state.outsideSeriesFirst) + [final.state.outsideSeriesFirst])
+                    .filter { $0 != .max }.min { SlotMeta.precedes($0, $1) }
+                let p = first.map { final.place($0, settings) } ?? TakingsPlace(input: 0, path: "-", line: 1)
+                errors.append(Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1),
+                    message: "\(outside) \(outside == 1 ? "entry falls" : "entries fall") in a \(series.name) outside the years 0001 to 9999, which has no label: counted in the table, not in the series (the periods do not add up to the table)",
+                    rule: "series-range"))
             }
         }
 

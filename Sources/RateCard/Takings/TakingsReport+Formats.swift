@@ -70,7 +70,7 @@ extension TakingsReport {
         if let series {
             o["series"] = .object(["by": .string(series.period.rawValue), "offsetMinutes": .number(series.offsetMinutes)])
             o["periods"] = .array(periods.map {
-                .object(["period": .string($0.label), "since": .string($0.since.rfc3339UTC), "until": .string($0.until.rfc3339UTC),
+                .object(["period": .string($0.label), "since": $0.since.map { .string($0.rfc3339UTC) } ?? .null, "until": $0.until.map { .string($0.rfc3339UTC) } ?? .null,
                          "features": .array($0.rows.map { .object(jsonRow($0)) }), "totals": .object(jsonRow($0.totals))])
             })
         }
