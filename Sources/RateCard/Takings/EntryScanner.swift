@@ -638,12 +638,18 @@ struct EntryScanner {
         }
         if f.feature.isPresent, f.feature.count == 0 { throw LineProblem(.badValue, "feature: must not be empty") }
         if f.refundOf.isPresent, f.refundOf.count == 0 { throw LineProblem(.badValue, "refundOf: must not be empty") }
-        if f.price.isPresent {
-            guard f.kind == .topup else { throw LineProblem(.badValue, "price: only a top-up records money") }
-            guard parsePrice(f.price) != nil else {
-                throw LineProblem(.badValue, "price: \"\(string(f.price) ?? "")\" is not money (expected e.g. \"GBP 4.99\")")
-            }
-        }
+        // A bad `price` is not a reason to drop the entry (its credits would vanish from
+        // the outstanding balance): the field is ignored with a warning (`priceProblem`).
+    }
+
+    /// Why an entry's `price` is not used, or nil when it is (or there is none): only a
+    /// top-up records money, as `CUR amount` with at most the currency's minor units.
+    func priceProblem(_ f: Fields) -> String? {
+        guard f.price.isPresent else { return nil }
+        let text = FieldReader.excerpt(string(f.price) ?? "")
+        guard f.kind == .topup else { return "price: \"\(text)\" ignored: only a top-up records money" }
+        guard parsePrice(f.price) == nil else { return nil }
+        return "price: \"\(text)\" is not money (expected e.g. \"GBP 4.99\", at most the currency's minor units): ignored, the top-up is kept without it"
     }
 
     /// `"GBP 4.99"`: an ISO 4217 code, one space, a strict non-negative decimal.
@@ -651,7 +657,8 @@ struct EntryScanner {
         guard let text = string(s) else { return nil }
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, let currency = Currency(code: String(parts[0])),
-              let amount = try? Exact(decimal: parts[1]), !amount.isNegative else { return nil }
+              let amount = try? Exact(decimal: parts[1]), !amount.isNegative,
+              let places = amount.terminatingScale, places <= currency.minorUnits else { return nil }
         return Money(amount, currency)
     }
 
@@ -963,8 +970,12 @@ extension EntryScanner.Fields {
         add(.card, card)
         if let balanceAfter { h.add(.balanceAfter, integer: balanceAfter) }
         add(.paymentRef, paymentRef)
-        if price.isPresent, let money = scanner.parsePrice(price) {
-            h.add(.price, string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
+        if price.isPresent {
+            if let money = scanner.parsePrice(price) {
+                h.add(.price, string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
+            } else {
+                add(.price, price)
+            }
         }
         return h.value
     }

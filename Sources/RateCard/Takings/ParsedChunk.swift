@@ -24,10 +24,13 @@ struct TakingsRecord {
 }
 
 /// What a record carries beyond numbers, kept only when it is needed: the quantity when
-/// costs are priced, the money of a top-up, the charge id a refund names (for messages).
+/// costs are priced, the money of a top-up (or why it is ignored), the charge id a refund
+/// names (for messages).
 struct RecordExtra {
     var quantity: [String: Exact] = [:]
     var price: Money?
+    /// Why `price` is ignored (the entry is kept): not money, or not on a top-up.
+    var priceProblem: String?
     var refundOf: String?
 }
 
@@ -249,6 +252,7 @@ struct ChunkBuilder {
         if f.price.isPresent {
             if extra == nil { extra = RecordExtra() }
             extra!.price = scanner.parsePrice(f.price)
+            extra!.priceProblem = scanner.priceProblem(f)
         }
         if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
             if extra == nil { extra = RecordExtra() }

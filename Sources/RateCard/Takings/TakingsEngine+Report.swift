@@ -70,6 +70,20 @@ extension TakingsEngine {
             if options.strict { errors.append(diagnostic) } else { warnings.append(diagnostic) }
         }
 
+        // Fields ignored on entries that were kept: the first by place, then a count.
+        var ignored = RejectionLog(limit: settings.rejectionsShown)
+        for shard in shards { ignored.merge(shard.state.ignoredFields) }
+        var ignoredDiagnostics = ignored.first.map { r in
+            Diagnostic(path: r.place.path, location: SourceLocation(line: r.place.line, column: 1),
+                       severity: options.strict ? .error : .warning, message: r.message, rule: "ignored-field")
+        }
+        if ignored.count > ignored.first.count, let last = ignored.first.last {
+            ignoredDiagnostics.append(Diagnostic(path: last.place.path, location: SourceLocation(line: last.place.line, column: 1),
+                severity: options.strict ? .error : .warning,
+                message: "\(ignored.count - ignored.first.count) more entries with an ignored price after this one (\(ignored.count) in all)", rule: "ignored-field"))
+        }
+        if options.strict { errors += ignoredDiagnostics } else { warnings += ignoredDiagnostics }
+
         // Add the shards up, bucket by bucket.
         var buckets: [Int64: [FeatureSums]] = final.state.sums
         var firstSeen: [UInt64] = []

@@ -98,7 +98,7 @@ final class TakingsEngine {
             try source.fill(buf.baseAddress!, count: peekSize)
         }
         peek.removeSubrange(n...)
-        let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path)
+        let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
         switch format {
         case .jsonLines:
             // A UTF-8 byte-order mark is skipped, as in every other format.

@@ -176,6 +176,8 @@ struct ShardState {
     /// Entries in the window whose series period has no label (`TakingsSeries.outside`),
     /// and the first of them by place.
     var outsideSeries = 0
+    /// Fields ignored on entries that are kept (a `price` that is not money).
+    var ignoredFields: RejectionLog
     var outsideSeriesFirst = UInt64.max
 
     mutating func noteOutsideSeries(_ meta: UInt64) {
@@ -185,6 +187,7 @@ struct ShardState {
 
     init(rejectionsShown: Int) {
         rejections = RejectionLog(limit: rejectionsShown)
+        ignoredFields = RejectionLog(limit: rejectionsShown)
     }
 
     mutating func reject(_ place: TakingsPlace, _ reason: RejectionClass, _ message: String) {
@@ -357,6 +360,9 @@ struct ShardMerge {
                 break
             }
             st.entries += 1
+            if r.extra >= 0, let problem = chunk.extras[Int(r.extra)].priceProblem {
+                st.ignoredFields.add(TakingsRejection(place: TakingsPlace(input: ctx.input, path: ctx.path, line: line), reason: .badValue, message: problem))
+            }
             if r.hasBalance, r.device != TakingsRecord.none {
                 let d = ctx.deviceMap[Int(r.device)]
                 if st.chains.count <= d { st.chains.append(contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count)) }
