@@ -33,9 +33,17 @@ extension Feature {
         for key in quantities.keys where !dimensions.contains(where: { $0.name == key }) {
             throw .unknownDimension(feature: self.key, dimension: key)
         }
+        return try credits { quantities[dimensions[$0].name] }
+    }
+
+    /// Credits charged when dimension number `k` was used `quantity(k)` units (nil:
+    /// none): each dimension rounded separately, then summed. The charge audit reads
+    /// quantities straight from a scanned line through this, without a dictionary.
+    @inline(__always)
+    func credits(_ quantity: (Int) -> Exact?) throws(ChargeError) -> Int128 {
         var total: Int128 = 0
-        for d in dimensions {
-            let c = try d.credits(for: quantities[d.name] ?? .zero)
+        for (k, d) in dimensions.enumerated() {
+            let c = try d.credits(for: quantity(k) ?? .zero)
             let (s, o) = total.addingReportingOverflow(c)
             guard !o else { throw .overflow(dimension: d.name) }
             total = s

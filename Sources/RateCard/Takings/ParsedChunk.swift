@@ -21,6 +21,8 @@ struct TakingsRecord {
     var extra: Int32 = -1
     var kind: LedgerEntry.Kind
     var hasBalance = false
+    /// The charge audit: 0 not audited, 1 passed, 2 a finding in `extra`.
+    var audit: UInt8 = 0
 }
 
 /// What a record carries beyond numbers, kept only when it is needed: the quantity when
@@ -32,6 +34,8 @@ struct RecordExtra {
     /// Why `price` is ignored (the entry is kept): not money, or not on a top-up.
     var priceProblem: String?
     var refundOf: String?
+    /// What the charge audit found, when the charge did not pass.
+    var audit: ChargeAuditOutcome?
 }
 
 /// The result of reading one chunk of whole lines: records, local feature and device
@@ -196,6 +200,8 @@ struct ChunkBuilder {
     let keepQuantity: QuantityNeed
     /// Per local feature index: whether its charges' quantities are kept.
     private var quantityWanted: [Bool] = []
+    /// Per local feature index: its charge rules (resolved once per chunk and key).
+    private var rules: [ChargeRules?] = []
     var chunk = ParsedChunk()
     private var features = ByteInterner()
     var devices: DeviceInterner
@@ -258,6 +264,15 @@ struct ChunkBuilder {
             if extra == nil { extra = RecordExtra() }
             extra!.quantity = f.quantity(scanner)
         }
+        if f.kind == .charge, let rules = chargeRules(r.feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
+            if let outcome = rule.audit(f.amount, scanner) {
+                if extra == nil { extra = RecordExtra() }
+                extra!.audit = outcome
+                r.audit = 2
+            } else {
+                r.audit = 1
+            }
+        }
         if let extra {
             r.extra = Int32(chunk.extras.count)
             chunk.extras.append(extra)
@@ -276,6 +291,17 @@ struct ChunkBuilder {
             quantityWanted.append(keepQuantity.wants(String(decoding: features.bytes[quantityWanted.count], as: UTF8.self)))
         }
         return quantityWanted[k]
+    }
+
+    /// The charge rules of local feature `feature`, looked up once per feature key.
+    @inline(__always)
+    private mutating func chargeRules(_ feature: UInt32) -> ChargeRules? {
+        guard !keepQuantity.chargeRules.isEmpty, feature != TakingsRecord.none else { return nil }
+        let k = Int(feature)
+        while rules.count <= k {
+            rules.append(keepQuantity.chargeRules[String(decoding: features.bytes[rules.count], as: UTF8.self)])
+        }
+        return rules[k]
     }
 
     mutating func reserve(_ n: Int) {

@@ -161,6 +161,8 @@ extension TakingsEngine {
             }
         }
 
+        let audit = chargeAudit()
+
         // Below the line.
         var grants: Int64 = 0, topups: Int64 = 0
         var granted: Int128 = 0, toppedUp: Int128 = 0, outstanding: Int128 = final.state.outstanding
@@ -188,11 +190,61 @@ extension TakingsEngine {
         for row in tableRows { if let c = row.cost?.currency { costCurrency = c } }
         return TakingsReport(window: window, series: options.series, rows: tableRows, totals: total(tableRows), periods: periods,
                              belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
-                             warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency)
+                             warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency,
+                             chargeAudit: audit)
     }
 }
 
 extension TakingsEngine {
+    /// The charge audit over the shards, and its findings as diagnostics: warnings, or
+    /// errors under `strict`. Nil when the run has no charge rules (no card).
+    func chargeAudit() -> ChargeAudit? {
+        guard !settings.quantities.chargeRules.isEmpty else { return nil }
+        var tallies: [AuditTally] = []
+        for shard in shards {
+            for (f, t) in shard.state.audit.enumerated() {
+                if tallies.count <= f { tallies.append(contentsOf: repeatElement(AuditTally(), count: f + 1 - tallies.count)) }
+                tallies[f].merge(t)
+            }
+        }
+        var list: [ChargeAudit.Feature] = []
+        let severity: Diagnostic.Severity = options.strict ? .error : .warning
+        func report(_ d: Diagnostic) { if options.strict { errors.append(d) } else { warnings.append(d) } }
+        func at(_ p: TakingsPlace, _ message: String, _ rule: String) -> Diagnostic {
+            Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1), severity: severity, message: message, rule: rule)
+        }
+        for (f, t) in tallies.enumerated() where !t.isEmpty {
+            let key = features[f]
+            let findings = t.findings.sorted()
+            list.append(ChargeAudit.Feature(feature: key, metered: t.metered, checked: t.checked, mismatches: t.mismatches,
+                                            overCharged: t.overCharged, underCharged: t.underCharged, missingQuantity: t.missingQuantity,
+                                            unchecked: t.unchecked, findings: findings))
+            if t.overflowed {
+                errors.append(Diagnostic(path: "-", message: "charge audit of \(key): the credits over- or under-charged overflow 128 bits", rule: "overflow"))
+            }
+            for finding in findings {
+                report(at(finding.place, "\(FieldReader.excerpt(key)) charge: \(finding.message)", finding.kind == .missingQuantity ? "missing-quantity" : "charge-audit"))
+            }
+            func first(_ kind: ChargeAudit.Finding.Kind) -> (TakingsPlace, Int) {
+                let of = findings.filter { $0.kind == kind }
+                return (of.first?.place ?? TakingsPlace(input: 0, path: "-", line: 1), of.count)
+            }
+            if t.mismatches > 0 {
+                let (p, shown) = first(.mismatch)
+                report(at(p, "\(FieldReader.excerpt(key)): \(t.mismatches) of \(t.checked) charges differ from the card (over-charged \(t.overCharged) credits, under-charged \(t.underCharged)); the first \(shown) listed", "charge-audit"))
+            }
+            if t.unchecked > 0 {
+                let (p, shown) = first(.unchecked)
+                report(at(p, "\(FieldReader.excerpt(key)): \(t.unchecked) charges cannot be checked against the card; the first \(shown) listed", "charge-audit"))
+            }
+            if t.missingQuantity > 0 {
+                let (p, shown) = first(.missingQuantity)
+                report(at(p, "\(FieldReader.excerpt(key)): \(t.missingQuantity) charges carry no quantity: " + (t.metered ? "their metered cost is missing, so the cost is incomplete" : "the charge audit cannot check them") + "; the first \(shown) listed", "missing-quantity"))
+            }
+        }
+        return ChargeAudit(features: list.sorted { $0.feature < $1.feature })
+    }
+
     /// The table slot of the charge each refund names (nil when there is none), looked up
     /// shard by shard on the worker threads, with the home slots of a group of refunds
     /// loaded ahead so that their cache misses overlap instead of coming one by one.

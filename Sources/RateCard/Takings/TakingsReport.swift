@@ -107,6 +107,8 @@ public struct TakingsReport: Sendable, Hashable {
     public let errors: [Diagnostic]
     /// The currency of `cost`, when priced.
     public let costCurrency: Currency?
+    /// Every charge in the window compared with the card; nil when the run had no card.
+    public let chargeAudit: ChargeAudit?
 
     /// True when the run should exit 1: an error, a conflicting duplicate (the same id
     /// with different content is always an error), or under `strict` any rejection.

@@ -176,6 +176,8 @@ struct ShardState {
     /// Entries in the window whose series period has no label (`TakingsSeries.outside`),
     /// and the first of them by place.
     var outsideSeries = 0
+    /// Per global feature: the charge audit of its charges in the window.
+    var audit: [AuditTally] = []
     /// Fields ignored on entries that are kept (a `price` that is not money).
     var ignoredFields: RejectionLog
     var outsideSeriesFirst = UInt64.max
@@ -398,6 +400,12 @@ struct ShardMerge {
                 let seen = st.firstSeen[feature]
                 if seen == .max || (SlotMeta.input(meta), SlotMeta.line(meta)) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
                     st.firstSeen[feature] = meta
+                }
+                if r.audit != 0 {
+                    if st.audit.count <= feature { st.audit.append(contentsOf: repeatElement(AuditTally(), count: feature + 1 - st.audit.count)) }
+                    let outcome = r.audit == 2 ? chunk.extras[Int(r.extra)].audit : nil
+                    let c = ctx
+                    st.audit[feature].add(outcome, charged: -Int128(r.amount), place: TakingsPlace(input: c.input, path: c.path, line: line))
                 }
                 if isPriced(feature), let pricing = settings.pricing {
                     let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
