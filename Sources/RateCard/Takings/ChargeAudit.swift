@@ -72,7 +72,7 @@ struct AuditTally: Sendable {
     /// A sum of credits over- or under-charged passed 128 bits (reported as an error).
     var overflowed = false
 
-    mutating func add(_ outcome: ChargeAuditOutcome?, charged: Int128, place: @autoclosure () -> TakingsPlace) {
+    mutating func add(_ outcome: ChargeAuditOutcome?, charged: Int128, place: TakingsPlace) {
         guard let outcome else {
             checked += 1
             return
@@ -84,16 +84,16 @@ struct AuditTally: Sendable {
             mismatches += 1
             let (sum, o) = charged > expected ? overCharged.addingReportingOverflow(charged - expected) : underCharged.addingReportingOverflow(expected - charged)
             if o { overflowed = true } else if charged > expected { overCharged = sum } else { underCharged = sum }
-            finding = ChargeAudit.Finding(kind: .mismatch, place: place(), charged: charged, expected: expected,
+            finding = ChargeAudit.Finding(kind: .mismatch, place: place, charged: charged, expected: expected,
                                           message: "charged \(charged) credits, the card charges \(expected) for its quantity")
         case .missingQuantity(let isMetered):
             missingQuantity += 1
             metered = metered || isMetered
-            finding = ChargeAudit.Finding(kind: .missingQuantity, place: place(), charged: charged, expected: nil,
+            finding = ChargeAudit.Finding(kind: .missingQuantity, place: place, charged: charged, expected: nil,
                                           message: isMetered ? "no quantity: its metered cost is missing" : "no quantity: the charge cannot be checked")
         case .unchecked(let why):
             unchecked += 1
-            finding = ChargeAudit.Finding(kind: .unchecked, place: place(), charged: charged, expected: nil, message: "cannot be checked: \(why)")
+            finding = ChargeAudit.Finding(kind: .unchecked, place: place, charged: charged, expected: nil, message: "cannot be checked: \(why)")
         }
         keep(finding)
     }

@@ -5,22 +5,34 @@
 /// dimensions' quantity-key hashes, so that a scanned line's quantities are matched
 /// without building strings. A charge is audited against the version in force at its
 /// `at`; before the first version took effect, against the first (as costs are).
-public struct ChargeRules: Sendable {
+public final class ChargeRules: Sendable {
     struct Version: Sendable {
         let effectiveSeconds: Int64
         let effectiveNanos: Int32
         let rule: Rule?
     }
 
-    struct Rule: Sendable {
+    /// One version's charge rule for the key. A class, so that looking it up per charge
+    /// copies a reference, not the feature.
+    final class Rule: Sendable {
         let feature: Feature
         /// `ContentHasher.dimensionKeyHash` of each dimension's name, in order.
         let keyHashes: [UInt64]
+        /// Each dimension's terms for `Dimension.credits(whole:…)`.
+        let terms: [(credits: Int128, per: Int128, rounding: ChargeRounding)]
         /// The one dimension counts uses (unit `event` or `request`): a charge without a
         /// quantity is one use.
         let perUse: Bool
         /// Some dimension has a provider cost: without a quantity the cost is missing.
         let metered: Bool
+
+        init(_ f: Feature) {
+            feature = f
+            keyHashes = f.dimensions.map { ContentHasher.dimensionKeyHash($0.name) }
+            terms = f.dimensions.map { ($0.credits, $0.per, $0.rounding) }
+            perUse = f.dimensions.count == 1 && [.event, .request].contains(f.dimensions[0].unit)
+            metered = f.dimensions.contains { if case .provider = $0.cost { true } else { false } }
+        }
     }
 
     let versions: [Version]
@@ -28,12 +40,8 @@ public struct ChargeRules: Sendable {
     /// From the versions of one family, oldest first.
     init(key: String, versions cards: [RateCard]) {
         versions = cards.map { card in
-            let rule = card.features.first { $0.key == key }.map { f in
-                Rule(feature: f, keyHashes: f.dimensions.map { ContentHasher.dimensionKeyHash($0.name) },
-                     perUse: f.dimensions.count == 1 && [.event, .request].contains(f.dimensions[0].unit),
-                     metered: f.dimensions.contains { if case .provider = $0.cost { true } else { false } })
-            }
-            return Version(effectiveSeconds: card.effective.seconds, effectiveNanos: card.effective.nanoseconds, rule: rule)
+            Version(effectiveSeconds: card.effective.seconds, effectiveNanos: card.effective.nanoseconds,
+                    rule: card.features.first { $0.key == key }.map(Rule.init))
         }
     }
 
@@ -41,7 +49,11 @@ public struct ChargeRules: Sendable {
     @inline(__always)
     func rule(seconds: Int64, nanoseconds: UInt32) -> Rule? {
         var k = 0
-        for (j, v) in versions.enumerated() where (v.effectiveSeconds, v.effectiveNanos) <= (seconds, Int32(nanoseconds)) { k = j }
+        var j = 1
+        while j < versions.count, (versions[j].effectiveSeconds, versions[j].effectiveNanos) <= (seconds, Int32(nanoseconds)) {
+            k = j
+            j += 1
+        }
         return versions.isEmpty ? nil : versions[k].rule
     }
 }
@@ -60,28 +72,55 @@ enum ChargeAuditOutcome: Sendable, Hashable {
 
 extension ChargeRules.Rule {
     /// Audits one scanned charge of `amount` (negative) credits: nil when it is what the
-    /// card charges, otherwise the finding. The card's own charge computation
-    /// (`Feature.credits`) does the arithmetic.
+    /// card charges, otherwise the finding. The card's own charge computation does the
+    /// arithmetic: `Dimension.credits(whole:…)` for whole quantities (the common case,
+    /// with the terms precomputed), `Feature.credits` for any other.
     @inline(__always)
     func audit(_ amount: Int64, _ scanner: EntryScanner) -> ChargeAuditOutcome? {
-        let dims = scanner.dimensions
-        let expected: Int128
+        let expected: Int128?
         do throws(ChargeError) {
-            if dims.isEmpty {
-                guard perUse else { return .missingQuantity(metered: metered) }
-                expected = try feature.credits { _ in .one }
-            } else {
-                for d in dims where !keyHashes.contains(d.keyHash) {
-                    return .unchecked("quantity names \"\(scanner.string(d.key) ?? "")\", a dimension the card does not charge for (it has: \(feature.dimensions.map(\.name).joined(separator: ", ")))")
-                }
-                expected = try feature.credits { k in
-                    guard let q = dims.first(where: { $0.keyHash == keyHashes[k] }) else { return nil }
-                    return q.scale == 0 ? Exact(integer: q.significand) : ((try? Exact(q.significand, over: Exact.powerOfTen(q.scale))) ?? .zero)
-                }
-            }
+            expected = try self.expected(scanner)
         } catch {
             return .unchecked(error.description)
         }
+        guard let expected else { return .missingQuantity(metered: metered) }
         return expected == -Int128(amount) ? nil : .mismatch(expected: expected)
+    }
+
+    /// What the card charges for the scanned quantity; nil when there is none and the
+    /// feature needs one.
+    @inline(__always)
+    private func expected(_ scanner: EntryScanner) throws(ChargeError) -> Int128? {
+        let dims = scanner.dimensions
+        if dims.isEmpty {
+            guard perUse else { return nil }
+            return try Dimension.credits(whole: 1, credits: terms[0].credits, per: terms[0].per, rounding: terms[0].rounding,
+                                         name: feature.dimensions[0].name)
+        }
+        var whole = true
+        for d in dims {
+            guard keyHashes.contains(d.keyHash) else {
+                throw .unknownDimension(feature: feature.key, dimension: scanner.string(d.key) ?? "")
+            }
+            if d.scale != 0 { whole = false }
+        }
+        guard whole else {
+            return try feature.credits { k in
+                guard let q = dims.first(where: { $0.keyHash == keyHashes[k] }) else { return nil }
+                return (try? Exact(q.significand, over: Exact.powerOfTen(q.scale))) ?? .zero
+            }
+        }
+        var total: Int128 = 0
+        for k in 0..<terms.count {
+            var quantity: Int128 = 0
+            for d in dims where d.keyHash == keyHashes[k] { quantity = d.significand }
+            guard quantity != 0 else { continue }
+            let t = terms[k]
+            let c = try Dimension.credits(whole: quantity, credits: t.credits, per: t.per, rounding: t.rounding, name: feature.dimensions[k].name)
+            let (sum, o) = total.addingReportingOverflow(c)
+            guard !o else { throw .overflow(dimension: feature.dimensions[k].name) }
+            total = sum
+        }
+        return total
     }
 }

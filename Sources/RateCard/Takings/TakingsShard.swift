@@ -403,9 +403,13 @@ struct ShardMerge {
                 }
                 if r.audit != 0 {
                     if st.audit.count <= feature { st.audit.append(contentsOf: repeatElement(AuditTally(), count: feature + 1 - st.audit.count)) }
-                    let outcome = r.audit == 2 ? chunk.extras[Int(r.extra)].audit : nil
-                    let c = ctx
-                    st.audit[feature].add(outcome, charged: -Int128(r.amount), place: TakingsPlace(input: c.input, path: c.path, line: line))
+                    if r.audit == 1 {
+                        st.audit[feature].checked += 1
+                    } else {
+                        let outcome = chunk.extras[Int(r.extra)].audit
+                        let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
+                        st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
+                    }
                 }
                 if isPriced(feature), let pricing = settings.pricing {
                     let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
