@@ -72,30 +72,40 @@ struct AuditTally: Sendable {
     /// A sum of credits over- or under-charged passed 128 bits (reported as an error).
     var overflowed = false
 
-    mutating func add(_ outcome: ChargeAuditOutcome?, charged: Int128, place: TakingsPlace) {
-        guard let outcome else {
-            checked += 1
-            return
-        }
-        let finding: ChargeAudit.Finding
+    /// Counts one finding, and keeps it when it is among the first by place (the finding
+    /// and its message are built only then).
+    mutating func add(_ outcome: ChargeAuditOutcome, charged: Int128, place: TakingsPlace) {
+        let kind: ChargeAudit.Finding.Kind
         switch outcome {
         case .mismatch(let expected):
+            kind = .mismatch
             checked += 1
             mismatches += 1
             let (sum, o) = charged > expected ? overCharged.addingReportingOverflow(charged - expected) : underCharged.addingReportingOverflow(expected - charged)
             if o { overflowed = true } else if charged > expected { overCharged = sum } else { underCharged = sum }
-            finding = ChargeAudit.Finding(kind: .mismatch, place: place, charged: charged, expected: expected,
-                                          message: "charged \(charged) credits, the card charges \(expected) for its quantity")
         case .missingQuantity(let isMetered):
+            kind = .missingQuantity
             missingQuantity += 1
             metered = metered || isMetered
-            finding = ChargeAudit.Finding(kind: .missingQuantity, place: place, charged: charged, expected: nil,
-                                          message: isMetered ? "no quantity: its metered cost is missing" : "no quantity: the charge cannot be checked")
-        case .unchecked(let why):
+        case .unchecked, .unknownDimension:
+            kind = .unchecked
             unchecked += 1
-            finding = ChargeAudit.Finding(kind: .unchecked, place: place, charged: charged, expected: nil, message: "cannot be checked: \(why)")
         }
-        keep(finding)
+        guard findings.count < ChargeAudit.shown || findings.contains(where: { place < $0.place }) else { return }
+        let message: String
+        var expectedCredits: Int128?
+        switch outcome {
+        case .mismatch(let expected):
+            expectedCredits = expected
+            message = "charged \(charged) credits, the card charges \(expected) for its quantity"
+        case .missingQuantity(let isMetered):
+            message = isMetered ? "no quantity: its metered cost is missing" : "no quantity: the charge cannot be checked"
+        case .unchecked(let why):
+            message = "cannot be checked: \(why)"
+        case .unknownDimension:
+            message = "cannot be checked: its quantity names a dimension the card does not have"
+        }
+        keep(ChargeAudit.Finding(kind: kind, place: place, charged: charged, expected: expectedCredits, message: message))
     }
 
     private mutating func keep(_ f: ChargeAudit.Finding) {

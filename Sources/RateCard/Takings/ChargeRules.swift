@@ -67,7 +67,10 @@ enum ChargeAuditOutcome: Sendable, Hashable {
     case mismatch(expected: Int128)
     /// The card's charge rule cannot be applied (a dimension it does not have, a quantity
     /// that is not a whole number of intervals under exact rounding).
-    case unchecked(String)
+    case unchecked(ChargeError)
+    /// The scanned quantity's dimension number `k` is not one of the card's: turned into
+    /// `unchecked` by the reader, which has its name.
+    case unknownDimension(Int)
 }
 
 extension ChargeRules.Rule {
@@ -76,12 +79,13 @@ extension ChargeRules.Rule {
     /// arithmetic: `Dimension.credits(whole:…)` for whole quantities (the common case,
     /// with the terms precomputed), `Feature.credits` for any other.
     @inline(__always)
-    func audit(_ amount: Int64, _ scanner: EntryScanner) -> ChargeAuditOutcome? {
+    func audit(_ amount: Int64, _ dims: [EntryScanner.Dimension]) -> ChargeAuditOutcome? {
+        for (k, d) in dims.enumerated() where !keyHashes.contains(d.keyHash) { return .unknownDimension(k) }
         let expected: Int128?
         do throws(ChargeError) {
-            expected = try self.expected(scanner)
+            expected = try self.expected(dims)
         } catch {
-            return .unchecked(error.description)
+            return .unchecked(error)
         }
         guard let expected else { return .missingQuantity(metered: metered) }
         return expected == -Int128(amount) ? nil : .mismatch(expected: expected)
@@ -90,20 +94,14 @@ extension ChargeRules.Rule {
     /// What the card charges for the scanned quantity; nil when there is none and the
     /// feature needs one.
     @inline(__always)
-    private func expected(_ scanner: EntryScanner) throws(ChargeError) -> Int128? {
-        let dims = scanner.dimensions
+    private func expected(_ dims: [EntryScanner.Dimension]) throws(ChargeError) -> Int128? {
         if dims.isEmpty {
             guard perUse else { return nil }
             return try Dimension.credits(whole: 1, credits: terms[0].credits, per: terms[0].per, rounding: terms[0].rounding,
                                          name: feature.dimensions[0].name)
         }
         var whole = true
-        for d in dims {
-            guard keyHashes.contains(d.keyHash) else {
-                throw .unknownDimension(feature: feature.key, dimension: scanner.string(d.key) ?? "")
-            }
-            if d.scale != 0 { whole = false }
-        }
+        for d in dims where d.scale != 0 { whole = false }
         guard whole else {
             return try feature.credits { k in
                 guard let q = dims.first(where: { $0.keyHash == keyHashes[k] }) else { return nil }

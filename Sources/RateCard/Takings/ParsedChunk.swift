@@ -258,14 +258,15 @@ struct ChunkBuilder {
         if f.price.isPresent {
             if extra == nil { extra = RecordExtra() }
             extra!.price = scanner.parsePrice(f.price)
-            extra!.priceProblem = scanner.priceProblem(f)
+            if f.kind != .topup || extra!.price == nil { extra!.priceProblem = scanner.priceProblem(f) }
         }
         if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
             if extra == nil { extra = RecordExtra() }
             extra!.quantity = f.quantity(scanner)
         }
         if f.kind == .charge, let rules = chargeRules(r.feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
-            if let outcome = rule.audit(f.amount, scanner) {
+            if var outcome = rule.audit(f.amount, scanner.dimensions) {
+                if case .unknownDimension(let k) = outcome { outcome = .unchecked(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? "")) }
                 if extra == nil { extra = RecordExtra() }
                 extra!.audit = outcome
                 r.audit = 2

@@ -406,9 +406,10 @@ struct ShardMerge {
                     if r.audit == 1 {
                         st.audit[feature].checked += 1
                     } else {
-                        let outcome = chunk.extras[Int(r.extra)].audit
-                        let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
-                        st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
+                        if let outcome = chunk.extras[Int(r.extra)].audit {
+                            let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
+                            st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
+                        }
                     }
                 }
                 if isPriced(feature), let pricing = settings.pricing {
