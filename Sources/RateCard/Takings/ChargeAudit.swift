@@ -101,7 +101,7 @@ struct AuditTally: Sendable {
         case .missingQuantity(let isMetered):
             message = isMetered ? "no quantity: its metered cost is missing" : "no quantity: the charge cannot be checked"
         case .unchecked(let why):
-            message = "cannot be checked: \(why)"
+            message = "cannot be checked: \(why.error)"
         case .unknownDimension:
             message = "cannot be checked: its quantity names a dimension the card does not have"
         }

@@ -67,7 +67,7 @@ enum ChargeAuditOutcome: Sendable, Hashable {
     case mismatch(expected: Int128)
     /// The card's charge rule cannot be applied (a dimension it does not have, a quantity
     /// that is not a whole number of intervals under exact rounding).
-    case unchecked(ChargeError)
+    case unchecked(ChargeErrorBox)
     /// The scanned quantity's dimension number `k` is not one of the card's: turned into
     /// `unchecked` by the reader, which has its name.
     case unknownDimension(Int)
@@ -85,7 +85,7 @@ extension ChargeRules.Rule {
         do throws(ChargeError) {
             expected = try self.expected(dims)
         } catch {
-            return .unchecked(error)
+            return .unchecked(ChargeErrorBox(error))
         }
         guard let expected else { return .missingQuantity(metered: metered) }
         return expected == -Int128(amount) ? nil : .mismatch(expected: expected)
@@ -121,4 +121,17 @@ extension ChargeRules.Rule {
         }
         return total
     }
+}
+
+/// A charge error kept by reference, so that an audit outcome stays a few bytes wide on
+/// the hot path (it is returned for every audited charge).
+final class ChargeErrorBox: Sendable, Hashable {
+    let error: ChargeError
+
+    init(_ error: ChargeError) {
+        self.error = error
+    }
+
+    static func == (lhs: ChargeErrorBox, rhs: ChargeErrorBox) -> Bool { lhs.error == rhs.error }
+    func hash(into hasher: inout Hasher) { hasher.combine(error) }
 }

@@ -266,7 +266,7 @@ struct ChunkBuilder {
         }
         if f.kind == .charge, let rules = chargeRules(r.feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
             if var outcome = rule.audit(f.amount, scanner.dimensions) {
-                if case .unknownDimension(let k) = outcome { outcome = .unchecked(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? "")) }
+                if case .unknownDimension(let k) = outcome { outcome = .unchecked(ChargeErrorBox(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? ""))) }
                 if extra == nil { extra = RecordExtra() }
                 extra!.audit = outcome
                 r.audit = 2
