@@ -230,11 +230,23 @@ struct ChunkBuilder {
         var featureHash: UInt64 = 0
         var deviceHash: UInt64 = 0
         let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
-        var r = TakingsRecord(id0: id0, id1: id1, content: content, seconds: f.seconds,
-                              amount: f.amount, line: line, nanoseconds: f.nanoseconds, kind: f.kind)
-        if f.feature.isPresent {
-            r.feature = features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
+        let feature = f.feature.isPresent ? features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash) : TakingsRecord.none
+        // The charge audit into locals, so that the record is built in one go.
+        var audit: UInt8 = 0
+        var finding: ChargeAuditOutcome?
+        if f.kind == .charge, let rules = chargeRules(feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
+            if var outcome = rule.audit(f.amount, scanner.dimensions) {
+                if case .unknownDimension(let k) = outcome {
+                    outcome = .unchecked(ChargeErrorBox(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? "")))
+                }
+                finding = outcome
+                audit = 2
+            } else {
+                audit = 1
+            }
         }
+        var r = TakingsRecord(id0: id0, id1: id1, content: content, seconds: f.seconds,
+                              amount: f.amount, line: line, nanoseconds: f.nanoseconds, feature: feature, kind: f.kind, audit: audit)
         if f.device.isPresent, let balance = f.balanceAfter {
             let p = scanner.pointer(f.device)
             let n = Int(f.device.count)
@@ -260,19 +272,13 @@ struct ChunkBuilder {
             extra!.price = scanner.parsePrice(f.price)
             if f.kind != .topup || extra!.price == nil { extra!.priceProblem = scanner.priceProblem(f) }
         }
+        if let finding {
+            if extra == nil { extra = RecordExtra() }
+            extra!.audit = finding
+        }
         if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
             if extra == nil { extra = RecordExtra() }
             extra!.quantity = f.quantity(scanner)
-        }
-        if f.kind == .charge, let rules = chargeRules(r.feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
-            if var outcome = rule.audit(f.amount, scanner.dimensions) {
-                if case .unknownDimension(let k) = outcome { outcome = .unchecked(ChargeErrorBox(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? ""))) }
-                if extra == nil { extra = RecordExtra() }
-                extra!.audit = outcome
-                r.audit = 2
-            } else {
-                r.audit = 1
-            }
         }
         if let extra {
             r.extra = Int32(chunk.extras.count)
