@@ -42,14 +42,8 @@ enum TakingsFormatDetector {
             }
             // The first line is not a whole object: a document that opens an `entries`
             // array (pretty-printed, or longer than the peek) is a ledger document, even
-            // when its first entry starts on the same line, unless the next line is a
-            // whole object of its own (then it may be JSON Lines whose first line is bad).
-            guard opensEntriesArray(Array(peek[k...])) else { return .jsonLines }
-            if let next = rest.split(separator: 0x0A).first(where: { $0.contains { ![0x20, 0x09, 0x0D].contains($0) } }),
-               (try? JSONParser.parse(Array(next)))?.members != nil {
-                throw unsure(path, "it opens an \"entries\" array, as a ledger document does, but its second line is a whole object, as in JSON Lines")
-            }
-            return .ledgerDocument
+            // when its first entry starts on the same line.
+            return opensEntriesArray(Array(peek[k...])) ? .ledgerDocument : .jsonLines
         case UInt8(ascii: "["):
             throw TakingsInputError(path: path, message: "a JSON array is not a takings export: write JSON Lines (one entry per line) or a ledger document {\"entries\": [...]}")
         default:
