@@ -34,7 +34,7 @@ extension TakingsReport {
                 "topups": .string(String(belowTheLine.topups)),
                 "toppedUp": .string(String(belowTheLine.toppedUp)),
                 "topupMoney": .array(belowTheLine.topupMoney.map {
-                    .object(["currency": .string($0.currency.code), "amount": .string($0.amount.decimalText(maxScale: 38))])
+                    .object(["currency": .string($0.currency.code), "amount": .string($0.amount.decimalText())])
                 }),
                 "outstanding": .string(String(belowTheLine.outstanding)),
             ]),
@@ -59,7 +59,7 @@ extension TakingsReport {
         if let v {
             var valuation: [String: TakingsOutputJSON] = [
                 "currency": .string(v.currency.code),
-                "perCredit": .string(v.credit.perCredit.amount.decimalText(maxScale: 38)),
+                "perCredit": .string(v.credit.perCredit.amount.decimalText()),
                 "basis": .string(v.credit.basis),
                 "stated": .string(v.credit.stated ? "true" : "false"),
                 "meteredCosts": .string(v.meteredNote),
@@ -105,10 +105,10 @@ extension TakingsReport {
             "givenBack": .string(String(r.givenBack)),
             "left": .string(String(r.left)),
             "declineRate": r.declineRate.map { .string($0.decimalText()) } ?? .null,
-            "cost": r.cost.map { .string($0.amount.decimalText(maxScale: 38)) } ?? .null,
+            "cost": r.cost.map { .string($0.amount.decimalText()) } ?? .null,
         ]
         if let v, let f = try? v.figures(r, fixed: try? v.fixedCost(for: r.feature)) {
-            func text(_ m: Money) -> TakingsOutputJSON { .string(m.amount.decimalText(maxScale: 38)) }
+            func text(_ m: Money) -> TakingsOutputJSON { .string(m.amount.decimalText()) }
             o["value"] = text(f.value)
             o["meteredCost"] = text(f.meteredCost)
             o["fixedCost"] = text(f.fixedCost)
@@ -129,10 +129,10 @@ extension TakingsReport {
         if v != nil { head += ["value", "meteredCost", "fixedCost", "profit", "margin", "currency"] }
         func cells(_ r: Row) -> [String] {
             var c = [Self.csvField(r.feature), String(r.charges), String(r.charged), String(r.declines), String(r.givenBack), String(r.left),
-                     r.declineRate?.decimalText() ?? "", r.cost.map { $0.amount.decimalText(maxScale: 38) } ?? ""]
+                     r.declineRate?.decimalText() ?? "", r.cost.map { $0.amount.decimalText() } ?? ""]
             if let v, let f = try? v.figures(r, fixed: try? v.fixedCost(for: r.feature)) {
-                c[7] = f.cost.amount.decimalText(maxScale: 38)
-                c += [f.value, f.meteredCost, f.fixedCost, f.profit].map { $0.amount.decimalText(maxScale: 38) }
+                c[7] = f.cost.amount.decimalText()
+                c += [f.value, f.meteredCost, f.fixedCost, f.profit].map { $0.amount.decimalText() }
                 c += [f.margin?.decimalText() ?? "", v.currency.code]
             }
             return c
