@@ -40,12 +40,6 @@ struct CalendarPeriod: Sendable, Hashable {
         }
     }
 
-    /// The period of `length` that contains an instant.
-    init(containing t: Timestamp, length: Length, offsetMinutes: Int) {
-        self.init(length: length, number: CalendarPeriod.number(containing: t.seconds, length: length, offsetMinutes: offsetMinutes),
-                  offsetMinutes: offsetMinutes)
-    }
-
     /// Reads a label: a day `2026-11-29`, an ISO week `2026-W48` or a month `2026-11`.
     init?(label text: String, offsetMinutes: Int) {
         let b = Array(text.utf8)
