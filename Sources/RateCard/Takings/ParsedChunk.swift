@@ -234,7 +234,8 @@ struct ChunkBuilder {
         // The charge audit into locals, so that the record is built in one go.
         var audit: UInt8 = 0
         var finding: ChargeAuditOutcome?
-        if f.kind == .charge, let rules = chargeRules(feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
+        if f.kind == .charge, keepQuantity.auditWindow.contains(seconds: f.seconds, nanoseconds: f.nanoseconds),
+           let rules = chargeRules(feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
             if var outcome = rule.audit(f.amount, scanner.dimensions) {
                 if case .unknownDimension(let k) = outcome {
                     outcome = .unchecked(ChargeErrorBox(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? "")))

@@ -39,29 +39,32 @@ struct QuantityNeed: Sendable {
     let all: Bool
     let keys: Set<String>
     let chargeRules: [String: ChargeRules]
+    /// Only charges in this window are audited (the others are not counted).
+    let auditWindow: TakingsWindow
 
     static let none = QuantityNeed(all: false, keys: [])
 
-    init(all: Bool, keys: Set<String>, chargeRules: [String: ChargeRules] = [:]) {
+    init(all: Bool, keys: Set<String>, chargeRules: [String: ChargeRules] = [:], auditWindow: TakingsWindow = .all) {
         self.all = all
         self.keys = keys
         self.chargeRules = chargeRules
+        self.auditWindow = auditWindow
     }
 
-    init(_ pricing: (any TakingsPricing)?) {
+    init(_ pricing: (any TakingsPricing)?, window: TakingsWindow = .all) {
         guard let pricing else {
             self = .none
             return
         }
         let rules = pricing.chargeRules
         guard pricing.needsQuantities else {
-            self.init(all: false, keys: [], chargeRules: rules)
+            self.init(all: false, keys: [], chargeRules: rules, auditWindow: window)
             return
         }
         if let keys = pricing.meteredFeatureKeys {
-            self.init(all: false, keys: keys, chargeRules: rules)
+            self.init(all: false, keys: keys, chargeRules: rules, auditWindow: window)
         } else {
-            self.init(all: true, keys: [], chargeRules: rules)
+            self.init(all: true, keys: [], chargeRules: rules, auditWindow: window)
         }
     }
 

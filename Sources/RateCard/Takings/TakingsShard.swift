@@ -139,7 +139,7 @@ struct MergeSettings: @unchecked Sendable {
         self.shards = shards
         self.rejectionsShown = rejectionsShown
         self.paths = paths
-        quantities = QuantityNeed(pricing)
+        quantities = QuantityNeed(pricing, window: window)
         meteredKeys = pricing?.meteredFeatureKeys
     }
 }
