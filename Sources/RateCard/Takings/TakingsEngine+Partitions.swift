@@ -32,8 +32,11 @@ extension TakingsEngine {
                 let work = MergeWork(shards: parts, settings: settings, chunks: chunks, contexts: contexts, features: names)
                 parallel(parts.count) { s in work.run(shard: s) }
             }
-            // The charges refunds name, while this partition's table is here.
+            // The charges refunds name, while this partition's table is here: each slot is
+            // saved with the charge's amount in place of its content hash (which refunds
+            // do not use), found in the shards' lists of charge amounts.
             let requests = try spill.take(p, .requests)
+            var found: [DedupSlots.Slot] = []
             requests.withUnsafeBytes { b in
                 guard let base = b.baseAddress else { return }
                 let size = MemoryLayout<(UInt64, UInt64)>.stride
@@ -41,11 +44,23 @@ extension TakingsEngine {
                 while at + size <= b.count {
                     let (ref0, ref1) = base.loadUnaligned(fromByteOffset: at, as: (UInt64, UInt64).self)
                     if let slot = parts[SlotMeta.shard(of: ref0, count: threads)].table.lookup(id0: ref0, id1: ref1) {
-                        spill.append(p, .chargeSlots, value: slot)
+                        found.append(slot)
                     }
                     at += size
                 }
             }
+            let wanted = DedupTable(capacity: found.count * 2 + 16)
+            for (k, slot) in found.enumerated() {
+                found[k].content = 0
+                _ = wanted.insert(id0: slot.id0, id1: slot.id1, content: 0, meta: UInt64(k))
+            }
+            for part in parts {
+                for c in part.state.chargeAmounts {
+                    if let w = wanted.lookup(id0: c.id0, id1: c.id1) { found[Int(w.meta)].content = UInt64(bitPattern: c.amount) }
+                }
+                part.state.chargeAmounts = []
+            }
+            for slot in found { spill.append(p, .chargeSlots, value: slot) }
             spill.flush(p, .chargeSlots)
             for (s, part) in parts.enumerated() {
                 spill.writeRefunds(part.state.pendingRefunds)
@@ -77,7 +92,8 @@ extension TakingsEngine {
             }
             refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
             let charges = refunds.map { table.lookup(id0: $0.ref0, id1: $0.ref1) }
-            resolveRefunds(refunds, charges: charges, into: resolved, log: &log, entries: &entries, inWindow: &inWindow)
+            let amounts = charges.map { $0.map { Int64(bitPattern: $0.content) } }
+            resolveRefunds(refunds, charges: charges, amounts: amounts, into: resolved, log: &log, entries: &entries, inWindow: &inWindow)
         }
         rejections.merge(log)
         shards[0].state.entries += entries
@@ -88,8 +104,9 @@ extension TakingsEngine {
 
 extension ShardState {
     /// Adds what another shard merged (one partition's) to this one: sums, counts,
-    /// rejections, balance chains, errors. Not its pending refunds, which the partitioned
-    /// run resolves by the partition of their charge.
+    /// rejections, ignored fields, the charge audit, balance chains, errors. Not its
+    /// pending refunds, which the partitioned run resolves by the partition of their
+    /// charge, nor its list of charge amounts, which it has looked up.
     mutating func absorb(_ o: ShardState, features: [String]) {
         for (b, list) in o.sums {
             var into = sums[b] ?? []
@@ -119,6 +136,13 @@ extension ShardState {
         inWindow += o.inWindow
         duplicates += o.duplicates
         rejections.merge(o.rejections)
+        ignoredFields.merge(o.ignoredFields)
+        if audit.count < o.audit.count { audit.append(contentsOf: repeatElement(AuditTally(), count: o.audit.count - audit.count)) }
+        for (f, t) in o.audit.enumerated() { audit[f].merge(t) }
+        outsideSeries += o.outsideSeries
+        if o.outsideSeriesFirst != .max, outsideSeriesFirst == .max || SlotMeta.precedes(o.outsideSeriesFirst, outsideSeriesFirst) {
+            outsideSeriesFirst = o.outsideSeriesFirst
+        }
         if chains.count < o.chains.count { chains.append(contentsOf: repeatElement(ChainSums(), count: o.chains.count - chains.count)) }
         for (d, c) in o.chains.enumerated() { chains[d].merge(c) }
         errors.append(contentsOf: o.errors)

@@ -30,6 +30,9 @@ final class TakingsSpill: @unchecked Sendable {
     private let parts: [Partition]
     private var failure: TakingsInputError?
     private let lock = NSLockLite()
+    /// The charge audit's findings, kept in memory (only charges that fail the audit
+    /// have one, like warnings); records name them by index.
+    let outcomes = AuditOutcomes()
 
     /// The open files, write buffers and counts of one partition.
     final class Partition {
@@ -141,7 +144,7 @@ final class TakingsSpill: @unchecked Sendable {
                     var g = r
                     if r.feature != TakingsRecord.none { g.feature = UInt32(ctx.featureMap[Int(r.feature)]) }
                     if r.device != TakingsRecord.none { g.device = UInt32(ctx.deviceMap[Int(r.device)]) }
-                    let extra = r.extra >= 0 ? SpillCoding.encode(chunk.extras[Int(r.extra)]) : []
+                    let extra = r.extra >= 0 ? SpillCoding.encode(chunk.extras[Int(r.extra)], outcomes: outcomes) : []
                     g.extra = extra.isEmpty ? -1 : 0
                     let header = SpilledRecord(record: g, line: Int64(chunk.lineNumber(r.line, base: ctx.baseLine)),
                                                input: Int32(ctx.input), extraBytes: Int32(extra.count))
@@ -166,7 +169,7 @@ final class TakingsSpill: @unchecked Sendable {
         for r in refunds {
             let q = TakingsSpill.partition(of: r.ref0, count: partitions)
             let name = Array(r.refundOf.utf8)
-            append(q, .refunds, value: SpilledRefund(ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int64(r.feature),
+            append(q, .refunds, value: SpilledRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int64(r.feature),
                                                      amount: r.amount, seconds: r.seconds, nanos: r.nanos, nameBytes: Int32(name.count)))
             name.withUnsafeBytes { append(q, .refunds, $0) }
             parts[q].refunds += 1
@@ -261,7 +264,7 @@ final class TakingsSpill: @unchecked Sendable {
                     r.line = UInt32(chunk.records.count)
                     if h.extraBytes > 0 {
                         r.extra = Int32(chunk.extras.count)
-                        chunk.extras.append(SpillCoding.decode(UnsafeRawBufferPointer(start: base + used + headerSize, count: Int(h.extraBytes))))
+                        chunk.extras.append(SpillCoding.decode(UnsafeRawBufferPointer(start: base + used + headerSize, count: Int(h.extraBytes)), outcomes: outcomes))
                     }
                     chunk.records.append(r)
                     chunk.lineNumbers?.append(Int(h.line))
@@ -297,7 +300,7 @@ final class TakingsSpill: @unchecked Sendable {
                 let r = base.loadUnaligned(fromByteOffset: at, as: SpilledRefund.self)
                 let n = Int(r.nameBytes)
                 let name = String(decoding: UnsafeRawBufferPointer(start: base + at + size, count: min(n, b.count - at - size)), as: UTF8.self)
-                refunds.append(PendingRefund(ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int(r.feature), amount: r.amount,
+                refunds.append(PendingRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int(r.feature), amount: r.amount,
                                              seconds: r.seconds, nanos: r.nanos, refundOf: name))
                 at += size + n
             }
@@ -400,9 +403,29 @@ struct SpilledRecord {
     var extraBytes: Int32
 }
 
+/// The charge audit's outcomes of spilled records, by index (written by the parallel
+/// spill tasks, read while merging).
+final class AuditOutcomes: @unchecked Sendable {
+    private var list: [ChargeAuditOutcome] = []
+    private let lock = NSLockLite()
+
+    func add(_ o: ChargeAuditOutcome) -> Int {
+        lock.locked {
+            list.append(o)
+            return list.count - 1
+        }
+    }
+
+    subscript(k: Int) -> ChargeAuditOutcome? {
+        lock.locked { k >= 0 && k < list.count ? list[k] : nil }
+    }
+}
+
 /// An accepted refund as it is written to its charge's partition; the `refundOf` bytes
 /// follow.
 struct SpilledRefund {
+    var id0: UInt64
+    var id1: UInt64
     var ref0: UInt64
     var ref1: UInt64
     var meta: UInt64
@@ -416,7 +439,7 @@ struct SpilledRefund {
 /// `RecordExtra` to bytes and back, exactly: strings as length and UTF-8, `Exact` as its
 /// numerator and denominator.
 enum SpillCoding {
-    static func encode(_ e: RecordExtra) -> [UInt8] {
+    static func encode(_ e: RecordExtra, outcomes: AuditOutcomes) -> [UInt8] {
         var out: [UInt8] = []
         func int(_ v: Int32) { withUnsafeBytes(of: v) { out.append(contentsOf: $0) } }
         func string(_ s: String) {
@@ -428,9 +451,12 @@ enum SpillCoding {
             withUnsafeBytes(of: x.denominator) { out.append(contentsOf: $0) }
         }
         let flags: UInt8 = (e.refundOf != nil ? 1 : 0) | (e.price != nil ? 2 : 0) | (e.quantity.isEmpty ? 0 : 4)
+            | (e.priceProblem != nil ? 8 : 0) | (e.audit != nil ? 16 : 0)
         guard flags != 0 else { return [] }
         out.append(flags)
         if let r = e.refundOf { string(r) }
+        if let p = e.priceProblem { string(p) }
+        if let a = e.audit { int(Int32(outcomes.add(a))) }
         if let p = e.price {
             string(p.currency.code)
             exact(p.amount)
@@ -445,7 +471,7 @@ enum SpillCoding {
         return out
     }
 
-    static func decode(_ b: UnsafeRawBufferPointer) -> RecordExtra {
+    static func decode(_ b: UnsafeRawBufferPointer, outcomes: AuditOutcomes) -> RecordExtra {
         var e = RecordExtra()
         var at = 0
         func int() -> Int {
@@ -467,6 +493,8 @@ enum SpillCoding {
         let flags = b[0]
         at = 1
         if flags & 1 != 0 { e.refundOf = string() }
+        if flags & 8 != 0 { e.priceProblem = string() }
+        if flags & 16 != 0 { e.audit = outcomes[int()] }
         if flags & 2 != 0 {
             let code = string()
             if let amount = exact(), let currency = Currency(code: code) { e.price = Money(amount, currency) }

@@ -28,7 +28,7 @@ import Testing
     }
 
     static let export = (1...2000).map {
-        #"{"id":"c\#($0)","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-30000,"feature":"debrief"}"#
+        #"{"id":"c\#($0)","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-50000,"feature":"debrief"}"#
     }.joined(separator: "\n") + "\n"
 
     @Test func neverOnAPipe() throws {
@@ -43,7 +43,7 @@ import Testing
         #expect(!piped.stderr.contains("margin pnl:"))
         #expect(!piped.stderr.contains("\r"))
         #expect(piped.stdout == quiet.stdout)
-        #expect(piped.stdout.contains("debrief,2000,60000000,"))
+        #expect(piped.stdout.contains("debrief,2000,100000000,"))
     }
 
     /// Runs margin under `script`, so that standard error is a terminal; standard output
@@ -79,7 +79,7 @@ import Testing
         // Cleared at the end: the last thing on the terminal is the erase.
         #expect(shown.terminal.hasSuffix("\r\u{1B}[K"))
         #expect(!shown.stdout.contains("margin pnl:"))
-        #expect(shown.stdout.contains("debrief,2000,60000000,"))
+        #expect(shown.stdout.contains("debrief,2000,100000000,"))
         let noColor = try onTerminal("", environment: ["MARGIN_PROGRESS_AFTER": "0", "NO_COLOR": "1"])
         #expect(!noColor.terminal.contains("margin pnl:"))
         let quiet = try onTerminal("--quiet", environment: ["MARGIN_PROGRESS_AFTER": "0", "NO_COLOR": ""])
