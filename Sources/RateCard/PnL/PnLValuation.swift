@@ -63,6 +63,7 @@ extension TakingsReport {
         guard !extra.isEmpty else { return self }
         return TakingsReport(window: window, series: series, rows: (rows + extra).sorted { $0.feature < $1.feature }, totals: totals,
                              periods: periods, belowTheLine: belowTheLine, input: input, rejections: rejections,
-                             unknownFeatures: unknownFeatures, warnings: warnings, errors: errors, costCurrency: costCurrency)
+                             unknownFeatures: unknownFeatures, warnings: warnings, errors: errors, costCurrency: costCurrency,
+                             chargeAudit: chargeAudit)
     }
 }

@@ -67,10 +67,29 @@ extension TakingsReport {
             if let note = v.fixedCostNote { valuation["fixedCosts"] = .string(note) }
             o["valuation"] = .object(valuation)
         }
+        if let chargeAudit {
+            o["chargeAudit"] = .object([
+                "mismatches": .string(String(chargeAudit.mismatches)),
+                "missingQuantity": .string(String(chargeAudit.missingQuantity)),
+                "unchecked": .string(String(chargeAudit.unchecked)),
+                "features": .array(chargeAudit.features.map { f in
+                    .object([
+                        "feature": .string(f.feature), "checked": .string(String(f.checked)), "mismatches": .string(String(f.mismatches)),
+                        "overCharged": .string(String(f.overCharged)), "underCharged": .string(String(f.underCharged)),
+                        "missingQuantity": .string(String(f.missingQuantity)), "unchecked": .string(String(f.unchecked)),
+                        "costIncomplete": .string(f.costIncomplete ? "true" : "false"),
+                        "findings": .array(f.findings.map { x in
+                            .object(["place": .string(x.place.description), "charged": .string(String(x.charged)),
+                                     "expected": x.expected.map { .string(String($0)) } ?? .null, "message": .string(x.message)])
+                        }),
+                    ])
+                }),
+            ])
+        }
         if let series {
             o["series"] = .object(["by": .string(series.period.rawValue), "offsetMinutes": .number(series.offsetMinutes)])
             o["periods"] = .array(periods.map {
-                .object(["period": .string($0.label), "since": .string($0.since.rfc3339UTC), "until": .string($0.until.rfc3339UTC),
+                .object(["period": .string($0.label), "since": $0.since.map { .string($0.rfc3339UTC) } ?? .null, "until": $0.until.map { .string($0.rfc3339UTC) } ?? .null,
                          "features": .array($0.rows.map { .object(jsonRow($0)) }), "totals": .object(jsonRow($0.totals))])
             })
         }
@@ -188,6 +207,17 @@ extension TakingsReport {
             "outstanding balance: \(belowTheLine.outstanding) credits (granted or bought and not yet spent: a liability)",
         ]
         if !unknownFeatures.isEmpty { lines.append("unknown feature keys: " + unknownFeatures.joined(separator: ", ")) }
+        if let a = chargeAudit {
+            let checked = a.features.reduce(0) { $0 + $1.checked }
+            let over = a.features.reduce(Int128(0)) { $0 &+ $1.overCharged }, under = a.features.reduce(Int128(0)) { $0 &+ $1.underCharged }
+            var audit = "charge audit: \(checked) charges checked against the card, \(a.mismatches) differ"
+                + (a.mismatches > 0 ? " (over-charged \(over) credits, under-charged \(under))" : "")
+            if a.missingQuantity > 0 { audit += "; \(a.missingQuantity) without a quantity" }
+            if a.unchecked > 0 { audit += "; \(a.unchecked) cannot be checked" }
+            lines.append(audit)
+            let incomplete = a.features.filter(\.costIncomplete).map(\.feature)
+            if !incomplete.isEmpty { lines.append("metered cost incomplete (charges without a quantity): " + incomplete.joined(separator: ", ")) }
+        }
         return lines
     }
 
