@@ -4,8 +4,9 @@ extension PnLSQLCompiler {
     /// `id, reason, detail`, sorted by reason and id. Reasons are `margin pnl`'s rule names
     /// (`missing-field`, `bad-timestamp`, `conflicting-duplicate`, `refund-of-unknown-charge`,
     /// `unknown-feature`, `refunded-twice`, …) plus the charge audit's
-    /// (`refund-larger-than-charge`, `price-mismatch`, `metered-without-quantity`) and
-    /// `sql-quantity-scale` (a quantity finer than the query reads, which stops `--sql`) and
+    /// (`refund-exceeds-charge`, `price-mismatch`, `metered-without-quantity`) and
+    /// `sql-refund-tie` (refunds of one charge at one instant with different amounts, which
+    /// stops the query), `sql-quantity-scale` (a quantity finer than the query reads, which stops `--sql`) and
     /// `unknown-dimension` (margin's `cost` error, which stops it too).
     public func audit() -> String {
         var ctes = entryCTEs()
@@ -35,13 +36,18 @@ extension PnLSQLCompiler {
             FROM rf WHERE ch_id IS NULL OR ch_kind <> 'charge' OR ch_feature <> feature
             """))
         ctes.append(("rfok", "SELECT * FROM rf WHERE ch_id IS NOT NULL AND ch_kind = 'charge' AND ch_feature = feature"))
-        ctes.append(("twice", """
-            SELECT rfok.id AS id, 'refunded-twice' AS reason, 'charge ' || rfok.refund_of || ' is given back ' || \(d.text("n.refunds")) || ' times' AS detail
-            FROM rfok JOIN (SELECT refund_of, COUNT(*) AS refunds FROM rfok GROUP BY refund_of) n ON n.refund_of = rfok.refund_of WHERE n.refunds > 1
-            """))
         ctes.append(("larger", """
-            SELECT id, 'refund-larger-than-charge' AS reason, 'gives back ' || \(d.text("amt")) || ' of a charge of ' || \(d.text("-ch_amt")) AS detail
+            SELECT id, 'refund-exceeds-charge' AS reason, 'gives back ' || \(d.text("amt")) || ' of a charge of ' || \(d.text("-ch_amt")) AS detail
             FROM rfok WHERE amt > -ch_amt
+            """))
+        ctes += refundCTEs()
+        ctes.append(("twice", """
+            SELECT rv.id AS id, 'refunded-twice' AS reason, 'charge ' || rv.refund_of || ' is already given back by ' || rk.kept_id AS detail
+            FROM rv JOIN rk ON rk.k_ref = rv.refund_of WHERE rv.id <> rk.kept_id
+            """))
+        ctes.append(("tie", """
+            SELECT rv.id AS id, 'sql-refund-tie' AS reason, 'charge ' || rv.refund_of || ' is refunded twice at one instant with different amounts: margin keeps one by id hash, the query stops' AS detail
+            FROM rv JOIN rk ON rk.k_ref = rv.refund_of WHERE rk.k_amt <> rk.k_amt_max AND rv.secs = rk.k_secs AND rv.nanos = rk.k_nanos
             """))
         let known = request.knownFeatures.map { d.literal($0) }.joined(separator: ", ")
         ctes.append(("ce", """
@@ -60,7 +66,7 @@ extension PnLSQLCompiler {
             SELECT id, 'metered-without-quantity' AS reason, 'a charge of a metered feature without a quantity: its provider cost is unknown' AS detail
             FROM priced WHERE unmetered
             """))
-        let parts = ["bad", "conf", "fine", "odd", "rfbad", "twice", "larger", "unknown", "price", "noq"]
+        let parts = ["bad", "conf", "fine", "odd", "rfbad", "twice", "tie", "larger", "unknown", "price", "noq"]
         ctes.append(("audit", parts.map { "SELECT id, reason, detail FROM \($0)" }.joined(separator: "\n    UNION ALL ")))
         let select = "SELECT id, reason, detail FROM audit ORDER BY \(d.orderByBytes("reason")), \(d.orderByBytes("id"))"
         return header(kind: "the audit of margin pnl (every entry it rejects or warns about)") + with(ctes) + "\n" + select + d.settings + ";\n"

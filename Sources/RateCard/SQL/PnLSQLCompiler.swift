@@ -62,9 +62,10 @@ public struct PnLSQLCompiler: Sendable {
             """))
         let by = request.series != nil
         ctes.append(("w1", "SELECT feature, amt, secs, \(costExpression) AS cost_num FROM w0"))
+        ctes += refundCTEs()
+        ctes.append(("rt", "SELECT COUNT(*) AS ties FROM rk WHERE k_amt <> k_amt_max"))
         ctes.append(("r1", """
-            SELECT rf.feature AS feature, rf.amt AS amt, rf.secs AS secs FROM e rf JOIN e ch ON ch.id = rf.refund_of
-            WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(inWindow("rf.secs", "rf.nanos"))
+            SELECT k_feature AS feature, k_amt AS amt, k_secs AS secs FROM rk WHERE \(inWindow("k_secs", "k_nanos"))
             """))
         if let series = request.series {
             ctes += periodCTEs(series, from: "w1", into: "w")
@@ -93,20 +94,49 @@ public struct PnLSQLCompiler: Sendable {
         ctes.append(("n", "SELECT n0.*, value_num - metered_num - fixed_num AS profit_num FROM n0"))
         let money = ["metered", "value", "profit", "fixed"]
         ctes += moneyCTEs(from: "n", columns: money.map { "\($0)_num" })
-        let message = "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places and ' || \(d.text("g.odd_dims")) || ' metered charges with a dimension their feature does not have: run margin pnl --sql-audit \(d.rawValue) to list them'"
+        let message = "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places and ' || \(d.text("g.odd_dims")) || ' metered charges with a dimension their feature does not have and ' || \(d.text("rt.ties")) || ' charges refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them'"
         let select = """
             SELECT \(by ? "period, " : "")feature, charges, charged, declines, given_back, left_credits,
                    \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
                    \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost
-            FROM m4 CROSS JOIN g
-            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0 AND g.odd_dims = 0", message: message,
-                            constant: "margin: ids with conflicting duplicates, a quantity finer than \(SQLCostPlan.quantityScale) places or a metered charge with a dimension its feature does not have: run margin pnl --sql-audit \(d.rawValue) to list them"))
+            FROM m4 CROSS JOIN g CROSS JOIN rt
+            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0 AND g.odd_dims = 0 AND rt.ties = 0", message: message,
+                            constant: "margin: ids with conflicting duplicates, a quantity finer than \(SQLCostPlan.quantityScale) places, a metered charge with a dimension its feature does not have or a charge refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them"))
             ORDER BY \(by ? d.orderByBytes("period") + ", " : "")\(d.orderByBytes("feature"))
             """
         return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select + d.settings + ";\n"
     }
 
     // MARK: Shared parts
+
+    /// The refunds `margin pnl` uses, as its refund rules decide them: `rv` holds every
+    /// refund of a known charge of the same feature that gives back no more than the charge
+    /// charged (the others are rejected); of several refunds of one charge the earliest is
+    /// used. `rk` has one row per refunded charge: the earliest instant's refund
+    /// (`k_amt`, `k_secs`, `k_nanos`, `kept_id`). margin breaks a tie at one instant by an
+    /// id hash that SQL cannot reproduce; tied refunds of equal amounts give the same table
+    /// whichever is kept, and tied refunds of different amounts (`k_amt <> k_amt_max`) stop
+    /// the query (`rt`), so the choice is never made silently.
+    func refundCTEs() -> [(String, String)] {
+        [
+            ("rv", """
+                SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos
+                FROM e rf JOIN e ch ON ch.id = rf.refund_of
+                WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(d.wide("rf.amt")) + \(d.wide("ch.amt")) <= 0
+                """),
+            ("rs", "SELECT refund_of AS s_ref, MIN(secs) AS s_secs FROM rv GROUP BY refund_of"),
+            ("rn", """
+                SELECT rv.refund_of AS n_ref, MIN(rv.secs) AS n_secs, MIN(rv.nanos) AS n_nanos
+                FROM rv JOIN rs ON rs.s_ref = rv.refund_of AND rv.secs = rs.s_secs GROUP BY rv.refund_of
+                """),
+            ("rk", """
+                SELECT rv.refund_of AS k_ref, MIN(rv.feature) AS k_feature, MIN(rv.amt) AS k_amt, MAX(rv.amt) AS k_amt_max,
+                       MIN(rv.id) AS kept_id, MIN(rv.secs) AS k_secs, MIN(rv.nanos) AS k_nanos
+                FROM rv JOIN rn ON rn.n_ref = rv.refund_of AND rv.secs = rn.n_secs AND rv.nanos = rn.n_nanos
+                GROUP BY rv.refund_of
+                """),
+        ]
+    }
 
     func with(_ ctes: [(String, String)]) -> String {
         "WITH\n" + ctes.map { "\($0.0) AS (\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)" }.joined(separator: ",\n")
