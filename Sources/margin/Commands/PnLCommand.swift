@@ -5,7 +5,7 @@ import RateCard
 enum PnLCommand: Command {
     static let name = "pnl"
     static let summary = "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
-    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--format table|json|csv|markdown]"
+    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--memory SIZE] [--quiet] [--format table|json|csv|markdown]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init("card", value: "ID", help: "The card family that priced the takings (needed when the folder has several)."),
@@ -17,6 +17,8 @@ enum PnLCommand: Command {
         .init("tz", value: "OFFSET", help: "UTC offset for --by periods, e.g. +08:00 (default UTC)."),
         .init("input-format", value: "FORMAT", help: "Force the input format: jsonl, ledger, csv, rollup-jsonl or rollup-csv (default: detected)."),
         .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
+        .init("quiet", help: "No progress line on a terminal (there is never one on a pipe)."),
+        .init("memory", value: "SIZE", help: "Cap on the de-duplication state, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."),
         .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack after the highest commission)."),
         .init("currency", value: "CUR", help: "Reporting currency for value and cost (default: the providers' currency)."),
         .init("costs", value: "FILE", help: "Fixed costs per feature for the period (a JSON cost sheet, see docs/takings.md)."),
@@ -130,10 +132,25 @@ enum PnLCommand: Command {
 
         // Read, merge, aggregate.
         let inputs = args.positionals.map { TakingsInput(path: $0, format: inputFormat) }
-        let options = TakingsOptions(window: window, series: series, strict: args.flag("strict"))
+        var options = TakingsOptions(window: window, series: series, strict: args.flag("strict"))
+        // Standard input has no size to plan by: it is partitioned only under an explicit cap.
+        options.memoryLimit = try args.value("memory").map { try parseSize($0) }
+            ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
+        installCleanup()
         let pricing = CardTakingsPricing(family: family, repository: repo, currency: currency)
-        let report = try TakingsRun.run(inputs: inputs, options: options, pricing: pricing)
-            .including(features: newest.features.map(\.key) + fixed.keys.sorted())
+        let environment = ProcessInfo.processInfo.environment
+        var display: ProgressDisplay?
+        if ProgressDisplay.isWanted(stderrIsTerminal: isatty(2) == 1, environment: environment, quiet: args.flag("quiet")) {
+            let progress = TakingsProgress()
+            options.progress = progress
+            display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
+        }
+        let run: TakingsReport
+        do {
+            defer { display?.stop() }
+            run = try TakingsRun.run(inputs: inputs, options: options, pricing: pricing)
+        }
+        let report = run.including(features: newest.features.map(\.key) + fixed.keys.sorted())
 
         switch format {
         case "json": io.out(report.json(valuation: valuation))
@@ -147,6 +164,41 @@ enum PnLCommand: Command {
             io.err("margin: \(report.input.rejected - report.rejections.count) more rejected lines not shown (all are counted)\n")
         }
         return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
+    }
+
+    /// `--memory`: bytes, or a number with K, M, G or T (powers of 1024), e.g. 256M.
+    static func parseSize(_ text: String) throws -> Int {
+        let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
+        var digits = Substring(text.uppercased())
+        if digits.hasSuffix("B") || digits.hasSuffix("IB") { digits = digits.dropLast(digits.hasSuffix("IB") ? 2 : 1) }
+        var shift = 0
+        if let last = digits.last, let s = units[last] {
+            shift = s
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, n <= Int.max >> shift else {
+            throw UsageError("--memory \(text): expected a size such as 256M or 2G")
+        }
+        return n << shift
+    }
+
+    /// On SIGINT or SIGTERM, the temporary files of a partitioned run are deleted before
+    /// the process ends as the signal says.
+    static func installCleanup() {
+        // A parent may have blocked them (some process launchers do): unblocked, so that
+        // an interrupt still ends the run.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { sig in
+                TakingsRun.removeTemporaryFiles()
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
     }
 
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
