@@ -5,9 +5,7 @@ import Testing
 /// `margin packs` and the conventions every command shares, run as a user would.
 @Suite(.serialized) struct PacksCommandTests {
     @Test func showsTheSeedFiguresFor3000tks() throws {
-        let r = try runMargin(["packs", "osg", "--format", "csv"])
-        #expect(r.status == 0)
-        #expect(r.stderr.isEmpty)
+        let r = try expectMargin(["packs", "osg", "--format", "csv"], exits: 0, stderr: .empty)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "card,kind,key,credits,currency,price,worst_cost,commission_rate,proceeds,margin,margin_share,worst_feature")
         #expect(lines.contains("osg@10,pack,3000tks,3000,CNY,28,11.25,0.15,23.8,12.55,0.448214285714,asr"))
@@ -16,12 +14,11 @@ import Testing
     }
 
     @Test func defaultTableCoversEveryCard() throws {
-        let r = try runMargin(["packs"])
-        #expect(r.status == 0)
-        #expect(r.stdout.contains("osg@10  3000tks    3,000  CNY       28.00       11.25         15%     23.80   12.55     44.8%  asr"))
-        #expect(r.stdout.contains("voice-debrief@1"))
-        #expect(r.stdout.contains("witness 3000tks: 3,000 × 3 s of asr.second for 1 credit (billed 3 s)"))
-        #expect(!r.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+        try expectMargin(["packs"], exits: 0, stdout: .all(
+            .contains("osg@10  3000tks    3,000  CNY       28.00       11.25         15%     23.80   12.55     44.8%  asr"),
+            .contains("voice-debrief@1"),
+            .contains("witness 3000tks: 3,000 × 3 s of asr.second for 1 credit (billed 3 s)"),
+            .lacks("\u{1B}[")))  // no colour when stdout is not a terminal
     }
 
     @Test func jsonCarriesExactDecimalStrings() throws {
@@ -43,27 +40,23 @@ import Testing
     }
 
     @Test func commissionAndFXCanBeOverridden() throws {
-        let r = try runMargin(["packs", "osg", "--format", "csv", "--commission", "0.3", "--fx", "USD/CNY=7.5"])
-        #expect(r.status == 0)
-        #expect(r.stdout.contains("osg@10,pack,3000tks,3000,USD,2.99,1.5,0.3,2.093,0.593,0.198327759197,asr"))
-        #expect(!r.stdout.contains(",0.15,"))
+        try expectMargin(["packs", "osg", "--format", "csv", "--commission", "0.3", "--fx", "USD/CNY=7.5"], exits: 0, stdout: .all(
+            .contains("osg@10,pack,3000tks,3000,USD,2.99,1.5,0.3,2.093,0.593,0.198327759197,asr"),
+            .lacks(",0.15,")))
     }
 
     /// With a 20% tax in GBP, GBP 5.00 is GBP 4.1666… before tax; 30% of that goes to the store.
     @Test func taxIsRemovedBeforeCommissionWhenGiven() throws {
-        let r = try runMargin(["packs", "voice-debrief", "--format", "csv", "--tax", "GBP=0.20", "--commission", "0.3"])
-        #expect(r.status == 0)
-        #expect(r.stdout.contains(",pack,ai.voicedebrief.app.credit.500,5000000,GBP,5,0,0.3,2.916666666667,2.916666666667,0.583333333333,"), "\(r.stdout)")
-        let t = try runMargin(["packs", "voice-debrief", "--tax", "GBP=0.20"])
-        #expect(t.stdout.contains("tax removed from tax-inclusive prices before commission: GBP 20.00%"))
-        let plain = try runMargin(["packs", "voice-debrief"])
-        #expect(plain.stdout.contains("tax not modelled"))
+        try expectMargin(["packs", "voice-debrief", "--format", "csv", "--tax", "GBP=0.20", "--commission", "0.3"], exits: 0,
+                         stdout: .contains(",pack,ai.voicedebrief.app.credit.500,5000000,GBP,5,0,0.3,2.916666666667,2.916666666667,0.583333333333,"))
+        try expectMargin(["packs", "voice-debrief", "--tax", "GBP=0.20"], exits: 0,
+                         stdout: .contains("tax removed from tax-inclusive prices before commission: GBP 20.00%"))
+        try expectMargin(["packs", "voice-debrief"], exits: 0, stdout: .contains("tax not modelled"))
     }
 
     @Test func markdownIsATable() throws {
-        let r = try runMargin(["packs", "osg", "--format", "markdown"])
-        #expect(r.status == 0)
-        #expect(r.stdout.contains("| osg@10 | 3000tks | 3,000 | CNY | 28.00 | 11.25 | 30% | 19.60 | 8.35 | 29.8% | asr |"))
+        try expectMargin(["packs", "osg", "--format", "markdown"], exits: 0,
+                         stdout: .contains("| osg@10 | 3000tks | 3,000 | CNY | 28.00 | 11.25 | 30% | 19.60 | 8.35 | 29.8% | asr |"))
     }
 
     @Test(arguments: [
@@ -76,21 +69,14 @@ import Testing
         (["packs", "--format"], "needs a value"),
     ])
     func badUsageExitsTwo(arguments: [String], fragment: String) throws {
-        let r = try runMargin(arguments)
-        #expect(r.status == 2)
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.contains(fragment), "\(r.stderr)")
+        try expectMargin(arguments, exits: 2, stdout: .empty, stderr: .contains(fragment))
     }
 
     @Test func helpAndVersionGoToStdout() throws {
-        let help = try runMargin(["packs", "--help"])
-        #expect(help.status == 0 && help.stdout.contains("Usage: margin packs"))
-        let top = try runMargin(["--help"])
-        #expect(top.status == 0 && top.stdout.contains("Commands:"))
-        let version = try runMargin(["--version"])
-        #expect(version.status == 0 && version.stdout.hasPrefix("margin "))
-        let none = try runMargin([])
-        #expect(none.status == 2 && none.stderr.contains("Usage: margin <command>"))
+        try expectMargin(["packs", "--help"], exits: 0, stdout: .contains("Usage: margin packs"))
+        try expectMargin(["--help"], exits: 0, stdout: .contains("Commands:"))
+        try expectMargin(["--version"], exits: 0, stdout: .hasPrefix("margin "))
+        try expectMargin([], exits: 2, stderr: .contains("Usage: margin <command>"))
     }
 
     @Test func unreadableCardsExitTwoWithLocatedDiagnostics() throws {
@@ -101,10 +87,8 @@ import Testing
         var text = try String(contentsOfFile: path, encoding: .utf8)
         text = text.replacingFirst("\"amount\": \"28\"", with: "\"amount\": \"28.0.0\"")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try runMargin(["packs", "--cards", "RateCards"], in: dir.path)
-        #expect(r.status == 2)
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr.contains("RateCards/osg-v10.json:50:91: error: packs[2].prices[1].amount: \"28.0.0\" is not a decimal"), "\(r.stderr)")
+        try expectMargin(["packs", "--cards", "RateCards"], in: dir.path, exits: 2, stdout: .empty,
+                         stderr: .contains("RateCards/osg-v10.json:50:91: error: packs[2].prices[1].amount: \"28.0.0\" is not a decimal"))
     }
 
     @Test func aCardThatChargesNothingForShortRequestsIsAFinding() throws {
@@ -115,9 +99,8 @@ import Testing
         var text = try String(contentsOfFile: path, encoding: .utf8)
         text = text.replacingFirst("\"per\": 3, \"rounding\": \"up\"", with: "\"per\": 3, \"rounding\": \"down\"")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try runMargin(["packs", "osg"], in: dir.path)
-        #expect(r.status == 1)
-        #expect(r.stderr.contains("RateCards/osg-v10.json:13:9: error: osg@10: feature \"asr\", dimension \"second\": a request of 2 s is charged 0 credits"), "\(r.stderr)")
-        #expect(r.stderr.contains("[free-usage]"))
+        try expectMargin(["packs", "osg"], in: dir.path, exits: 1, stderr: .contains(
+            "RateCards/osg-v10.json:13:9: error: osg@10: feature \"asr\", dimension \"second\": a request of 2 s is charged 0 credits",
+            "[free-usage]"))
     }
 }

@@ -92,15 +92,12 @@ import Testing
         (["--price-points", "nope=x.json"], "x.json:1:1: error: cannot read the App Store Connect file"),
     ])
     func badUsage(extra: [String], message: String) throws {
-        let r = try runMargin(["storefronts", "osg"] + extra)
-        #expect(r.status == 2)
-        #expect(r.stderr.contains(message), "\(r.stderr)")
+        try expectMargin(["storefronts", "osg"] + extra, exits: 2, stderr: .contains(message))
     }
 
     @Test func unknownProductIsExit2() throws {
-        let r = try runMargin(["storefronts", "osg", "--price-points", "9000tks=" + StorefrontFixtures.path("3000tks-kaz.json")])
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("no pack of osg@10 has product id 9000tks"))
+        try expectMargin(["storefronts", "osg", "--price-points", "9000tks=" + StorefrontFixtures.path("3000tks-kaz.json")], exits: 2,
+                         stderr: .contains("no pack of osg@10 has product id 9000tks"))
     }
 
     @Test func noStorefrontDataAndNoPricePointsIsExit2() throws {
@@ -108,27 +105,20 @@ import Testing
         defer { tmp.cleanup() }
         let cards = try tmp.copyRepositoryCards()
         try FileManager.default.removeItem(atPath: cards + "/storefronts.json")
-        let r = try runMargin(["storefronts", "--cards", cards])
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("no storefront data in \(cards) and no --price-points"))
+        try expectMargin(["storefronts", "--cards", cards], exits: 2, stderr: .contains("no storefront data in \(cards) and no --price-points"))
     }
 
     @Test func help() throws {
-        let r = try runMargin(["storefronts", "--help"])
-        #expect(r.status == 0)
-        #expect(r.stdout.contains("--price-points PRODUCT_ID=FILE"))
-        #expect(r.stdout.contains("--program"))
+        try expectMargin(["storefronts", "--help"], exits: 0, stdout: .contains("--price-points PRODUCT_ID=FILE", "--program"))
     }
 
     @Test func checkAppliesTheFloorPerStorefront() throws {
-        let r = try runMargin(["check", "--min-margin", "15", "--at", "2026-12-01", "--price-points", page1, "--price-points", page2])
-        #expect(r.status == 1)
-        #expect(r.stderr.contains("error: pack \"3000tks\" in DEU (Germany): the worst-case margin at EUR 2.99 is EUR 0.40 (13.3% of the price), below the 15.0% floor; Apple's proceeds EUR 1.76"))
-        #expect(r.stderr.contains("pack \"3000tks\" in HUN (Hungary)"))
-        #expect(r.stderr.contains("[storefront-margin]"))
-        #expect(!r.stderr.contains("in USA (United States)"))
-        let ok = try runMargin(["check", "--min-margin", "10", "--at", "2026-12-01", "--price-points", page1, "--price-points", page2])
-        #expect(ok.status == 0, "\(ok.stderr)")
+        try expectMargin(["check", "--min-margin", "15", "--at", "2026-12-01", "--price-points", page1, "--price-points", page2], exits: 1, stderr: .all(
+            .contains("error: pack \"3000tks\" in DEU (Germany): the worst-case margin at EUR 2.99 is EUR 0.40 (13.3% of the price), below the 15.0% floor; Apple's proceeds EUR 1.76",
+                      "pack \"3000tks\" in HUN (Hungary)",
+                      "[storefront-margin]"),
+            .lacks("in USA (United States)")))
+        try expectMargin(["check", "--min-margin", "10", "--at", "2026-12-01", "--price-points", page1, "--price-points", page2], exits: 0)
     }
 
     @Test func checkWithoutPricePointsModelsFromTheStorefrontFile() throws {

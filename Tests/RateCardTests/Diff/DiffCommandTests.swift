@@ -50,21 +50,21 @@ struct DiffCommandTests {
 
     @Test func markdownAndCommissionOverride() throws {
         let folder = try DiffFixtureFolder()
-        let run = try Self.margin(["diff", "osg@10", "osg@11", "--cards", "cards", "--format", "markdown", "--commission", "20%"], in: folder.root)
-        #expect(run.status == 0 && run.stderr == "")
-        #expect(run.stdout.hasPrefix("## osg@10 → osg@11"))
-        #expect(run.stdout.contains("### Worst-case margin per pack, before and after"))
-        // 28 × 0.8 = 22.40; less 11.25 and 7.50.
-        #expect(run.stdout.contains("| 3000tks | CNY | 20% | 28.00 | 11.25 → 7.50 | 11.15 → 14.90 |"))
-        #expect(!run.stdout.contains("| 15% |"))
+        try expectMargin(["diff", "osg@10", "osg@11", "--cards", "cards", "--format", "markdown", "--commission", "20%"], in: folder.root,
+                         exits: 0, stdout: .all(
+                             .hasPrefix("## osg@10 → osg@11"),
+                             .contains("### Worst-case margin per pack, before and after"),
+                             // 28 × 0.8 = 22.40; less 11.25 and 7.50.
+                             .contains("| 3000tks | CNY | 20% | 28.00 | 11.25 → 7.50 | 11.15 → 14.90 |"),
+                             .lacks("| 15% |")),
+                         stderr: .empty)
     }
 
     @Test func fxOverrideChangesUSDCosts() throws {
         let folder = try DiffFixtureFolder()
         // 7.50 / 7.5 = 1.00 USD of worst case for 3000tks under V11.
-        let run = try Self.margin(["diff", "osg@10", "osg@11", "--cards", "cards", "--fx", "USD/CNY=7.5"], in: folder.root)
-        #expect(run.status == 0)
-        #expect(run.stdout.contains("3000tks  USD              15%  2.99 → 3.99   1.50 → 1.00"))
+        try expectMargin(["diff", "osg@10", "osg@11", "--cards", "cards", "--fx", "USD/CNY=7.5"], in: folder.root, exits: 0,
+                         stdout: .contains("3000tks  USD              15%  2.99 → 3.99   1.50 → 1.00"))
     }
 
     @Test(arguments: [
@@ -78,25 +78,17 @@ struct DiffCommandTests {
     ])
     func badUsageAndUnreadableInputExit2(arguments: [String], message: String) throws {
         let folder = try DiffFixtureFolder()
-        let run = try Self.margin(arguments + ["--cards", "cards"], in: folder.root)
-        #expect(run.status == 2)
-        #expect(run.stdout == "")
-        #expect(run.stderr.contains(message))
+        try expectMargin(arguments + ["--cards", "cards"], in: folder.root, exits: 2, stdout: .empty, stderr: .contains(message))
     }
 
     @Test func missingCardFolderExits2() throws {
         let folder = try DiffFixtureFolder()
-        let run = try Self.margin(["diff", "osg@10", "osg@11", "--cards", "nowhere"], in: folder.root)
-        #expect(run.status == 2)
-        #expect(run.stdout == "")
-        #expect(run.stderr.contains("nowhere:1:1: error: no such file or folder"))
+        try expectMargin(["diff", "osg@10", "osg@11", "--cards", "nowhere"], in: folder.root, exits: 2, stdout: .empty,
+                         stderr: .contains("nowhere:1:1: error: no such file or folder"))
     }
 
     @Test func helpGoesToStdout() throws {
         let folder = try DiffFixtureFolder()
-        let run = try Self.margin(["diff", "--help"], in: folder.root)
-        #expect(run.status == 0)
-        #expect(run.stderr == "")
-        #expect(run.stdout.contains("Usage: margin diff OLD NEW"))
+        try expectMargin(["diff", "--help"], in: folder.root, exits: 0, stdout: .contains("Usage: margin diff OLD NEW"), stderr: .empty)
     }
 }

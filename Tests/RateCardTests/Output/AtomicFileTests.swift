@@ -12,8 +12,15 @@ struct AtomicFileTests {
         var entries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
     }
 
-    @Test(arguments: [[], Array("hello\n".utf8), Array(repeating: UInt8(ascii: "x"), count: 3_000_000)])
-    func writesTheBytesAndLeavesNoTemporaryFile(bytes: [UInt8]) throws {
+    /// File content named by its size, so that `swift test` does not print 3 MB of bytes.
+    struct Content: Sendable, CustomTestStringConvertible {
+        let bytes: [UInt8]
+        var testDescription: String { "\(bytes.count) bytes" }
+    }
+
+    @Test(arguments: [Content(bytes: []), Content(bytes: Array("hello\n".utf8)), Content(bytes: Array(repeating: UInt8(ascii: "x"), count: 3_000_000))])
+    func writesTheBytesAndLeavesNoTemporaryFile(content: Content) throws {
+        let bytes = content.bytes
         let folder = try Folder()
         let path = folder.path + "/report.md"
         try AtomicFile.write(bytes, to: path)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The result of running the built `margin` binary.
 struct CLIResult {
@@ -49,4 +50,75 @@ func runMargin(_ arguments: [String], in directory: String = packageRoot.path, e
     group.wait()
     process.waitUntilExit()
     return CLIResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+}
+
+/// What one output stream of a `margin` run must hold, and how to say it in a failure.
+struct OutputExpectation: Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    let description: String
+    let holds: @Sendable (String) -> Bool
+
+    init(_ description: String, _ holds: @escaping @Sendable (String) -> Bool) {
+        self.description = description
+        self.holds = holds
+    }
+
+    /// A string literal is the whole expected text.
+    init(stringLiteral text: String) {
+        self = .equals(text)
+    }
+
+    static func equals(_ text: String) -> Self {
+        Self("be exactly \(excerpt(text))") { $0 == text }
+    }
+
+    static let empty = Self("be empty") { $0.isEmpty }
+
+    /// Every fragment somewhere in the text.
+    static func contains(_ fragments: String...) -> Self {
+        Self("contain \(fragments.map { excerpt($0) }.joined(separator: " and "))") { text in
+            fragments.allSatisfy { text.contains($0) }
+        }
+    }
+
+    /// No fragment anywhere in the text.
+    static func lacks(_ fragments: String...) -> Self {
+        Self("not contain \(fragments.map { excerpt($0) }.joined(separator: " or "))") { text in
+            !fragments.contains { text.contains($0) }
+        }
+    }
+
+    static func hasPrefix(_ prefix: String) -> Self {
+        Self("start with \(excerpt(prefix))") { $0.hasPrefix(prefix) }
+    }
+
+    /// Every expectation at once.
+    static func all(_ expectations: OutputExpectation...) -> Self {
+        Self(expectations.map(\.description).joined(separator: ", and ")) { text in
+            expectations.allSatisfy { $0.holds(text) }
+        }
+    }
+
+    /// A quoted excerpt short enough for a test log.
+    static func excerpt(_ text: String, limit: Int = 500) -> String {
+        text.count <= limit ? "\"\(text)\"" : "\"\(text.prefix(limit))…\" (\(text.count) characters)"
+    }
+}
+
+/// Runs `margin` like `runMargin` and checks its exit status and, where given, its stdout
+/// and stderr. A failure is reported at the caller's line (`sourceLocation`), naming the
+/// command and what it printed, so a table of runs points at the failing row.
+@discardableResult
+func expectMargin(_ arguments: [String], in directory: String = packageRoot.path, environment: [String: String] = [:], stdin: String? = nil,
+                  exits status: Int32, stdout: OutputExpectation? = nil, stderr: OutputExpectation? = nil,
+                  sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CLIResult {
+    let r = try runMargin(arguments, in: directory, environment: environment, stdin: stdin)
+    let command = (["margin"] + arguments).joined(separator: " ")
+    #expect(r.status == status, "\(command): exit status; stderr \(OutputExpectation.excerpt(r.stderr))", sourceLocation: sourceLocation)
+    if let stdout {
+        #expect(stdout.holds(r.stdout), "\(command): stdout should \(stdout), but is \(OutputExpectation.excerpt(r.stdout))", sourceLocation: sourceLocation)
+    }
+    if let stderr {
+        #expect(stderr.holds(r.stderr), "\(command): stderr should \(stderr), but is \(OutputExpectation.excerpt(r.stderr))", sourceLocation: sourceLocation)
+    }
+    return r
 }
