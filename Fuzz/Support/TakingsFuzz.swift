@@ -50,10 +50,11 @@ func checkTakings(_ inputs: [TakingsInput], options: TakingsOptions, priced: Boo
         require(row.charges >= 0 && row.declines >= 0 && row.charged >= 0 && row.givenBack >= 0, "a negative row: \(row)")
     }
     guard render else { return report }
-    _ = report.including(features: ["asr", "llm"]).json(valuation: fuzzValuation)
-    _ = report.csv(valuation: fuzzValuation)
-    _ = report.markdown(valuation: fuzzValuation)
-    _ = report.table(valuation: nil)
+    let valued = PnLReport(takings: report, valuation: fuzzValuation, features: ["asr", "llm"])
+    _ = valued.json()
+    _ = valued.csv()
+    _ = valued.markdown()
+    _ = PnLReport(takings: report).table()
     return report
 }
 
