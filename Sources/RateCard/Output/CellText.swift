@@ -16,13 +16,16 @@ public enum CellText {
     }
 
     /// Inline Markdown characters escaped with a backslash (CommonMark allows a backslash
-    /// before any ASCII punctuation), and line breaks, which would end a table row, as
-    /// spaces: the text renders literally, never as emphasis, a link, HTML or code.
+    /// before any ASCII punctuation), the `:` of a `scheme://` (so GitHub does not make it a
+    /// link), and line breaks, which would end a table row, as spaces: the text renders
+    /// literally, never as emphasis, a link, HTML or code.
     public static func markdownEscaped(_ s: String) -> String {
         var out = ""
-        for u in s.unicodeScalars {
+        let scalars = Array(s.unicodeScalars)
+        for (i, u) in scalars.enumerated() {
             switch u {
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", ":", "#", "!", "(", ")":
+            case ":" where scalars[(i + 1)...].starts(with: ["/", "/"]),
+                 "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "#", "!", "(", ")":
                 out += "\\"
                 out.unicodeScalars.append(u)
             case "\n", "\r":

@@ -73,16 +73,21 @@ extension PnLReport {
         out += ["", "## Below the line", ""] + belowLines(CellText.markdownEscaped).map { "- " + $0 }
         out += ["", "## Input", "", "- " + inputLine]
         for r in takings.rejections {
-            let place = String(r.place.path.map { $0 == "`" || $0.isNewline ? "'" : $0 })
-            out.append("- `\(place):\(r.place.line)`: \(CellText.markdownEscaped(r.message)) [\(r.reason.rawValue)]")
+            out.append("- \(Self.codeSpan("\(r.place.path):\(r.place.line)")): \(CellText.markdownEscaped(r.message)) [\(r.reason.rawValue)]")
         }
         if rejectionsNotShown > 0 { out.append("- … and \(rejectionsNotShown) more rejected") }
         let findings = takings.errors + errors + takings.warnings
         if !findings.isEmpty {
             out += ["", "## Findings", ""]
-            for d in findings { out.append("- " + CellText.markdownEscaped(d.rendered)) }
+            for d in findings { out.append("- " + Self.codeSpan(d.rendered)) }
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Text as a Markdown code span, shown literally: a backtick or line break in it (which
+    /// would end the span or the item) becomes a quote or a space.
+    static func codeSpan(_ s: String) -> String {
+        "`" + String(s.map { $0 == "`" ? "'" : ($0.isNewline ? " " : $0) }) + "`"
     }
 
     /// Credits and counts for people: grouped by thousands when a card names the unit.
