@@ -99,7 +99,7 @@ extension PnLReport {
         let fixedKeys = fixed.map { $0.perFeature.keys.sorted() } ?? []
         let main = lines(takings.rows, keys: features + fixedKeys, from: since, to: until, place: "")
         let totals = Line(takings: takings.totals, figures: figures(takings.totals, total: true, from: since, to: until, place: ""), isTotal: true)
-        let periods = takings.periods.map { p in
+        let periods = PnLReport.everyPeriod(takings, fixed: fixed).map { p in
             // A period at the edge of the window carries the fixed cost of the part inside it.
             let from = since.map { max($0, p.since) }, to = until.map { min($0, p.until) }
             return Period(label: p.label, since: p.since, until: p.until,
@@ -113,5 +113,26 @@ extension PnLReport {
             errors.append(Diagnostic(path: "-", message: "outstanding balance: its value cannot be computed exactly: \(error)", rule: "pnl-figures"))
         }
         self.init(takings: takings, valuation: v, lines: main, totals: totals, periods: periods, outstandingValue: outstanding, errors: errors)
+    }
+
+    /// The periods of the series and, with fixed costs, also every period of the window
+    /// that had no takings (it still carries its share of the fixed costs, so that the
+    /// periods add up to the window). Without fixed costs, the periods with takings.
+    static func everyPeriod(_ takings: TakingsReport, fixed: FixedCosts?) -> [TakingsReport.Period] {
+        guard let series = takings.series, let fixed,
+              // The calendar arithmetic below stays inside four-digit years.
+              fixed.sheet.since.year > 1, fixed.sheet.until.year < 9999 else { return takings.periods }
+        let zero = TakingsReport.Row(feature: "total", charges: 0, charged: 0, declines: 0, givenBack: 0, cost: takings.costCurrency.map { Money.zero($0) })
+        let present = Set(takings.periods.map(\.label))
+        var all = takings.periods
+        var b = series.bucket(seconds: fixed.since.seconds)
+        while series.start(ofBucket: b) < fixed.until {
+            let label = series.label(ofBucket: b)
+            if !present.contains(label) {
+                all.append(TakingsReport.Period(label: label, since: series.start(ofBucket: b), until: series.end(ofBucket: b), rows: [], totals: zero))
+            }
+            b += series.period == .week ? 7 : 1
+        }
+        return all.sorted { $0.since < $1.since }
     }
 }
