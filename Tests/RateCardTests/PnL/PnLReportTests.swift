@@ -264,6 +264,15 @@ import Testing
         #expect(md.contains(#"| =HYPERLINK\("http\://x","y"\) | 1 | 1,000,000 |"#))
     }
 
+    /// A feature key with terminal escapes cannot recolour the terminal; JSON escapes it.
+    @Test func controlCharactersNeverReachTheTerminal() throws {
+        let report = try Self.run(#"{"id":"a","at":"2026-11-10T10:00:00Z","kind":"charge","amount":-1,"feature":"\u001b[31mred"}"# + "\n")
+        let table = report.table()
+        #expect(!table.contains("\u{1B}"))
+        #expect(table.contains("\u{FFFD}[31mred"))
+        #expect(report.json().contains(#""feature": "\u001b[31mred""#))
+    }
+
     @Test func creditsAreGroupedTheUnitNamedAndTheBalanceValued() throws {
         let export = Self.llmExport + #"{"id":"t1","at":"2026-11-30T21:00:00+08:00","kind":"topup","amount":30000}"# + "\n"
         let report = try Self.run(export)
