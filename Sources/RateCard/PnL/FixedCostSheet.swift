@@ -8,28 +8,28 @@
 ///
 /// The period is `[since, until)` in UTC. How a sheet is applied to a window (in full,
 /// prorated, or refused) is `FixedCosts`' rule.
-public struct FixedCostSheet: Sendable, Hashable {
-    public let currency: Currency
-    public let since: CalendarDate
-    public let until: CalendarDate
-    public let costs: [String: Money]
-    public let path: String
+struct FixedCostSheet: Sendable, Hashable {
+    let currency: Currency
+    let since: CalendarDate
+    let until: CalendarDate
+    let costs: [String: Money]
+    let path: String
     /// Where each feature key is written, for messages about it.
-    public let featureLocations: [String: SourceLocation]
+    let featureLocations: [String: SourceLocation]
     /// Where `since` is written, for messages about the period.
-    public let periodLocation: SourceLocation
+    let periodLocation: SourceLocation
 
     /// The first instant of the period (midnight UTC of `since`).
-    public var start: Timestamp { Timestamp(startOf: since) }
+    var start: Timestamp { Timestamp(startOf: since) }
     /// The first instant after the period (midnight UTC of `until`).
-    public var end: Timestamp { Timestamp(startOf: until) }
+    var end: Timestamp { Timestamp(startOf: until) }
 
-    public static func load(path: String) throws(Diagnostics) -> FixedCostSheet {
+    static func load(path: String) throws(Diagnostics) -> FixedCostSheet {
         let (bytes, _) = try JSONParser.parseFile(path, what: "the cost sheet")
         return try load(bytes: bytes, path: path)
     }
 
-    public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> FixedCostSheet {
+    static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> FixedCostSheet {
         let root = try JSONParser.parseDocument(bytes, path: path)
         let r = FieldReader(path: path)
         guard let m = r.object(root, "", allowed: ["kind", "currency", "since", "until", "costs", "note"]) else { throw Diagnostics(r.diagnostics) }

@@ -9,18 +9,18 @@
 /// open end of the window (`--window all`, or only one of `--since`/`--until`) is closed
 /// by the sheet's period before anything is read, so that the takings and the costs cover
 /// the same time.
-public struct FixedCosts: Sendable, Hashable {
-    public let sheet: FixedCostSheet
+struct FixedCosts: Sendable, Hashable {
+    let sheet: FixedCostSheet
     /// Each feature's cost for the sheet's whole period, in the reporting currency.
-    public let perFeature: [String: Money]
+    let perFeature: [String: Money]
     /// The window the costs are applied to, `[since, until)`, inside the sheet's period.
-    public let since: Timestamp
-    public let until: Timestamp
+    let since: Timestamp
+    let until: Timestamp
     /// The part of the sheet's period the window covers, exact (1 when it is the period).
-    public let share: Exact
+    let share: Exact
 
     /// How the sheet is applied, for JSON: `full` or `prorated`.
-    public var application: String { share == .one ? "full" : "prorated" }
+    var application: String { share == .one ? "full" : "prorated" }
 
     /// Applies `sheet` to `[since, until)` (which must lie inside its period) with costs
     /// already converted into the reporting currency.
@@ -84,7 +84,7 @@ public struct FixedCosts: Sendable, Hashable {
     }
 
     /// For the report: the file, its period and how it was applied.
-    public var note: String {
+    var note: String {
         let period = "\(sheet.path), \(sheet.since) to \(sheet.until)"
         if share == .one { return "\(period), applied in full: the window is the sheet's period" }
         return "\(period), prorated by days: the window covers \(FixedCosts.days(since, until)) of the sheet's "

@@ -8,7 +8,7 @@
 /// With a card, credits are grouped by thousands for people and their unit is named.
 extension PnLReport {
     /// The rounding of every money figure shown to people.
-    public static let displayRounding = RoundingRule.halfEven
+    static let displayRounding = RoundingRule.halfEven
 
     /// Exact decimal text, as JSON writes it (CSV uses the same).
     static func exact(_ v: Exact) -> String { v.decimalText() }

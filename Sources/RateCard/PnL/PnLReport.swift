@@ -6,40 +6,40 @@
 /// shorter row or a dropped column.
 public struct PnLReport: Sendable {
     /// One row: a feature's takings (or the totals) and its figures.
-    public struct Line: Sendable, Hashable {
-        public let takings: TakingsReport.Row
+    struct Line: Sendable, Hashable {
+        let takings: TakingsReport.Row
         /// Nil when the report is not valued, or when a figure overflowed.
-        public let figures: PnLValuation.Figures?
+        let figures: PnLValuation.Figures?
         /// The totals row, told by position rather than by name: a feature may be called
         /// "total".
-        public let isTotal: Bool
+        let isTotal: Bool
     }
 
     /// One period of a series.
-    public struct Period: Sendable, Hashable {
-        public let label: String
-        public let since: Timestamp
-        public let until: Timestamp
-        public let lines: [Line]
-        public let totals: Line
+    struct Period: Sendable, Hashable {
+        let label: String
+        let since: Timestamp
+        let until: Timestamp
+        let lines: [Line]
+        let totals: Line
     }
 
     /// What was read and summed.
-    public let takings: TakingsReport
+    let takings: TakingsReport
     /// How credits were turned into money; nil for takings that were not valued.
-    public let valuation: PnLValuation?
+    let valuation: PnLValuation?
     /// Per feature, sorted by key, one row each (every feature of the card versions in
     /// force and of the cost sheet, used or not).
-    public let lines: [Line]
-    public let totals: Line
-    public let periods: [Period]
+    let lines: [Line]
+    let totals: Line
+    let periods: [Period]
     /// The outstanding balance at the value per credit.
-    public let outstandingValue: Money?
+    let outstandingValue: Money?
     /// Problems found while valuing (an overflow in a row's figures).
-    public let errors: [Diagnostic]
+    let errors: [Diagnostic]
 
     /// The window of the report (closed by a cost sheet when one was given).
-    public var window: TakingsWindow { takings.window }
+    var window: TakingsWindow { takings.window }
 
     /// True when the run should exit 1: the takings' findings or a figure that could not
     /// be computed.
@@ -59,7 +59,7 @@ public struct PnLReport: Sendable {
 extension PnLReport {
     /// Takings that were not valued (no card): the rows as read, no money figures beyond
     /// the metered cost.
-    public init(takings: TakingsReport) {
+    init(takings: TakingsReport) {
         func line(_ r: TakingsReport.Row, total: Bool = false) -> Line { Line(takings: r, figures: nil, isTotal: total) }
         self.init(takings: takings, valuation: nil, lines: takings.rows.map { line($0) }, totals: line(takings.totals, total: true),
                   periods: takings.periods.map {

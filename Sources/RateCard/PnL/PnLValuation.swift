@@ -1,23 +1,23 @@
 /// Turns takings (credits) into a profit and loss: what the credits kept were worth, what
 /// they cost (metered and fixed), the profit and the margin, all in one reporting currency.
-public struct PnLValuation: Sendable, Hashable {
-    public let credit: CreditValuation
+struct PnLValuation: Sendable, Hashable {
+    let credit: CreditValuation
     /// The fixed-cost sheet and how it applies to the window, when `--costs` was given.
-    public let fixedCosts: FixedCosts?
+    let fixedCosts: FixedCosts?
     /// How metered costs were computed.
-    public let meteredNote: String
+    let meteredNote: String
     /// The card versions in force at some instant of the window, oldest first
     /// (`osg@10`), and the one whose packs value a credit (nil for a stated value).
-    public let versionsInForce: [String]
-    public let valuedAt: String?
+    let versionsInForce: [String]
+    let valuedAt: String?
     /// The unit credits are counted in, when a card is known.
-    public let creditUnit: CreditUnit?
+    let creditUnit: CreditUnit?
     /// Every FX rate a figure used (credit value, fixed costs, metered costs), and where
     /// the rates come from.
-    public let fxUsed: [FXRate]
-    public let fxSource: String?
+    let fxUsed: [FXRate]
+    let fxSource: String?
 
-    public init(credit: CreditValuation, fixedCosts: FixedCosts? = nil, meteredNote: String, versionsInForce: [String] = [],
+    init(credit: CreditValuation, fixedCosts: FixedCosts? = nil, meteredNote: String, versionsInForce: [String] = [],
                 valuedAt: String? = nil, creditUnit: CreditUnit? = nil, fxUsed: [FXRate] = [], fxSource: String? = nil) {
         self.credit = credit
         self.fixedCosts = fixedCosts
@@ -29,26 +29,26 @@ public struct PnLValuation: Sendable, Hashable {
         self.fxSource = fxSource
     }
 
-    public var currency: Currency { credit.perCredit.currency }
+    var currency: Currency { credit.perCredit.currency }
 
     /// How the margin is defined, for the report.
-    public static let marginBasis = "margin = profit ÷ value, only where the value is positive (none otherwise)"
+    static let marginBasis = "margin = profit ÷ value, only where the value is positive (none otherwise)"
 
     /// One row's money figures, exact.
-    public struct Figures: Sendable, Hashable {
-        public let value: Money
-        public let meteredCost: Money
-        public let fixedCost: Money
-        public let cost: Money
-        public let profit: Money
+    struct Figures: Sendable, Hashable {
+        let value: Money
+        let meteredCost: Money
+        let fixedCost: Money
+        let cost: Money
+        let profit: Money
         /// profit ÷ value; nil unless the value is positive (a margin of a loss-making
         /// nothing, or of a negative value, means nothing: −0.10 ÷ −0.10 is not +100%).
-        public let margin: Exact?
+        let margin: Exact?
     }
 
     /// The figures of `credits` kept, their metered cost and their fixed cost:
     /// value = credits × value per credit; profit = value − (metered + fixed).
-    public func figures(credits: Int128, metered: Money?, fixed: Money?) throws(MoneyError) -> Figures {
+    func figures(credits: Int128, metered: Money?, fixed: Money?) throws(MoneyError) -> Figures {
         let value = try credit.perCredit.multiplied(by: Exact(integer: credits))
         let meteredCost = metered ?? .zero(currency)
         let fixedCost = fixed ?? .zero(currency)
