@@ -43,6 +43,7 @@ enum MarginCLI {
 
     static let commands: [CommandEntry] = [
         CommandEntry(PacksCommand.self),
+        CommandEntry(StorefrontsCommand.self),
         CommandEntry(DiffCommand.self),
         CommandEntry(ReportCommand.self),
         CommandEntry(CheckCommand.self),
@@ -206,6 +207,37 @@ enum Common {
         }
     }
 
+    /// The repository and the cards the CARD arguments name: card files or references
+    /// (`osg`, `osg@10`) into the folder; none means the newest version of each card. Nil
+    /// (after printing why) means exit 2.
+    static func loadCards(_ args: ParsedArguments, _ io: Terminal) -> (CardRepository, [RateCard])? {
+        let dir = cardsDirectory(args)
+        let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
+        let references = args.positionals.filter { !$0.hasSuffix(".json") }
+        guard let repo = loadRepository([dir] + filePaths, io) else { return nil }
+        var cards: [RateCard] = []
+        if args.positionals.isEmpty {
+            cards = repo.newestCards
+        } else {
+            for path in filePaths {
+                let wanted = canonicalPath(path)
+                cards.append(contentsOf: repo.cards.filter { canonicalPath($0.source.path) == wanted })
+            }
+            for ref in references {
+                guard let c = repo.card(reference: ref) else {
+                    io.error("no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))")
+                    return nil
+                }
+                cards.append(c)
+            }
+        }
+        if cards.isEmpty {
+            io.error("no rate card found in \(dir)")
+            return nil
+        }
+        return (repo, cards)
+    }
+
     /// A path with `.`, `..` and symbolic links resolved, for comparing two spellings.
     static func canonicalPath(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
@@ -242,6 +274,18 @@ enum Common {
             out[c] = rate
         }
         return out
+    }
+
+    /// `--price-points`, `--at` and `--program` of `storefronts` and `check`.
+    static let storefrontOptions = [
+        ArgumentParser.Option("price-points", value: "PRODUCT_ID=FILE", repeatable: true, help: "An App Store Connect response saved as JSON (price points, equalizations or a price schedule) for a pack's product id. Repeatable: several pages are several files."),
+        ArgumentParser.Option("at", value: "DATE", help: "The day prices and commission regimes are taken at, YYYY-MM-DD (default: today, UTC)."),
+        ArgumentParser.Option("program", value: "PROGRAM", help: "standard or small-business (default: the card's storeProgram, else standard)."),
+    ]
+
+    static func storefrontArguments(_ args: ParsedArguments) throws(UsageError) -> StorefrontArguments {
+        let today = Timestamp(seconds: Int64(Date().timeIntervalSince1970)).local(offsetMinutes: 0).date
+        return try StorefrontArguments(pricePoints: args.all("price-points"), at: args.value("at"), program: args.value("program"), today: today)
     }
 
     static func commissionRates(_ args: ParsedArguments) throws(UsageError) -> [Exact]? {

@@ -6,6 +6,7 @@ public enum CardFile: Sendable, Hashable {
     case provider(ProviderSheet)
     case fx(FXTable)
     case commission(CommissionSchedule)
+    case storefronts(StorefrontTable)
 }
 
 /// Reads rate cards, provider sheets, FX and commission files, strictly.
@@ -36,7 +37,7 @@ public enum CardFileLoader {
         let r = FieldReader(path: path)
         guard let members = r.object(root, "") else { throw Diagnostics(r.diagnostics) }
         guard let kindNode = members["kind"]?.value else {
-            r.error("kind: missing required field (one of \"card\", \"provider\", \"fx\", \"commission\")", at: root.location)
+            r.error("kind: missing required field (one of \"card\", \"provider\", \"fx\", \"commission\", \"storefronts\")", at: root.location)
             throw Diagnostics(r.diagnostics)
         }
         guard let kind = r.string(kindNode, "kind") else { throw Diagnostics(r.diagnostics) }
@@ -46,9 +47,10 @@ public enum CardFileLoader {
         case "provider": result = readProvider(root, r).map(CardFile.provider)
         case "fx": result = readFX(root, r).map(CardFile.fx)
         case "commission": result = readCommission(root, r).map(CardFile.commission)
+        case "storefronts": result = StorefrontTable.read(root, r).map(CardFile.storefronts)
         default:
-            let hint = FieldReader.closest(kind, in: ["card", "provider", "fx", "commission"]).map { "; did you mean \"\($0)\"?" } ?? ""
-            r.error("kind: \"\(FieldReader.excerpt(kind))\" is not one of \"card\", \"provider\", \"fx\", \"commission\"\(hint)", at: kindNode.location)
+            let hint = FieldReader.closest(kind, in: ["card", "provider", "fx", "commission", "storefronts"]).map { "; did you mean \"\($0)\"?" } ?? ""
+            r.error("kind: \"\(FieldReader.excerpt(kind))\" is not one of \"card\", \"provider\", \"fx\", \"commission\", \"storefronts\"\(hint)", at: kindNode.location)
             result = nil
         }
         if let result, r.diagnostics.isEmpty { return result }
@@ -69,7 +71,7 @@ public enum CardFileLoader {
     private static func isLetter(_ c: UInt8) -> Bool { (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
 
     static func readCard(_ root: JSONNode, _ r: FieldReader) -> RateCard? {
-        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "placeholders", "notes", "$schema"]
+        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "placeholders", "notes", "storeProgram", "$schema"]
         guard let m = r.object(root, "", allowed: allowed) else { return nil }
         let loc = root.location
         let id = r.required(m, "id", in: "", at: loc).flatMap { node -> String? in
@@ -124,12 +126,22 @@ public enum CardFileLoader {
         }
         let placeholders = stringList(m["placeholders"]?.value, "placeholders", r)
         let notes = stringList(m["notes"]?.value, "notes", r)
+        let program = m["storeProgram"].flatMap { member -> StoreProgram? in
+            guard let s = r.string(member.value, "storeProgram") else { return nil }
+            guard let p = StoreProgram(name: s) else {
+                r.error("storeProgram: \"\(FieldReader.excerpt(s))\" is not \"standard\" or \"small-business\"", at: member.value.location)
+                return nil
+            }
+            return p
+        }
         guard let id, let version, let effective, let unit else { return nil }
-        return RateCard(
+        var card = RateCard(
             id: id, version: Int(version), effective: effective, title: title, creditUnit: unit,
             features: features, retired: retired, grants: grants, packs: packs,
             placeholders: placeholders, notes: notes, source: SourceFile(path: r.path, location: loc)
         )
+        card.storeProgram = program
+        return card
     }
 
     static func stringList(_ node: JSONNode?, _ field: String, _ r: FieldReader) -> [String] {

@@ -7,14 +7,17 @@ public struct CardRepository: Sendable {
     public let providers: [String: ProviderSheet]
     public let fx: FXTable
     public let commission: CommissionSchedule
+    /// The storefront data file (`"kind": "storefronts"`), when the folder has one.
+    public let storefronts: StorefrontTable?
     /// Every file that was read, sorted.
     public let files: [String]
 
-    public init(cards: [RateCard], providers: [String: ProviderSheet], fx: FXTable, commission: CommissionSchedule, files: [String] = []) {
+    public init(cards: [RateCard], providers: [String: ProviderSheet], fx: FXTable, commission: CommissionSchedule, storefronts: StorefrontTable? = nil, files: [String] = []) {
         self.cards = cards.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
         self.providers = providers
         self.fx = fx
         self.commission = commission
+        self.storefronts = storefronts
         self.files = files
     }
 
@@ -42,6 +45,7 @@ public struct CardRepository: Sendable {
         var providers: [String: ProviderSheet] = [:]
         var fx: FXTable?
         var commission: CommissionSchedule?
+        var storefronts: StorefrontTable?
         for (path, file) in loaded {
             switch file {
             case .card(let c):
@@ -68,13 +72,19 @@ public struct CardRepository: Sendable {
                 } else {
                     commission = c
                 }
+            case .storefronts(let t):
+                if let storefronts {
+                    problems.append(Diagnostic(path: path, location: t.source.location, message: "a second storefront file; the first is \(storefronts.source.path) (keep one)"))
+                } else {
+                    storefronts = t
+                }
             }
         }
         for card in cards {
             problems.append(contentsOf: bindingProblems(card, providers: providers))
         }
         if !problems.isEmpty { throw Diagnostics(problems) }
-        return CardRepository(cards: cards, providers: providers, fx: fx ?? .empty, commission: commission ?? .appStoreDefault, files: files)
+        return CardRepository(cards: cards, providers: providers, fx: fx ?? .empty, commission: commission ?? .appStoreDefault, storefronts: storefronts, files: files)
     }
 
     /// Each provider binding must name a sheet and meter that exist, in a unit the card's

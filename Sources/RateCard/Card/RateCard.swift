@@ -20,6 +20,9 @@ public struct RateCard: Sendable, Hashable {
     public let notes: [String]
     /// Where the card was read from, and where its parts are, for diagnostics.
     public let source: SourceFile
+    /// The App Store commission program the card's packs are sold under, when it says
+    /// (`"storeProgram": "small-business"`); `margin storefronts --program` overrides it.
+    public var storeProgram: StoreProgram? = nil
 
     /// "osg@10"
     public var reference: String { "\(id)@\(version)" }

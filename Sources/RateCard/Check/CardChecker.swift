@@ -21,6 +21,9 @@ public enum CardChecker {
         public var storeKitPath: String?
         /// The publish lock; nil for `defaultLockPath(for:)`.
         public var lockPath: String?
+        /// Apple's price points, the date and the program of the storefront rules; nil:
+        /// storefronts are not checked.
+        public var storefronts: StorefrontArguments?
 
         public init(minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil) {
             self.minMargin = minMargin
@@ -98,6 +101,14 @@ public enum CardChecker {
                 let repository = try CardRepository.assemble(assemblyInput, files: files)
                 for card in cards {
                     findings.append(contentsOf: worstCaseFindings(card, repository: repository, floor: options.minMargin))
+                }
+                if let arguments = options.storefronts {
+                    do {
+                        let lists = try ApplePriceList.load(arguments.bindings)
+                        findings.append(contentsOf: storefrontFindings(cards, repository: repository, lists: lists, arguments: arguments, floor: options.minMargin))
+                    } catch {
+                        problems.append(contentsOf: error.items)
+                    }
                 }
             } catch {
                 problems.append(contentsOf: error.items)

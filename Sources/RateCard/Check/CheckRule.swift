@@ -28,6 +28,9 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case freeUsage = "free-usage"
     /// A pack whose worst-case margin at the highest commission is below the floor.
     case minMargin = "min-margin"
+    /// A pack whose worst-case margin in one storefront (Apple's proceeds, or modelled from
+    /// the storefront data) is below the floor.
+    case storefrontMargin = "storefront-margin"
     /// The worst case of a card cannot be computed exactly (search or arithmetic limits).
     case worstCase = "worst-case"
     /// A consumable in the StoreKit file that no pack of the card sells.

@@ -232,12 +232,19 @@ struct MarginChartDrawing {
 
     /// The complete SVG document around the drawn body.
     func document(title: String, subtitle: String?) -> String {
-        let w = Self.width
+        Self.document(width: Self.width, height: height, title: title, description: Self.description(subtitle: subtitle), body: body)
+    }
+
+    /// An SVG document: the header, the title (and description), the loss hatch pattern, a
+    /// white background, then `body`.
+    static func document(width w: Int, height: Int, title: String, description: String?, body: [String]) -> String {
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(w)" height="\#(height)" viewBox="0 0 \#(w) \#(height)" font-family="\#(Self.fontFamily)" role="img" aria-labelledby="chart-title chart-desc">"#,
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(w)" height="\#(height)" viewBox="0 0 \#(w) \#(height)" font-family="\#(Self.fontFamily)" role="img" aria-labelledby="chart-title\#(description == nil ? "" : " chart-desc")">"#,
             #"<title id="chart-title">\#(Self.escape(title))</title>"#,
-            #"<desc id="chart-desc">\#(Self.escape(Self.description(subtitle: subtitle)))</desc>"#,
+        ]
+        if let description { lines.append(#"<desc id="chart-desc">\#(Self.escape(description))</desc>"#) }
+        lines += [
             "<defs>",
             #"<pattern id="loss-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"#,
             #"<rect width="6" height="6" fill="\#(Palette.loss)"/>"#,

@@ -20,6 +20,7 @@ extension CardReport {
         out.append(contentsOf: summarySection())
         out.append(contentsOf: priceListSection())
         out.append(contentsOf: worstCaseSection())
+        out.append(contentsOf: storefrontSection())
         out.append(contentsOf: grantSection())
         out.append(contentsOf: providerSection())
         out.append(contentsOf: fxSection())

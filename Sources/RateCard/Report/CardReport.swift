@@ -13,6 +13,9 @@ public struct CardReport: Sendable {
     public let paths: ReportPaths
     /// Each feature's candidate requests, for the price list's running costs.
     let profiles: [FeatureCostProfile]
+    /// Every pack in every storefront the storefront data covers, on the data's date; nil
+    /// without a storefront file or when it covers none of the card's prices.
+    public let storefronts: StorefrontMargins?
 
     /// Computes the figures of `card`. Throws when its worst case cannot be computed
     /// exactly (a missing FX rate, an overflow).
@@ -22,6 +25,12 @@ public struct CardReport: Sendable {
         do {
             margins = try PackMargins(card: card, repository: repository)
             profiles = try WorstCaseEngine(card: card, providers: repository.providers).profiles
+            if let table = repository.storefronts {
+                let s = try StorefrontMargins(card: card, repository: repository, date: table.date)
+                storefronts = s.rows.isEmpty ? nil : s
+            } else {
+                storefronts = nil
+            }
         } catch {
             throw .worstCase(card: card.reference, path: paths.display(card.source.path), error)
         }
@@ -33,6 +42,8 @@ public struct CardReport: Sendable {
     public var markdownName: String { baseName + ".md" }
     /// "osg-v10.svg"
     public var chartName: String { baseName + ".svg" }
+    /// "osg-v10-storefronts.svg": the margin % chart of every storefront.
+    public var storefrontChartName: String { baseName + "-storefronts.svg" }
 
     static func baseName(id: String, version: Int) -> String { "\(id)-v\(version)" }
 }

@@ -61,6 +61,9 @@ public struct ReportSet: Sendable {
             reports.append(report)
             files.append(File(name: report.markdownName, bytes: Array(report.markdown().utf8)))
             files.append(File(name: report.chartName, bytes: Array(try report.chartSVG().utf8)))
+            if let svg = try report.storefrontChartSVG() {
+                files.append(File(name: report.storefrontChartName, bytes: Array(svg.utf8)))
+            }
         }
         files.append(File(name: "index.md", bytes: Array(ReportSet.index(reports, paths: paths).utf8)))
         self.reports = reports

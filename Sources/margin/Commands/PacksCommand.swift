@@ -21,31 +21,7 @@ enum PacksCommand: Command {
             io.error(error.message)
             return 2
         }
-        // CARD arguments are card files or references (`osg`, `osg@10`) into the folder.
-        let dir = Common.cardsDirectory(args)
-        let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
-        let references = args.positionals.filter { !$0.hasSuffix(".json") }
-        guard let repo = Common.loadRepository([dir] + filePaths, io) else { return 2 }
-        var cards: [RateCard] = []
-        if args.positionals.isEmpty {
-            cards = repo.newestCards
-        } else {
-            for path in filePaths {
-                let wanted = Common.canonicalPath(path)
-                cards.append(contentsOf: repo.cards.filter { Common.canonicalPath($0.source.path) == wanted })
-            }
-            for ref in references {
-                guard let c = repo.card(reference: ref) else {
-                    io.error("no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))")
-                    return 2
-                }
-                cards.append(c)
-            }
-        }
-        if cards.isEmpty {
-            io.error("no rate card found in \(dir)")
-            return 2
-        }
+        guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [PackMargins] = []
         for card in cards {

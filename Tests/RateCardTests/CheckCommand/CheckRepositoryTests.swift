@@ -9,7 +9,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("error:"))
         #expect(!result.stderr.contains("warning:"))
-        #expect(result.stderr.hasSuffix("0 errors, 0 warnings in 6 files\n"))
+        #expect(result.stderr.hasSuffix("0 errors, 0 warnings in 7 files\n"))
     }
 
     @Test func everyRepositoryCardIsPublished() throws {
@@ -104,7 +104,7 @@ import Testing
 
         let after = try runMargin(["check", "RateCards"], in: folder.path)
         #expect(after.status == 0)
-        #expect(after.stderr == "0 errors, 0 warnings in 7 files\n")
+        #expect(after.stderr == "0 errors, 0 warnings in 8 files\n")
     }
 
     @Test func publishRefusesACardWithFindings() throws {

@@ -56,7 +56,7 @@ import Testing
 /// nil when the input is handled cleanly (accepted consistently or rejected with an error),
 /// else what went wrong. A trap fails the test run, as it failed the fuzzer.
 enum Replay {
-    static let targets: Set<String> = ["decimal", "timestamp", "json", "canonical", "cardfile", "storekit", "args", "takings"]
+    static let targets: Set<String> = ["decimal", "timestamp", "json", "canonical", "cardfile", "storekit", "args", "takings", "appstore"]
 
     static func run(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -69,6 +69,10 @@ enum Replay {
             return nil
         case "args": return arguments(bytes)
         case "takings": return takings(bytes)
+        case "appstore":
+            guard let root = try? JSONParser.parseDocument(bytes, path: "fuzz.json"), let file = try? AppStoreConnectFile.read(root, path: "fuzz.json") else { return nil }
+            _ = ApplePriceList(productId: "p", files: [file]).resolve(on: CalendarDate(year: 2026, month: 9, day: 1)!, cardPrices: [])
+            return nil
         default: return "no replay for target \(target)"
         }
     }

@@ -45,7 +45,7 @@ struct CardReportTests {
     @Test func indexLinksEveryReportAndChart() throws {
         let set = try ReportFixtures.realSet()
         let index = try ReportFixtures.text(set, "index.md")
-        #expect(set.files.map(\.name) == ["index.md", "osg-v10.md", "osg-v10.svg", "voice-debrief-v1.md", "voice-debrief-v1.svg"])
+        #expect(set.files.map(\.name) == ["index.md", "osg-v10-storefronts.svg", "osg-v10.md", "osg-v10.svg", "voice-debrief-v1-storefronts.svg", "voice-debrief-v1.md", "voice-debrief-v1.svg"])
         for report in set.reports {
             #expect(index.contains("](\(report.markdownName))"))
             #expect(index.contains("](\(report.chartName))"))

@@ -1,0 +1,56 @@
+/// One App Store Connect price point as Apple states it: what the customer pays in one
+/// territory and what Apple pays the developer (`inAppPurchasePricePoints`, or
+/// `subscriptionPricePoints` with `proceedsYear2`).
+///
+/// The subscriptions work reads the same model: `proceedsYear2` is Apple's figure after a
+/// subscriber's first year (the reduced commission).
+public struct ApplePricePoint: Sendable, Hashable {
+    /// Apple's opaque id of the point (base64 of its app, territory and point number).
+    public let id: String
+    /// The territory code ("DEU"); from the point's own relationship, or from the price
+    /// record that points at it when the point was included with an empty territory.
+    public let territory: String
+    /// `attributes.customerPrice`, in the territory's currency.
+    public let customerPrice: Money
+    /// `attributes.proceeds`; nil when Apple's response states none (a `"0.0"` beside a
+    /// positive price, as in responses saved with only `priceTier` fields).
+    public let proceeds: Money?
+    /// `attributes.proceedsYear2` of a subscription price point.
+    public let proceedsYear2: Money?
+    /// The legacy `priceTier` ("1") when the response carries it.
+    public let priceTier: String?
+    /// Where the point was read.
+    public let path: String
+    public let location: SourceLocation
+
+    public init(id: String, territory: String, customerPrice: Money, proceeds: Money?, proceedsYear2: Money? = nil, priceTier: String? = nil, path: String, location: SourceLocation) {
+        self.id = id
+        self.territory = territory
+        self.customerPrice = customerPrice
+        self.proceeds = proceeds
+        self.proceedsYear2 = proceedsYear2
+        self.priceTier = priceTier
+        self.path = path
+        self.location = location
+    }
+}
+
+/// One dated price of an in-app purchase's price schedule (`inAppPurchasePrices`): the
+/// point in force in a territory from `start` (nil: since ever) until `end` (nil: open).
+public struct AppleScheduledPrice: Sendable, Hashable {
+    public let id: String
+    public let point: ApplePricePoint
+    /// Set by the developer (`manualPrices`) or equalized by Apple (`automaticPrices`).
+    public let manual: Bool
+    public let start: CalendarDate?
+    /// The first day the price no longer applies.
+    public let end: CalendarDate?
+    public let location: SourceLocation
+
+    public var territory: String { point.territory }
+
+    /// True on `date`: on or after `start`, before `end`.
+    public func applies(on date: CalendarDate) -> Bool {
+        (start.map { $0 <= date } ?? true) && (end.map { date < $0 } ?? true)
+    }
+}

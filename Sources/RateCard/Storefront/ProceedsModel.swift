@@ -1,0 +1,46 @@
+/// What Apple pays for one sale in one storefront, modelled from the storefront file:
+///
+///     net       = price ÷ (1 + tax)          (tax-inclusive storefronts; else the price)
+///     proceeds  = net × (1 − commission) − net × digital services tax
+///
+/// then rounded once, half-even, to the currency's minor unit, since Apple pays whole minor
+/// units. Apple's own published proceeds round in ways no single rule reproduces (0.693 is
+/// paid as 0.70, 0.973 as 0.97), so a cross-check allows a difference of one minor unit.
+public struct ModelledProceeds: Sendable, Hashable {
+    public let price: Money
+    /// The price less the tax Apple removes.
+    public let taxExclusive: Money
+    /// The digital services tax deducted, exact.
+    public let digitalServicesTax: Money
+    /// The commission rate and the regime it came from.
+    public let regime: CommissionRegime
+    /// Proceeds before rounding.
+    public let exact: Money
+    /// Proceeds rounded half-even to the currency's minor unit: what the model says Apple pays.
+    public let rounded: Money
+
+    /// How modelled proceeds are rounded to the currency's minor unit.
+    public static let rounding = RoundingRule.halfEven
+
+    public init(price: Money, storefront: Storefront, regime: CommissionRegime) throws(MoneyError) {
+        self.price = price
+        self.regime = regime
+        do {
+            let net = storefront.taxIncluded ? try price.amount.divided(by: Exact.one.adding(storefront.tax)) : price.amount
+            let dst = try net.multiplied(by: storefront.digitalServicesTax)
+            let kept = try net.multiplied(by: Exact.one.subtracting(regime.rate)).subtracting(dst)
+            taxExclusive = Money(net, price.currency)
+            digitalServicesTax = Money(dst, price.currency)
+            exact = Money(kept, price.currency)
+            rounded = Money(try ModelledProceeds.roundToMinorUnit(kept, price.currency), price.currency)
+        } catch {
+            throw .arithmetic(error)
+        }
+    }
+
+    /// `amount` rounded half-even to whole minor units of `currency`.
+    static func roundToMinorUnit(_ amount: Exact, _ currency: Currency) throws(ArithmeticError) -> Exact {
+        let steps = try amount.scaled(currency.minorUnits, rule: rounding)
+        return try Exact(steps, over: try Exact.powerOfTen(currency.minorUnits))
+    }
+}

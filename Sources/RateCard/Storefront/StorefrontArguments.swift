@@ -1,0 +1,51 @@
+/// The storefront options shared by `margin storefronts` and `margin check`, parsed from
+/// their command-line text.
+public struct StorefrontArguments: Sendable, Hashable {
+    /// `--price-points PRODUCT_ID=FILE`, in the order given.
+    public var bindings: [(productId: String, path: String)]
+    /// `--at`: the day prices and regimes are taken at.
+    public var date: CalendarDate
+    /// `--program`; nil: the card's `storeProgram`, else standard.
+    public var program: StoreProgram?
+
+    public static func == (lhs: StorefrontArguments, rhs: StorefrontArguments) -> Bool {
+        lhs.bindings.map { "\($0.productId)=\($0.path)" } == rhs.bindings.map { "\($0.productId)=\($0.path)" } && lhs.date == rhs.date && lhs.program == rhs.program
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bindings.map { "\($0.productId)=\($0.path)" })
+        hasher.combine(date)
+        hasher.combine(program)
+    }
+
+    /// Parses the options' text; `today` is the default for `--at`.
+    public init(pricePoints: [String], at: String?, program: String?, today: CalendarDate) throws(UsageError) {
+        var bindings: [(productId: String, path: String)] = []
+        for text in pricePoints {
+            guard let eq = text.firstIndex(of: "="), eq != text.startIndex, text.index(after: eq) != text.endIndex else {
+                throw UsageError("--price-points \(text): expected PRODUCT_ID=FILE, e.g. 3000tks=prices/3000tks-equalizations.json")
+            }
+            bindings.append((String(text[..<eq]), String(text[text.index(after: eq)...])))
+        }
+        self.bindings = bindings
+        if let at {
+            if let d = CalendarDate(at) {
+                date = d
+            } else if let t = try? Timestamp(rfc3339: at) {
+                date = t.local(offsetMinutes: 0).date
+            } else {
+                throw UsageError("--at \(at): expected a date YYYY-MM-DD or an RFC 3339 time")
+            }
+        } else {
+            date = today
+        }
+        if let program {
+            guard let p = StoreProgram(name: program) else {
+                throw UsageError("--program \(program): expected standard or small-business")
+            }
+            self.program = p
+        } else {
+            self.program = nil
+        }
+    }
+}
