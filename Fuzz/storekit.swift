@@ -13,7 +13,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let packs = configuration.products.enumerated().map { i, product in
         // Every other pack disagrees on price, so both outcomes of the match run.
-        let price = i % 2 == 0 ? product.price : (try? product.price.adding(.one)) ?? .zero
+        let price = i % 2 == 0 ? (product.price ?? .zero) : ((try? (product.price ?? .zero).adding(.one)) ?? .zero)
         return StoreKitPackExpectation(productId: product.id, type: "consumable", prices: [configuration.currency: price], location: .start)
     }
     _ = configuration.mismatches(with: packs, cardPath: "card.json")

@@ -243,6 +243,19 @@ enum Common {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
+    /// What `check` and `publish` share with `packs`: `--lock`, `--fx`, `--commission`,
+    /// `--tax` and `--now`.
+    static func checkOptions(_ args: ParsedArguments) throws(UsageError) -> CardChecker.Options {
+        var options = CardChecker.Options(lockPath: args.value("lock"))
+        options.fxOverrides = try fxOverrides(args)
+        options.commissionRates = try commissionRates(args)
+        options.taxRates = try taxRates(args)
+        if let text = args.value("now") {
+            do { options.now = try Timestamp(rfc3339: text) } catch { throw UsageError("--now \(text): \(error)") }
+        }
+        return options
+    }
+
     static func fxOverrides(_ args: ParsedArguments) throws(UsageError) -> [FXRate] {
         var out: [FXRate] = []
         for text in args.all("fx") {
@@ -255,7 +268,7 @@ enum Common {
             guard let rate = try? Exact(decimal: parts[1]), rate.isPositive else {
                 throw UsageError("--fx \(text): the rate must be a positive decimal")
             }
-            out.append(FXRate(base: base, quote: quote, rate: rate))
+            out.append(FXRate(base: base, quote: quote, rate: rate, fromCommandLine: true))
         }
         return out
     }

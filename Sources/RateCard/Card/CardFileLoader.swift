@@ -385,9 +385,13 @@ public enum CardFileLoader {
         let defNode = r.required(m, "default", in: field, at: node.location)
         let def = defNode.flatMap { r.nonEmptyString($0, "\(field).default") }
         var multipliers: [String: Exact] = [:]
+        var multiplierLocations: [String: SourceLocation] = [:]
         if let mn = r.required(m, "multipliers", in: field, at: node.location), let mm = r.object(mn, "\(field).multipliers") {
             for (k, member) in mm {
-                if let v = nonNegativeDecimal(member.value, "\(field).multipliers.\(k)", r) { multipliers[k] = v }
+                if let v = nonNegativeDecimal(member.value, "\(field).multipliers.\(k)", r) {
+                    multipliers[k] = v
+                    multiplierLocations[k] = member.keyLocation
+                }
             }
         }
         var windows: [PriceSchedule.Window] = []
@@ -418,7 +422,7 @@ public enum CardFileLoader {
                     continue
                 }
                 if let period, let from, let until {
-                    windows.append(PriceSchedule.Window(period: period, weekdays: days, from: from, until: until))
+                    windows.append(PriceSchedule.Window(period: period, weekdays: days, from: from, until: until, location: item.location))
                 }
             }
         }
@@ -427,8 +431,9 @@ public enum CardFileLoader {
         }
         let reviewed = m["reviewed"].flatMap { r.date($0.value, "\(field).reviewed") }
         let source = m["source"].flatMap { r.string($0.value, "\(field).source") }
-        guard let offset, let def, !multipliers.isEmpty else { return nil }
-        return PriceSchedule(offsetMinutes: offset, defaultPeriod: def, windows: windows, multipliers: multipliers, reviewed: reviewed, sourceURL: source)
+        guard let offset, let def, let defNode, !multipliers.isEmpty else { return nil }
+        return PriceSchedule(offsetMinutes: offset, defaultPeriod: def, windows: windows, multipliers: multipliers, reviewed: reviewed, sourceURL: source,
+                             defaultLocation: defNode.location, multiplierLocations: multiplierLocations)
     }
 
     /// "+08:00" → 480; "-05:30" → -330; "Z" → 0.

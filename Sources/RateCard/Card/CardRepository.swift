@@ -50,7 +50,7 @@ public struct CardRepository: Sendable {
             switch file {
             case .card(let c):
                 if let other = cards.first(where: { $0.id == c.id && $0.version == c.version }) {
-                    problems.append(Diagnostic(path: path, location: c.source.location, message: "card \(c.reference) is also defined in \(other.source.path)", rule: "duplicate-version"))
+                    problems.append(Diagnostic(path: path, location: c.source.location, message: "card \(c.reference) is also defined in \(other.source.path)", rule: CheckRule.duplicateVersion.rawValue))
                 } else {
                     cards.append(c)
                 }

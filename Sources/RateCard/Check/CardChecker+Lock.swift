@@ -3,17 +3,34 @@ import Foundation
 /// The publish-lock rules: a published card never changes, never disappears, and every
 /// card is published before it ships.
 extension CardChecker {
-    /// `published-card-edited`, `published-card-missing` and `unpublished-card`. A lock that
-    /// cannot be read or parsed is a load problem (exit 2); a missing lock means nothing is
-    /// published yet.
-    static func lockFindings(_ cards: [LoadedCard], loaded: [LoadedFile], lockPath: String, problems: inout [Diagnostic]) -> [Diagnostic] {
+    /// `published-card-edited`, `published-card-missing`, `unpublished-card` and
+    /// `lock-missing`. A lock that cannot be read or parsed is a load problem (exit 2), and so
+    /// is a lock named explicitly (`--lock`) that does not exist: a mistyped path must never
+    /// switch the guard off. With no lock at the default place, cards not yet in force are
+    /// drafts (warnings), but a card already in force at `now` is an error: it is live, so
+    /// its content must be frozen.
+    static func lockFindings(_ cards: [LoadedCard], loaded: [LoadedFile], lockPath: String, explicit: Bool, now: Timestamp,
+                             problems: inout [Diagnostic]) -> [Diagnostic] {
         var out: [Diagnostic] = []
         guard FileManager.default.fileExists(atPath: lockPath) else {
+            if explicit {
+                problems.append(Diagnostic(
+                    path: lockPath,
+                    message: "the lock file given with --lock does not exist: without it no published card is guarded against edits; check the path (the first 'margin publish' creates a lock)"))
+                return out
+            }
             for c in cards {
-                out.append(Diagnostic(
-                    path: c.file.path, location: c.versionLocation, severity: .warning,
-                    message: "card \(c.card.reference) is not published (there is no lock file \(lockPath) yet); run 'margin publish \(c.file.path)' once it is final",
-                    rule: CheckRule.unpublishedCard.rawValue))
+                if now < c.card.effective {
+                    out.append(Diagnostic(
+                        path: c.file.path, location: c.versionLocation, severity: .warning,
+                        message: "card \(c.card.reference) is not published (there is no lock file \(lockPath) yet); run 'margin publish \(c.file.path)' once it is final",
+                        rule: CheckRule.unpublishedCard.rawValue))
+                } else {
+                    out.append(Diagnostic(
+                        path: c.file.path, location: c.versionLocation,
+                        message: "card \(c.card.reference) is in force since \(c.card.effective.rfc3339UTC) but there is no lock file \(lockPath): nothing stops an edit of a live card; run 'margin publish \(c.file.path)' and commit the lock (or pass --lock PATH)",
+                        rule: CheckRule.lockMissing.rawValue))
+                }
             }
             return out
         }

@@ -3,7 +3,8 @@ extension CardChecker {
     /// The `storekit-*` findings of the file at `path` against the newest version of the
     /// card family that sells the most of its products. A file that cannot be read is a load
     /// problem (exit 2).
-    static func storeKitFindings(_ path: String, cards: [LoadedCard], problems: inout [Diagnostic]) -> [Diagnostic] {
+    /// Product ids in `ignore` are not packs (a voluntary tip) and are never compared.
+    static func storeKitFindings(_ path: String, cards: [LoadedCard], ignore: Set<String>, problems: inout [Diagnostic]) -> [Diagnostic] {
         let configuration: StoreKitConfiguration
         do {
             configuration = try StoreKitConfiguration.load(path: path)
@@ -26,7 +27,7 @@ extension CardChecker {
             StoreKitPackExpectation(productId: pack.productId, type: pack.type,
                                     prices: prices(of: pack, storefront: configuration.storefront), location: pack.location)
         }
-        return configuration.mismatches(with: expectations, cardPath: chosen.file.path)
+        return configuration.mismatches(with: expectations, cardPath: chosen.file.path, ignore: ignore)
     }
 
     /// The pack's price in each currency: the one for `storefront` when the card names

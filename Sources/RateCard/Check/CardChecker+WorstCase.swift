@@ -1,7 +1,9 @@
 /// The rules that need the worst-case engine: free usage and the margin floor.
 extension CardChecker {
-    /// `free-usage`, `min-margin` and `worst-case` for one card.
-    static func worstCaseFindings(_ loaded: LoadedCard, repository: CardRepository, floor: Exact) -> [Diagnostic] {
+    /// `free-usage`, `min-margin` and `worst-case` for one card. The floor is compared only
+    /// when `applyFloor` (the version is in force now or later, or `--all-versions`); a worst
+    /// case that cannot be computed is `worst-case` either way.
+    static func worstCaseFindings(_ loaded: LoadedCard, repository: CardRepository, options: Options, applyFloor: Bool) -> [Diagnostic] {
         let card = loaded.card
         let path = loaded.file.path
         var out: [Diagnostic] = []
@@ -13,35 +15,46 @@ extension CardChecker {
         }
 
         // A free price is already a `free-price` finding; here only requests that a positive
-        // price still lets through for nothing (a "down" rounding below one interval).
+        // price still lets through for nothing (a "down" rounding below one interval), every
+        // one of them.
         var free = false
         for shape in engine.freeUsage {
             free = true
             guard let feature = card.feature(shape.feature), let d = feature.dimensions.first(where: { $0.name == shape.dimension }),
                   d.credits > 0 else { continue }
-            out.append(Diagnostic(
-                path: path, location: d.location,
-                message: "feature \"\(shape.feature)\", dimension \"\(shape.dimension)\": a request of \(shape.quantity) \(shape.unit.abbreviation) is charged \(shape.credits) credits but costs \(shape.meter) \(shape.cost), so credits can be spent without limit; charge started intervals (rounding \"up\")",
-                rule: CheckRule.freeUsage.rawValue))
+            out.append(Diagnostic(path: path, location: d.location, message: shape.freeUsageMessage, rule: CheckRule.freeUsage.rawValue))
         }
         // With free usage there is no finite worst case to compare with the floor.
         if free { return out }
 
         let margins: PackMargins
         do {
-            margins = try PackMargins(card: card, repository: repository)
+            let fx = repository.fx.overriding(with: options.fxOverrides)
+            margins = try PackMargins(card: card, repository: repository, fx: fx, rates: options.commissionRates, taxRates: options.taxRates)
         } catch {
-            return out + [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): the worst-case margins cannot be computed: \(error)", rule: CheckRule.minMargin.rawValue)]
+            return out + [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): the worst-case margins cannot be computed: \(error)", rule: CheckRule.worstCase.rawValue)]
         }
+        guard applyFloor else { return out }
+        let floor = options.minMargin
         for row in margins.rows where row.pack.credits > 0 && row.price.price.amount.isPositive {
             guard let top = row.lines.max(by: { $0.rate < $1.rate }), top.marginShare < floor else { continue }
             let witness = row.worst.witnessSummary
             out.append(Diagnostic(
                 path: path, location: row.price.location,
-                message: "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(top.margin)) (\(Format.percent(top.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)",
+                message: "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(top.margin)) (\(Format.percent(top.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)\(fxNote(row.fxUsed, margins: margins))",
                 rule: CheckRule.minMargin.rawValue))
         }
         return out
+    }
+
+    /// "; FX USD/CNY 7.1 (RateCards/fx.json, placeholder)" or "; FX USD/CNY 7.2 (given on
+    /// the command line)": every rate the figure used, credited to where it came from.
+    static func fxNote(_ rates: [FXRate], margins: PackMargins) -> String {
+        guard !rates.isEmpty else { return "" }
+        let parts = rates.map { r in
+            r.fromCommandLine ? "\(r) (given on the command line)" : "\(r) (\(margins.fx.source.path)\(margins.fx.placeholder ? ", placeholder" : ""))"
+        }
+        return "; FX " + parts.joined(separator: ", ")
     }
 
     /// "CNY 28.00": rounded half-even to the currency's minor unit, for people.

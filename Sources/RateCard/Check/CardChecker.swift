@@ -19,17 +19,54 @@ public enum CardChecker {
         public var minMargin: Exact
         /// An Xcode StoreKit configuration file to compare with the newest card's packs.
         public var storeKitPath: String?
-        /// The publish lock; nil for `defaultLockPath(for:)`.
+        /// More StoreKit configuration files (`--storekit` is repeatable); each is compared
+        /// on its own. `storeKitPath`, when set, comes first.
+        public var storeKitPaths: [String]
+        /// StoreKit product ids that are not packs (a voluntary tip), besides those a card
+        /// lists in `storeKitIgnore`: never compared with the packs.
+        public var storeKitIgnore: Set<String>
+        /// The publish lock; nil for `defaultLockPath(for:)`. A lock named here must exist.
         public var lockPath: String?
+        /// The time "in force now" is judged at: which versions the margin floor applies to
+        /// and whether a card with no lock file is already live. Nil: the current time.
+        public var now: Timestamp?
+        /// Apply the margin floor to every version, also those a newer version has replaced
+        /// (`--all-versions`). By default only the version in force at `now` and later ones.
+        public var allVersions: Bool
+        /// FX rates given on the command line (`--fx`), replacing the file's for the same pair.
+        public var fxOverrides: [FXRate]
+        /// Commission rates for every currency (`--commission`), instead of the commission file.
+        public var commissionRates: [Exact]?
+        /// Sales-tax rates removed from tax-inclusive prices before commission (`--tax`).
+        public var taxRates: [Currency: Exact]
         /// Apple's price points, the date and the program of the storefront rules; nil:
         /// storefronts are not checked.
         public var storefronts: StorefrontArguments?
 
-        public init(minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil) {
+        public init(minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil, now: Timestamp? = nil, allVersions: Bool = false,
+                    fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil, taxRates: [Currency: Exact] = [:],
+                    storeKitPaths: [String] = [], storeKitIgnore: Set<String> = []) {
             self.minMargin = minMargin
             self.storeKitPath = storeKitPath
             self.lockPath = lockPath
+            self.now = now
+            self.allVersions = allVersions
+            self.fxOverrides = fxOverrides
+            self.commissionRates = commissionRates
+            self.taxRates = taxRates
+            self.storeKitPaths = storeKitPaths
+            self.storeKitIgnore = storeKitIgnore
         }
+
+        /// Every StoreKit file to compare, each once, in the order given.
+        var allStoreKitPaths: [String] {
+            var out: [String] = []
+            for p in (storeKitPath.map { [$0] } ?? []) + storeKitPaths where !out.contains(p) { out.append(p) }
+            return out
+        }
+
+        /// `now`, or the current time.
+        var instant: Timestamp { now ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970)) }
     }
 
     /// One file as read: its bytes (for the digest), its JSON (for locations) and what it holds.
@@ -91,16 +128,25 @@ public enum CardChecker {
 
         for card in cards { findings.append(contentsOf: cardFindings(card)) }
         findings.append(contentsOf: familyFindings(cards))
+        for file in loaded {
+            if case .provider(let sheet) = file.content { findings.append(contentsOf: scheduleFindings(sheet, path: file.path)) }
+        }
         let lockPath = options.lockPath ?? defaultLockPath(for: paths)
-        findings.append(contentsOf: lockFindings(cards, loaded: loaded, lockPath: lockPath, problems: &problems))
+        // A lock that cannot be read is unreadable input, but it does not keep the rules that
+        // need the whole repository from running.
+        var lockProblems: [Diagnostic] = []
+        findings.append(contentsOf: lockFindings(cards, loaded: loaded, lockPath: lockPath, explicit: options.lockPath != nil,
+                                                 now: options.instant, problems: &lockProblems))
 
         // Free usage and margins need every provider sheet and the FX table: only when
         // everything loaded.
         if problems.isEmpty {
             do {
                 let repository = try CardRepository.assemble(assemblyInput, files: files)
+                let floored = flooredVersions(cards, options: options)
                 for card in cards {
-                    findings.append(contentsOf: worstCaseFindings(card, repository: repository, floor: options.minMargin))
+                    findings.append(contentsOf: worstCaseFindings(card, repository: repository, options: options,
+                                                                  applyFloor: floored.contains(card.card.reference)))
                 }
                 if let arguments = options.storefronts {
                     do {
@@ -114,10 +160,29 @@ public enum CardChecker {
                 problems.append(contentsOf: error.items)
             }
         }
-        if let storeKitPath = options.storeKitPath {
-            findings.append(contentsOf: storeKitFindings(storeKitPath, cards: cards, problems: &problems))
+        problems.append(contentsOf: lockProblems)
+        for storeKitPath in options.allStoreKitPaths {
+            findings.append(contentsOf: storeKitFindings(storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems))
         }
         return CheckReport(diagnostics: findings + problems, files: files, unreadable: !problems.isEmpty)
+    }
+
+    /// The references of the versions the margin floor applies to: per card id, the
+    /// version in force at `now` (the newest one already effective) and every later one;
+    /// every version with `allVersions`. A superseded published version can be neither
+    /// edited nor removed, so a floor on it could never pass again.
+    static func flooredVersions(_ cards: [LoadedCard], options: Options) -> Set<String> {
+        if options.allVersions { return Set(cards.map(\.card.reference)) }
+        let now = options.instant
+        var out = Set<String>()
+        for id in Set(cards.map(\.card.id)) {
+            let versions = cards.map(\.card).filter { $0.id == id }.sorted { $0.version < $1.version }
+            let inForce = versions.last { !(now < $0.effective) }
+            for v in versions where inForce.map({ v.version >= $0.version }) ?? true {
+                out.insert(v.reference)
+            }
+        }
+        return out
     }
 
     // MARK: Reading

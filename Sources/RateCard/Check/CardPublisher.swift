@@ -32,7 +32,9 @@ public enum CardPublisher {
     /// error in it, and records `card@version`, its file relative to the lock's folder and
     /// its SHA-256 in the lock at `lockPath`, written atomically. A published version is
     /// never overwritten.
-    public static func publish(cardPath: String, cardsDirectory: String, lockPath: String) throws(Failure) -> Outcome {
+    /// `options` carries what the check of the card uses besides the files (`--fx`,
+    /// `--commission`, `--tax`); its lock path is replaced by `lockPath`.
+    public static func publish(cardPath: String, cardsDirectory: String, lockPath: String, options: CardChecker.Options = .init()) throws(Failure) -> Outcome {
         let file: CardChecker.LoadedFile
         do { file = try CardChecker.read(cardPath) } catch { throw .unreadable(error.items) }
         guard case .card(let card) = file.content else {
@@ -61,12 +63,14 @@ public enum CardPublisher {
                 throw .refused([Diagnostic(
                     path: cardPath, location: versionLocation,
                     message: "card \(card.reference) is already published with a different digest; publish a new version instead",
-                    rule: "already-published")])
+                    rule: CheckRule.alreadyPublished.rawValue)])
             }
         }
 
         // The card must pass every content rule before it is frozen.
-        let report = CardChecker.check(paths: [cardsDirectory, cardPath], options: .init(lockPath: lockPath))
+        var checkOptions = options
+        checkOptions.lockPath = lockPath
+        let report = CardChecker.check(paths: [cardsDirectory, cardPath], options: checkOptions)
         let blocking = report.diagnostics.filter { d in
             d.severity == .error && CardChecker.standardized(d.path) == absolute && !(d.rule.map(CheckRule.lockRules.contains) ?? false)
         }

@@ -41,10 +41,37 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case storeKitType = "storekit-type"
     /// A product whose StoreKit price differs from the pack's price in that currency.
     case storeKitPrice = "storekit-price"
+    /// A StoreKit product with no price (`"displayPrice": ""`).
+    case storeKitNoPrice = "storekit-no-price"
+    /// Products of a StoreKit file that are not compared with packs (non-consumables,
+    /// subscriptions, ignored ids): how many, so that nothing is skipped without a word.
+    case storeKitSkipped = "storekit-skipped"
+    /// A schedule period of a provider sheet that no instant can be in (never priced).
+    case periodNeverInForce = "period-never-in-force"
+    /// Cards already in force with no publish lock at all: nothing guards them.
+    case lockMissing = "lock-missing"
+    /// Storefront warnings (see docs/storefronts.md): Apple's proceeds differ from the
+    /// modelled ones; no FX rate into the territory's currency; Apple's currency differs
+    /// from the storefront file's; no proceeds at all.
+    case storefrontCrossCheck = "storefront-cross-check"
+    case storefrontFX = "storefront-fx"
+    case storefrontCurrency = "storefront-currency"
+    case storefrontProceeds = "storefront-proceeds"
+    /// App Store Connect file warnings: a page not given; proceeds "0.0" beside a price;
+    /// several points and none is the card's price; two prices in force on one day.
+    case applePaging = "apple-paging"
+    case appleProceeds = "apple-proceeds"
+    case appleAmbiguous = "apple-ambiguous"
+    case appleSchedule = "apple-schedule"
+    /// The same card version defined in two files of one repository.
+    case duplicateVersion = "duplicate-version"
+    /// `margin publish` of a version already published with another digest.
+    case alreadyPublished = "already-published"
 
     /// The rules about the publish lock rather than a card's content: `margin publish`
     /// ignores them when it checks a card before recording it.
     public static let lockRules: Set<String> = [
         CheckRule.publishedCardEdited.rawValue, CheckRule.publishedCardMissing.rawValue, CheckRule.unpublishedCard.rawValue,
+        CheckRule.lockMissing.rawValue,
     ]
 }

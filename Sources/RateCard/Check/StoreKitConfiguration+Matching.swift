@@ -3,55 +3,90 @@ extension StoreKitConfiguration {
     /// sorted by file and place.
     ///
     /// - `storekit-unknown-product`: a consumable in the file that is no pack of the card
-    ///   (at its `productID`). Non-consumables and subscriptions that are no pack are not
-    ///   reported: a credit card only describes consumable packs.
+    ///   (at its `productID`).
     /// - `storekit-type`: a pack's product has another type in the file (at its `type`).
     /// - `storekit-price`: the file's `displayPrice` differs from the pack's price in the
     ///   storefront's currency, or the pack has no price in that currency (at `displayPrice`).
+    /// - `storekit-no-price`: a pack's product, or a consumable, whose `displayPrice` is
+    ///   empty (at `displayPrice`).
     /// - `storekit-missing-product`: a pack with no product in the file, reported at the
     ///   pack in the card file `cardPath`.
+    /// - `storekit-skipped` (a note): how many products are not compared because they are
+    ///   no pack — non-consumables, subscriptions (subscription plans are checked
+    ///   elsewhere) and the ids in `ignore` (a voluntary tip) — so that nothing is skipped
+    ///   without a word.
     ///
-    /// When `packs` repeats a product id, the first one counts.
-    public func mismatches(with packs: [StoreKitPackExpectation], cardPath: String) -> [Diagnostic] {
+    /// When `packs` repeats a product id, the first one counts. An id in `ignore` is never
+    /// compared, even when a pack has it (the pack is then not reported missing either).
+    public func mismatches(with packs: [StoreKitPackExpectation], cardPath: String, ignore: Set<String> = []) -> [Diagnostic] {
         var packsByID: [String: StoreKitPackExpectation] = [:]
         for pack in packs where packsByID[pack.productId] == nil {
             packsByID[pack.productId] = pack
         }
         let productIDs = Set(products.map(\.id))
         var findings: [Diagnostic] = []
-        func report(_ message: String, at location: SourceLocation, rule: String) {
-            findings.append(Diagnostic(path: path, location: location, message: message, rule: rule))
+        func report(_ message: String, at location: SourceLocation, rule: CheckRule) {
+            findings.append(Diagnostic(path: path, location: location, message: message, rule: rule.rawValue))
         }
+        let from = storefrontIsDefault ? "storefront \(storefront), Xcode's default: the file names none" : "storefront \(storefront)"
 
+        var skipped: (nonConsumables: Int, subscriptions: Int, ignored: [String]) = (0, 0, [])
         for product in products {
+            if ignore.contains(product.id) {
+                skipped.ignored.append(product.id)
+                continue
+            }
             guard let pack = packsByID[product.id] else {
                 if product.type == "Consumable" {
-                    report("consumable \"\(product.id)\" is not a pack of the card \(cardPath)",
-                           at: product.idLocation, rule: "storekit-unknown-product")
+                    report("consumable \"\(product.id)\" is not a pack of the card \(cardPath); if it is not a credit pack (a tip), pass --storekit-ignore \(product.id)",
+                           at: product.idLocation, rule: .storeKitUnknownProduct)
+                } else if product.isSubscription {
+                    skipped.subscriptions += 1
+                } else {
+                    skipped.nonConsumables += 1
                 }
                 continue
             }
             if Self.normalizedType(product.type) != Self.normalizedType(pack.type) {
                 report("\"\(product.id)\" is \(product.type) here but the card \(cardPath) sells it as \(pack.type)",
-                       at: product.typeLocation, rule: "storekit-type")
+                       at: product.typeLocation, rule: .storeKitType)
             }
-            if let expected = pack.prices[currency] {
-                if expected != product.price {
-                    report("\"\(product.id)\" has displayPrice \(show(product.price)) (storefront \(storefront)) but the card \(cardPath) prices it at \(show(expected))",
-                           at: product.priceLocation, rule: "storekit-price")
+            let expected = pack.prices[currency]
+            guard let price = product.price else {
+                let card = expected.map { "the card \(cardPath) prices it at \(show($0))" } ?? "the card \(cardPath) has no \(currency.code) price for it either"
+                report("\"\(product.id)\" has no displayPrice (\"\") in the StoreKit configuration (\(from)); \(card)",
+                       at: product.priceLocation, rule: .storeKitNoPrice)
+                continue
+            }
+            if let expected {
+                if expected != price {
+                    report("\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) prices it at \(show(expected))",
+                           at: product.priceLocation, rule: .storeKitPrice)
                 }
             } else {
                 let sold = pack.prices.keys.sorted().map(\.code).joined(separator: ", ")
-                report("\"\(product.id)\" has displayPrice \(show(product.price)) (storefront \(storefront)) but the card \(cardPath) has no \(currency.code) price for it (only \(sold.isEmpty ? "none" : sold))",
-                       at: product.priceLocation, rule: "storekit-price")
+                report("\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) has no \(currency.code) price for it (only \(sold.isEmpty ? "none" : sold))",
+                       at: product.priceLocation, rule: .storeKitPrice)
             }
         }
 
-        for pack in packs where packsByID[pack.productId] == pack && !productIDs.contains(pack.productId) {
+        for pack in packs where packsByID[pack.productId] == pack && !productIDs.contains(pack.productId) && !ignore.contains(pack.productId) {
             findings.append(Diagnostic(
                 path: cardPath, location: pack.location,
                 message: "pack \"\(pack.productId)\" has no product in the StoreKit configuration \(path)",
-                rule: "storekit-missing-product"))
+                rule: CheckRule.storeKitMissingProduct.rawValue))
+        }
+
+        var parts: [String] = []
+        if skipped.nonConsumables > 0 { parts.append("\(skipped.nonConsumables) non-consumable\(skipped.nonConsumables == 1 ? "" : "s")") }
+        if skipped.subscriptions > 0 { parts.append("\(skipped.subscriptions) subscription\(skipped.subscriptions == 1 ? "" : "s") (subscription plans are not compared here)") }
+        if !skipped.ignored.isEmpty { parts.append("\(skipped.ignored.count) ignored (\(skipped.ignored.joined(separator: ", ")))") }
+        if !parts.isEmpty {
+            let count = skipped.nonConsumables + skipped.subscriptions + skipped.ignored.count
+            findings.append(Diagnostic(
+                path: path, location: storefrontLocation, severity: .note,
+                message: "\(count) of \(products.count) product\(products.count == 1 ? "" : "s") not compared with the packs of \(cardPath): \(parts.joined(separator: ", "))",
+                rule: CheckRule.storeKitSkipped.rawValue))
         }
         return findings.sorted()
     }

@@ -1,21 +1,32 @@
 /// The in-app products of an Xcode StoreKit configuration file (`.storekit`, JSON), as
 /// `margin check --storekit` compares them with a card's packs.
 ///
-/// The file's shape, as Xcode writes it (other fields are ignored):
+/// Every shape Xcode has written (file format versions 1.0 to 5.0) is read; fields the
+/// comparison does not need are ignored:
 ///
 /// ```json
 /// {
+///   "identifier" : "…",                          (3.0 on; absent in older files)
 ///   "products" : [ { "productID" : "3000tks", "type" : "Consumable",
 ///                    "displayPrice" : "2.99", "referenceName" : "3,000 credits", … } ],
-///   "nonRenewingSubscriptions" : [ … ],
+///   "nonRenewingSubscriptions" : [ … ],          (absent in older files)
 ///   "subscriptionGroups" : [ { "subscriptions" : [ { "productID" : …, … } ], … } ],
-///   "settings" : { "_storefront" : "USA", … },
+///   "appPolicies" : { … },                       (newer files)
+///   "settings" : { "_storefront" : "USA", … },   (no _storefront: Xcode uses USA)
 ///   "version" : { "major" : 4, "minor" : 0 }
 /// }
 /// ```
 ///
-/// Every `displayPrice` is in the currency of the file's one storefront
-/// (`settings._storefront`), read as an exact decimal.
+/// Newer files also carry `billingPlans`, `introductoryOffers`, `winbackOffers` and
+/// more on subscriptions; `referenceName` may be `null` (Xcode 12); `displayPrice` may be
+/// `""` (a product with no price yet: a finding about that product when it is compared,
+/// never an unreadable file). Every `displayPrice` is in the currency of the file's one
+/// storefront, read as an exact decimal; storefronts whose currency has no minor unit in
+/// practice price in whole numbers ("600" JPY, "13900" COP).
+///
+/// Refused (exit 2) is only what is not Xcode's format, saying what it looks like
+/// instead: an empty file, an XML property list, a JSON value that is not an object, or an
+/// object with none of Xcode's product lists (another schema).
 public struct StoreKitConfiguration: Sendable, Hashable {
     /// One in-app product of the file, with where each of its fields is written.
     public struct Product: Sendable, Hashable {
@@ -24,30 +35,53 @@ public struct StoreKitConfiguration: Sendable, Hashable {
         /// `type`: "Consumable", "NonConsumable", "NonRenewingSubscription" or
         /// "RecurringSubscription".
         public let type: String
-        /// `displayPrice` in the storefront's currency, exact.
-        public let price: Exact
-        /// `referenceName`, when present.
+        /// `displayPrice` in the storefront's currency, exact; nil when the file gives none
+        /// (`""`).
+        public let price: Exact?
+        /// `referenceName`, when present and not null.
         public let referenceName: String?
+        /// The array the product is listed in: "products", "nonRenewingSubscriptions" or
+        /// "subscriptionGroups[2].subscriptions".
+        public let list: String
+        /// For a subscription in a group: the group's `name` (else its `id`).
+        public let subscriptionGroup: String?
+        /// `recurringSubscriptionPeriod` ("P1M", "P1Y") of an auto-renewable subscription.
+        public let subscriptionPeriod: String?
         /// The product's object.
         public let location: SourceLocation
         public let idLocation: SourceLocation
         public let typeLocation: SourceLocation
         public let priceLocation: SourceLocation
+
+        /// A subscription (auto-renewable or not), which a credit pack never is.
+        public var isSubscription: Bool { type == "RecurringSubscription" || type == "NonRenewingSubscription" }
     }
 
     /// The product types Xcode writes.
     public static let productTypes: Set<String> = ["Consumable", "NonConsumable", "NonRenewingSubscription", "RecurringSubscription"]
 
+    /// The storefront Xcode uses when a file names none (`settings._storefront` absent).
+    public static let defaultStorefront = "USA"
+
     /// The file the configuration was read from, as given.
     public let path: String
     /// The storefront code, e.g. "USA".
     public let storefront: String
+    /// Where `settings._storefront` is written, or the top-level object when the file
+    /// names no storefront.
     public let storefrontLocation: SourceLocation
+    /// True when the file names no storefront and Xcode's default (USA) applies.
+    public let storefrontIsDefault: Bool
     /// The currency of every `displayPrice` in the file.
     public let currency: Currency
     /// Every product: `products`, then `nonRenewingSubscriptions`, then the subscriptions
     /// of each group, in file order.
     public let products: [Product]
+
+    /// The subscriptions of the file (`nonRenewingSubscriptions` and every group's), parsed
+    /// but not compared with packs: the hook for checking them against a card's
+    /// subscription plans.
+    public var subscriptions: [Product] { products.filter(\.isSubscription) }
 
     /// Reads the StoreKit configuration file at `path`.
     public static func load(path: String) throws(Diagnostics) -> StoreKitConfiguration {
@@ -56,53 +90,72 @@ public struct StoreKitConfiguration: Sendable, Hashable {
         return try load(bytes: bytes, path: path)
     }
 
-    /// Parses StoreKit configuration bytes read from `path`, collecting every problem: a
-    /// missing or unknown storefront, products without an id, type or price, a price that
-    /// is not an exact non-negative decimal in the storefront currency's minor units, a
-    /// product id given twice.
+    /// Parses StoreKit configuration bytes read from `path`, collecting every problem: an
+    /// unknown storefront, products without an id or type, a price that is not an exact
+    /// non-negative decimal in the storefront currency's minor units, a product id given
+    /// twice; and refusing, with what it looks like instead, a file that is not Xcode's.
     public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> StoreKitConfiguration {
+        if let notXcode = notXcodeFormat(bytes) {
+            throw Diagnostics([Diagnostic(path: path, location: .start, message: notXcode)])
+        }
         let root = try JSONParser.parseDocument(bytes, path: path)
-        guard case .object = root.value else {
-            throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName)")])
+        guard case .object(let members) = root.value else {
+            throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName): not an Xcode StoreKit configuration file")])
+        }
+        let lists = ["products", "nonRenewingSubscriptions", "subscriptionGroups"]
+        let keysPresent = Set(members.map(\.key))
+        guard lists.contains(where: keysPresent.contains) else {
+            let keys = keysPresent.sorted().prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
+            throw Diagnostics([Diagnostic(
+                path: path, location: root.location,
+                message: "a JSON object with none of Xcode's product lists (products, nonRenewingSubscriptions, subscriptionGroups)\(keys.isEmpty ? "" : ", only \(keys)"): another schema, not an Xcode StoreKit configuration file")])
         }
         let reader = FieldReader(path: path)
         guard let top = reader.object(root, "") else { throw Diagnostics(reader.diagnostics) }
 
-        var storefront: (code: String, location: SourceLocation, currency: Currency)?
-        if let settingsNode = reader.required(top, "settings", in: "", at: root.location),
-           let settings = reader.object(settingsNode, "settings"),
-           let node = reader.required(settings, "_storefront", in: "settings", at: settingsNode.location),
-           let code = reader.nonEmptyString(node, "settings._storefront") {
-            if let currency = StoreKitStorefront.currency(for: code) {
-                storefront = (code, node.location, currency)
-            } else {
-                let hint = FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map { "; did you mean \"\($0)\"?" } ?? ""
-                reader.error("settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)", at: node.location)
+        // No `_storefront` (files of Xcode 12 and some later ones): Xcode uses the USA.
+        var storefront: (code: String, location: SourceLocation, currency: Currency, isDefault: Bool)?
+        var settings: [String: JSONMember]?
+        if let settingsNode = top["settings"]?.value { settings = reader.object(settingsNode, "settings") }
+        if let node = settings?["_storefront"]?.value {
+            if let code = reader.nonEmptyString(node, "settings._storefront") {
+                if let currency = StoreKitStorefront.currency(for: code) {
+                    storefront = (code, node.location, currency, false)
+                } else {
+                    let hint = FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map { "; did you mean \"\($0)\"?" } ?? ""
+                    reader.error("settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)", at: node.location)
+                }
             }
+        } else if let usd = StoreKitStorefront.currency(for: defaultStorefront) {
+            storefront = (defaultStorefront, top["settings"]?.value.location ?? root.location, usd, true)
         }
 
         // Every product-bearing array, with the field path to name in messages.
-        var lists: [(field: String, node: JSONNode)] = []
-        if let node = reader.required(top, "products", in: "", at: root.location) {
-            lists.append(("products", node))
-        }
-        if let node = top["nonRenewingSubscriptions"]?.value {
-            lists.append(("nonRenewingSubscriptions", node))
-        }
+        var sources: [(field: String, node: JSONNode, group: String?)] = []
+        if let node = top["products"]?.value { sources.append(("products", node, nil)) }
+        if let node = top["nonRenewingSubscriptions"]?.value { sources.append(("nonRenewingSubscriptions", node, nil)) }
         if let groupsNode = top["subscriptionGroups"]?.value, let groups = reader.array(groupsNode, "subscriptionGroups") {
             for (g, groupNode) in groups.enumerated() {
                 guard let group = reader.object(groupNode, "subscriptionGroups[\(g)]"),
                       let node = group["subscriptions"]?.value else { continue }
-                lists.append(("subscriptionGroups[\(g)].subscriptions", node))
+                let name: String?
+                if case .string(let n)? = group["name"]?.value.value, !n.isEmpty {
+                    name = n
+                } else if case .string(let i)? = group["id"]?.value.value {
+                    name = i
+                } else {
+                    name = nil
+                }
+                sources.append(("subscriptionGroups[\(g)].subscriptions", node, name))
             }
         }
 
         var products: [Product] = []
         var seen: [String: SourceLocation] = [:]
-        for list in lists {
-            guard let items = reader.array(list.node, list.field) else { continue }
+        for source in sources {
+            guard let items = reader.array(source.node, source.field) else { continue }
             for (i, node) in items.enumerated() {
-                let field = "\(list.field)[\(i)]"
+                let field = "\(source.field)[\(i)]"
                 // A repeated id is reported even when either product has other faults.
                 if let idNode = node["productID"], case .string(let id) = idNode.value {
                     if let first = seen[id] {
@@ -111,7 +164,7 @@ public struct StoreKitConfiguration: Sendable, Hashable {
                     }
                     seen[id] = idNode.location
                 }
-                if let product = readProduct(node, field, currency: storefront?.currency, reader) {
+                if let product = readProduct(node, field, list: source.field, group: source.group, currency: storefront?.currency, reader) {
                     products.append(product)
                 }
             }
@@ -119,14 +172,33 @@ public struct StoreKitConfiguration: Sendable, Hashable {
 
         guard reader.diagnostics.isEmpty, let storefront else { throw Diagnostics(reader.diagnostics) }
         return StoreKitConfiguration(path: path, storefront: storefront.code, storefrontLocation: storefront.location,
-                                     currency: storefront.currency, products: products)
+                                     storefrontIsDefault: storefront.isDefault, currency: storefront.currency, products: products)
     }
 
-    private static func readProduct(_ node: JSONNode, _ field: String, currency: Currency?, _ reader: FieldReader) -> Product? {
+    /// What the bytes look like when they cannot be Xcode's JSON: empty, an XML property
+    /// list (or other XML), a binary property list. Nil when they may be JSON.
+    static func notXcodeFormat(_ bytes: [UInt8]) -> String? {
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let expected = "an Xcode StoreKit configuration file is a JSON object with products, settings and version"
+        if start == bytes.count { return "the file is empty: \(expected)" }
+        if bytes[start...].starts(with: Array("bplist".utf8)) {
+            return "the file is a binary property list, not JSON: \(expected)"
+        }
+        if bytes[start] == UInt8(ascii: "<") {
+            let head = String(decoding: bytes[start..<min(bytes.count, start + 512)], as: UTF8.self)
+            let what = head.contains("<plist") || head.contains("PropertyList") ? "an XML property list" : "XML"
+            return "the file is \(what), not JSON: \(expected) (save it from Xcode's StoreKit configuration editor)"
+        }
+        return nil
+    }
+
+    private static func readProduct(_ node: JSONNode, _ field: String, list: String, group: String?, currency: Currency?, _ reader: FieldReader) -> Product? {
         guard let m = reader.object(node, field) else { return nil }
         var id: (String, SourceLocation)?
         var type: (String, SourceLocation)?
-        var price: (Exact, SourceLocation)?
+        var price: (Exact?, SourceLocation)?
         if let n = reader.required(m, "productID", in: field, at: node.location), let s = reader.nonEmptyString(n, "\(field).productID") {
             id = (s, n.location)
         }
@@ -138,21 +210,28 @@ public struct StoreKitConfiguration: Sendable, Hashable {
                 reader.error("\(field).type: \"\(s)\" is not a StoreKit product type (\(hint)expected one of \(productTypes.sorted().joined(separator: ", ")))", at: n.location)
             }
         }
-        if let n = reader.required(m, "displayPrice", in: field, at: node.location), let value = reader.decimal(n, "\(field).displayPrice") {
-            if value.isNegative {
-                reader.error("\(field).displayPrice: \(value) is negative", at: n.location)
-            } else if let currency, !Money(value, currency).isWholeMinorUnits {
-                reader.error("\(field).displayPrice: \(value) has more decimals than \(currency.code) allows (\(currency.minorUnits))", at: n.location)
-            } else {
-                price = (value, n.location)
+        if let n = reader.required(m, "displayPrice", in: field, at: node.location) {
+            if case .string(let s) = n.value, s.isEmpty {
+                price = (nil, n.location)  // no price yet: a finding when the product is compared
+            } else if let value = reader.decimal(n, "\(field).displayPrice") {
+                if value.isNegative {
+                    reader.error("\(field).displayPrice: \(value) is negative", at: n.location)
+                } else if let currency, !Money(value, currency).isWholeMinorUnits {
+                    reader.error("\(field).displayPrice: \(value) has more decimals than \(currency.code) allows (\(currency.minorUnits))", at: n.location)
+                } else {
+                    price = (value, n.location)
+                }
             }
         }
         var referenceName: String?
-        if let n = m["referenceName"]?.value {
+        if let n = m["referenceName"]?.value, n.value != .null {
             referenceName = reader.string(n, "\(field).referenceName")
         }
+        var period: String?
+        if case .string(let p)? = m["recurringSubscriptionPeriod"]?.value.value { period = p }
         guard let id, let type, let price else { return nil }
-        return Product(id: id.0, type: type.0, price: price.0, referenceName: referenceName,
+        return Product(id: id.0, type: type.0, price: price.0, referenceName: referenceName, list: list,
+                       subscriptionGroup: list.hasPrefix("subscriptionGroups") ? group : nil, subscriptionPeriod: period,
                        location: node.location, idLocation: id.1, typeLocation: type.1, priceLocation: price.1)
     }
 }

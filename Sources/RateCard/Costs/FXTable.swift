@@ -62,12 +62,16 @@ public struct FXRate: Sendable, Hashable {
     public let quote: Currency
     public let rate: Exact
     public let location: SourceLocation?
+    /// Given on the command line (`--fx`), not read from the FX file: outputs credit it to
+    /// the command line and never to the file (nor to the file's placeholder status).
+    public let fromCommandLine: Bool
 
-    public init(base: Currency, quote: Currency, rate: Exact, location: SourceLocation? = nil) {
+    public init(base: Currency, quote: Currency, rate: Exact, location: SourceLocation? = nil, fromCommandLine: Bool = false) {
         self.base = base
         self.quote = quote
         self.rate = rate
         self.location = location
+        self.fromCommandLine = fromCommandLine
     }
 }
 

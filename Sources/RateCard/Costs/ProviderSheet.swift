@@ -67,6 +67,9 @@ public struct PriceSchedule: Sendable, Hashable {
     public let multipliers: [String: Exact]
     public let reviewed: CalendarDate?
     public let sourceURL: String?
+    /// Where `default` and each multiplier are written, for findings.
+    public let defaultLocation: SourceLocation
+    public let multiplierLocations: [String: SourceLocation]
 
     public struct Window: Sendable, Hashable {
         public let period: String
@@ -75,21 +78,80 @@ public struct PriceSchedule: Sendable, Hashable {
         /// Seconds since local midnight, half-open [from, until).
         public let from: Int
         public let until: Int
+        /// The window's object in the sheet.
+        public let location: SourceLocation
     }
 
-    /// The period in force at an instant.
+    /// The period in force at an instant: the first window that holds it, else the default.
     public func period(at instant: Timestamp) -> String {
         let (date, second) = instant.local(offsetMinutes: offsetMinutes)
-        let weekday = date.isoWeekday
+        return period(weekday: date.isoWeekday, second: second)
+    }
+
+    /// The period in force at a local weekday (1…7) and second of the day.
+    func period(weekday: Int, second: Int) -> String {
         for w in windows where w.weekdays.contains(weekday) && second >= w.from && second < w.until {
             return w.period
         }
         return defaultPeriod
     }
 
-    /// The most expensive period and its multiplier (ties broken by name).
+    /// The periods that are in force at some instant, sorted by name.
+    ///
+    /// The week is cut at every window's `from` and `until` on each day; within one piece
+    /// the same period holds throughout (the first window that covers it, else the
+    /// default), so one look per piece finds every period that can hold. A fixed offset
+    /// means every local weekday and second occurs. A `default` is missing here when the
+    /// windows cover the whole week, a window's period when the window has no days or
+    /// earlier windows cover it, and a multiplier's name when nothing names it.
+    public var periodsInForce: [String] {
+        var found = Set<String>()
+        for day in 1...7 {
+            var cuts: Set<Int> = [0, 86_400]
+            for w in windows where w.weekdays.contains(day) {
+                cuts.insert(w.from)
+                cuts.insert(w.until)
+            }
+            for start in cuts.sorted().dropLast() {
+                found.insert(period(weekday: day, second: start))
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Multiplier names that are never in force, each with why, sorted by name.
+    public var periodsNeverInForce: [(period: String, reason: String)] {
+        let inForce = Set(periodsInForce)
+        return multipliers.keys.sorted().filter { !inForce.contains($0) }.map { name in
+            let named = windows.filter { $0.period == name }
+            let reason: String
+            if name == defaultPeriod {
+                reason = "it is the default, but the windows cover the whole week"
+            } else if named.isEmpty {
+                reason = "no window names it and it is not the default"
+            } else if named.allSatisfy({ $0.weekdays.isEmpty }) {
+                reason = "its window\(named.count == 1 ? " has" : "s have") no days"
+            } else {
+                reason = "earlier windows cover every time its window\(named.count == 1 ? "" : "s") name\(named.count == 1 ? "s" : "")"
+            }
+            return (name, reason)
+        }
+    }
+
+    /// The most expensive period that can be in force, and its multiplier (ties broken by
+    /// name). Periods never in force are not priced: a whole-week set of windows leaves
+    /// the default unused, an empty-day window or a multiplier no window names prices
+    /// nothing.
     public var worstPeriod: (name: String, multiplier: Exact) {
-        let best = multipliers.max { a, b in a.value < b.value || (a.value == b.value && a.key > b.key) }!
-        return (best.key, best.value)
+        var best: (name: String, multiplier: Exact) = (defaultPeriod, multipliers[defaultPeriod] ?? .one)
+        var first = true
+        for name in periodsInForce {
+            let m = multipliers[name] ?? .one
+            if first || best.multiplier < m {
+                best = (name, m)
+                first = false
+            }
+        }
+        return best
     }
 }

@@ -50,22 +50,83 @@ extension Exact {
     }
 
     /// The exact decimal text when the expansion terminates ("11.25", "0.00375", "-3"),
-    /// otherwise nil.
+    /// however many places it needs (a denominator of 2^100 needs 100), otherwise nil.
     public var canonicalDecimal: String? {
-        guard let scale = terminatingScale,
-              let factor = try? Exact.powerOfTen(scale) else { return nil }
-        guard let scaled = try? multiplied(by: Exact(integer: factor)).integerValue else { return nil }
-        return Exact.format(scaled: scaled, scale: scale, trimTrailingZeros: true)
+        guard terminatingScale != nil else { return nil }
+        return Exact.longDivision(numerator, denominator, places: Int.max).text
     }
 
-    /// Exact decimal text when the expansion terminates within `maxScale` places, otherwise
-    /// the value rounded half-even to `maxScale` places. Machine output uses this.
-    public func decimalText(maxScale: Int = 12) -> String {
-        if let exact = canonicalDecimal, (terminatingScale ?? 0) <= maxScale { return exact }
-        if let scaled = try? scaled(maxScale, rule: .halfEven) {
-            return Exact.format(scaled: scaled, scale: maxScale, trimTrailingZeros: true)
+    /// The places a non-terminating value is rounded to in machine output (JSON, CSV) of
+    /// every command: 12, half-even. See `decimalText(maxScale:)`.
+    public static let nonTerminatingPlaces = 12
+
+    /// **The one rule for exact decimals in machine output** (every command's JSON and CSV):
+    ///
+    /// - a value whose decimal expansion terminates is written exactly, however many places
+    ///   it has ("0.0000000000004", "11.25", "-3"; never an exponent, no trailing zeros);
+    /// - only a value whose expansion never ends (a cost converted at 7.1 CNY per USD, a
+    ///   third) is rounded, half-even, to `maxScale` places (default and for machine output:
+    ///   `Exact.nonTerminatingPlaces`, 12), trailing zeros trimmed ("0.333333333333").
+    ///
+    /// `JSONOutput.decimal(_:)` and `JSONOutput.money(_:)` write this text. It never fails
+    /// and never overflows: digits come from long division in full width.
+    public func decimalText(maxScale: Int = Exact.nonTerminatingPlaces) -> String {
+        if terminatingScale != nil { return Exact.longDivision(numerator, denominator, places: Int.max).text }
+        let (digits, remainder) = Exact.longDivision(numerator, denominator, places: max(0, maxScale))
+        // Half-even at the last place: compare twice the remainder with the denominator.
+        let twice = remainder.magnitude << 1  // remainder < denominator ≤ 2^127: no overflow
+        let d = denominator.magnitude
+        let lastOdd = digits.last.map { ($0.wholeNumberValue ?? 0) % 2 == 1 } ?? false
+        let up = twice > d || (twice == d && lastOdd)
+        var text = up ? Exact.incrementLastDigit(digits) : digits
+        if text.contains(".") {
+            while text.last == "0" { text.removeLast() }
+            if text.last == "." { text.removeLast() }
         }
-        return "\(numerator)/\(denominator)"
+        if text == "-0" { text = "0" }
+        return text
+    }
+
+    /// `n / d` as decimal text with at most `places` digits after the point (stopping
+    /// early when the remainder is zero), and the remainder left. The sign is written when
+    /// `n` is negative, even when the digits shown are all zero (the caller trims "-0").
+    static func longDivision(_ n: Int128, _ d: Int128, places: Int) -> (text: String, remainder: Int128) {
+        let divisor = d.magnitude
+        let magnitude = n.magnitude
+        let (whole, rest) = magnitude.quotientAndRemainder(dividingBy: divisor)
+        var text = (n < 0 ? "-" : "") + String(whole)
+        var r = rest
+        var written = 0
+        if r != 0 && places > 0 { text += "." }
+        while r != 0 && written < places {
+            // 10 × r may exceed 128 bits; divide the full-width product.
+            let product = r.multipliedFullWidth(by: 10)
+            let (digit, next) = divisor.dividingFullWidth((high: product.high, low: product.low))
+            text += String(digit)
+            r = next
+            written += 1
+        }
+        return (text, Int128(r))  // r < divisor ≤ 2^127 fits
+    }
+
+    /// "0.129" → "0.130", "9.99" → "10.00", "-0.9" → "-1.0": one added to the last digit.
+    static func incrementLastDigit(_ text: String) -> String {
+        var chars = Array(text)
+        var i = chars.count - 1
+        while i >= 0 {
+            if let v = chars[i].wholeNumberValue {
+                if v < 9 {
+                    chars[i] = Character(String(v + 1))
+                    return String(chars)
+                }
+                chars[i] = "0"
+            }
+            i -= 1
+        }
+        // Every digit carried: a new leading 1 after the sign.
+        let signEnd = chars.first == "-" ? 1 : 0
+        chars.insert("1", at: signEnd)
+        return String(chars)
     }
 
     /// The value rounded by `rule` to exactly `scale` places, keeping trailing zeros

@@ -10,7 +10,10 @@ public indirect enum JSONOutput: Sendable, Hashable {
     case array([JSONOutput])
     case object([String: JSONOutput])
 
-    /// An exact decimal as a string ("11.25").
+    /// An exact decimal as a string ("11.25", "0.0000000000004"), by the one rule of
+    /// `Exact.decimalText(maxScale:)`: exact whenever the expansion terminates, otherwise
+    /// rounded half-even to `Exact.nonTerminatingPlaces` (12) places. Every command's JSON
+    /// writes decimals through this (or `money(_:)`).
     public static func decimal(_ v: Exact) -> JSONOutput { .string(v.decimalText()) }
 
     /// Money as `{"amount": "11.25", "currency": "CNY"}`.

@@ -45,9 +45,13 @@ extension PackMargins {
         for s in freeUsage {
             out.append("warning: \(s.feature).\(s.dimension): a request of \(s.quantity) \(s.unit.abbreviation) is charged 0 credits but costs \(s.cost); its worst case is unbounded")
         }
-        if !fxUsed.isEmpty {
+        let (fileRates, commandLineRates) = fxUsedByOrigin
+        if !fileRates.isEmpty {
             let date = fx.date.map { " dated \($0)" } ?? ""
-            out.append("FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fxUsed.map(\.description).joined(separator: ", "))
+            out.append("FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fileRates.map(\.description).joined(separator: ", "))
+        }
+        if !commandLineRates.isEmpty {
+            out.append("FX given on the command line: " + commandLineRates.map(\.description).joined(separator: ", "))
         }
         for p in providers {
             var s = "provider \(p.id): reviewed \(p.reviewed), \(p.sourceURL)"
@@ -119,7 +123,11 @@ extension PackMargins {
         }
         var fxObject: [String: JSONOutput] = [
             "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder), "source": .string(fx.sourceNote),
-            "used": .array(fxUsed.map { .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate)]) }),
+            "used": .array(fxUsed.map {
+                .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate),
+                         "from": .string($0.fromCommandLine ? "command line" : "file")])
+            }),
+            "restsOnPlaceholder": .bool(fxRestsOnPlaceholder),
         ]
         if let d = fx.date { fxObject["date"] = .string(d.description) }
         return .object([

@@ -71,7 +71,10 @@ extension PnLReport {
             "margin": .string(PnLValuation.marginBasis),
             "versionsInForce": .array(v.versionsInForce.map { .string($0) }),
             "valuedAt": v.valuedAt.map { .string($0) } ?? .null,
-            "fxUsed": .array(v.fxUsed.map { .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate)]) }),
+            "fxUsed": .array(v.fxUsed.map {
+                .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate),
+                         "from": .string($0.fromCommandLine ? "command line" : "file")])
+            }),
         ]
         if let u = v.creditUnit {
             var unit: [String: JSONOutput] = ["name": .string(u.name)]

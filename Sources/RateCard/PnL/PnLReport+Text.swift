@@ -150,8 +150,12 @@ extension PnLReport {
         lines.append("value: \(v.credit.perCredit) per \(v.creditUnit?.name ?? "credit") (\(v.valuedAt.map { "\($0): " } ?? "")\(v.credit.basis))")
         lines.append("metered costs: \(v.meteredNote)")
         if let f = v.fixedCosts { lines.append("fixed costs: \(f.note)") }
-        if !v.fxUsed.isEmpty {
-            lines.append("FX: " + v.fxUsed.map(\.description).joined(separator: ", ") + (v.fxSource.map { " (\($0))" } ?? ""))
+        let fileRates = v.fxUsed.filter { !$0.fromCommandLine }, commandLineRates = v.fxUsed.filter(\.fromCommandLine)
+        if !fileRates.isEmpty {
+            lines.append("FX" + (v.fxSource.map { " (\($0))" } ?? "") + ": " + fileRates.map(\.description).joined(separator: ", "))
+        }
+        if !commandLineRates.isEmpty {
+            lines.append("FX given on the command line: " + commandLineRates.map(\.description).joined(separator: ", "))
         }
         lines.append("money rounded \(Self.displayRounding.displayName) to the currency's minor unit; \(PnLValuation.marginBasis)")
         if let note = roundingNote { lines.append(note) }

@@ -62,7 +62,7 @@ public enum PnLRun {
             credit: credit, fixedCosts: fixed,
             meteredNote: "each charge's quantity priced by the provider sheets of the \(family) version in force at its time and the schedule period then, the most expensive variant where the ledger does not say; converted into \(currency.code) with \(repo.fx.source.path)",
             versionsInForce: inForce.map(\.reference), valuedAt: valuedAt, creditUnit: valuing.creditUnit,
-            fxUsed: unique(fxUsed), fxSource: fxUsed.isEmpty ? nil : repo.fx.source.path + (repo.fx.placeholder ? ", placeholder rates" : ""))
+            fxUsed: unique(fxUsed), fxSource: repo.fx.source.path + (repo.fx.placeholder ? ", placeholder rates" : ""))
 
         var options = request.takingsOptions
         options.window = window

@@ -50,7 +50,7 @@ extension CardReport {
             var fx = "FX " + margins.fxUsed.map(CardReport.fxText).joined(separator: ", ")
             var facts: [String] = []
             if let d = margins.fx.date { facts.append("\(d)") }
-            if margins.fx.placeholder { facts.append("placeholder") }
+            if margins.fxRestsOnPlaceholder { facts.append("placeholder") }
             if !facts.isEmpty { fx += " (\(facts.joined(separator: ", ")))" }
             parts.append(fx)
         }

@@ -55,7 +55,7 @@ extension CardReport {
     var isPlaceholder: Bool {
         !card.placeholders.isEmpty || card.features.contains(where: \.placeholder) || card.packs.contains(where: \.placeholder)
             || card.grants.contains(where: \.placeholder) || margins.providers.contains(where: \.placeholder)
-            || (!margins.fxUsed.isEmpty && margins.fx.placeholder)
+            || margins.fxRestsOnPlaceholder
     }
 
     private func placeholderSection() -> [String] {
@@ -67,7 +67,7 @@ extension CardReport {
         for p in margins.providers where p.placeholder {
             items.append("The provider sheet \(ReportText.code(p.id)) is a placeholder.")
         }
-        if !margins.fxUsed.isEmpty && margins.fx.placeholder {
+        if margins.fxRestsOnPlaceholder {
             let currencies = Set(margins.rows.filter { !$0.fxUsed.isEmpty }.map(\.price.price.currency.code)).sorted()
             items.append("The FX rates are placeholders: the \(ReportText.list(currencies)) figures depend on them.")
         }
@@ -171,7 +171,7 @@ extension CardReport {
             guard let main = rows.first(where: { $0.fxUsed.isEmpty }) ?? rows.first else { continue }
             var text = "- \(ReportText.code(pack.productId)): "
             if main.worst.plan.isEmpty {
-                lines.append(text + "no request costs the providers anything.")
+                lines.append(text + ReportText.escape(main.worst.witnessSummary) + ".")
                 continue
             }
             text += witness(main.worst)
@@ -246,10 +246,16 @@ extension CardReport {
             return lines + ["No conversion was needed: every worst-case cost is in the currency of the price it is set against.", ""]
         }
         let fx = margins.fx
-        lines.append("- **File:** \(ReportText.code(paths.display(fx.source.path)))" + (fx.date.map { ", dated \($0)" } ?? ", undated"))
-        lines.append("- **Status:** " + (fx.placeholder ? "**placeholder**" : "reference rates"))
-        lines.append("- **Source:** \(ReportText.escape(fx.sourceNote))")
-        lines.append("- **Used:** " + margins.fxUsed.map(CardReport.fxText).joined(separator: "; "))
+        let (fileRates, commandLineRates) = margins.fxUsedByOrigin
+        if !fileRates.isEmpty {
+            lines.append("- **File:** \(ReportText.code(paths.display(fx.source.path)))" + (fx.date.map { ", dated \($0)" } ?? ", undated"))
+            lines.append("- **Status:** " + (fx.placeholder ? "**placeholder**" : "reference rates"))
+            lines.append("- **Source:** \(ReportText.escape(fx.sourceNote))")
+            lines.append("- **Used:** " + fileRates.map(CardReport.fxText).joined(separator: "; "))
+        }
+        if !commandLineRates.isEmpty {
+            lines.append("- **Given on the command line:** " + commandLineRates.map(CardReport.fxText).joined(separator: "; "))
+        }
         return lines + [""]
     }
 

@@ -16,8 +16,9 @@ public struct FeatureCostProfile: Sendable, Hashable {
     public let feature: Feature
     /// Candidate requests with a positive charge, sorted by credits then cost.
     public let shapes: [RequestShape]
-    /// A request charged nothing that still costs the provider money, if the card allows one.
-    public let freeUsage: RequestShape?
+    /// Requests charged nothing that still cost the provider money: one per dimension that
+    /// allows one, in the feature's dimension order (every one, not only the first).
+    public let freeUsage: [RequestShape]
     /// Why the feature has no running cost, when none of its dimensions has one.
     public let noRunningCost: [String]
 
@@ -41,7 +42,7 @@ public struct FeatureCostProfile: Sendable, Hashable {
     public init(feature: Feature, providers: [String: ProviderSheet]) throws(WorstCaseError) {
         self.feature = feature
         var shapes: [RequestShape] = []
-        var free: RequestShape?
+        var free: [RequestShape] = []
         var none: [String] = []
         for d in feature.dimensions {
             switch d.cost {
@@ -55,7 +56,7 @@ public struct FeatureCostProfile: Sendable, Hashable {
                 do {
                     let (dimShapes, dimFree) = try FeatureCostProfile.shapes(for: d, feature: feature.key, sheet: sheet, meter: meter, factor: factor)
                     shapes.append(contentsOf: dimShapes)
-                    if free == nil { free = dimFree }
+                    if let dimFree { free.append(dimFree) }
                 } catch let e as WorstCaseError {
                     throw e
                 } catch {
@@ -135,8 +136,9 @@ public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
     case packTooLarge(pack: String, searchSize: Int128)
     case arithmetic(String)
     case fx(MoneyError)
-    /// A request is charged no credits but costs the provider money: no finite worst case.
-    case unbounded(RequestShape)
+    /// Requests charged no credits that cost the provider money (every such dimension of
+    /// the card): no finite worst case.
+    case unbounded([RequestShape])
 
     public var description: String {
         switch self {
@@ -146,7 +148,7 @@ public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
         case .packTooLarge(let p, let n): "pack \(p): the exact search would need \(n) steps; simplify the card's intervals"
         case .arithmetic(let s): s
         case .fx(let e): e.description
-        case .unbounded(let s): "feature \(s.feature), dimension \(s.dimension): a request of \(s.quantity) \(s.unit.abbreviation) is charged \(s.credits) credits but costs the provider \(s.cost), so credits can be spent without limit; charge started intervals (rounding \"up\") or a positive price"
+        case .unbounded(let shapes): shapes.map(\.freeUsageMessage).joined(separator: "; ")
         }
     }
 }

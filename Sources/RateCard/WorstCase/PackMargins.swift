@@ -67,12 +67,12 @@ public struct PackMargins: Sendable, Hashable {
                 let currency = price.price.currency
                 let worst = try engine.worstCase(credits: pack.credits, in: currency, fx: fx)
                 // The same worst case in the providers' currency, and the rates used.
+                // Every rate the figure rests on, however many provider currencies it mixes.
                 var providerCost: Money?
-                var rowFX: [FXRate] = []
+                let rowFX = worst.fxUsed
                 let providerCurrencies = Set(providers.map(\.currency))
                 if providerCurrencies.count == 1, let pc = providerCurrencies.first, pc != currency, !worst.cost.amount.isZero {
                     providerCost = try engine.worstCase(credits: pack.credits, in: pc, fx: fx).cost
-                    do { rowFX = try fx.factor(from: pc, to: currency).used } catch { throw .fx(error) }
                 }
                 for r in rowFX where !used.contains(r) { used.append(r) }
                 let rateList = rates ?? repository.commission.rates(currency: currency, on: effectiveDate)
@@ -97,13 +97,15 @@ public struct PackMargins: Sendable, Hashable {
             }
         }
         self.rows = rows
-        self.fxUsed = used
         let grantCurrency = PackMargins.costCurrency(card: card, providers: providers)
         var grants: [GrantRow] = []
         for g in card.grants {
-            grants.append(GrantRow(grant: g, worst: try engine.worstCase(credits: g.credits, in: grantCurrency, fx: fx)))
+            let worst = try engine.worstCase(credits: g.credits, in: grantCurrency, fx: fx)
+            for r in worst.fxUsed where !used.contains(r) { used.append(r) }
+            grants.append(GrantRow(grant: g, worst: worst))
         }
         self.grants = grants
+        self.fxUsed = used
     }
 
     /// The currency grant costs are shown in: the providers' currency when they share one,
@@ -124,12 +126,24 @@ public struct PackMargins: Sendable, Hashable {
         return ids.sorted().compactMap { repository.providers[$0] }
     }
 
+    /// True when a figure rests on a rate of a placeholder FX file (a rate given on the
+    /// command line is the user's own, not the file's).
+    public var fxRestsOnPlaceholder: Bool {
+        fx.placeholder && fxUsed.contains { !$0.fromCommandLine }
+    }
+
+    /// The rates used that came from the FX file, and those given on the command line.
+    public var fxUsedByOrigin: (file: [FXRate], commandLine: [FXRate]) {
+        (fxUsed.filter { !$0.fromCommandLine }, fxUsed.filter(\.fromCommandLine))
+    }
+
     /// The lowest margin share of any row at its highest commission rate.
     public var lowestMarginShare: (row: Row, line: CommissionLine)? {
         var best: (Row, CommissionLine)?
         for r in rows {
             guard let top = r.lines.max(by: { $0.rate < $1.rate }) else { continue }
-            if best == nil || top.marginShare < best!.1.marginShare { best = (r, top) }
+            if let b = best, !(top.marginShare < b.1.marginShare) { continue }
+            best = (r, top)
         }
         return best.map { (row: $0.0, line: $0.1) }
     }

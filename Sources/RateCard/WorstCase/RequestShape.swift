@@ -51,6 +51,15 @@ public struct RequestShape: Sendable, Hashable {
     }
 }
 
+extension RequestShape {
+    /// For a request charged nothing that costs money: "feature "asr", dimension "second":
+    /// a request of 2 s is charged 0 credits but costs demo-asr/audio USD 0.0002, so credits
+    /// can be spent without limit; charge started intervals (rounding "up") or a positive price".
+    public var freeUsageMessage: String {
+        "feature \"\(feature)\", dimension \"\(dimension)\": a request of \(Format.grouped(quantity)) \(unit.abbreviation) is charged \(credits) credits but costs \(meter) \(cost), so credits can be spent without limit; charge started intervals (rounding \"up\") or a positive price"
+    }
+}
+
 extension MeterUnit {
     /// "s", "min", "h", "tokens", …
     public var abbreviation: String {

@@ -7,10 +7,16 @@ public struct WorstCase: Sendable, Hashable {
     public let cost: Money
     /// The requests of the witness, each with how many times it is made.
     public let plan: [PlanStep]
-    /// Credits that no request can use up exactly (the customer leaves them unspent).
+    /// Credits the witness does not spend on requests with a running cost: no costly
+    /// request can use them up exactly, so they are left unspent (or spent on features that
+    /// cost nothing). On a card where nothing costs, every credit.
     public let unspent: Int128
     /// The feature shapes that were ranked, for reports.
     public let worstShape: RequestShape?
+    /// Every FX rate the figure rests on: the rates that converted each provider currency
+    /// with a costly request into `cost.currency` (the ranking compares them all), in the
+    /// order first needed. Empty when every cost is already in that currency.
+    public let fxUsed: [FXRate]
 
     public struct PlanStep: Sendable, Hashable {
         public let shape: RequestShape
@@ -19,7 +25,10 @@ public struct WorstCase: Sendable, Hashable {
 
     /// "3,000 × 3 s of asr.second for 1 credit …"
     public var witnessSummary: String {
-        if plan.isEmpty { return "no request costs the providers anything" }
+        if plan.isEmpty {
+            let left = unspent > 0 ? "; \(Format.grouped(unspent)) credit\(unspent == 1 ? "" : "s") left unspent" : ""
+            return (worstShape == nil ? "no request costs the providers anything" : "no request with a running cost fits") + left
+        }
         var parts = plan.map { "\(Format.grouped($0.count)) × \($0.shape.summary)" }
         if unspent > 0 { parts.append("\(Format.grouped(unspent)) credits left unspent") }
         return parts.joined(separator: "; ")
@@ -43,7 +52,7 @@ public struct WorstCaseEngine: Sendable {
     }
 
     /// The features a request can use for free while costing the provider money.
-    public var freeUsage: [RequestShape] { profiles.compactMap(\.freeUsage) }
+    public var freeUsage: [RequestShape] { profiles.flatMap(\.freeUsage) }
 
     /// The worst case of spending `credits`, with every cost converted into `currency`.
     ///
@@ -68,18 +77,21 @@ public struct WorstCaseEngine: Sendable {
 
     private func compute(credits n: Int128, currency: Currency, fx: FXTable) throws -> WorstCase {
         // A request charged nothing that costs money can be repeated without end.
-        if n > 0, let free = freeUsage.first { throw WorstCaseError.unbounded(free) }
+        if n > 0, !freeUsage.isEmpty { throw WorstCaseError.unbounded(freeUsage) }
         // Best shape per credit size, converted to the target currency.
         var bySize: [Int128: RequestShape] = [:]
         var factors: [Currency: Exact] = [:]
+        var used: [FXRate] = []
         for p in profiles {
             for s in p.shapes where s.credits > 0 && s.cost.amount.isPositive {
                 let f: Exact
                 if let known = factors[s.cost.currency] {
                     f = known
                 } else {
-                    f = try fx.factor(from: s.cost.currency, to: currency).factor
+                    let conversion = try fx.factor(from: s.cost.currency, to: currency)
+                    f = conversion.factor
                     factors[s.cost.currency] = f
+                    for r in conversion.used where !used.contains(r) { used.append(r) }
                 }
                 let c = try s.converted(by: f, to: currency)
                 if let old = bySize[c.credits], !(old.cost.amount < c.cost.amount) { continue }
@@ -87,8 +99,10 @@ public struct WorstCaseEngine: Sendable {
             }
         }
         let items = bySize.values.sorted { ($0.credits, $0.feature, $0.dimension) < ($1.credits, $1.feature, $1.dimension) }
+        // Nothing with a running cost: every credit is left unspent (as when no costly
+        // request fits), and the figure is zero.
         guard n > 0, !items.isEmpty else {
-            return WorstCase(credits: n, cost: .zero(currency), plan: [], unspent: 0, worstShape: nil)
+            return WorstCase(credits: n, cost: .zero(currency), plan: [], unspent: max(n, 0), worstShape: nil, fxUsed: [])
         }
         var best = items[0]
         var bestRatio = try best.costPerCredit()
@@ -124,12 +138,12 @@ public struct WorstCaseEngine: Sendable {
                 }
             }
         }
-        var bestTotal: Exact?
+        var bestTotal = try table[0].adding(best.cost.amount.multiplied(by: steps / s))
         var bestT = 0
         for t in 0...size {
             let copies = (steps - Int128(t)) / s
             let total = try table[t].adding(best.cost.amount.multiplied(by: copies))
-            if bestTotal == nil || bestTotal! < total {
+            if bestTotal < total {
                 bestTotal = total
                 bestT = t
             }
@@ -153,7 +167,7 @@ public struct WorstCaseEngine: Sendable {
         let unspent = unspentSteps * g + n % g
         let plan = counts.map { WorstCase.PlanStep(shape: $0.key, count: $0.value) }
             .sorted { ($0.count * $0.shape.credits, $0.shape.feature, $0.shape.credits) > ($1.count * $1.shape.credits, $1.shape.feature, $1.shape.credits) }
-        return WorstCase(credits: n, cost: Money(bestTotal!, currency), plan: plan, unspent: unspent, worstShape: best)
+        return WorstCase(credits: n, cost: Money(bestTotal, currency), plan: plan, unspent: unspent, worstShape: best, fxUsed: used)
     }
 
     /// The worst case of spending `credits` entirely on one feature, in `currency`.
@@ -165,7 +179,7 @@ public struct WorstCaseEngine: Sendable {
     /// The worst case of spending `credits` entirely on one dimension of one feature.
     public func worstCase(credits: Int128, feature: String, dimension: String, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
         let only = profiles.filter { $0.feature.key == feature }.map { p in
-            FeatureCostProfile(feature: p.feature, shapes: p.shapes.filter { $0.dimension == dimension }, freeUsage: nil, noRunningCost: [])
+            FeatureCostProfile(feature: p.feature, shapes: p.shapes.filter { $0.dimension == dimension }, freeUsage: [], noRunningCost: [])
         }
         return try WorstCaseEngine(profiles: only).worstCase(credits: credits, in: currency, fx: fx)
     }
@@ -176,7 +190,7 @@ public struct WorstCaseEngine: Sendable {
 }
 
 extension FeatureCostProfile {
-    init(feature: Feature, shapes: [RequestShape], freeUsage: RequestShape?, noRunningCost: [String]) {
+    init(feature: Feature, shapes: [RequestShape], freeUsage: [RequestShape], noRunningCost: [String]) {
         self.feature = feature
         self.shapes = shapes
         self.freeUsage = freeUsage

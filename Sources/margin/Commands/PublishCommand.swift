@@ -4,10 +4,11 @@ import RateCard
 enum PublishCommand: Command {
     static let name = "publish"
     static let summary = "Record a card version as published (its SHA-256 in the lock); a published version never changes."
-    static let usage = "margin publish CARD [--cards DIR] [--lock FILE]"
+    static let usage = "margin publish CARD [--cards DIR] [--lock FILE] [--fx BASE/QUOTE=RATE] [--commission RATES] [--tax CUR=RATE]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         ArgumentParser.Option("lock", value: "FILE", help: "The publish lock (default: DIR/published.lock)."),
+        Common.fxOption, Common.commissionOption, Common.taxOption,
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
@@ -16,10 +17,16 @@ enum PublishCommand: Command {
             io.err("Usage: \(usage)\n")
             return 2
         }
+        let options: CardChecker.Options
+        do { options = try Common.checkOptions(args) } catch {
+            io.error(error.message)
+            io.err("Usage: \(usage)\n")
+            return 2
+        }
         let dir = Common.cardsDirectory(args)
         let lockPath = args.value("lock") ?? (dir.hasSuffix("/") ? dir : dir + "/") + PublishLock.fileName
         do {
-            switch try CardPublisher.publish(cardPath: card, cardsDirectory: dir, lockPath: lockPath) {
+            switch try CardPublisher.publish(cardPath: card, cardsDirectory: dir, lockPath: lockPath, options: options) {
             case .recorded(let entry):
                 io.err("published \(entry.reference) (\(entry.file), sha256 \(entry.sha256.prefix(12))…) in \(lockPath)\n")
             case .alreadyRecorded(let entry):

@@ -117,7 +117,7 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let r = try runMargin(["packs", "osg"], in: dir.path)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("RateCards/osg-v10.json:13:9: error: osg@10: feature asr, dimension second: a request of 2 s is charged 0 credits"), "\(r.stderr)")
+        #expect(r.stderr.contains("RateCards/osg-v10.json:13:9: error: osg@10: feature \"asr\", dimension \"second\": a request of 2 s is charged 0 credits"), "\(r.stderr)")
         #expect(r.stderr.contains("[free-usage]"))
     }
 }

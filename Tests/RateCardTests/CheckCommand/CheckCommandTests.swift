@@ -72,10 +72,11 @@ struct RuleFixture: Sendable, CustomTestStringConvertible {
         #expect(lines.last?.hasPrefix("0 errors") == false)
     }
 
+    /// Before the card is in force (and with no lock), it is a draft: one warning.
     @Test func theUntouchedFixtureHasOnlyTheUnpublishedWarning() throws {
         let folder = try CheckFixture.folder(["card.json": CheckFixture.card])
         defer { folder.cleanup() }
-        let result = try runMargin(["check", "."], in: folder.path)
+        let result = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective], in: folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == """
             card.json:4:14: warning: card demo@1 is not published (there is no lock file published.lock yet); run 'margin publish card.json' once it is final [unpublished-card]
@@ -89,7 +90,7 @@ struct RuleFixture: Sendable, CustomTestStringConvertible {
             "card.json": CheckFixture.editedCard(("\"0.99\"", "\"0.999\""), ("\"priceStep\": 1 }", "\"priceStep\": 2 }"), ("\"credits\": 2,", "\"credits\": 4,")),
         ])
         defer { folder.cleanup() }
-        let result = try runMargin(["check", "."], in: folder.path)
+        let result = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective], in: folder.path)
         #expect(result.status == 1)
         #expect(result.stderr.contains("card.json:9:56: error: feature \"asr\", dimension \"second\" is charged 1 credits, not a whole multiple of the card's price step of 2; round it to 0 or 2 [price-step]"))
         #expect(result.stderr.contains("card.json:18:50: error: pack \"p1000\" is priced at USD 0.999, with 3 decimals, but USD has 2 [currency-decimals]"))
@@ -129,7 +130,7 @@ struct RuleFixture: Sendable, CustomTestStringConvertible {
     @Test func githubFormat() throws {
         let folder = try CheckFixture.folder(["card.json": CheckFixture.editedCard(("\"0.99\"", "\"0.999\""))])
         defer { folder.cleanup() }
-        let result = try runMargin(["check", ".", "--format", "github"], in: folder.path)
+        let result = try runMargin(["check", ".", "--format", "github", "--now", CheckFixture.beforeEffective], in: folder.path)
         #expect(result.status == 1)
         #expect(result.stdout == """
             ::warning file=card.json,line=4,col=14,title=unpublished-card::card demo@1 is not published (there is no lock file published.lock yet); run 'margin publish card.json' once it is final
@@ -152,7 +153,7 @@ struct RuleFixture: Sendable, CustomTestStringConvertible {
     @Test func jsonFormatParses() throws {
         let folder = try CheckFixture.folder(["card.json": CheckFixture.editedCard(("\"summary\"", "\"asr\""))])
         defer { folder.cleanup() }
-        let result = try runMargin(["check", ".", "--format", "json"], in: folder.path)
+        let result = try runMargin(["check", ".", "--format", "json", "--now", CheckFixture.beforeEffective], in: folder.path)
         #expect(result.status == 1)
         #expect(result.stderr.isEmpty)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -29,6 +29,9 @@ enum CheckFixture {
 
     """
 
+    /// A time before `card` takes effect (2026-01-01): the card is still a draft then.
+    static let beforeEffective = "2025-06-01T00:00:00Z"
+
     /// USD 0.36 an hour: 1,000 credits of 3 s cost USD 0.30, well inside a USD 0.99 pack.
     static let provider = """
     {

@@ -114,7 +114,11 @@ import Testing
             _ = try PnLReportTests.cardsWithDraft(dir)
         }
         #expect(table.stdout.contains("\ncard: osg@10 in force over the window\nvalue: CNY 0.004953433333 per credit (osg@10: lowest per-credit proceeds of any pack after the highest commission: 3000tks at USD 2.99 less 30% for 3,000 credits, converted at the FX file's rate)\n"), "\(table.stdout)")
-        #expect(table.stdout.contains("\nFX: USD/CNY 7.1 ("), "the rate the value was converted at is named")
+        #expect(table.stdout.contains("/RateCards/fx.json, placeholder rates): USD/CNY 7.1\n"), "the rate the value was converted at is named")
+        let overridden = try pnl(["e.jsonl": PnLReportTests.llmExport], ["e.jsonl", "--now", "2026-12-01T00:00:00Z", "--fx", "USD/CNY=7.2"])
+        #expect(overridden.status == 0 && overridden.stderr == "")
+        #expect(overridden.stdout.contains("\nFX given on the command line: USD/CNY 7.2\n"), "\(overridden.stdout)")
+        #expect(!overridden.stdout.contains("placeholder rates"), "an override is credited to the command line, never to the file")
     }
 
     // MARK: 17

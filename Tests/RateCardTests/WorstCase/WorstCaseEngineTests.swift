@@ -74,7 +74,7 @@ func engineFixture(dimensions: [(feature: String, credits: Int, per: Int, roundi
         let engine = try WorstCaseEngine(card: card, providers: repo.providers)
         let free = try #require(engine.freeUsage.first)
         #expect(free.quantity == 2 && free.credits == 0)
-        #expect(throws: WorstCaseError.unbounded(free)) { try engine.worstCase(credits: 10, in: cny, fx: .empty) }
+        #expect(throws: WorstCaseError.unbounded([free])) { try engine.worstCase(credits: 10, in: cny, fx: .empty) }
         // Among charged requests, 5 s is the longest charged as one interval.
         let best = try #require(try engine.profiles.first?.best())
         #expect(best.quantity == 5 && best.credits == 1)
