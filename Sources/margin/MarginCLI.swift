@@ -43,6 +43,7 @@ enum MarginCLI {
 
     static let commands: [CommandEntry] = [
         CommandEntry(PacksCommand.self),
+        CommandEntry(PlansCommand.self),
         CommandEntry(StorefrontsCommand.self),
         CommandEntry(DiffCommand.self),
         CommandEntry(ReportCommand.self),

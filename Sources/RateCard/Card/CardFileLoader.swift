@@ -71,7 +71,7 @@ public enum CardFileLoader {
     private static func isLetter(_ c: UInt8) -> Bool { (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
 
     static func readCard(_ root: JSONNode, _ r: FieldReader) -> RateCard? {
-        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "placeholders", "notes", "storeProgram", "$schema"]
+        let allowed: Set<String> = ["kind", "id", "version", "effective", "title", "creditUnit", "features", "retired", "grants", "packs", "subscriptions", "freeTier", "placeholders", "notes", "storeProgram", "$schema"]
         guard let m = r.object(root, "", allowed: allowed) else { return nil }
         let loc = root.location
         let id = r.required(m, "id", in: "", at: loc).flatMap { node -> String? in
@@ -124,6 +124,8 @@ public enum CardFileLoader {
                 packs.append(p)
             }
         }
+        let subscriptions = m["subscriptions"].map { readSubscriptions($0.value, features: features, packs: packs, r) } ?? []
+        let freeTier = m["freeTier"].flatMap { readFreeTier($0.value, features: features, r) }
         let placeholders = stringList(m["placeholders"]?.value, "placeholders", r)
         let notes = stringList(m["notes"]?.value, "notes", r)
         let program = m["storeProgram"].flatMap { member -> StoreProgram? in
@@ -138,6 +140,7 @@ public enum CardFileLoader {
         var card = RateCard(
             id: id, version: Int(version), effective: effective, title: title, creditUnit: unit,
             features: features, retired: retired, grants: grants, packs: packs,
+            subscriptions: subscriptions, freeTier: freeTier,
             placeholders: placeholders, notes: notes, source: SourceFile(path: r.path, location: loc)
         )
         card.storeProgram = program
@@ -268,25 +271,7 @@ public enum CardFileLoader {
         let type = r.required(m, "type", in: field, at: node.location).flatMap { r.nonEmptyString($0, "\(field).type") }
         let credits = r.required(m, "credits", in: field, at: node.location).flatMap { r.integer($0, "\(field).credits", range: -maxCredits...maxCredits) }
         let placeholder = m["placeholder"].flatMap { r.bool($0.value, "\(field).placeholder") } ?? false
-        var prices: [PackPrice] = []
-        if let pn = r.required(m, "prices", in: field, at: node.location), let items = r.array(pn, "\(field).prices") {
-            for (i, item) in items.enumerated() {
-                let pf = "\(field).prices[\(i)]"
-                guard let pm = r.object(item, pf, allowed: ["currency", "amount", "storefront"]) else { continue }
-                let currencyNode = r.required(pm, "currency", in: pf, at: item.location)
-                let amountNode = r.required(pm, "amount", in: pf, at: item.location)
-                let c = currencyNode.flatMap { r.currency($0, "\(pf).currency") }
-                let a = amountNode.flatMap { r.decimal($0, "\(pf).amount") }
-                let sf = pm["storefront"].flatMap { r.string($0.value, "\(pf).storefront") }
-                if let c, let a, let currencyNode, let amountNode {
-                    if prices.contains(where: { $0.price.currency == c && $0.storefront == sf }) {
-                        r.error("\(pf).currency: a \(c.code) price\(sf.map { " for storefront \($0)" } ?? "") is already given", at: currencyNode.location)
-                        continue
-                    }
-                    prices.append(PackPrice(price: Money(a, c), storefront: sf, location: amountNode.location))
-                }
-            }
-        }
+        let prices = r.required(m, "prices", in: field, at: node.location).map { readPrices($0, "\(field).prices", r) } ?? []
         guard let id, let type, let credits else { return nil }
         return Pack(productId: id, type: type, credits: credits, prices: prices, placeholder: placeholder, location: node.location)
     }

@@ -15,6 +15,10 @@ public struct RateCard: Sendable, Hashable {
     public let retired: [RetiredFeature]
     public let grants: [Grant]
     public let packs: [Pack]
+    /// Auto-renewable subscription products.
+    public let subscriptions: [SubscriptionPlan]
+    /// What a user who pays nothing may use, when the card says.
+    public let freeTier: FreeTier?
     /// Things a reader must know are not final (e.g. "every price is a placeholder").
     public let placeholders: [String]
     public let notes: [String]

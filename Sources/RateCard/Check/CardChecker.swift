@@ -127,6 +127,7 @@ public enum CardChecker {
         }
 
         for card in cards { findings.append(contentsOf: cardFindings(card)) }
+        for card in cards { findings.append(contentsOf: planFindings(card)) }
         findings.append(contentsOf: familyFindings(cards))
         for file in loaded {
             if case .provider(let sheet) = file.content { findings.append(contentsOf: scheduleFindings(sheet, path: file.path)) }
@@ -147,6 +148,8 @@ public enum CardChecker {
                 for card in cards {
                     findings.append(contentsOf: worstCaseFindings(card, repository: repository, options: options,
                                                                   applyFloor: floored.contains(card.card.reference)))
+                    findings.append(contentsOf: planMarginFindings(card, repository: repository, options: options,
+                                                                   applyFloor: floored.contains(card.card.reference)))
                 }
                 if let arguments = options.storefronts {
                     do {
@@ -163,6 +166,7 @@ public enum CardChecker {
         problems.append(contentsOf: lockProblems)
         for storeKitPath in options.allStoreKitPaths {
             findings.append(contentsOf: storeKitFindings(storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems))
+            findings.append(contentsOf: storeKitSubscriptionFindings(storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems))
         }
         return CheckReport(diagnostics: findings + problems, files: files, unreadable: !problems.isEmpty)
     }

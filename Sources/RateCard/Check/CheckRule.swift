@@ -26,7 +26,11 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case unpublishedCard = "unpublished-card"
     /// A request that is charged no credits but costs a provider money.
     case freeUsage = "free-usage"
-    /// A pack whose worst-case margin at the highest commission is below the floor.
+    /// A quota or allowance that a request can use without using any of it, while the
+    /// request costs a provider money.
+    case quotaFreeUsage = "quota-free-usage"
+    /// A pack whose worst-case margin at the highest commission is below the floor, or a
+    /// subscription period whose worst-case margin in year one or after it is.
     case minMargin = "min-margin"
     /// A pack whose worst-case margin in one storefront (Apple's proceeds, or modelled from
     /// the storefront data) is below the floor.
@@ -41,6 +45,10 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case storeKitType = "storekit-type"
     /// A product whose StoreKit price differs from the pack's price in that currency.
     case storeKitPrice = "storekit-price"
+    /// A subscription in the StoreKit file that the card does not sell, or the other way.
+    case storeKitSubscription = "storekit-subscription"
+    /// A subscription whose group, renewal period or introductory offer differs.
+    case storeKitSubscriptionTerms = "storekit-subscription-terms"
     /// A StoreKit product with no price (`"displayPrice": ""`).
     case storeKitNoPrice = "storekit-no-price"
     /// Products of a StoreKit file that are not compared with packs (non-consumables,

@@ -79,7 +79,7 @@ extension StoreKitConfiguration {
 
         var parts: [String] = []
         if skipped.nonConsumables > 0 { parts.append("\(skipped.nonConsumables) non-consumable\(skipped.nonConsumables == 1 ? "" : "s")") }
-        if skipped.subscriptions > 0 { parts.append("\(skipped.subscriptions) subscription\(skipped.subscriptions == 1 ? "" : "s") (subscription plans are not compared here)") }
+        if skipped.subscriptions > 0 { parts.append("\(skipped.subscriptions) subscription\(skipped.subscriptions == 1 ? "" : "s") (compared with subscription plans, not packs)") }
         if !skipped.ignored.isEmpty { parts.append("\(skipped.ignored.count) ignored (\(skipped.ignored.joined(separator: ", ")))") }
         if !parts.isEmpty {
             let count = skipped.nonConsumables + skipped.subscriptions + skipped.ignored.count

@@ -153,8 +153,10 @@ extension CardDiff {
         if !features.isEmpty { out.append(("Features", featureTable)) }
         if !grants.isEmpty { out.append(("Grants", grantTable)) }
         if !packs.isEmpty || !prices.isEmpty { out.append(("Packs and prices", packTable)) }
-        out.append(("Worst-case margin per pack, before and after", marginTable))
+        // A card that sells only subscriptions has no pack table to show.
+        if !(margins.isEmpty && plans.hasPlans) { out.append(("Worst-case margin per pack, before and after", marginTable)) }
         if !grantCosts.isEmpty { out.append(("Worst-case cost of grants, before and after", grantCostTable)) }
+        out.append(contentsOf: plans.sections)
         return out
     }
 
@@ -249,6 +251,7 @@ extension CardDiff {
             let currency = (g.new ?? g.old)!.worst.cost.currency.code
             num("grant-cost", g.key, currency, nil, "worst_cost", g.old?.worst.cost.amount, g.new?.worst.cost.amount)
         }
+        for row in plans.csvRows() { t.append(row) }
         return t.csv()
     }
 
@@ -277,7 +280,7 @@ extension CardDiff {
         }
         var fxUsed = oldMargins.fxUsed
         for r in newMargins.fxUsed where !fxUsed.contains(r) { fxUsed.append(r) }
-        return .object([
+        var out: [String: JSONOutput] = [
             "old": card(old), "new": card(new),
             "cardChanges": .array(cardChanges.map { .object(["field": .string($0.field), "old": .string($0.old), "new": .string($0.new)]) }),
             "featurePrices": .array(dimensions.map { d in
@@ -313,7 +316,10 @@ extension CardDiff {
             "identical": .bool(isEmpty),
             "rounding": .string("exact; a ratio that does not terminate is rounded half-even to 12 places"),
             "marginShare": .string(PackMargins.marginBasis),
-        ])
+        ]
+        // Only when either card has plans: a credit-pack diff keeps its keys.
+        if plans.hasPlans { out["plans"] = plans.json }
+        return .object(out)
     }
 
     /// The diff in one of `table`, `json`, `csv`, `markdown`.

@@ -28,6 +28,8 @@ public struct CardDiff: Sendable, Hashable {
     /// The full figures of each side, for the sources (FX, providers) they name.
     public let oldMargins: PackMargins
     public let newMargins: PackMargins
+    /// Subscription plans and the free tier, before and after.
+    public let plans: PlanDiff
 
     // MARK: Parts
 
@@ -157,6 +159,7 @@ public struct CardDiff: Sendable, Hashable {
     public var isEmpty: Bool {
         cardChanges.isEmpty && dimensions.isEmpty && features.isEmpty && grants.isEmpty && packs.isEmpty && prices.isEmpty
             && margins.allSatisfy { $0.old == $0.new } && grantCosts.allSatisfy { $0.old?.worst.cost == $0.new?.worst.cost }
+            && plans.isEmpty
     }
 
     // MARK: Computing
@@ -189,6 +192,7 @@ public struct CardDiff: Sendable, Hashable {
         self.newMargins = newMargins
         margins = CardDiff.marginRows(oldMargins, newMargins)
         grantCosts = CardDiff.grantCostRows(oldMargins, newMargins)
+        plans = try PlanDiff(old: old, new: new, repository: repository, fx: fx)
         self.notes = notes
     }
 

@@ -64,6 +64,9 @@ extension PackMargins {
         if let c = commissionNote { out.append("commission: \(c)") }
         out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(taxNote)")
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
+        if !card.subscriptions.isEmpty || card.freeTier != nil {
+            out.append("\(card.reference) also sells \(card.subscriptions.count) subscription\(card.subscriptions.count == 1 ? "" : "s")\(card.freeTier == nil ? "" : " and has a free tier"): see `margin plans \(card.reference)`")
+        }
         return out
     }
 

@@ -22,6 +22,7 @@ extension CardReport {
         out.append(contentsOf: worstCaseSection())
         out.append(contentsOf: storefrontSection())
         out.append(contentsOf: grantSection())
+        out.append(contentsOf: planSection())
         out.append(contentsOf: providerSection())
         out.append(contentsOf: fxSection())
         out.append(contentsOf: notesSection())

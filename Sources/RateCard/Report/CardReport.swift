@@ -9,6 +9,8 @@ public struct CardReport: Sendable {
     public let card: RateCard
     /// The worst case and margins the report shows.
     public let margins: PackMargins
+    /// The subscription plans and free tier, by subscription year.
+    public let plans: PlanMargins
     /// How file paths are written in the report.
     public let paths: ReportPaths
     /// Each feature's candidate requests, for the price list's running costs.
@@ -24,6 +26,7 @@ public struct CardReport: Sendable {
         self.paths = paths
         do {
             margins = try PackMargins(card: card, repository: repository)
+            plans = try PlanMargins(card: card, repository: repository)
             profiles = try WorstCaseEngine(card: card, providers: repository.providers).profiles
             if let table = repository.storefronts {
                 let s = try StorefrontMargins(card: card, repository: repository, date: table.date)

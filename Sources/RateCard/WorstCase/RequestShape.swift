@@ -35,7 +35,11 @@ public struct RequestShape: Sendable, Hashable {
 
     /// "3 s of asr.second for 1 credit (billed 3 s of doubao/audio, peak)"
     public var summary: String {
-        var s = "\(quantity) \(unit.abbreviation) of \(feature).\(dimension) for \(credits) credit\(credits == 1 ? "" : "s")"
+        "\(quantity) \(unit.abbreviation) of \(feature).\(dimension) for \(credits) credit\(credits == 1 ? "" : "s") (\(billing))"
+    }
+
+    /// "billed 3 s, peak": what the provider bills for the request.
+    var billing: String {
         // Say the billed quantity in the card's unit when the two convert (a provider billing
         // hours still reads "billed 3 s"), else in the provider's.
         var billing: String
@@ -46,8 +50,7 @@ public struct RequestShape: Sendable, Hashable {
         }
         if variant != "standard" { billing += ", \(variant)" }
         if let period { billing += ", \(period)" }
-        s += " (\(billing))"
-        return s
+        return billing
     }
 }
 

@@ -28,17 +28,7 @@ enum PacksCommand: Command {
             do {
                 all.append(try PackMargins(card: card, repository: repo, fx: fx, rates: rates, taxRates: taxes))
             } catch {
-                // An unbounded worst case is a finding about the card, not unreadable input.
-                // Every dimension that lets credits be spent for free, each at its place.
-                if case .unbounded(let shapes) = error {
-                    io.report(shapes.map { shape in
-                        let loc = card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location ?? card.source.location
-                        return Diagnostic(path: card.source.path, location: loc, message: "\(card.reference): \(shape.freeUsageMessage)", rule: CheckRule.freeUsage.rawValue)
-                    })
-                    return 1
-                }
-                io.report([Diagnostic(path: card.source.path, location: card.source.location, message: "\(card.reference): \(error)")])
-                return 2
+                return Common.reportWorstCaseFailure(error, card: card, io)
             }
         }
         io.out(PackMargins.render(all, format: format, bold: io.colour))

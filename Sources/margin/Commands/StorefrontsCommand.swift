@@ -24,19 +24,7 @@ enum StorefrontsCommand: Command {
         }
         guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
         let dir = Common.cardsDirectory(args)
-        let lists: [String: ApplePriceList]
-        do {
-            lists = try ApplePriceList.load(options.bindings)
-        } catch {
-            io.report(error.items)
-            io.error("\(error.items.count) problem\(error.items.count == 1 ? "" : "s") in the App Store Connect files")
-            return 2
-        }
-        let known = Set(cards.flatMap(\.packs).map(\.productId))
-        for product in lists.keys.sorted() where !known.contains(product) {
-            io.error("--price-points \(product)=…: no pack of \(cards.map(\.reference).joined(separator: ", ")) has product id \(product)")
-            return 2
-        }
+        guard let lists = Common.priceLists(options, known: Set(cards.flatMap(\.packs).map(\.productId)), what: "pack", cards: cards, io) else { return 2 }
         if repo.storefronts == nil && lists.isEmpty {
             io.error("no storefront data in \(dir) and no --price-points: nothing to compute proceeds from")
             return 2

@@ -138,7 +138,7 @@ import Testing
         let config = try fixture("credits-usa.storekit")
         // The non-consumable and the subscription are not packs: only counted, in a note.
         let findings = config.mismatches(with: cardPacks, cardPath: "RateCards/osg-v10.json")
-        #expect(findings.map(\.message) == ["2 of 5 products not compared with the packs of RateCards/osg-v10.json: 1 non-consumable, 1 subscription (subscription plans are not compared here)"])
+        #expect(findings.map(\.message) == ["2 of 5 products not compared with the packs of RateCards/osg-v10.json: 1 non-consumable, 1 subscription (compared with subscription plans, not packs)"])
         #expect(findings.allSatisfy { $0.severity == .note && $0.rule == "storekit-skipped" })
     }
 

@@ -1,0 +1,120 @@
+/// What a card change does to its subscription plans and free tier: terms before and
+/// after, and the worst-case margin of every plan, currency and commission program in year
+/// one and after it.
+public struct PlanDiff: Sendable, Hashable {
+    /// One changed term of a plan (or of the free tier, under the id "free tier").
+    public struct Change: Sendable, Hashable {
+        public let productId: String
+        public let field: String
+        public let old: String?
+        public let new: String?
+    }
+
+    /// One side of a plan's margin comparison.
+    public struct Side: Sendable, Hashable {
+        public let price: Money
+        public let worstCost: Money
+        public let yearOne: PlanMargins.PeriodMargin
+        public let afterYearOne: PlanMargins.PeriodMargin
+        public let paybackPeriods: Int?
+        public let hasOffer: Bool
+    }
+
+    /// One plan, market and program, before and after.
+    public struct MarginRow: Sendable, Hashable {
+        public let productId: String
+        public let market: CardDiff.Market
+        public let program: String
+        public let old: Side?
+        public let new: Side?
+    }
+
+    public let changes: [Change]
+    public let margins: [MarginRow]
+    public let oldMargins: PlanMargins
+    public let newMargins: PlanMargins
+
+    /// True when neither card has a plan or free tier, or nothing about them changed.
+    public var isEmpty: Bool { changes.isEmpty && margins.allSatisfy { $0.old == $0.new } }
+    /// True when either card sells a subscription or has a free tier.
+    public var hasPlans: Bool { !oldMargins.isEmpty || !newMargins.isEmpty }
+
+    public init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil) throws(WorstCaseError) {
+        oldMargins = try PlanMargins(card: old, repository: repository, fx: fx)
+        newMargins = try PlanMargins(card: new, repository: repository, fx: fx)
+        changes = PlanDiff.changes(old, new)
+        margins = PlanDiff.marginRows(oldMargins, newMargins)
+    }
+
+    /// Product ids of both cards' plans, old order first.
+    static func ids(_ a: RateCard, _ b: RateCard) -> [String] {
+        var out: [String] = []
+        for p in a.subscriptions + b.subscriptions where !out.contains(p.productId) { out.append(p.productId) }
+        return out
+    }
+
+    static func changes(_ a: RateCard, _ b: RateCard) -> [Change] {
+        var out: [Change] = []
+        for id in ids(a, b) {
+            let pa = a.subscriptions.first { $0.productId == id }
+            let pb = b.subscriptions.first { $0.productId == id }
+            for (field, x, y) in [
+                ("plan", pa.map { _ in "offered" }, pb.map { _ in "offered" }),
+                ("group", pa?.group, pb?.group),
+                ("period", pa?.period.description, pb?.period.description),
+                ("prices", pa.map { prices($0.prices) }, pb.map { prices($0.prices) }),
+                ("credits", pa.map { Format.grouped($0.credits) }, pb.map { Format.grouped($0.credits) }),
+                ("quotas", pa.map { limits($0.quotas, a) }, pb.map { limits($0.quotas, b) }),
+                ("allowances", pa.map { limits($0.allowances, a) }, pb.map { limits($0.allowances, b) }),
+                ("introductory offer", pa.map { offer($0.introductoryOffer) }, pb.map { offer($0.introductoryOffer) }),
+            ] where x != y {
+                if field != "plan" && (pa == nil || pb == nil) { continue }
+                out.append(Change(productId: id, field: field, old: x, new: y))
+            }
+        }
+        let ta = a.freeTier.map { "per \($0.period): " + limits($0.allowances, a) }
+        let tb = b.freeTier.map { "per \($0.period): " + limits($0.allowances, b) }
+        if ta != tb { out.append(Change(productId: "free tier", field: "allowances", old: ta, new: tb)) }
+        return out
+    }
+
+    static func prices(_ p: [PackPrice]) -> String {
+        p.map { "\($0.price.currency.code) \(PackMargins.money($0.price))\($0.storefront.map { " (\($0))" } ?? "")" }.sorted().joined(separator: ", ")
+    }
+
+    static func limits(_ l: [UsageLimit], _ card: RateCard) -> String {
+        if l.isEmpty { return "none" }
+        return l.map { u in
+            let unit = card.feature(u.feature)?.dimensions.first { $0.name == u.dimension }?.unit ?? .item
+            return u.summary(unit: unit)
+        }.joined(separator: "; ")
+    }
+
+    static func offer(_ o: IntroductoryOffer?) -> String {
+        guard let o else { return "none" }
+        let price = o.prices.isEmpty ? "" : " at " + prices(o.prices)
+        return PlanMargins.offerText(o) + price
+    }
+
+    static func marginRows(_ a: PlanMargins, _ b: PlanMargins) -> [MarginRow] {
+        func side(_ r: PlanMargins.Row?, _ program: String) -> Side? {
+            guard let r, let l = r.lines.first(where: { $0.program.name == program }) else { return nil }
+            return Side(price: r.price.price, worstCost: r.worst.cost, yearOne: l.yearOne, afterYearOne: l.afterYearOne,
+                        paybackPeriods: l.paybackPeriods, hasOffer: r.intro != nil)
+        }
+        func find(_ m: PlanMargins, _ id: String, _ market: CardDiff.Market) -> PlanMargins.Row? {
+            m.rows.first { $0.plan.productId == id && CardDiff.market($0.price) == market }
+        }
+        var out: [MarginRow] = []
+        for id in ids(a.card, b.card) {
+            let markets = Set((a.rows + b.rows).filter { $0.plan.productId == id }.map { CardDiff.market($0.price) }).sorted()
+            for market in markets {
+                for program in PlanMargins.programs.map(\.name) where (a.programs + b.programs).contains(where: { $0.name == program }) {
+                    out.append(MarginRow(productId: id, market: market, program: program,
+                                         old: side(find(a, id, market), program), new: side(find(b, id, market), program)))
+                }
+            }
+        }
+        return out
+    }
+}
