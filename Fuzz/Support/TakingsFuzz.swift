@@ -48,6 +48,22 @@ func checkTakings(_ inputs: [TakingsInput], options: TakingsOptions, priced: Boo
     }
     for row in report.rows {
         require(row.charges >= 0 && row.declines >= 0 && row.charged >= 0 && row.givenBack >= 0, "a negative row: \(row)")
+        // Over all time every refund is of a charge, once, for no more than it charged.
+        if options.window.since == nil, options.window.until == nil {
+            require(row.givenBack <= row.charged && row.declines <= row.charges, "more given back than charged: \(row)")
+        }
+    }
+    for p in report.periods {
+        require(p.label.count == 10 || p.label.count == 8 || p.label.count == 7, "a period label \(p.label)")
+        require(!p.label.hasPrefix("0000"), "a period in year 0000: \(p.label)")
+        if let since = p.since, let until = p.until { require(since < until, "period \(p.label) is empty") }
+    }
+    for f in report.chargeAudit?.features ?? [] {
+        let row = report.rows.first { $0.feature == f.feature }
+        require(f.checked + f.missingQuantity + f.unchecked <= (row?.charges ?? 0), "the audit of \(f.feature) counts more charges than the table")
+        require(f.mismatches <= f.checked && f.findings.count <= ChargeAudit.shown
+                && f.findings.count <= f.mismatches + f.missingQuantity + f.unchecked, "audit counts of \(f.feature): \(f)")
+        require(f.findings == f.findings.sorted(), "audit findings of \(f.feature) not in input order")
     }
     guard render else { return report }
     let valued = PnLReport(takings: report, valuation: fuzzValuation, features: ["asr", "llm"])

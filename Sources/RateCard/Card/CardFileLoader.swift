@@ -421,13 +421,9 @@ public enum CardFileLoader {
                              defaultLocation: defNode.location, multiplierLocations: multiplierLocations)
     }
 
-    /// "+08:00" → 480; "-05:30" → -330; "Z" → 0.
+    /// "+08:00" → 480; "-05:30" → -330; "Z" → 0 (`UTCOffset`, the one offset rule).
     public static func parseOffset(_ s: String) -> Int? {
-        if s == "Z" || s == "+00:00" || s == "-00:00" { return 0 }
-        let b = Array(s.utf8)
-        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
-              let h = CalendarDate.digits(b[1..<3]), let m = CalendarDate.digits(b[4..<6]), h <= 14, m <= 59 else { return nil }
-        return (b[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m)
+        UTCOffset.parse(s)
     }
 
     static func clock(_ node: JSONNode, _ field: String, _ r: FieldReader, allow24: Bool) -> Int? {

@@ -10,6 +10,8 @@ public struct CardTakingsPricing: TakingsPricing {
     let knownKeys: Set<String>
     /// Keys that have a metered dimension in some version: only these can cost anything.
     let meteredKeys: Set<String>
+    /// What each known key is charged, version by version, for the charge audit.
+    public let chargeRules: [String: ChargeRules]
     /// Versions oldest first, with their features by key (looked up once per charge).
     let versions: [(effective: Timestamp, card: RateCard, features: [String: Feature])]
 
@@ -23,6 +25,7 @@ public struct CardTakingsPricing: TakingsPricing {
         meteredKeys = Set(all.flatMap { card in
             card.features.filter { f in f.dimensions.contains { if case .provider = $0.cost { true } else { false } } }.map(\.key)
         })
+        chargeRules = Dictionary(uniqueKeysWithValues: knownKeys.map { ($0, ChargeRules(key: $0, versions: all)) })
         versions = all.map { card in
             (card.effective, card, Dictionary(card.features.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }))
         }

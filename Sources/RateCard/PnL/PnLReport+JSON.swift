@@ -51,14 +51,36 @@ extension PnLReport {
             "costCurrency": t.costCurrency.map { .string($0.code) } ?? .null,
         ]
         if let v = valuation { o["valuation"] = .object(jsonValuation(v)) }
+        if let audit = t.chargeAudit { o["chargeAudit"] = jsonAudit(audit) }
         if let series = t.series {
             o["series"] = .object(["by": .string(series.period.rawValue), "offsetMinutes": .integer(Int128(series.offsetMinutes))])
             o["periods"] = .array(periods.map {
-                .object(["period": .string($0.label), "since": .string($0.since.rfc3339UTC), "until": .string($0.until.rfc3339UTC),
+                .object(["period": .string($0.label), "since": $0.since.map { .string($0.rfc3339UTC) } ?? .null, "until": $0.until.map { .string($0.rfc3339UTC) } ?? .null,
                          "features": .array($0.lines.map { .object(jsonRow($0)) }), "totals": .object(jsonRow($0.totals))])
             })
         }
         return o
+    }
+
+    /// The charge audit: totals, and per feature the counts and the first findings.
+    private func jsonAudit(_ a: ChargeAudit) -> JSONOutput {
+        .object([
+            "mismatches": .string(String(a.mismatches)),
+            "missingQuantity": .string(String(a.missingQuantity)),
+            "unchecked": .string(String(a.unchecked)),
+            "features": .array(a.features.map { f in
+                .object([
+                    "feature": .string(f.feature), "checked": .string(String(f.checked)), "mismatches": .string(String(f.mismatches)),
+                    "overCharged": .string(String(f.overCharged)), "underCharged": .string(String(f.underCharged)),
+                    "missingQuantity": .string(String(f.missingQuantity)), "unchecked": .string(String(f.unchecked)),
+                    "costIncomplete": .string(f.costIncomplete ? "true" : "false"),
+                    "findings": .array(f.findings.map { x in
+                        .object(["place": .string(x.place.description), "charged": .string(String(x.charged)),
+                                 "expected": x.expected.map { .string(String($0)) } ?? .null, "message": .string(x.message)])
+                    }),
+                ])
+            }),
+        ])
     }
 
     private func jsonValuation(_ v: PnLValuation) -> [String: JSONOutput] {

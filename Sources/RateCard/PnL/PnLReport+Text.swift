@@ -212,6 +212,17 @@ extension PnLReport {
             lines.append("outstanding balance: \(b.outstanding) credits (granted or bought and not yet spent: a liability)")
         }
         if !takings.unknownFeatures.isEmpty { lines.append("unknown feature keys: " + takings.unknownFeatures.map(safe).joined(separator: ", ")) }
+        if let a = takings.chargeAudit {
+            let checked = a.features.reduce(0) { $0 + $1.checked }
+            let over = a.features.reduce(Int128(0)) { $0 &+ $1.overCharged }, under = a.features.reduce(Int128(0)) { $0 &+ $1.underCharged }
+            var audit = "charge audit: \(count(Int128(checked))) charges checked against the card, \(count(Int128(a.mismatches))) differ"
+                + (a.mismatches > 0 ? " (over-charged \(count(over)) credits, under-charged \(count(under)))" : "")
+            if a.missingQuantity > 0 { audit += "; \(count(Int128(a.missingQuantity))) without a quantity" }
+            if a.unchecked > 0 { audit += "; \(count(Int128(a.unchecked))) cannot be checked" }
+            lines.append(audit)
+            let incomplete = a.features.filter(\.costIncomplete).map(\.feature)
+            if !incomplete.isEmpty { lines.append("metered cost incomplete (charges without a quantity): " + incomplete.map(safe).joined(separator: ", ")) }
+        }
         return lines
     }
 

@@ -18,8 +18,9 @@ public struct PnLReport: Sendable {
     /// One period of a series.
     struct Period: Sendable, Hashable {
         let label: String
-        let since: Timestamp
-        let until: Timestamp
+        /// Nil at the ends of the range (`TakingsReport.Period`).
+        let since: Timestamp?
+        let until: Timestamp?
         let lines: [Line]
         let totals: Line
     }
@@ -101,7 +102,7 @@ extension PnLReport {
         let totals = Line(takings: takings.totals, figures: figures(takings.totals, total: true, from: since, to: until, place: ""), isTotal: true)
         let periods = PnLReport.everyPeriod(takings, fixed: fixed).map { p in
             // A period at the edge of the window carries the fixed cost of the part inside it.
-            let from = since.map { max($0, p.since) }, to = until.map { min($0, p.until) }
+            let from = since.map { s in p.since.map { max(s, $0) } ?? s }, to = until.map { u in p.until.map { min(u, $0) } ?? u }
             return Period(label: p.label, since: p.since, until: p.until,
                           lines: lines(p.rows, keys: fixedKeys, from: from, to: to, place: "\(p.label): "),
                           totals: Line(takings: p.totals, figures: figures(p.totals, total: true, from: from, to: to, place: "\(p.label): "), isTotal: true))
@@ -119,20 +120,20 @@ extension PnLReport {
     /// that had no takings (it still carries its share of the fixed costs, so that the
     /// periods add up to the window). Without fixed costs, the periods with takings.
     static func everyPeriod(_ takings: TakingsReport, fixed: FixedCosts?) -> [TakingsReport.Period] {
-        guard let series = takings.series, let fixed,
-              // The calendar arithmetic below stays inside four-digit years.
-              fixed.sheet.since.year > 1, fixed.sheet.until.year < 9999 else { return takings.periods }
+        guard let series = takings.series, let fixed else { return takings.periods }
         let zero = TakingsReport.Row(feature: "total", charges: 0, charged: 0, declines: 0, givenBack: 0, cost: takings.costCurrency.map { Money.zero($0) })
         let present = Set(takings.periods.map(\.label))
         var all = takings.periods
-        var b = series.bucket(seconds: fixed.since.seconds)
-        while series.start(ofBucket: b) < fixed.until {
-            let label = series.label(ofBucket: b)
-            if !present.contains(label) {
-                all.append(TakingsReport.Period(label: label, since: series.start(ofBucket: b), until: series.end(ofBucket: b), rows: [], totals: zero))
+        var p = CalendarPeriod(length: series.period,
+                               number: CalendarPeriod.number(containing: fixed.since.seconds, length: series.period, offsetMinutes: series.offsetMinutes),
+                               offsetMinutes: series.offsetMinutes)
+        while Timestamp(seconds: p.startSeconds) < fixed.until {
+            // A period without a label (outside the years 0001–9999) is not in the series.
+            if let label = p.label, !present.contains(label) {
+                all.append(TakingsReport.Period(label: label, since: p.since, until: p.until, rows: [], totals: zero))
             }
-            b += series.period == .week ? 7 : 1
+            p = p.next
         }
-        return all.sorted { $0.since < $1.since }
+        return all.sorted { ($0.since?.seconds ?? .min) < ($1.since?.seconds ?? .min) }
     }
 }

@@ -172,6 +172,8 @@ enum SlotMeta {
     }
 
     static func line(_ m: UInt64) -> Int { Int(m & 0xF_FFFF_FFFF) }
+    /// Whether place `a` comes before place `b` in input order.
+    static func precedes(_ a: UInt64, _ b: UInt64) -> Bool { (input(a), line(a)) < (input(b), line(b)) }
     static func input(_ m: UInt64) -> Int { Int((m >> 36) & 0x3FF) }
     static func kind(_ m: UInt64) -> LedgerEntry.Kind { LedgerEntry.Kind(code: UInt8((m >> 46) & 3)) }
     /// The global feature index, or nil when there is none or it did not fit.

@@ -602,73 +602,20 @@ struct EntryScanner {
 
     // MARK: Timestamps
 
+    /// RFC 3339 by the one reader `Timestamp(rfc3339:)` uses, without allocating.
     @inline(__always)
-    private func digit(_ p: UnsafePointer<UInt8>, _ k: Int) -> Int? {
-        let c = p[k]
-        return c >= 0x30 && c <= 0x39 ? Int(c - 0x30) : nil
-    }
-
-    /// RFC 3339 with the same rules as `Timestamp(rfc3339:)`, without allocating.
     private func parseTimestamp(_ s: Span, into f: inout Fields, column: Int) throws(LineProblem) {
         let p = pointer(s)
         let n = Int(s.count)
-        func fail() throws(LineProblem) -> Never {
+        switch RFC3339.parse(p, n) {
+        case .success(let t):
+            f.seconds = t.seconds
+            f.nanoseconds = UInt32(t.nanoseconds)
+            f.offsetMinutes = t.offsetMinutes
+        case .failure(let why):
             let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
-            var why = "timestamp is not RFC 3339"
-            do { _ = try Timestamp(rfc3339: text) } catch { why = error.description }
             throw LineProblem(.badTimestamp, "at: \"\(FieldReader.excerpt(text))\": \(why)", column: column)
         }
-        func two(_ k: Int) -> Int? {
-            guard let a = digit(p, k), let b = digit(p, k + 1) else { return nil }
-            return a * 10 + b
-        }
-        guard n >= 20, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
-              p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
-              p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
-              let y1 = two(0), let y2 = two(2), let month = two(5), let day = two(8),
-              let hour = two(11), let minute = two(14), let second = two(17),
-              hour <= 23, minute <= 59, second <= 60 else { try fail() }
-        let year = y1 * 100 + y2
-        guard year >= 1, month >= 1, month <= 12, day >= 1,
-              day <= CalendarDate.daysIn(month: month, year: year) else { try fail() }
-        var k = 19
-        var nanos = 0
-        if p[k] == UInt8(ascii: ".") {
-            k += 1
-            var digits = 0
-            while k < n, let d = digit(p, k) {
-                if digits < 9 { nanos = nanos * 10 + d }
-                digits += 1
-                k += 1
-            }
-            guard digits > 0 else { try fail() }
-            if digits < 9 { for _ in digits..<9 { nanos *= 10 } }
-        }
-        guard k < n else { try fail() }
-        var offset = 0
-        switch p[k] {
-        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-            k += 1
-        case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            guard k + 6 <= n, p[k + 3] == UInt8(ascii: ":"), let oh = two(k + 1), let om = two(k + 4),
-                  oh <= 23, om <= 59 else { try fail() }
-            offset = (p[k] == UInt8(ascii: "-") ? -1 : 1) * (oh * 60 + om)
-            k += 6
-        default:
-            try fail()
-        }
-        guard k == n else { try fail() }
-        // days_from_civil, as CalendarDate.daysSinceEpoch.
-        let yy = month <= 2 ? year - 1 : year
-        let era = yy / 400
-        let yoe = yy - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146097 + doe - 719468
-        f.seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset * 60)
-        f.nanoseconds = UInt32(nanos)
-        f.offsetMinutes = offset
     }
 
     // MARK: Rules
@@ -691,12 +638,18 @@ struct EntryScanner {
         }
         if f.feature.isPresent, f.feature.count == 0 { throw LineProblem(.badValue, "feature: must not be empty") }
         if f.refundOf.isPresent, f.refundOf.count == 0 { throw LineProblem(.badValue, "refundOf: must not be empty") }
-        if f.price.isPresent {
-            guard f.kind == .topup else { throw LineProblem(.badValue, "price: only a top-up records money") }
-            guard parsePrice(f.price) != nil else {
-                throw LineProblem(.badValue, "price: \"\(string(f.price) ?? "")\" is not money (expected e.g. \"GBP 4.99\")")
-            }
-        }
+        // A bad `price` is not a reason to drop the entry (its credits would vanish from
+        // the outstanding balance): the field is ignored with a warning (`priceProblem`).
+    }
+
+    /// Why an entry's `price` is not used, or nil when it is (or there is none): only a
+    /// top-up records money, as `CUR amount` with at most the currency's minor units.
+    func priceProblem(_ f: Fields) -> String? {
+        guard f.price.isPresent else { return nil }
+        let text = FieldReader.excerpt(string(f.price) ?? "")
+        guard f.kind == .topup else { return "price: \"\(text)\" ignored: only a top-up records money" }
+        guard parsePrice(f.price) == nil else { return nil }
+        return "price: \"\(text)\" is not money (expected e.g. \"GBP 4.99\", at most the currency's minor units): ignored, the top-up is kept without it"
     }
 
     /// `"GBP 4.99"`: an ISO 4217 code, one space, a strict non-negative decimal.
@@ -704,7 +657,8 @@ struct EntryScanner {
         guard let text = string(s) else { return nil }
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, let currency = Currency(code: String(parts[0])),
-              let amount = try? Exact(decimal: parts[1]), !amount.isNegative else { return nil }
+              let amount = try? Exact(decimal: parts[1]), !amount.isNegative,
+              let places = amount.terminatingScale, places <= currency.minorUnits else { return nil }
         return Money(amount, currency)
     }
 
@@ -1016,8 +970,12 @@ extension EntryScanner.Fields {
         add(.card, card)
         if let balanceAfter { h.add(.balanceAfter, integer: balanceAfter) }
         add(.paymentRef, paymentRef)
-        if price.isPresent, let money = scanner.parsePrice(price) {
-            h.add(.price, string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
+        if price.isPresent {
+            if let money = scanner.parsePrice(price) {
+                h.add(.price, string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
+            } else {
+                add(.price, price)
+            }
         }
         return h.value
     }

@@ -21,14 +21,21 @@ struct TakingsRecord {
     var extra: Int32 = -1
     var kind: LedgerEntry.Kind
     var hasBalance = false
+    /// The charge audit: 0 not audited, 1 passed, 2 a finding in `extra`.
+    var audit: UInt8 = 0
 }
 
 /// What a record carries beyond numbers, kept only when it is needed: the quantity when
-/// costs are priced, the money of a top-up, the charge id a refund names (for messages).
+/// costs are priced, the money of a top-up (or why it is ignored), the charge id a refund
+/// names (for messages).
 struct RecordExtra {
     var quantity: [String: Exact] = [:]
     var price: Money?
+    /// Why `price` is ignored (the entry is kept): not money, or not on a top-up.
+    var priceProblem: String?
     var refundOf: String?
+    /// What the charge audit found, when the charge did not pass.
+    var audit: ChargeAuditOutcome?
 }
 
 /// The result of reading one chunk of whole lines: records, local feature and device
@@ -193,6 +200,8 @@ struct ChunkBuilder {
     let keepQuantity: QuantityNeed
     /// Per local feature index: whether its charges' quantities are kept.
     private var quantityWanted: [Bool] = []
+    /// Per local feature index: its charge rules (resolved once per chunk and key).
+    private var rules: [ChargeRules?] = []
     var chunk = ParsedChunk()
     private var features = ByteInterner()
     var devices: DeviceInterner
@@ -221,11 +230,24 @@ struct ChunkBuilder {
         var featureHash: UInt64 = 0
         var deviceHash: UInt64 = 0
         let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
-        var r = TakingsRecord(id0: id0, id1: id1, content: content, seconds: f.seconds,
-                              amount: f.amount, line: line, nanoseconds: f.nanoseconds, kind: f.kind)
-        if f.feature.isPresent {
-            r.feature = features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
+        let feature = f.feature.isPresent ? features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash) : TakingsRecord.none
+        // The charge audit into locals, so that the record is built in one go.
+        var audit: UInt8 = 0
+        var finding: ChargeAuditOutcome?
+        if f.kind == .charge, keepQuantity.auditWindow.contains(seconds: f.seconds, nanoseconds: f.nanoseconds),
+           let rules = chargeRules(feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
+            if var outcome = rule.audit(f.amount, scanner.dimensions) {
+                if case .unknownDimension(let k) = outcome {
+                    outcome = .unchecked(ChargeErrorBox(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? "")))
+                }
+                finding = outcome
+                audit = 2
+            } else {
+                audit = 1
+            }
         }
+        var r = TakingsRecord(id0: id0, id1: id1, content: content, seconds: f.seconds,
+                              amount: f.amount, line: line, nanoseconds: f.nanoseconds, feature: feature, kind: f.kind, audit: audit)
         if f.device.isPresent, let balance = f.balanceAfter {
             let p = scanner.pointer(f.device)
             let n = Int(f.device.count)
@@ -249,6 +271,11 @@ struct ChunkBuilder {
         if f.price.isPresent {
             if extra == nil { extra = RecordExtra() }
             extra!.price = scanner.parsePrice(f.price)
+            if f.kind != .topup || extra!.price == nil { extra!.priceProblem = scanner.priceProblem(f) }
+        }
+        if let finding {
+            if extra == nil { extra = RecordExtra() }
+            extra!.audit = finding
         }
         if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
             if extra == nil { extra = RecordExtra() }
@@ -272,6 +299,17 @@ struct ChunkBuilder {
             quantityWanted.append(keepQuantity.wants(String(decoding: features.bytes[quantityWanted.count], as: UTF8.self)))
         }
         return quantityWanted[k]
+    }
+
+    /// The charge rules of local feature `feature`, looked up once per feature key.
+    @inline(__always)
+    private mutating func chargeRules(_ feature: UInt32) -> ChargeRules? {
+        guard !keepQuantity.chargeRules.isEmpty, feature != TakingsRecord.none else { return nil }
+        let k = Int(feature)
+        while rules.count <= k {
+            rules.append(keepQuantity.chargeRules[String(decoding: features.bytes[rules.count], as: UTF8.self)])
+        }
+        return rules[k]
     }
 
     mutating func reserve(_ n: Int) {

@@ -115,9 +115,15 @@ enum RollupReader {
         if let tz = cells["tz"] {
             do { offset = try TakingsSeries.offset(tz) } catch { throw LineProblem(.badTimestamp, "tz: \(error)") }
         }
-        guard let (since, until) = bounds(period, offsetMinutes: offset) else {
+        guard let calendar = CalendarPeriod(label: period, offsetMinutes: offset) else {
             throw LineProblem(.badTimestamp, "period: \"\(FieldReader.excerpt(period))\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)")
         }
+        guard let since = calendar.since else {
+            throw LineProblem(.badTimestamp, "period: \(FieldReader.excerpt(period)) at \(UTCOffset.text(offset)) starts before 0001-01-01T00:00:00Z, outside the years 0001 to 9999 in UTC")
+        }
+        // The end may be past 9999-12-31T23:59:59Z (the last period runs to the end of the
+        // range); it is only compared with, never written.
+        let until = Timestamp(seconds: calendar.endSeconds)
         var r = Rollup(id: cells["id"], period: period + (offset == 0 ? "" : " (\(cells["tz"] ?? ""))"), since: since, until: until, feature: cells["feature"])
         var values: [Int128] = []
         for name in numberFields {
@@ -132,6 +138,13 @@ enum RollupReader {
             throw LineProblem(.missingField, "feature: missing required field for a roll-up row with takings")
         }
         if let f = r.feature, f.isEmpty { throw LineProblem(.badValue, "feature: must not be empty") }
+        // Declines are charges given back: there cannot be more of them, or more credits.
+        if r.declines > r.charges {
+            throw LineProblem(.impossibleRollup, "declines: \(r.declines) declines of \(r.charges) charges: a decline gives back a charge, so there cannot be more")
+        }
+        if r.givenBack > r.charged {
+            throw LineProblem(.impossibleRollup, "givenBack: \(r.givenBack) credits given back of \(r.charged) charged: more than was charged")
+        }
         return r
     }
 
@@ -154,34 +167,5 @@ enum RollupReader {
             k += 1
         }
         return negative ? -v : v
-    }
-
-    /// `[start, end)` of a day, ISO week or month drawn at `offsetMinutes`.
-    static func bounds(_ period: String, offsetMinutes: Int) -> (Timestamp, Timestamp)? {
-        let b = Array(period.utf8)
-        func digits(_ r: Range<Int>) -> Int? {
-            guard r.upperBound <= b.count, b[r].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            return Int(String(decoding: b[r], as: UTF8.self))
-        }
-        if b.count == 10, let d = CalendarDate(period) {
-            return (Timestamp(startOf: d, offsetMinutes: offsetMinutes),
-                    Timestamp(startOf: CalendarDate(daysSinceEpoch: d.daysSinceEpoch + 1), offsetMinutes: offsetMinutes))
-        }
-        if b.count == 7, b[4] == UInt8(ascii: "-"), let y = digits(0..<4), let m = digits(5..<7),
-           let first = CalendarDate(year: y, month: m, day: 1) {
-            let next = m == 12 ? CalendarDate(year: y + 1, month: 1, day: 1) : CalendarDate(year: y, month: m + 1, day: 1)
-            guard let next else { return nil }
-            return (Timestamp(startOf: first, offsetMinutes: offsetMinutes), Timestamp(startOf: next, offsetMinutes: offsetMinutes))
-        }
-        if b.count == 8, b[4] == UInt8(ascii: "-"), b[5] == UInt8(ascii: "W"), let y = digits(0..<4), let w = digits(6..<8),
-           let jan4 = CalendarDate(year: y, month: 1, day: 4) {
-            let week1Monday = jan4.daysSinceEpoch - (jan4.isoWeekday - 1)
-            let monday = week1Monday + (w - 1) * 7
-            // A week number past the year's last ISO week is not a period.
-            guard w >= 1, CalendarDate(daysSinceEpoch: monday + 3).year == y else { return nil }
-            return (Timestamp(startOf: CalendarDate(daysSinceEpoch: monday), offsetMinutes: offsetMinutes),
-                    Timestamp(startOf: CalendarDate(daysSinceEpoch: monday + 7), offsetMinutes: offsetMinutes))
-        }
-        return nil
     }
 }

@@ -11,44 +11,18 @@ extension TakingsEngine {
         // Refunds: every input is read, so the charge each names can be looked up.
         var refunds = shards.flatMap(\.state.pendingRefunds)
         refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
-        var refunded: [UInt64: UInt64] = [:]
-        refunded.reserveCapacity(refunds.count)
         let charges = lookUpCharges(refunds)
+        let keep = checkRefunds(refunds, charges, log: &log)
+        entries -= keep.filter { !$0 }.count
         var sumsByBucket = final.state.sums
         final.state.sums = [:]
         // Bucket 0 (the whole window without a series) is kept out of the dictionary.
         let hadZero = sumsByBucket[0] != nil
         var zero = sumsByBucket.removeValue(forKey: 0) ?? []
         var zeroUsed = false
-        for j in refunds.indices {
+        for j in refunds.indices where keep[j] {
             let r = refunds[j]
             var place: TakingsPlace { final.place(r.meta, settings) }
-            guard let charge = charges[j] else {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
-                                         message: "refundOf: refund of an unknown charge \"\(r.refundOf)\" (no entry with that id in any input)"))
-                continue
-            }
-            guard SlotMeta.kind(charge.meta) == .charge else {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .refundOfUnknownCharge,
-                                         message: "refundOf: \"\(r.refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"))
-                continue
-            }
-            if let chargeFeature = SlotMeta.feature(charge.meta), r.feature >= 0, r.feature < 0xFFFF, chargeFeature != r.feature {
-                entries -= 1
-                log.add(TakingsRejection(place: place, reason: .badValue,
-                                         message: "feature: the refund is for \"\(features[r.feature])\" but charge \"\(r.refundOf)\" was for \"\(features[chargeFeature])\""))
-                continue
-            }
-            let key = r.ref0 ^ (r.ref1 &* 31)
-            if let first = refunded[key] {
-                let p = final.place(first, settings)
-                warnings.append(Diagnostic(path: place.path, location: SourceLocation(line: place.line, column: 1), severity: .warning,
-                                           message: "charge \"\(r.refundOf)\" is given back again (first at \(p.path):\(p.line))", rule: "refunded-twice"))
-            } else {
-                refunded[key] = r.meta
-            }
             func overflow() {
                 let p = place
                 final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
@@ -59,6 +33,7 @@ extension TakingsEngine {
             guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
             inWindow += 1
             let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
+            if bucket == TakingsSeries.outside { final.state.noteOutsideSeries(r.meta) }
             // Mutated in place, not copied out of the dictionary and back per refund.
             func give(_ list: inout [FeatureSums]) {
                 if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
@@ -94,6 +69,20 @@ extension TakingsEngine {
                                         severity: options.strict ? .error : .warning, message: message, rule: "balance-chain")
             if options.strict { errors.append(diagnostic) } else { warnings.append(diagnostic) }
         }
+
+        // Fields ignored on entries that were kept: the first by place, then a count.
+        var ignored = RejectionLog(limit: settings.rejectionsShown)
+        for shard in shards { ignored.merge(shard.state.ignoredFields) }
+        var ignoredDiagnostics = ignored.first.map { r in
+            Diagnostic(path: r.place.path, location: SourceLocation(line: r.place.line, column: 1),
+                       severity: options.strict ? .error : .warning, message: r.message, rule: "ignored-field")
+        }
+        if ignored.count > ignored.first.count, let last = ignored.first.last {
+            ignoredDiagnostics.append(Diagnostic(path: last.place.path, location: SourceLocation(line: last.place.line, column: 1),
+                severity: options.strict ? .error : .warning,
+                message: "\(ignored.count - ignored.first.count) more entries with an ignored price after this one (\(ignored.count) in all)", rule: "ignored-field"))
+        }
+        if options.strict { errors += ignoredDiagnostics } else { warnings += ignoredDiagnostics }
 
         // Add the shards up, bucket by bucket.
         var buckets: [Int64: [FeatureSums]] = final.state.sums
@@ -142,11 +131,20 @@ extension TakingsEngine {
         let tableRows = rows(whole)
         var periods: [TakingsReport.Period] = []
         if let series = options.series {
-            for (b, sums) in buckets.sorted(by: { $0.key < $1.key }) {
+            for (b, sums) in buckets.sorted(by: { $0.key < $1.key }) where b != TakingsSeries.outside {
                 let r = rows(sums)
-                guard !r.isEmpty else { continue }
-                periods.append(TakingsReport.Period(label: series.label(ofBucket: b), since: series.start(ofBucket: b),
-                                                    until: series.end(ofBucket: b), rows: r, totals: total(r)))
+                let period = series.calendarPeriod(b)
+                guard !r.isEmpty, let label = period.label else { continue }
+                periods.append(TakingsReport.Period(label: label, since: period.since, until: period.until, rows: r, totals: total(r)))
+            }
+            let outside = shards.reduce(final.state.outsideSeries) { $0 + $1.state.outsideSeries }
+            if outside > 0 {
+                let first = (shards.map(\.state.outsideSeriesFirst) + [final.state.outsideSeriesFirst])
+                    .filter { $0 != .max }.min { SlotMeta.precedes($0, $1) }
+                let p = first.map { final.place($0, settings) } ?? TakingsPlace(input: 0, path: "-", line: 1)
+                errors.append(Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1),
+                    message: "\(outside) \(outside == 1 ? "entry falls" : "entries fall") in a \(series.name) outside the years 0001 to 9999, which has no label: counted in the table, not in the series (the periods do not add up to the table)",
+                    rule: "series-range"))
             }
         }
 
@@ -162,6 +160,8 @@ extension TakingsEngine {
                                            rule: "unknown-feature"))
             }
         }
+
+        let audit = chargeAudit()
 
         // Below the line.
         var grants: Int64 = 0, topups: Int64 = 0
@@ -190,11 +190,61 @@ extension TakingsEngine {
         for row in tableRows { if let c = row.cost?.currency { costCurrency = c } }
         return TakingsReport(window: window, series: options.series, rows: tableRows, totals: total(tableRows), periods: periods,
                              belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
-                             warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency)
+                             warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency,
+                             chargeAudit: audit)
     }
 }
 
 extension TakingsEngine {
+    /// The charge audit over the shards, and its findings as diagnostics: warnings, or
+    /// errors under `strict`. Nil when the run has no charge rules (no card).
+    func chargeAudit() -> ChargeAudit? {
+        guard !settings.quantities.chargeRules.isEmpty else { return nil }
+        var tallies: [AuditTally] = []
+        for shard in shards {
+            for (f, t) in shard.state.audit.enumerated() {
+                if tallies.count <= f { tallies.append(contentsOf: repeatElement(AuditTally(), count: f + 1 - tallies.count)) }
+                tallies[f].merge(t)
+            }
+        }
+        var list: [ChargeAudit.Feature] = []
+        let severity: Diagnostic.Severity = options.strict ? .error : .warning
+        func report(_ d: Diagnostic) { if options.strict { errors.append(d) } else { warnings.append(d) } }
+        func at(_ p: TakingsPlace, _ message: String, _ rule: String) -> Diagnostic {
+            Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1), severity: severity, message: message, rule: rule)
+        }
+        for (f, t) in tallies.enumerated() where !t.isEmpty {
+            let key = features[f]
+            let findings = t.findings.sorted()
+            list.append(ChargeAudit.Feature(feature: key, metered: t.metered, checked: t.checked, mismatches: t.mismatches,
+                                            overCharged: t.overCharged, underCharged: t.underCharged, missingQuantity: t.missingQuantity,
+                                            unchecked: t.unchecked, findings: findings))
+            if t.overflowed {
+                errors.append(Diagnostic(path: "-", message: "charge audit of \(key): the credits over- or under-charged overflow 128 bits", rule: "overflow"))
+            }
+            for finding in findings {
+                report(at(finding.place, "\(FieldReader.excerpt(key)) charge: \(finding.message)", finding.kind == .missingQuantity ? "missing-quantity" : "charge-audit"))
+            }
+            func first(_ kind: ChargeAudit.Finding.Kind) -> (TakingsPlace, Int) {
+                let of = findings.filter { $0.kind == kind }
+                return (of.first?.place ?? TakingsPlace(input: 0, path: "-", line: 1), of.count)
+            }
+            if t.mismatches > 0 {
+                let (p, shown) = first(.mismatch)
+                report(at(p, "\(FieldReader.excerpt(key)): \(t.mismatches) of \(t.checked) charges differ from the card (over-charged \(t.overCharged) credits, under-charged \(t.underCharged)); the first \(shown) listed", "charge-audit"))
+            }
+            if t.unchecked > 0 {
+                let (p, shown) = first(.unchecked)
+                report(at(p, "\(FieldReader.excerpt(key)): \(t.unchecked) charges cannot be checked against the card; the first \(shown) listed", "charge-audit"))
+            }
+            if t.missingQuantity > 0 {
+                let (p, shown) = first(.missingQuantity)
+                report(at(p, "\(FieldReader.excerpt(key)): \(t.missingQuantity) charges carry no quantity: " + (t.metered ? "their metered cost is missing, so the cost is incomplete" : "the charge audit cannot check them") + "; the first \(shown) listed", "missing-quantity"))
+            }
+        }
+        return ChargeAudit(features: list.sorted { $0.feature < $1.feature })
+    }
+
     /// The table slot of the charge each refund names (nil when there is none), looked up
     /// shard by shard on the worker threads, with the home slots of a group of refunds
     /// loaded ahead so that their cache misses overlap instead of coming one by one.

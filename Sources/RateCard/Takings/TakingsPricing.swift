@@ -16,6 +16,9 @@ public protocol TakingsPricing: Sendable {
     /// default). The readers build quantities only for charges of these keys, and the
     /// aggregator calls `cost` only for them: `cost` of any other key must be nil.
     var meteredFeatureKeys: Set<String>? { get }
+    /// What the card charges per feature key, for the charge audit (default none: no
+    /// audit).
+    var chargeRules: [String: ChargeRules] { get }
 }
 
 extension TakingsPricing {
@@ -25,26 +28,44 @@ extension TakingsPricing {
 
     /// Any feature key may have a metered cost.
     public var meteredFeatureKeys: Set<String>? { nil }
+
+    /// No charge rules: charges are not audited.
+    public var chargeRules: [String: ChargeRules] { [:] }
 }
 
-/// Which charges' quantities a run keeps: none, all, or those of some feature keys.
+/// What the readers need from the pricing: which charges' quantities a run keeps (none,
+/// all, or those of some feature keys), and the charge rules every charge is audited by.
 struct QuantityNeed: Sendable {
     let all: Bool
     let keys: Set<String>
+    let chargeRules: [String: ChargeRules]
+    /// Only charges in this window are audited (the others are not counted).
+    let auditWindow: TakingsWindow
 
     static let none = QuantityNeed(all: false, keys: [])
 
-    init(all: Bool, keys: Set<String>) {
+    init(all: Bool, keys: Set<String>, chargeRules: [String: ChargeRules] = [:], auditWindow: TakingsWindow = .all) {
         self.all = all
         self.keys = keys
+        self.chargeRules = chargeRules
+        self.auditWindow = auditWindow
     }
 
-    init(_ pricing: (any TakingsPricing)?) {
-        guard let pricing, pricing.needsQuantities else {
+    init(_ pricing: (any TakingsPricing)?, window: TakingsWindow = .all) {
+        guard let pricing else {
             self = .none
             return
         }
-        if let keys = pricing.meteredFeatureKeys { self.init(all: false, keys: keys) } else { self.init(all: true, keys: []) }
+        let rules = pricing.chargeRules
+        guard pricing.needsQuantities else {
+            self.init(all: false, keys: [], chargeRules: rules, auditWindow: window)
+            return
+        }
+        if let keys = pricing.meteredFeatureKeys {
+            self.init(all: false, keys: keys, chargeRules: rules, auditWindow: window)
+        } else {
+            self.init(all: true, keys: [], chargeRules: rules, auditWindow: window)
+        }
     }
 
     /// Whether any charge's quantities are kept.

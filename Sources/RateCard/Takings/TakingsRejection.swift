@@ -37,6 +37,9 @@ public enum RejectionClass: String, Sendable, Hashable, CaseIterable, Codable, C
     case unknownKind = "unknown-kind"
     case badValue = "bad-value"
     case refundOfUnknownCharge = "refund-of-unknown-charge"
+    case refundExceedsCharge = "refund-exceeds-charge"
+    case refundedTwice = "refunded-twice"
+    case impossibleRollup = "impossible-rollup"
     case conflictingDuplicate = "conflicting-duplicate"
     case overflow
 

@@ -41,8 +41,11 @@ public struct TakingsReport: Sendable, Hashable {
     public struct Period: Sendable, Hashable {
         /// `2026-11-29`, `2026-W48` or `2026-11`.
         public let label: String
-        public let since: Timestamp
-        public let until: Timestamp
+        /// The first instant; nil for a period that starts before 0001-01-01T00:00:00Z.
+        public let since: Timestamp?
+        /// The first instant after it; nil for a period that ends after
+        /// 9999-12-31T23:59:59Z (the last one of the range).
+        public let until: Timestamp?
         public let rows: [Row]
         public let totals: Row
     }
@@ -104,6 +107,8 @@ public struct TakingsReport: Sendable, Hashable {
     public let errors: [Diagnostic]
     /// The currency of `cost`, when priced.
     public let costCurrency: Currency?
+    /// Every charge in the window compared with the card; nil when the run had no card.
+    public let chargeAudit: ChargeAudit?
 
     /// True when the run should exit 1: an error, a conflicting duplicate (the same id
     /// with different content is always an error), or under `strict` any rejection.

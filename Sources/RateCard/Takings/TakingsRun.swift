@@ -98,7 +98,7 @@ final class TakingsEngine {
             try source.fill(buf.baseAddress!, count: peekSize)
         }
         peek.removeSubrange(n...)
-        let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path)
+        let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
         switch format {
         case .jsonLines:
             // A UTF-8 byte-order mark is skipped, as in every other format.
@@ -457,7 +457,9 @@ final class TakingsEngine {
             var bucket: Int64 = 0
             if let series = options.series {
                 bucket = series.bucket(seconds: r.since.seconds)
-                if series.end(ofBucket: bucket) < r.until {
+                if bucket == TakingsSeries.outside {
+                    shard.state.noteOutsideSeries(SlotMeta.pack(line: row.line, input: input, kind: .charge, feature: UInt32.max))
+                } else if series.calendarPeriod(bucket).endSeconds < r.until.seconds {
                     warnings.append(Diagnostic(path: path, location: SourceLocation(line: row.line, column: 1), severity: .warning,
                         message: "roll-up period \(r.period) is longer than a \(series.period.rawValue) of the series: counted in the \(series.period.rawValue) it starts in",
                         rule: "rollup-cut"))

@@ -90,6 +90,8 @@ struct ChainSums {
 
 /// A refund waiting for all input to be read, when its charge can be looked up.
 struct PendingRefund {
+    var id0: UInt64
+    var id1: UInt64
     var ref0: UInt64
     var ref1: UInt64
     var meta: UInt64
@@ -98,6 +100,13 @@ struct PendingRefund {
     var seconds: Int64
     var nanos: UInt32
     var refundOf: String
+}
+
+/// A charge's id hash and amount (negative), kept for checking refunds.
+struct ChargeAmount {
+    var id0: UInt64
+    var id1: UInt64
+    var amount: Int64
 }
 
 /// Where the records of one chunk are merged: the global indexes of its features and
@@ -130,7 +139,7 @@ struct MergeSettings: @unchecked Sendable {
         self.shards = shards
         self.rejectionsShown = rejectionsShown
         self.paths = paths
-        quantities = QuantityNeed(pricing)
+        quantities = QuantityNeed(pricing, window: window)
         meteredKeys = pricing?.meteredFeatureKeys
     }
 }
@@ -156,14 +165,31 @@ struct ShardState {
     var duplicates = 0
     var rejections: RejectionLog
     var pendingRefunds: [PendingRefund] = []
+    /// Every charge's id hash and amount, so that a refund can be checked against the
+    /// charge it names once all input is read (24 bytes a charge, written in order).
+    var chargeAmounts: [ChargeAmount] = []
     var chains: [ChainSums] = []
     var errors: [Diagnostic] = []
     /// Per global feature: 0 not yet known, 1 its charges are priced, 2 they cannot cost
     /// anything (so the pricing is not asked per charge).
     var priced: [UInt8] = []
+    /// Entries in the window whose series period has no label (`TakingsSeries.outside`),
+    /// and the first of them by place.
+    var outsideSeries = 0
+    /// Per global feature: the charge audit of its charges in the window.
+    var audit: [AuditTally] = []
+    /// Fields ignored on entries that are kept (a `price` that is not money).
+    var ignoredFields: RejectionLog
+    var outsideSeriesFirst = UInt64.max
+
+    mutating func noteOutsideSeries(_ meta: UInt64) {
+        outsideSeries += 1
+        if outsideSeriesFirst == .max || SlotMeta.precedes(meta, outsideSeriesFirst) { outsideSeriesFirst = meta }
+    }
 
     init(rejectionsShown: Int) {
         rejections = RejectionLog(limit: rejectionsShown)
+        ignoredFields = RejectionLog(limit: rejectionsShown)
     }
 
     mutating func reject(_ place: TakingsPlace, _ reason: RejectionClass, _ message: String) {
@@ -336,13 +362,17 @@ struct ShardMerge {
                 break
             }
             st.entries += 1
+            if r.extra >= 0, let problem = chunk.extras[Int(r.extra)].priceProblem {
+                st.ignoredFields.add(TakingsRejection(place: TakingsPlace(input: ctx.input, path: ctx.path, line: line), reason: .badValue, message: problem))
+            }
             if r.hasBalance, r.device != TakingsRecord.none {
                 let d = ctx.deviceMap[Int(r.device)]
                 if st.chains.count <= d { st.chains.append(contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count)) }
                 st.chains[d].add(amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds, nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
             }
+            if r.kind == .charge { st.chargeAmounts.append(ChargeAmount(id0: r.id0, id1: r.id1, amount: r.amount)) }
             if r.kind == .refund {
-                st.pendingRefunds.append(PendingRefund(ref0: r.ref0, ref1: r.ref1, meta: meta, feature: feature, amount: r.amount,
+                st.pendingRefunds.append(PendingRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: meta, feature: feature, amount: r.amount,
                                                     seconds: r.seconds, nanos: r.nanoseconds,
                                                     refundOf: r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : ""))
                 return
@@ -354,7 +384,11 @@ struct ShardMerge {
             st.inWindow += 1
             switch r.kind {
             case .charge:
-                if let series = settings.series { select(series.bucket(seconds: r.seconds)) }
+                if let series = settings.series {
+                    let b = series.bucket(seconds: r.seconds)
+                    if b == TakingsSeries.outside { st.noteOutsideSeries(meta) }
+                    select(b)
+                }
                 if current.count <= feature {
                     current.append(contentsOf: repeatElement(FeatureSums(), count: feature + 1 - current.count))
                 }
@@ -366,6 +400,17 @@ struct ShardMerge {
                 let seen = st.firstSeen[feature]
                 if seen == .max || (SlotMeta.input(meta), SlotMeta.line(meta)) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
                     st.firstSeen[feature] = meta
+                }
+                if r.audit != 0 {
+                    if st.audit.count <= feature { st.audit.append(contentsOf: repeatElement(AuditTally(), count: feature + 1 - st.audit.count)) }
+                    if r.audit == 1 {
+                        st.audit[feature].checked += 1
+                    } else {
+                        if let outcome = chunk.extras[Int(r.extra)].audit {
+                            let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
+                            st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
+                        }
+                    }
                 }
                 if isPriced(feature), let pricing = settings.pricing {
                     let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]

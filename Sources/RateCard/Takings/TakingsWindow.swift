@@ -49,88 +49,57 @@ public struct TakingsWindow: Sendable, Hashable {
     }
 }
 
-/// A series of periods: `--by day|week|month` in UTC or a fixed offset (`--tz +08:00`).
+/// A series of periods: `--by day|week|month` in UTC or a fixed offset (`--tz +08:00`),
+/// each a `CalendarPeriod` known by its number.
 public struct TakingsSeries: Sendable, Hashable {
-    public enum Period: String, Sendable, Hashable, CaseIterable {
-        case day, week, month
-    }
+    public typealias Period = CalendarPeriodLength
 
     public let period: Period
     /// Minutes east of UTC that period boundaries are drawn in.
     public let offsetMinutes: Int
+    /// The period numbers that have a label: an entry outside them (within a day of the
+    /// ends of the years 0001–9999, at an offset that moves it into year 0000 or 10000)
+    /// is counted in the table, not in the series, and reported (`series-range`).
+    let labelled: ClosedRange<Int64>
 
     public init(period: Period, offsetMinutes: Int = 0) {
         self.period = period
         self.offsetMinutes = offsetMinutes
+        var first = CalendarPeriod(length: period, number: CalendarPeriod.number(containing: Timestamp.firstSecond, length: period, offsetMinutes: offsetMinutes), offsetMinutes: offsetMinutes)
+        if first.label == nil { first = first.next }
+        let lastNumber = CalendarPeriod.number(containing: Timestamp.lastSecond, length: period, offsetMinutes: offsetMinutes)
+        var last = CalendarPeriod(length: period, number: lastNumber, offsetMinutes: offsetMinutes)
+        if last.label == nil {
+            last = CalendarPeriod(length: period, number: lastNumber - (period == .week ? 7 : 1), offsetMinutes: offsetMinutes)
+        }
+        labelled = first.number...last.number
     }
 
-    /// `Z`, `UTC`, or `±HH:MM`.
+    /// `Z`, `UTC`, or `±HH:MM` (`UTCOffset`, the one offset rule).
     public static func offset(_ text: String) throws(TakingsOptionError) -> Int {
-        if text == "Z" || text == "UTC" || text == "z" { return 0 }
-        let b = Array(text.utf8)
-        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
-              let h = Int(String(decoding: b[1..<3], as: UTF8.self)), let m = Int(String(decoding: b[4..<6], as: UTF8.self)),
-              b[1...2].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), b[4...5].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              h <= 23, m <= 59 else { throw .badOffset(text) }
-        return (b[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m)
+        guard let minutes = UTCOffset.parse(text) else { throw .badOffset(text) }
+        return minutes
     }
 
-    /// The period an instant falls in, as a number: days since 1970-01-01 of its first
-    /// day (day, week: Monday), or `year × 12 + month − 1` (month).
+    /// The number of the period an instant falls in (`CalendarPeriod.number`), or
+    /// `outside` when that period has no label.
     @inline(__always)
     func bucket(seconds: Int64) -> Int64 {
-        let local = seconds + Int64(offsetMinutes * 60)
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        switch period {
-        case .day:
-            return days
-        case .week:
-            // 1970-01-01 was a Thursday: Monday-based weeks start 3 days earlier.
-            let shifted = days + 3
-            let w = shifted >= 0 ? shifted / 7 : (shifted - 6) / 7
-            return w * 7 - 3
-        case .month:
-            let d = CalendarDate(daysSinceEpoch: Int(days))
-            return Int64(d.year * 12 + d.month - 1)
-        }
+        let b = CalendarPeriod.number(containing: seconds, length: period, offsetMinutes: offsetMinutes)
+        return labelled.contains(b) ? b : TakingsSeries.outside
     }
 
-    /// The first instant of a bucket.
-    func start(ofBucket b: Int64) -> Timestamp {
-        switch period {
-        case .day, .week:
-            return Timestamp(startOf: CalendarDate(daysSinceEpoch: Int(b)), offsetMinutes: offsetMinutes)
-        case .month:
-            let date = CalendarDate(year: Int(b / 12), month: Int(b % 12) + 1, day: 1)!
-            return Timestamp(startOf: date, offsetMinutes: offsetMinutes)
-        }
+    /// The bucket of entries whose period cannot be named: counted in the table only.
+    static let outside = Int64.min
+
+    /// The period of a bucket.
+    func calendarPeriod(_ b: Int64) -> CalendarPeriod {
+        CalendarPeriod(length: period, number: b, offsetMinutes: offsetMinutes)
     }
 
-    /// The first instant after a bucket.
-    func end(ofBucket b: Int64) -> Timestamp {
-        switch period {
-        case .day: return start(ofBucket: b + 1)
-        case .week: return start(ofBucket: b + 7)
-        case .month: return start(ofBucket: b + 1)
-        }
-    }
-
-    /// `2026-11-29`, `2026-W48` (ISO week), `2026-11`.
-    func label(ofBucket b: Int64) -> String {
-        switch period {
-        case .day:
-            return CalendarDate(daysSinceEpoch: Int(b)).description
-        case .week:
-            let thursday = CalendarDate(daysSinceEpoch: Int(b) + 3)
-            let jan1 = CalendarDate(year: thursday.year, month: 1, day: 1)!
-            let week = (thursday.daysSinceEpoch - jan1.daysSinceEpoch) / 7 + 1
-            let year = String(thursday.year)
-            return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-W" + (week < 10 ? "0" : "") + String(week)
-        case .month:
-            let year = String(b / 12)
-            let month = Int(b % 12) + 1
-            return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + (month < 10 ? "0" : "") + String(month)
-        }
+    /// `2026-11-29 at +08:00` style text for messages.
+    var name: String {
+        period.rawValue + (offsetMinutes == 0 ? "" : " at \(UTCOffset.text(offsetMinutes))")
     }
 }
 

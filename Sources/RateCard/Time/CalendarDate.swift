@@ -41,8 +41,12 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     }
 
     /// Days since 1970-01-01 (negative before it).
-    public var daysSinceEpoch: Int {
-        // Howard Hinnant's days_from_civil.
+    public var daysSinceEpoch: Int { CalendarDate.daysFromCivil(year: year, month: month, day: day) }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+    /// days_from_civil); any year, so that period arithmetic needs no checks.
+    @inline(__always)
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

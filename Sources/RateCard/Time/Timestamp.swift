@@ -18,69 +18,24 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         self.offsetMinutes = offsetMinutes
     }
 
-    /// Parses RFC 3339 `date-time`: `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`. `t`/`z` and a
-    /// space for `T` are accepted as RFC 3339 §5.6 notes allow. An offset is required.
+    /// Parses RFC 3339 `date-time` (`RFC3339.parse`, the one reader of timestamps).
     public init(rfc3339 text: some StringProtocol) throws(TimestampError) {
-        let b = Array(text.utf8)
-        func num(_ r: Range<Int>) throws(TimestampError) -> Int {
-            guard r.upperBound <= b.count else { throw .truncated }
-            var v = 0
-            for i in r {
-                let c = b[i]
-                guard c >= 0x30, c <= 0x39 else { throw .malformed }
-                v = v * 10 + Int(c - 0x30)
-            }
-            return v
+        var b = Array(text.utf8)
+        b.append(0)  // never read: keeps the buffer non-empty
+        let parsed = b.withUnsafeBufferPointer { RFC3339.parse($0.baseAddress!, $0.count - 1) }
+        switch parsed {
+        case .success(let p): self.init(seconds: p.seconds, nanoseconds: p.nanoseconds, offsetMinutes: p.offsetMinutes)
+        case .failure(let e): throw e
         }
-        guard b.count >= 19 else { throw b.count >= 10 && !b.contains(UInt8(ascii: "T")) && !b.contains(UInt8(ascii: "t")) && !b.contains(0x20) ? .missingTime : .truncated }
-        guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == 0x20,
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":") else { throw .malformed }
-        let year = try num(0..<4), month = try num(5..<7), day = try num(8..<10)
-        let hour = try num(11..<13), minute = try num(14..<16), second = try num(17..<19)
-        guard let date = CalendarDate(year: year, month: month, day: day) else { throw .invalidDate }
-        guard hour <= 23, minute <= 59, second <= 60 else { throw .invalidTime }
-        var i = 19
-        var nanos = 0
-        if i < b.count, b[i] == UInt8(ascii: ".") {
-            i += 1
-            var digits = 0
-            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
-                if digits < 9 { nanos = nanos * 10 + Int(b[i] - 0x30) }
-                digits += 1
-                i += 1
-            }
-            guard digits > 0 else { throw .malformed }
-            if digits < 9 { for _ in digits..<9 { nanos *= 10 } }
-        }
-        guard i < b.count else { throw .missingOffset }
-        var offset = 0
-        switch b[i] {
-        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-            i += 1
-        case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
-            guard i + 6 <= b.count, b[i + 3] == UInt8(ascii: ":") else { throw .malformedOffset }
-            let oh = try num(i + 1..<i + 3), om = try num(i + 4..<i + 6)
-            guard oh <= 23, om <= 59 else { throw .malformedOffset }
-            offset = sign * (oh * 60 + om)
-            i += 6
-        default:
-            throw .malformedOffset
-        }
-        guard i == b.count else { throw .trailing }
-        let local = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        // The instant must be writable in UTC with a four-digit year, as `rfc3339UTC` does.
-        guard Timestamp.utcRange.contains(local - Int64(offset * 60)) else { throw .outOfRange }
-        self.seconds = local - Int64(offset * 60)
-        self.nanoseconds = Int32(nanos)
-        self.offsetMinutes = offset
     }
 
-    /// Seconds from 0001-01-01T00:00:00Z through 9999-12-31T23:59:59Z.
-    static let utcRange: ClosedRange<Int64> =
-        Int64(CalendarDate(year: 1, month: 1, day: 1)!.daysSinceEpoch) * 86_400
-        ... Int64(CalendarDate(year: 9999, month: 12, day: 31)!.daysSinceEpoch) * 86_400 + 86_399
+    /// Seconds from 0001-01-01T00:00:00Z through 9999-12-31T23:59:59Z: the instants that
+    /// can be written in UTC with a four-digit year.
+    static var utcRange: ClosedRange<Int64> { firstSecond...lastSecond }
+    /// 0001-01-01T00:00:00Z.
+    static var firstSecond: Int64 { -62_135_596_800 }
+    /// 9999-12-31T23:59:59Z.
+    static var lastSecond: Int64 { 253_402_300_799 }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)

@@ -134,9 +134,9 @@ struct TakingsFormatTests {
         ("2026-12", "2026-12-01T00:00:00Z", "2027-01-01T00:00:00Z"),
     ])
     func rollupPeriods(period: String, since: String, until: String) throws {
-        let bounds = try #require(RollupReader.bounds(period, offsetMinutes: 0))
-        #expect(bounds.0 == Takings.ts(since))
-        #expect(bounds.1 == Takings.ts(until))
+        let bounds = try #require(CalendarPeriod(label: period, offsetMinutes: 0))
+        #expect(bounds.since == Takings.ts(since))
+        #expect(bounds.until == Takings.ts(until))
     }
 
     @Test("format detection by content", arguments: [

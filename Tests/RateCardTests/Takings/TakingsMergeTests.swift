@@ -85,11 +85,30 @@ struct TakingsMergeTests {
         }
     }
 
-    @Test("a charge given back twice is a warning")
+    @Test("a charge given back twice: the earliest refund counts, the other is rejected, in any order")
     func refundedTwice() throws {
-        let text = [Takings.line(id: "c1"), Takings.refund(id: "r1", of: "c1"), Takings.refund(id: "r2", of: "c1")].joined(separator: "\n")
+        let lines = [Takings.line(id: "c1"), Takings.refund(id: "r1", of: "c1", at: "2026-11-20T11:00:00Z"),
+                     Takings.refund(id: "r2", of: "c1", at: "2026-11-20T10:30:00Z")]
+        for order in [lines, lines.reversed()] {
+            let report = Takings.balanced(try Takings.run(order.joined(separator: "\n")))
+            #expect(report.input.rejectedByClass == [.refundedTwice: 1])
+            let row = try #require(Takings.row(report, "transcript"))
+            #expect(row.declines == 1 && row.givenBack == 30000)
+            #expect(report.rejections.first?.message.contains("already given back") == true)
+            // r1 (11:00) is on line 2 either way; the earlier r2 (10:30) is kept.
+            #expect(report.rejections.first?.place.line == 2)
+        }
+    }
+
+    @Test("a refund larger than its charge is rejected and gives nothing back")
+    func refundExceedsCharge() throws {
+        let text = [Takings.line(id: "c1", amount: "-60000"), Takings.refund(id: "r1", of: "c1", amount: "60001")].joined(separator: "\n")
         let report = Takings.balanced(try Takings.run(text))
-        #expect(report.warnings.map(\.rule) == ["refunded-twice"])
+        #expect(report.input.rejectedByClass == [.refundExceedsCharge: 1])
+        #expect(report.rejections.first?.place.line == 2)
+        #expect(report.rejections.first?.message.contains("charged 60000") == true)
+        #expect(Takings.row(report, "transcript")?.givenBack == 0)
+        #expect(report.belowTheLine.outstanding == -60000)
     }
 
     @Test("a refund whose feature is not its charge's is rejected")

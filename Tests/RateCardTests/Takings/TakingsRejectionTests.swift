@@ -157,15 +157,23 @@ struct TakingsRejectionTests {
         #expect(report.input.entries == 1)
     }
 
-    @Test("bad values: empty id, negative quantity, exponent quantity, money on a charge", arguments: [
+    @Test("bad values: empty id, negative quantity, exponent quantity", arguments: [
         Takings.line(id: ""),
         Takings.line(id: "a", extra: #","quantity":{"second":-1}"#),
         Takings.line(id: "a", extra: #","quantity":{"second":1e3}"#),
-        Takings.line(id: "a", extra: #","price":"GBP 1.00""#),
-        #"{"id":"t","at":"2026-11-20T10:00:00Z","kind":"topup","amount":1,"price":"5 GBP"}"#,
     ])
     func badValue(_ line: String) throws {
         #expect(try reject(line).reason == .badValue)
+    }
+
+    @Test("money on a charge, or a top-up price that is not money: the entry is kept, the price ignored with a warning", arguments: [
+        Takings.line(id: "a", extra: #","price":"GBP 1.00""#),
+        #"{"id":"t","at":"2026-11-20T10:00:00Z","kind":"topup","amount":1,"price":"5 GBP"}"#,
+    ])
+    func ignoredPrice(_ line: String) throws {
+        let report = Takings.balanced(try Takings.run(line))
+        #expect(report.input.rejected == 0 && report.input.entries == 1)
+        #expect(report.warnings.map(\.rule) == ["ignored-field"])
     }
 
     @Test("the first 20 rejections are kept in input order; all are counted")
