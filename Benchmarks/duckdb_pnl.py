@@ -6,7 +6,8 @@ Semantics matched to margin: every entry once by id; the window is half-open
 time, a refund in the window of its own time and only when the charge it names exists.
 Prints CSV: feature,charges,charged,declines,givenBack,left (sorted by feature).
 
-Usage: duckdb_pnl.py FILE --since RFC3339 --until RFC3339 [--threads N]
+Usage: duckdb_pnl.py FILE... --since RFC3339 --until RFC3339 [--threads N]
+(several files are read as one export, as `margin pnl FILE...` reads them)
 """
 import argparse
 import sys
@@ -16,7 +17,7 @@ import duckdb
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("file")
+    ap.add_argument("files", nargs="+")
     ap.add_argument("--since")
     ap.add_argument("--until")
     ap.add_argument("--threads", type=int, default=2)
@@ -50,7 +51,7 @@ def main():
     FROM c FULL OUTER JOIN r USING (feature)
     ORDER BY feature
     """
-    rows = con.execute(query, [args.file]).fetchall()
+    rows = con.execute(query, [args.files]).fetchall()
     out = sys.stdout
     out.write("feature,charges,charged,declines,givenBack,left\n")
     for row in rows:

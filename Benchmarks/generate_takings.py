@@ -9,8 +9,20 @@ keeps a correct balance chain (`balanceAfter`). About 1% of lines repeat an earl
 entry with the keys in another order and the amount spelled as a string: the same
 entry, which a correct reader counts once.
 
-Usage: generate_takings.py --entries N --out FILE [--seed S] [--now RFC3339] [--days D]
-Amounts are micro-credits (one millionth of a pound), as in seed 000.
+Two shapes (`--shape`):
+
+- `plain` (the default): the lines above, in time order, in one file.
+- `rich`: UUID ids (and `refundOf`), a device and `balanceAfter` on every entry, a note on
+  every grant and top-up and on one charge in five, with JSON escapes (`\"`, `\\`, `\n`,
+  `\t`, `\u00e9`, a surrogate pair) and raw non-ASCII UTF-8 (é, 日本語, emoji); quantities
+  on fewer charges; entries out of order (shuffled in runs of 4,096) and spread over
+  every `--out` file at random, and the 1% repeats written to another file than the
+  entry they repeat.
+
+Usage: generate_takings.py --entries N --out FILE [FILE...] [--shape plain|rich] [--seed S]
+                           [--now RFC3339] [--days D]
+Amounts are micro-credits (one millionth of a pound), as in seed 000. The output depends
+only on the arguments (a seeded generator): the same command writes the same bytes.
 """
 
 import argparse
@@ -65,30 +77,44 @@ def parse_now(text):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--entries", type=int, required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True, nargs="+")
+    ap.add_argument("--shape", choices=["plain", "rich"], default="plain")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--now", default="2026-11-29T12:00:00Z")
     ap.add_argument("--days", type=int, default=90)
     ap.add_argument("--devices", type=int, default=20000)
     args = ap.parse_args()
+    if args.shape == "rich":
+        return rich(args)
+    if len(args.out) != 1:
+        ap.error("the plain shape writes one file")
+    args.out = args.out[0]
+    return plain(args)
 
+
+def setup(args, device_name):
+    """The generator, the time step and the devices (named by `device_name(rng)`), in the
+    order the random numbers are drawn, which fixes the output."""
     rng = random.Random(args.seed)
     now = parse_now(args.now)
     start = now - args.days * 86400
     step = (now - start) / max(1, args.entries)
-
     devices = []
     for _ in range(args.devices):
-        devices.append({
-            "name": "%08x" % rng.getrandbits(32),
-            "offset": rng.choice(OFFSETS),
-            "seq": 0,
-            "balance": 0,
-            "charges": [],  # recent charges that may be refunded: (id, feature, amount)
-        })
-    feature_keys = [f[0] for f in FEATURES]
-    feature_weights = [f[1] for f in FEATURES]
-    dims = {f[0]: f[2] for f in FEATURES}
+        name = device_name(rng)
+        # recent charges that may be refunded: (id, feature, amount)
+        devices.append({"name": name, "offset": rng.choice(OFFSETS), "seq": 0, "balance": 0, "charges": []})
+    return rng, start, step, devices
+
+
+FEATURE_KEYS = [f[0] for f in FEATURES]
+FEATURE_WEIGHTS = [f[1] for f in FEATURES]
+DIMENSIONS = {f[0]: f[2] for f in FEATURES}
+
+
+def plain(args):
+    rng, start, step, devices = setup(args, lambda r: "%08x" % r.getrandbits(32))
+    feature_keys, feature_weights, dims = FEATURE_KEYS, FEATURE_WEIGHTS, DIMENSIONS
     recent = []
     out = open(args.out, "w", buffering=1 << 20)
     write = out.write
@@ -164,6 +190,101 @@ def fmt(v):
 
 def line(e):
     return "{" + ",".join('"%s":%s' % (k, fmt(v)) for k, v in e.items()) + "}\n"
+
+
+# Notes as they are written inside the JSON string: escapes and raw UTF-8.
+NOTES = [
+    'caf\\u00e9 \\"latte\\" order',
+    'line one\\nline two\\tand a tab',
+    'back\\\\slash and \\/ solidus',
+    'Stra\u00dfe \u2014 \u65e5\u672c\u8a9e\u306e\u30e1\u30e2 \U0001f389',
+    'emoji as escapes \\ud83c\\udf89 and \u00e9t\u00e9',
+    'plain ascii note for the support team',
+]
+
+
+def uuid(rng):
+    v = rng.getrandbits(128)
+    h = "%032x" % v
+    return "%s-%s-4%s-%s-%s" % (h[0:8], h[8:12], h[13:16], h[16:20], h[20:32])
+
+
+def rich(args):
+    """The second shape: see the module's docstring."""
+    rng, start, step, devices = setup(args, uuid)
+    feature_keys, feature_weights, dims = FEATURE_KEYS, FEATURE_WEIGHTS, DIMENSIONS
+    files = [open(path, "w", encoding="utf-8", buffering=1 << 20) for path in args.out]
+    nfiles = len(files)
+    pending = []  # (file, line) waiting to be shuffled and written
+    recent = []  # (entry, file)
+    random_ = rng.random
+    randint = rng.randint
+    choice = rng.choice
+
+    def flush():
+        rng.shuffle(pending)
+        for f, text in pending:
+            files[f].write(text)
+        pending.clear()
+
+    t = start
+    written = 0
+    while written < args.entries:
+        t += step * (0.5 + random_())
+        if recent and random_() < 0.01:
+            e, f0 = choice(recent)
+            f = (f0 + randint(1, nfiles - 1)) % nfiles if nfiles > 1 else f0
+            keys = list(e.keys())
+            keys.reverse()
+            parts = ['"amount":"%d"' % e[k] if k == "amount" else '"%s":%s' % (k, fmt(e[k])) for k in keys]
+            pending.append((f, "{" + ",".join(parts) + "}\n"))
+            written += 1
+        else:
+            d = devices[randint(0, len(devices) - 1)]
+            d["seq"] += 1
+            eid = uuid(rng)
+            at = rfc3339(t, d["offset"])
+            if d["seq"] == 1:
+                e = {"id": eid, "at": at, "kind": "grant", "amount": 5000000, "note": choice(NOTES)}
+            else:
+                r = random_()
+                if r < 0.05 and d["charges"]:
+                    cid, feature, amount = d["charges"].pop(randint(0, len(d["charges"]) - 1))
+                    e = {"id": eid, "at": at, "kind": "refund", "amount": amount, "feature": feature, "refundOf": cid,
+                         "reason": choice(REASONS)}
+                elif r < 0.06 or d["balance"] < 0 and r < 0.3:
+                    e = {"id": eid, "at": at, "kind": "topup", "amount": 5000000, "paymentRef": "pay-" + eid[:8],
+                         "price": "GBP 5.00", "note": choice(NOTES)}
+                else:
+                    feature = rng.choices(feature_keys, feature_weights)[0]
+                    dim = dims[feature]
+                    if dim and random_() < 0.5:
+                        q = randint(dim[1], dim[2])
+                        amount = price(feature, q)
+                        e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature, "quantity": {dim[0]: q}}
+                    else:
+                        amount = price(feature, dim[1] if dim else 1)
+                        e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature}
+                    if random_() < 0.2:
+                        e["note"] = choice(NOTES)
+                    d["charges"].append((eid, feature, amount))
+                    if len(d["charges"]) > 8:
+                        d["charges"].pop(0)
+            d["balance"] += e["amount"]
+            e["device"] = d["name"]
+            e["balanceAfter"] = d["balance"]
+            f = randint(0, nfiles - 1)
+            pending.append((f, line(e)))
+            written += 1
+            recent.append((e, f))
+            if len(recent) > 1000:
+                recent = recent[500:]
+        if len(pending) >= 4096:
+            flush()
+    flush()
+    for out in files:
+        out.close()
+    return 0
 
 
 if __name__ == "__main__":

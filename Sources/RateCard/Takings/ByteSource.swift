@@ -15,6 +15,8 @@ final class ByteSource {
     private let ownsFD: Bool
     private let memory: [UInt8]?
     private var offset = 0
+    /// Bytes read so far (by `read`; a mapped file is not read through it).
+    private(set) var consumed = 0
     let path: String
 
     init(_ input: TakingsInput) throws(TakingsInputError) {
@@ -76,11 +78,15 @@ final class ByteSource {
                 }
                 offset += n
             }
+            consumed += max(0, n)
             return max(0, n)
         }
         while true {
             let n = Glibc.read(fd, buffer, count)
-            if n >= 0 { return n }
+            if n >= 0 {
+                consumed += n
+                return n
+            }
             if errno == EINTR { continue }
             throw TakingsInputError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
         }

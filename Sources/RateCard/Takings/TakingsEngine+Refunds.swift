@@ -6,7 +6,10 @@ extension TakingsEngine {
     ///
     /// Of several refunds of one charge the earliest (by time, then by id hash) is kept,
     /// whatever order the inputs were read in, so the table does not depend on it.
-    func checkRefunds(_ refunds: [PendingRefund], _ charges: [DedupSlots.Slot?], log: inout RejectionLog) -> [Bool] {
+    /// `known` gives the charges' amounts when the caller has them (the partitioned run);
+    /// otherwise they are found in the shards.
+    func checkRefunds(_ refunds: [PendingRefund], _ charges: [DedupSlots.Slot?], amounts known: [Int64?]? = nil,
+                      log: inout RejectionLog) -> [Bool] {
         var keep = [Bool](repeating: false, count: refunds.count)
         func place(_ meta: UInt64) -> TakingsPlace {
             let input = SlotMeta.input(meta)
@@ -30,7 +33,7 @@ extension TakingsEngine {
             }
             keep[j] = true
         }
-        let amounts = chargeAmounts(of: refunds, where: keep)
+        let amounts = known ?? chargeAmounts(of: refunds, where: keep)
         for j in refunds.indices where keep[j] {
             let charged = -Int128(amounts[j] ?? 0)
             if Int128(refunds[j].amount) > charged {

@@ -1,55 +1,20 @@
 extension TakingsEngine {
     /// Resolves refunds, checks balance chains, adds the shards up and builds the report.
-    func finish() -> TakingsReport {
+    /// `resolved` holds what refunds already resolved elsewhere added (the partitioned
+    /// run resolves them partition by partition).
+    func finish(resolved: TakingsShard? = nil) -> TakingsReport {
         var log = rejections
         for shard in shards { log.merge(shard.state.rejections) }
-        let window = options.window
-        let final = TakingsShard(index: -1, rejectionsShown: 0)
+        let final = resolved ?? TakingsShard(index: -1, rejectionsShown: 0)
         var entries = shards.reduce(0) { $0 + $1.state.entries }
         var inWindow = shards.reduce(0) { $0 + $1.state.inWindow }
 
         // Refunds: every input is read, so the charge each names can be looked up.
         var refunds = shards.flatMap(\.state.pendingRefunds)
         refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
-        let charges = lookUpCharges(refunds)
-        let keep = checkRefunds(refunds, charges, log: &log)
-        entries -= keep.filter { !$0 }.count
-        var sumsByBucket = final.state.sums
-        final.state.sums = [:]
-        // Bucket 0 (the whole window without a series) is kept out of the dictionary.
-        let hadZero = sumsByBucket[0] != nil
-        var zero = sumsByBucket.removeValue(forKey: 0) ?? []
-        var zeroUsed = false
-        for j in refunds.indices where keep[j] {
-            let r = refunds[j]
-            var place: TakingsPlace { final.place(r.meta, settings) }
-            func overflow() {
-                let p = place
-                final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
-            }
-            if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
-                if !addChecked(&final.state.outstanding, r.amount) { overflow() }
-            }
-            guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
-            inWindow += 1
-            let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
-            if bucket == TakingsSeries.outside { final.state.noteOutsideSeries(r.meta) }
-            // Mutated in place, not copied out of the dictionary and back per refund.
-            func give(_ list: inout [FeatureSums]) {
-                if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
-                list[r.feature].declines += 1
-                if !addChecked(&list[r.feature].givenBack, r.amount) { overflow() }
-            }
-            if bucket == 0 {
-                zeroUsed = true
-                give(&zero)
-            } else {
-                give(&sumsByBucket[bucket, default: []])
-            }
-        }
-        if hadZero || zeroUsed { sumsByBucket[0] = zero }
-        final.state.sums = sumsByBucket
+        resolveRefunds(refunds, charges: lookUpCharges(refunds), into: final, log: &log, entries: &entries, inWindow: &inWindow)
         errors.append(contentsOf: final.state.errors)
+        let window = options.window
 
         // Balance chains, device by device.
         let devices = self.devices
@@ -196,6 +161,54 @@ extension TakingsEngine {
 }
 
 extension TakingsEngine {
+    /// Resolves `refunds` (in input order) against the table slots of the charges they
+    /// name (`charges[j]` for `refunds[j]`, nil when there is none) by `checkRefunds`,
+    /// and adds the refunds kept to `final`'s sums and outstanding balance. `amounts`
+    /// are the charges' amounts when the caller has them (the partitioned run), else
+    /// they are looked up in the shards. Every refund of one charge must be in the same
+    /// call.
+    func resolveRefunds(_ refunds: [PendingRefund], charges: [DedupSlots.Slot?], amounts: [Int64?]? = nil, into final: TakingsShard,
+                        log: inout RejectionLog, entries: inout Int, inWindow: inout Int) {
+        let window = options.window
+        let keep = checkRefunds(refunds, charges, amounts: amounts, log: &log)
+        entries -= keep.filter { !$0 }.count
+        var sumsByBucket = final.state.sums
+        final.state.sums = [:]
+        // Bucket 0 (the whole window without a series) is kept out of the dictionary.
+        let hadZero = sumsByBucket[0] != nil
+        var zero = sumsByBucket.removeValue(forKey: 0) ?? []
+        var zeroUsed = false
+        for j in refunds.indices where keep[j] {
+            let r = refunds[j]
+            var place: TakingsPlace { final.place(r.meta, settings) }
+            func overflow() {
+                let p = place
+                final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
+            }
+            if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
+                if !addChecked(&final.state.outstanding, r.amount) { overflow() }
+            }
+            guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
+            inWindow += 1
+            let bucket = options.series?.bucket(seconds: r.seconds) ?? 0
+            if bucket == TakingsSeries.outside { final.state.noteOutsideSeries(r.meta) }
+            // Mutated in place, not copied out of the dictionary and back per refund.
+            func give(_ list: inout [FeatureSums]) {
+                if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
+                list[r.feature].declines += 1
+                if !addChecked(&list[r.feature].givenBack, r.amount) { overflow() }
+            }
+            if bucket == 0 {
+                zeroUsed = true
+                give(&zero)
+            } else {
+                give(&sumsByBucket[bucket, default: []])
+            }
+        }
+        if hadZero || zeroUsed { sumsByBucket[0] = zero }
+        final.state.sums = sumsByBucket
+    }
+
     /// The charge audit over the shards, and its findings as diagnostics: warnings, or
     /// errors under `strict`. Nil when the run has no charge rules (no card).
     func chargeAudit() -> ChargeAudit? {

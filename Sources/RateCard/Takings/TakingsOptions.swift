@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How `TakingsRun` reads and summarises its inputs.
 public struct TakingsOptions: Sendable {
     /// The span of time the table covers.
@@ -13,6 +19,30 @@ public struct TakingsOptions: Sendable {
     public var chunkBytes: Int
     /// How many rejections are kept in full (all are counted).
     public var rejectionsShown: Int
+    /// Counters the run advances as it reads, for a progress display (nil: none).
+    public var progress: TakingsProgress?
+    /// The most bytes the de-duplication state may take (nil: no cap). When the inputs'
+    /// sizes say it would take more, the run is partitioned by id hash into temporary
+    /// files and each partition merged on its own; the report is the same.
+    public var memoryLimit: Int?
+
+    /// The default cap: half of the machine's memory (or of the control group's limit,
+    /// when that is smaller).
+    public static var defaultMemoryLimit: Int {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        var total = pages > 0 && size > 0 ? pages * size : 8 << 30
+        let fd = open("/sys/fs/cgroup/memory.max", O_RDONLY)
+        if fd >= 0 {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let n = buffer.withUnsafeMutableBytes { b in b.baseAddress.map { read(fd, $0, b.count) } ?? 0 }
+            close(fd)
+            // "max" when there is no limit.
+            if n > 0, let limit = Int(String(decoding: buffer[0..<n], as: UTF8.self).filter(\.isNumber)), limit > 0 {
+                total = min(total, limit)
+            }
+        }
+        return total / 2
+    }
 
     public init(window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
                 threads: Int = 2, chunkBytes: Int = 16 << 20, rejectionsShown: Int = 20) {

@@ -29,21 +29,58 @@ public enum TakingsRun {
         // so that a large export is not rehashed on the way; a wrong guess only costs a
         // regrowth.
         var bytes = 0
+        var known = true
         for input in inputs {
             switch input.source {
             case .file(let path):
                 var st = stat()
-                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) }
+                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) } else { known = false }
             case .bytes(let b): bytes += b.count
-            case .standardInput: break
+            case .standardInput: known = false
             }
         }
-        let expected = min(bytes / 170, 1 << 31) / options.threads
-        let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path), expectedEntriesPerShard: expected)
+        options.progress?.setTotal(known ? bytes : nil)
+        let parts = partitions(inputBytes: known ? bytes : nil, memoryLimit: options.memoryLimit)
+        guard parts > 1, let limit = options.memoryLimit else {
+            let expected = min(bytes / 170, 1 << 31) / options.threads
+            let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path), expectedEntriesPerShard: expected)
+            for (index, input) in inputs.enumerated() {
+                try engine.read(input, index: index)
+            }
+            return engine.finish()
+        }
+        let spill = try TakingsSpill(partitions: parts, bufferBytes: min(1 << 20, max(16 << 10, limit / (16 * parts))))
+        defer { spill.remove() }
+        let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path))
+        engine.spill = spill
         for (index, input) in inputs.enumerated() {
             try engine.read(input, index: index)
         }
-        return engine.finish()
+        return try engine.finishPartitioned(spill, memoryLimit: limit)
+    }
+
+    /// Bytes of de-duplication state planned per entry: a 32-byte slot at a load of 0.8.
+    static let stateBytesPerEntry = 40
+    /// Input bytes planned per entry: fewer than any export line but the barest.
+    static let inputBytesPerEntry = 100
+    /// Partitions of unknown size (standard input) under a cap.
+    static let unknownSizePartitions = 64
+
+    /// How many partitions a run uses: 1 (in memory) when the planned state fits in the
+    /// cap; else enough that each partition's state takes at most half of it.
+    static func partitions(inputBytes: Int?, memoryLimit: Int?) -> Int {
+        guard let limit = memoryLimit else { return 1 }
+        guard let inputBytes else { return unknownSizePartitions }
+        let state = (inputBytes / inputBytesPerEntry + 1) * stateBytesPerEntry
+        guard state > limit else { return 1 }
+        let half = max(1, limit / 2)
+        return min(TakingsSpill.maxPartitions, max(2, (state + half - 1) / half))
+    }
+
+    /// Deletes the temporary files of a partitioned run in progress, if any, with only
+    /// async-signal-safe calls: for a SIGINT or SIGTERM handler.
+    public static func removeTemporaryFiles() {
+        TakingsSpill.removeForSignal()
     }
 }
 
@@ -63,6 +100,10 @@ final class TakingsEngine {
     var parserDeviceMaps: [[Int]]
     var lines = 0
     var blank = 0
+    /// Bytes of the inputs read before the current one (for the progress counters).
+    var bytesBefore = 0
+    /// Where records go instead of the shards in a partitioned run.
+    var spill: TakingsSpill?
     /// Charges, declines, grants and top-ups counted by roll-ups so far.
     var rollupCounts: Int128 = 0
     var warnings: [Diagnostic] = []
@@ -123,6 +164,8 @@ final class TakingsEngine {
             if let failure = bytes.failure { throw failure }
             addRollups(rows, input: index, path: input.path)
         }
+        bytesBefore += max(source.consumed, source.regularFileSize ?? 0)
+        options.progress?.setBytes(bytesBefore)
     }
 
     private func readAll(_ source: ByteSource, initial: [UInt8], path: String) throws(TakingsInputError) -> [UInt8] {
@@ -164,6 +207,7 @@ final class TakingsEngine {
         var eof = initial.isEmpty
         var readAhead = false
         var baseLine = 0
+        var streamed = 0
         let reader = SendableSource(source: source)
         while true {
             if !eof, filled < capacity, !readAhead {
@@ -216,6 +260,8 @@ final class TakingsEngine {
             let chunks = parsed.values
             merge(chunks, input: input, path: path, baseLine: baseLine)
             baseLine += chunks.reduce(0) { $0 + $1.lineCount }
+            streamed += usable
+            options.progress?.setBytes(bytesBefore + streamed)
             let n = try read[0].get()
             swap(&buffer, &spare)
             filled = carry + n
@@ -266,7 +312,7 @@ final class TakingsEngine {
             defer { if let block { munmap(block.mapped, block.length) } }
 
             let contexts = pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) } ?? []
-            let work = MergeWork(shards: shards, settings: settings, chunks: pending?.chunks ?? [], contexts: contexts, features: features)
+            let work = MergeWork(shards: shards, settings: settings, chunks: pending?.chunks ?? [], contexts: contexts, features: features, spill: spill)
             let merges = pending == nil ? 0 : shards.count
             let pieces = block.map { split($0.data, $0.usable, parts: threads) } ?? []
             let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
@@ -293,6 +339,7 @@ final class TakingsEngine {
                 pending = (chunks, baseLine)
                 baseLine += chunks.reduce(0) { $0 + $1.lineCount }
                 position += block.usable
+                options.progress?.setBytes(bytesBefore + position)
             } else {
                 pending = nil
             }
@@ -357,7 +404,7 @@ final class TakingsEngine {
     func merge(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) {
         let contexts = prepare(chunks, input: input, path: path, baseLine: baseLine)
         let names = features
-        let work = MergeWork(shards: shards, settings: settings, chunks: chunks, contexts: contexts, features: names)
+        let work = MergeWork(shards: shards, settings: settings, chunks: chunks, contexts: contexts, features: names, spill: spill)
         parallel(shards.count) { s in work.run(shard: s) }
     }
 
@@ -381,6 +428,7 @@ final class TakingsEngine {
             contexts.append(ChunkContext(input: input, path: path, baseLine: base, featureMap: featureMap, deviceMap: deviceMap))
             lines += chunk.lineCount
             blank += chunk.blankCount
+            options.progress?.addEntries(chunk.lineCount - chunk.blankCount)
             for (line, problem) in chunk.problems {
                 rejections.add(TakingsRejection(
                     place: TakingsPlace(input: input, path: path, line: chunk.lineNumber(line, base: base), column: problem.column),
@@ -496,8 +544,14 @@ struct MergeWork: @unchecked Sendable {
     let chunks: [ParsedChunk]
     let contexts: [ChunkContext]
     let features: [String]
+    /// In a partitioned run: task `s` writes its partitions' records instead.
+    var spill: TakingsSpill?
 
     func run(shard s: Int) {
+        if let spill {
+            spill.write(chunks, contexts, task: s, of: shards.count)
+            return
+        }
         for (chunk, ctx) in zip(chunks, contexts) {
             shards[s].merge(chunk, ctx, settings, features: features)
         }

@@ -6,7 +6,7 @@ import RateCard
 enum PnLCommand: Command {
     static let name = "pnl"
     static let summary = "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
-    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--format table|json|csv|markdown]"
+    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--memory SIZE] [--quiet] [--format table|json|csv|markdown]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init("card", value: "ID", help: "The card family that priced the takings (needed when the folder has several)."),
@@ -18,6 +18,8 @@ enum PnLCommand: Command {
         .init("tz", value: "OFFSET", help: "UTC offset for --by periods, e.g. +08:00 (default UTC)."),
         .init("input-format", value: "FORMAT", help: "Force the input format: jsonl, ledger, csv, rollup-jsonl or rollup-csv (default: detected)."),
         .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
+        .init("quiet", help: "No progress line on a terminal (there is never one on a pipe)."),
+        .init("memory", value: "SIZE", help: "Cap on the de-duplication state, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."),
         .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack of the versions in force, after the highest commission)."),
         .init("currency", value: "CUR", help: "Reporting currency for value and cost (default: the providers' currency)."),
         .init("costs", value: "FILE", help: "Fixed costs per feature for a period (a JSON cost sheet, see docs/takings.md); prorated by days to a window inside its period, refused for a window outside it."),
@@ -28,7 +30,23 @@ enum PnLCommand: Command {
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         do {
             let format = try OutputFormat(option: args.value("format"))
-            let report = try PnLRun.run(try request(args))
+            var request = try request(args)
+            // Standard input has no size to plan by: it is partitioned only under an explicit cap.
+            request.takingsOptions.memoryLimit = try args.value("memory").map { try parseSize($0) }
+                ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
+            installCleanup()
+            let environment = ProcessInfo.processInfo.environment
+            var display: ProgressDisplay?
+            if ProgressDisplay.isWanted(stderrIsTerminal: isatty(2) == 1, environment: environment, quiet: args.flag("quiet")) {
+                let progress = TakingsProgress()
+                request.takingsOptions.progress = progress
+                display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
+            }
+            let report: PnLReport
+            do {
+                defer { display?.stop() }
+                report = try PnLRun.run(request)
+            }
             switch format {
             case .table: io.out(report.table(bold: io.colour))
             case .json: io.out(report.json())
@@ -87,6 +105,41 @@ enum PnLCommand: Command {
             cards: [Common.cardsDirectory(args)], fxOverrides: try Common.fxOverrides(args), card: args.value("card"),
             currency: currency, creditValue: try args.value("credit-value").map { try parseMoney($0, option: "--credit-value") },
             costSheet: args.value("costs"))
+    }
+
+    /// `--memory`: bytes, or a number with K, M, G or T (powers of 1024), e.g. 256M.
+    static func parseSize(_ text: String) throws -> Int {
+        let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
+        var digits = Substring(text.uppercased())
+        if digits.hasSuffix("B") || digits.hasSuffix("IB") { digits = digits.dropLast(digits.hasSuffix("IB") ? 2 : 1) }
+        var shift = 0
+        if let last = digits.last, let s = units[last] {
+            shift = s
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, n <= Int.max >> shift else {
+            throw UsageError("--memory \(text): expected a size such as 256M or 2G")
+        }
+        return n << shift
+    }
+
+    /// On SIGINT or SIGTERM, the temporary files of a partitioned run are deleted before
+    /// the process ends as the signal says.
+    static func installCleanup() {
+        // A parent may have blocked them (some process launchers do): unblocked, so that
+        // an interrupt still ends the run.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { sig in
+                TakingsRun.removeTemporaryFiles()
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
     }
 
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".

@@ -177,5 +177,5 @@ import Testing
 }
 
 enum PnLCommandUsage {
-    static let text = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--format table|json|csv|markdown]"
+    static let text = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--memory SIZE] [--quiet] [--format table|json|csv|markdown]"
 }

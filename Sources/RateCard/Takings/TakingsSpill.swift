@@ -1,0 +1,511 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The temporary files of a run whose de-duplication state would not fit in its memory
+/// cap (grace hash): every parsed record goes to the partition of its id hash, every
+/// refund also asks the partition of its charge's id for that charge, and each partition
+/// is then merged on its own. All files live in one private directory (mode 0700) that
+/// `remove` deletes, and that a signal handler can delete too (`removeForSignal`).
+///
+/// Per partition `p` the directory holds `p.rec` (records, in input order), `p.req`
+/// (the charge ids refunds name, which live in `p`), `p.cs` (the table slots of those
+/// charges, written when `p` is merged) and `p.rf` (the accepted refunds that name a
+/// charge in `p`, written as the partitions of their own ids are merged).
+final class TakingsSpill: @unchecked Sendable {
+    enum File: Int, CaseIterable {
+        case records, requests, chargeSlots, refunds
+        var suffix: String { [".rec", ".req", ".cs", ".rf"][rawValue] }
+    }
+
+    /// The most partitions one run uses (four files each must be open at once).
+    static let maxPartitions = 200
+
+    let directory: String
+    let partitions: Int
+    let bufferBytes: Int
+    /// One per partition, each written by one task at a time.
+    private let parts: [Partition]
+    private var failure: TakingsInputError?
+    private let lock = NSLockLite()
+    /// The charge audit's findings, kept in memory (only charges that fail the audit
+    /// have one, like warnings); records name them by index.
+    let outcomes = AuditOutcomes()
+
+    /// The open files, write buffers and counts of one partition.
+    final class Partition {
+        var fds: [Int32] = Array(repeating: -1, count: File.allCases.count)
+        var buffers: [[UInt8]] = Array(repeating: [], count: File.allCases.count)
+        var records = 0
+        var requests = 0
+        var refunds = 0
+    }
+
+    init(partitions: Int, bufferBytes: Int) throws(TakingsInputError) {
+        self.partitions = partitions
+        self.bufferBytes = bufferBytes
+        let base = TakingsSpill.temporaryBase()
+        var template = Array((base + "/margin-pnl-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { b in b.baseAddress.flatMap { mkdtemp($0) } }
+        guard let made else {
+            throw TakingsInputError(path: base, message: "cannot create a temporary directory for the partitions: \(String(cString: strerror(errno)))")
+        }
+        directory = String(cString: made)
+        parts = (0..<partitions).map { _ in Partition() }
+        TakingsSpill.register(directory, partitions: partitions)
+    }
+
+    func recordCount(_ p: Int) -> Int { parts[p].records }
+    func requestCount(_ p: Int) -> Int { parts[p].requests }
+
+    deinit {
+        remove()
+    }
+
+    static func temporaryBase() -> String {
+        if let t = getenv("TMPDIR"), t.pointee != 0 { return String(cString: t) }
+        return "/tmp"
+    }
+
+    func path(_ p: Int, _ file: File) -> String { "\(directory)/\(p)\(file.suffix)" }
+
+    /// Which partition an id hash falls in: by the low bits of its first half, which
+    /// neither the shard (its high bits) nor the table slot depends on.
+    @inline(__always)
+    static func partition(of id0: UInt64, count: Int) -> Int {
+        Int(truncatingIfNeeded: ((id0 & 0xFFFF_FFFF) &* UInt64(count)) >> 32)
+    }
+
+    // MARK: Writing
+
+    func append(_ p: Int, _ file: File, _ bytes: UnsafeRawBufferPointer) {
+        let part = parts[p]
+        part.buffers[file.rawValue].append(contentsOf: bytes)
+        if part.buffers[file.rawValue].count >= bufferBytes { flush(p, file) }
+    }
+
+    func append<T>(_ p: Int, _ file: File, value: T) {
+        withUnsafeBytes(of: value) { append(p, file, $0) }
+    }
+
+    func flush(_ p: Int, _ file: File) {
+        let k = file.rawValue
+        let part = parts[p]
+        guard !part.buffers[k].isEmpty else { return }
+        if part.fds[k] < 0 {
+            part.fds[k] = open(path(p, file), O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            if part.fds[k] < 0 { fail("cannot create \(path(p, file))") }
+        }
+        let fd = part.fds[k]
+        part.buffers[k].withUnsafeBytes { b in
+            var done = 0
+            while fd >= 0, done < b.count, let base = b.baseAddress {
+                let n = Glibc.write(fd, base + done, b.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    fail("cannot write \(path(p, file))")
+                    return
+                }
+                done += n
+            }
+        }
+        part.buffers[k].removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is buffered for one kind of file and closes those files.
+    func finish(_ file: File) throws(TakingsInputError) {
+        for p in 0..<partitions {
+            flush(p, file)
+            let part = parts[p]
+            if part.fds[file.rawValue] >= 0 {
+                close(part.fds[file.rawValue])
+                part.fds[file.rawValue] = -1
+            }
+            part.buffers[file.rawValue] = []
+        }
+        if let failure { throw failure }
+    }
+
+    private func fail(_ what: String) {
+        let message = "\(what): \(String(cString: strerror(errno)))"
+        lock.locked { if failure == nil { failure = TakingsInputError(path: directory, message: message) } }
+    }
+
+    /// Writes the records of `chunks` that fall in the partitions task `task` of `tasks`
+    /// owns, with global feature and device indexes, their input and line; and for each
+    /// refund the id of the charge it names to that charge's partition.
+    func write(_ chunks: [ParsedChunk], _ contexts: [ChunkContext], task: Int, of tasks: Int) {
+        for (chunk, ctx) in zip(chunks, contexts) {
+            for r in chunk.records {
+                let p = TakingsSpill.partition(of: r.id0, count: partitions)
+                if p % tasks == task {
+                    var g = r
+                    if r.feature != TakingsRecord.none { g.feature = UInt32(ctx.featureMap[Int(r.feature)]) }
+                    if r.device != TakingsRecord.none { g.device = UInt32(ctx.deviceMap[Int(r.device)]) }
+                    let extra = r.extra >= 0 ? SpillCoding.encode(chunk.extras[Int(r.extra)], outcomes: outcomes) : []
+                    g.extra = extra.isEmpty ? -1 : 0
+                    let header = SpilledRecord(record: g, line: Int64(chunk.lineNumber(r.line, base: ctx.baseLine)),
+                                               input: Int32(ctx.input), extraBytes: Int32(extra.count))
+                    append(p, .records, value: header)
+                    if !extra.isEmpty { extra.withUnsafeBytes { append(p, .records, $0) } }
+                    parts[p].records += 1
+                }
+                if r.kind == .refund {
+                    let q = TakingsSpill.partition(of: r.ref0, count: partitions)
+                    if q % tasks == task {
+                        append(q, .requests, value: (r.ref0, r.ref1))
+                        parts[q].requests += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes refunds accepted while merging one partition to the partitions of the
+    /// charges they name (on the calling thread).
+    func writeRefunds(_ refunds: [PendingRefund]) {
+        for r in refunds {
+            let q = TakingsSpill.partition(of: r.ref0, count: partitions)
+            let name = Array(r.refundOf.utf8)
+            append(q, .refunds, value: SpilledRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int64(r.feature),
+                                                     amount: r.amount, seconds: r.seconds, nanos: r.nanos, nameBytes: Int32(name.count)))
+            name.withUnsafeBytes { append(q, .refunds, $0) }
+            parts[q].refunds += 1
+        }
+    }
+
+    // MARK: Reading
+
+    /// The whole of one file (empty when it was never written), then deletes it.
+    func take(_ p: Int, _ file: File) throws(TakingsInputError) -> [UInt8] {
+        let name = path(p, file)
+        let fd = open(name, O_RDONLY)
+        guard fd >= 0 else {
+            if errno == ENOENT { return [] }
+            throw TakingsInputError(path: name, message: "cannot open a partition: \(String(cString: strerror(errno)))")
+        }
+        defer {
+            close(fd)
+            unlink(name)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw TakingsInputError(path: name, message: "cannot read a partition") }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { b in b.baseAddress.map { read(fd, $0 + done, b.count - done) } ?? 0 }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw TakingsInputError(path: name, message: "cannot read a partition: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+        return bytes
+    }
+
+    /// Streams `p.rec` in blocks of about `blockBytes`, each as chunks of one input
+    /// apiece (records keep their order), then deletes the file.
+    func readRecords(_ p: Int, blockBytes: Int, paths: [String], features: Int, devices: Int,
+                     _ body: ([ParsedChunk], [ChunkContext]) -> Void) throws(TakingsInputError) {
+        let name = path(p, .records)
+        let fd = open(name, O_RDONLY)
+        guard fd >= 0 else {
+            if errno == ENOENT { return }
+            throw TakingsInputError(path: name, message: "cannot open a partition: \(String(cString: strerror(errno)))")
+        }
+        defer {
+            close(fd)
+            unlink(name)
+        }
+        let featureMap = Array(0..<features)
+        let deviceMap = Array(0..<devices)
+        var buffer = [UInt8](repeating: 0, count: max(blockBytes, 1 << 16))
+        var filled = 0
+        var atEnd = false
+        let headerSize = MemoryLayout<SpilledRecord>.size
+        while true {
+            if !atEnd {
+                while filled < buffer.count {
+                    let n = buffer.withUnsafeMutableBytes { b in b.baseAddress.map { read(fd, $0 + filled, b.count - filled) } ?? 0 }
+                    if n < 0, errno == EINTR { continue }
+                    if n < 0 { throw TakingsInputError(path: name, message: "cannot read a partition: \(String(cString: strerror(errno)))") }
+                    if n == 0 {
+                        atEnd = true
+                        break
+                    }
+                    filled += n
+                }
+            }
+            var chunks: [ParsedChunk] = []
+            var contexts: [ChunkContext] = []
+            var used = 0
+            buffer.withUnsafeBytes { b in
+                guard let base = b.baseAddress else { return }
+                var chunk = ParsedChunk()
+                var input = -1
+                func closeChunk() {
+                    guard !chunk.records.isEmpty else { return }
+                    chunk.lineCount = chunk.records.count
+                    chunks.append(chunk)
+                    contexts.append(ChunkContext(input: input, path: input < paths.count ? paths[input] : "?", baseLine: 0,
+                                                 featureMap: featureMap, deviceMap: deviceMap))
+                    chunk = ParsedChunk()
+                }
+                while used + headerSize <= filled {
+                    let h = base.loadUnaligned(fromByteOffset: used, as: SpilledRecord.self)
+                    let size = headerSize + Int(h.extraBytes)
+                    guard used + size <= filled else { break }
+                    if Int(h.input) != input {
+                        closeChunk()
+                        input = Int(h.input)
+                        chunk.lineNumbers = []
+                    }
+                    var r = h.record
+                    r.line = UInt32(chunk.records.count)
+                    if h.extraBytes > 0 {
+                        r.extra = Int32(chunk.extras.count)
+                        chunk.extras.append(SpillCoding.decode(UnsafeRawBufferPointer(start: base + used + headerSize, count: Int(h.extraBytes)), outcomes: outcomes))
+                    }
+                    chunk.records.append(r)
+                    chunk.lineNumbers?.append(Int(h.line))
+                    used += size
+                }
+                closeChunk()
+            }
+            if !chunks.isEmpty { body(chunks, contexts) }
+            if used < filled {
+                buffer.withUnsafeMutableBytes { b in
+                    if let base = b.baseAddress { base.copyMemory(from: base + used, byteCount: filled - used) }
+                }
+            }
+            filled -= used
+            if atEnd {
+                guard filled == 0 else { throw TakingsInputError(path: name, message: "a partition ends inside a record") }
+                return
+            }
+            if used == 0 { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        }
+    }
+
+    /// The refunds written to partition `p`, then deletes the file.
+    func takeRefunds(_ p: Int) throws(TakingsInputError) -> [PendingRefund] {
+        let bytes = try take(p, .refunds)
+        var refunds: [PendingRefund] = []
+        refunds.reserveCapacity(parts[p].refunds)
+        let size = MemoryLayout<SpilledRefund>.size
+        bytes.withUnsafeBytes { b in
+            guard let base = b.baseAddress else { return }
+            var at = 0
+            while at + size <= b.count {
+                let r = base.loadUnaligned(fromByteOffset: at, as: SpilledRefund.self)
+                let n = Int(r.nameBytes)
+                let name = String(decoding: UnsafeRawBufferPointer(start: base + at + size, count: min(n, b.count - at - size)), as: UTF8.self)
+                refunds.append(PendingRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int(r.feature), amount: r.amount,
+                                             seconds: r.seconds, nanos: r.nanos, refundOf: name))
+                at += size + n
+            }
+        }
+        return refunds
+    }
+
+    // MARK: Removal
+
+    /// Deletes every file and the directory (idempotent).
+    func remove() {
+        lock.locked {
+            for part in parts {
+                for k in part.fds.indices where part.fds[k] >= 0 {
+                    close(part.fds[k])
+                    part.fds[k] = -1
+                }
+            }
+            guard !removed else { return }
+            removed = true
+            for p in 0..<partitions {
+                for f in File.allCases { unlink(path(p, f)) }
+            }
+            rmdir(directory)
+            TakingsSpill.unregister()
+        }
+    }
+
+    private var removed = false
+
+    // The directory of the live run, kept where a signal handler can reach it without
+    // allocating: a fixed buffer for the path and the partition count.
+    private nonisolated(unsafe) static let signalPath = UnsafeMutablePointer<CChar>.allocate(capacity: 4096)
+    private nonisolated(unsafe) static var signalPartitions = 0
+
+    private static func register(_ directory: String, partitions: Int) {
+        let bytes = Array(directory.utf8)
+        guard bytes.count < 3000 else { return }
+        signalPartitions = 0
+        for (k, b) in bytes.enumerated() { signalPath[k] = CChar(bitPattern: b) }
+        signalPath[bytes.count] = 0
+        signalPartitions = partitions
+    }
+
+    private static func unregister() {
+        signalPartitions = 0
+        signalPath[0] = 0
+    }
+
+    /// Deletes the temporary files of the run in progress, if any, using only
+    /// async-signal-safe calls (no allocation): for a SIGINT or SIGTERM handler.
+    static func removeForSignal() {
+        let partitions = signalPartitions
+        guard partitions > 0, signalPath[0] != 0 else { return }
+        var length = 0
+        while signalPath[length] != 0 { length += 1 }
+        let name = signalPath + length
+        for p in 0..<partitions {
+            // "/<p><suffix>" after the directory.
+            var k = 0
+            name[k] = 0x2F
+            k += 1
+            var digits: (CChar, CChar, CChar, CChar, CChar, CChar) = (0, 0, 0, 0, 0, 0)
+            var n = p
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat {
+                    d[count] = UInt8(0x30 + n % 10)
+                    n /= 10
+                    count += 1
+                } while n > 0 && count < 6
+                for j in 0..<count {
+                    name[k] = CChar(bitPattern: d[count - 1 - j])
+                    k += 1
+                }
+            }
+            for suffix: StaticString in [".rec", ".req", ".cs", ".rf"] {
+                var j = 0
+                suffix.withUTF8Buffer { s in
+                    for c in s {
+                        name[k + j] = CChar(bitPattern: c)
+                        j += 1
+                    }
+                }
+                name[k + j] = 0
+                unlink(signalPath)
+            }
+        }
+        name[0] = 0
+        rmdir(signalPath)
+    }
+}
+
+/// A record as it is written to a partition: the record (with global feature and device
+/// indexes), its input and line, and the length of its encoded extra that follows.
+struct SpilledRecord {
+    var record: TakingsRecord
+    var line: Int64
+    var input: Int32
+    var extraBytes: Int32
+}
+
+/// The charge audit's outcomes of spilled records, by index (written by the parallel
+/// spill tasks, read while merging).
+final class AuditOutcomes: @unchecked Sendable {
+    private var list: [ChargeAuditOutcome] = []
+    private let lock = NSLockLite()
+
+    func add(_ o: ChargeAuditOutcome) -> Int {
+        lock.locked {
+            list.append(o)
+            return list.count - 1
+        }
+    }
+
+    subscript(k: Int) -> ChargeAuditOutcome? {
+        lock.locked { k >= 0 && k < list.count ? list[k] : nil }
+    }
+}
+
+/// An accepted refund as it is written to its charge's partition; the `refundOf` bytes
+/// follow.
+struct SpilledRefund {
+    var id0: UInt64
+    var id1: UInt64
+    var ref0: UInt64
+    var ref1: UInt64
+    var meta: UInt64
+    var feature: Int64
+    var amount: Int64
+    var seconds: Int64
+    var nanos: UInt32
+    var nameBytes: Int32
+}
+
+/// `RecordExtra` to bytes and back, exactly: strings as length and UTF-8, `Exact` as its
+/// numerator and denominator.
+enum SpillCoding {
+    static func encode(_ e: RecordExtra, outcomes: AuditOutcomes) -> [UInt8] {
+        var out: [UInt8] = []
+        func int(_ v: Int32) { withUnsafeBytes(of: v) { out.append(contentsOf: $0) } }
+        func string(_ s: String) {
+            int(Int32(s.utf8.count))
+            out.append(contentsOf: s.utf8)
+        }
+        func exact(_ x: Exact) {
+            withUnsafeBytes(of: x.numerator) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: x.denominator) { out.append(contentsOf: $0) }
+        }
+        let flags: UInt8 = (e.refundOf != nil ? 1 : 0) | (e.price != nil ? 2 : 0) | (e.quantity.isEmpty ? 0 : 4)
+            | (e.priceProblem != nil ? 8 : 0) | (e.audit != nil ? 16 : 0)
+        guard flags != 0 else { return [] }
+        out.append(flags)
+        if let r = e.refundOf { string(r) }
+        if let p = e.priceProblem { string(p) }
+        if let a = e.audit { int(Int32(outcomes.add(a))) }
+        if let p = e.price {
+            string(p.currency.code)
+            exact(p.amount)
+        }
+        if !e.quantity.isEmpty {
+            int(Int32(e.quantity.count))
+            for (k, v) in e.quantity.sorted(by: { $0.key < $1.key }) {
+                string(k)
+                exact(v)
+            }
+        }
+        return out
+    }
+
+    static func decode(_ b: UnsafeRawBufferPointer, outcomes: AuditOutcomes) -> RecordExtra {
+        var e = RecordExtra()
+        var at = 0
+        func int() -> Int {
+            defer { at += 4 }
+            return Int(b.loadUnaligned(fromByteOffset: at, as: Int32.self))
+        }
+        func string() -> String {
+            let n = int()
+            defer { at += n }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: b[at..<at + n]), as: UTF8.self)
+        }
+        func exact() -> Exact? {
+            let n = b.loadUnaligned(fromByteOffset: at, as: Int128.self)
+            let d = b.loadUnaligned(fromByteOffset: at + 16, as: Int128.self)
+            at += 32
+            return try? Exact(n, over: d)
+        }
+        guard b.count > 0 else { return e }
+        let flags = b[0]
+        at = 1
+        if flags & 1 != 0 { e.refundOf = string() }
+        if flags & 8 != 0 { e.priceProblem = string() }
+        if flags & 16 != 0 { e.audit = outcomes[int()] }
+        if flags & 2 != 0 {
+            let code = string()
+            if let amount = exact(), let currency = Currency(code: code) { e.price = Money(amount, currency) }
+        }
+        if flags & 4 != 0 {
+            let n = int()
+            for _ in 0..<n {
+                let k = string()
+                if let v = exact() { e.quantity[k] = v }
+            }
+        }
+        return e
+    }
+}
