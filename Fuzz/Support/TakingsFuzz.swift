@@ -66,10 +66,11 @@ func checkTakings(_ inputs: [TakingsInput], options: TakingsOptions, priced: Boo
         require(f.findings == f.findings.sorted(), "audit findings of \(f.feature) not in input order")
     }
     guard render else { return report }
-    _ = report.including(features: ["asr", "llm"]).json(valuation: fuzzValuation)
-    _ = report.csv(valuation: fuzzValuation)
-    _ = report.markdown(valuation: fuzzValuation)
-    _ = report.table(valuation: nil)
+    let valued = PnLReport(takings: report, valuation: fuzzValuation, features: ["asr", "llm"])
+    _ = valued.json()
+    _ = valued.csv()
+    _ = valued.markdown()
+    _ = PnLReport(takings: report).table()
     return report
 }
 

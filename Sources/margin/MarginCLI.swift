@@ -104,15 +104,45 @@ enum MarginCLI {
                 io.out(command.help)
                 return 0
             }
-            io.error(error.message)
-            io.err("Usage: \(command.usage)\n")
-            return 2
+            return fail(error, usage: command.usage, io)
         }
         if args.flag("help") {
             io.out(command.help)
             return 0
         }
         return command.run(args, io)
+    }
+
+    /// The one mapping from a thrown error to what the user sees and the exit code (the
+    /// shape of argument-parser's `MessageInfo`): bad usage gets its message and the usage
+    /// line, problems in files their diagnostics, anything else its message; all exit 2.
+    static func fail(_ error: any Error, usage: String, _ io: Terminal) -> Int32 {
+        switch error {
+        case let e as UsageError:
+            io.error(e.message)
+            io.err("Usage: \(usage)\n")
+        case let e as PnLError:
+            switch e {
+            case .usage(let message):
+                io.error(message)
+                io.err("Usage: \(usage)\n")
+            case .valuation(let message):
+                io.error(message)
+            case .diagnostics(let items):
+                io.report(items)
+            }
+        case let e as Diagnostics:
+            io.report(e.items)
+        case let e as TakingsInputError:
+            io.error(e.description)
+        case let e as TakingsOptionError:
+            io.error(e.description)
+        case let e as SQLCompileError:
+            io.error(e.description)
+        default:
+            io.error("\(error)")
+        }
+        return 2
     }
 }
 

@@ -114,12 +114,25 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
 public enum OutputFormat: String, Sendable, CaseIterable {
     case table, json, csv, markdown
 
+    /// The value of `--format` (nil: table); anything else is bad usage with a
+    /// "did you mean" hint.
+    public init(option text: String?) throws(UsageError) {
+        guard let text else {
+            self = .table
+            return
+        }
+        guard let format = OutputFormat(rawValue: text) else { throw OutputFormat.unknown(text, allowed: Self.allCases.map(\.rawValue)) }
+        self = format
+    }
+
+    static func unknown(_ text: String, allowed: [String]) -> UsageError {
+        let hint = FieldReader.closest(text, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
+        return UsageError("unknown format '\(text)'\(hint) (one of: \(allowed.joined(separator: ", ")))")
+    }
+
     public static func parse(_ text: String?, allowed: [String] = OutputFormat.allCases.map(\.rawValue)) throws(UsageError) -> String {
         guard let text else { return "table" }
-        guard allowed.contains(text) else {
-            let hint = FieldReader.closest(text, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
-            throw UsageError("unknown format '\(text)'\(hint) (one of: \(allowed.joined(separator: ", ")))")
-        }
+        guard allowed.contains(text) else { throw unknown(text, allowed: allowed) }
         return text
     }
 }

@@ -8,17 +8,20 @@ public struct CreditValuation: Sendable, Hashable {
     public let basis: String
     /// True when the user gave the rate.
     public let stated: Bool
+    /// The FX rates the value was converted with (none when no conversion was needed).
+    public let fxUsed: [FXRate]
 
-    public init(stated perCredit: Money) {
+    public init(stated perCredit: Money, fxUsed: [FXRate] = []) {
         self.perCredit = perCredit
         self.basis = "stated on the command line: \(perCredit) per credit"
         self.stated = true
+        self.fxUsed = fxUsed
     }
 
     /// The lowest per-credit proceeds of any pack price after the highest commission rate
     /// for its currency, converted into `currency` with `fx`.
     public init(card: RateCard, commission: CommissionSchedule, fx: FXTable, currency: Currency) throws(CreditValuationError) {
-        var lowest: (value: Exact, text: String)?
+        var lowest: (value: Exact, text: String, used: [FXRate])?
         let date = card.effective.local(offsetMinutes: card.effective.offsetMinutes).date
         for pack in card.packs where pack.credits > 0 {
             for price in pack.prices where price.price.amount.isPositive {
@@ -27,12 +30,12 @@ public struct CreditValuation: Sendable, Hashable {
                 do {
                     let proceeds = try price.price.amount.multiplied(by: Exact.one.subtracting(top))
                     let perCredit = try proceeds.divided(by: Exact(integer: pack.credits))
-                    let factor = try fx.factor(from: price.price.currency, to: currency).factor
+                    let (factor, used) = try fx.factor(from: price.price.currency, to: currency)
                     let converted = try perCredit.multiplied(by: factor)
                     if lowest == nil || converted < lowest!.value {
                         var text = "lowest per-credit proceeds of any pack after the highest commission: \(pack.productId) at \(price.price.currency.code) \(price.price.formatted()) less \(Format.percent(top, places: 0)) for \(Format.grouped(pack.credits)) credits"
                         if price.price.currency != currency { text += ", converted at the FX file's rate" }
-                        lowest = (converted, text)
+                        lowest = (converted, text, used)
                     }
                 } catch let e as MoneyError {
                     throw .fx(e)
@@ -45,6 +48,7 @@ public struct CreditValuation: Sendable, Hashable {
         perCredit = Money(lowest.value, currency)
         basis = lowest.text
         stated = false
+        fxUsed = lowest.used
     }
 }
 

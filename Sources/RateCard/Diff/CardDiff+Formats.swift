@@ -5,7 +5,7 @@
 /// side as `—`. JSON and CSV carry exact decimal strings (a ratio that does not terminate,
 /// such as 1/3 or a % change of 2.99 → 3.99, is rounded half-even to 12 places).
 extension CardDiff {
-    static let dash = "—"
+    static let dash = Format.missing
 
     /// `a` when both are equal, else `a → b`, with `—` for a missing side.
     static func arrow(_ a: String?, _ b: String?) -> String {

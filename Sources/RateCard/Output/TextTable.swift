@@ -6,32 +6,53 @@ import Foundation
 public struct TextTable: Sendable, Hashable {
     public enum Alignment: Sendable, Hashable { case left, right }
 
+    /// What a column holds, which decides how its cells are written.
+    public enum Content: Sendable, Hashable {
+        /// Text the tool wrote itself (labels, codes, figures): written as it is.
+        case plain
+        /// Text that came from an input file (a feature key from an export): neutralised
+        /// against formula injection in CSV, escaped in Markdown, control characters
+        /// replaced in plain text (`CellText`).
+        case untrusted
+    }
+
     public struct Column: Sendable, Hashable {
         public let title: String
         public let alignment: Alignment
+        public let content: Content
 
-        public init(_ title: String, _ alignment: Alignment = .left) {
+        public init(_ title: String, _ alignment: Alignment = .left, _ content: Content = .plain) {
             self.title = title
             self.alignment = alignment
+            self.content = content
         }
     }
 
     public let columns: [Column]
     public private(set) var rows: [[String]] = []
+    /// Rows shown in bold in Markdown (a totals row), by index.
+    public private(set) var emphasizedRows: Set<Int> = []
 
     public init(_ columns: [Column]) {
         self.columns = columns
     }
 
-    public mutating func append(_ row: [String]) {
+    public mutating func append(_ row: [String], emphasized: Bool = false) {
         precondition(row.count == columns.count, "a row needs one cell per column")
+        if emphasized { emphasizedRows.insert(rows.count) }
         rows.append(row)
+    }
+
+    /// The cells of row `r` with untrusted text made safe by `safe`.
+    private func cells(_ r: [String], _ safe: (String) -> String) -> [String] {
+        zip(columns, r).map { $0.content == .untrusted ? safe($1) : $1 }
     }
 
     /// Aligned columns separated by two spaces, with a rule under the header.
     public func plain(bold: Bool = false) -> String {
+        let shown = rows.map { cells($0, CellText.terminalSafe) }
         var widths = columns.map { $0.title.count }
-        for r in rows {
+        for r in shown {
             for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) }
         }
         func line(_ cells: [String]) -> String {
@@ -46,20 +67,26 @@ public struct TextTable: Sendable, Hashable {
         var out = line(columns.map(\.title))
         if bold { out = "\u{1B}[1m" + out + "\u{1B}[0m" }
         var lines = [out, widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
-        lines.append(contentsOf: rows.map(line))
+        lines.append(contentsOf: shown.map(line))
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A GitHub-flavoured Markdown table; `|` in cells is escaped.
+    /// A GitHub-flavoured Markdown table; `|` in cells is escaped, untrusted text fully
+    /// (`CellText.markdownEscaped`); emphasized rows in bold.
     public func markdown() -> String {
         func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
         var lines = ["| " + columns.map { esc($0.title) }.joined(separator: " | ") + " |"]
         lines.append("|" + columns.map { $0.alignment == .right ? "---:" : "---" }.joined(separator: "|") + "|")
-        for r in rows { lines.append("| " + r.map(esc).joined(separator: " | ") + " |") }
+        for (i, r) in rows.enumerated() {
+            var c = zip(columns, r).map { $0.content == .untrusted ? CellText.markdownEscaped($1) : esc($1) }
+            if emphasizedRows.contains(i) { c = c.map { "**\($0)**" } }
+            lines.append("| " + c.joined(separator: " | ") + " |")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// RFC 4180 CSV with a header row, CRLF-free (LF line ends), quoting where needed.
+    /// RFC 4180 CSV with a header row, CRLF-free (LF line ends), quoting where needed;
+    /// untrusted text neutralised against formula injection (`CellText.csvNeutralised`).
     public func csv() -> String {
         func q(_ s: String) -> String {
             if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
@@ -68,7 +95,7 @@ public struct TextTable: Sendable, Hashable {
             return s
         }
         var lines = [columns.map { q($0.title) }.joined(separator: ",")]
-        for r in rows { lines.append(r.map(q).joined(separator: ",")) }
+        for r in rows { lines.append(cells(r, CellText.csvNeutralised).map(q).joined(separator: ",")) }
         return lines.joined(separator: "\n") + "\n"
     }
 }

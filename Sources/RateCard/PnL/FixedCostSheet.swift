@@ -5,19 +5,31 @@
 /// {"kind": "costs", "currency": "GBP", "since": "2026-11-01", "until": "2026-12-01",
 ///  "costs": [{"feature": "debrief", "amount": "120.00", "note": "model upkeep"}]}
 /// ```
-public struct FixedCostSheet: Sendable, Hashable {
-    public let currency: Currency
-    public let since: CalendarDate
-    public let until: CalendarDate
-    public let costs: [String: Money]
-    public let path: String
+///
+/// The period is `[since, until)` in UTC. How a sheet is applied to a window (in full,
+/// prorated, or refused) is `FixedCosts`' rule.
+struct FixedCostSheet: Sendable, Hashable {
+    let currency: Currency
+    let since: CalendarDate
+    let until: CalendarDate
+    let costs: [String: Money]
+    let path: String
+    /// Where each feature key is written, for messages about it.
+    let featureLocations: [String: SourceLocation]
+    /// Where `since` is written, for messages about the period.
+    let periodLocation: SourceLocation
 
-    public static func load(path: String) throws(Diagnostics) -> FixedCostSheet {
+    /// The first instant of the period (midnight UTC of `since`).
+    var start: Timestamp { Timestamp(startOf: since) }
+    /// The first instant after the period (midnight UTC of `until`).
+    var end: Timestamp { Timestamp(startOf: until) }
+
+    static func load(path: String) throws(Diagnostics) -> FixedCostSheet {
         let (bytes, _) = try JSONParser.parseFile(path, what: "the cost sheet")
         return try load(bytes: bytes, path: path)
     }
 
-    public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> FixedCostSheet {
+    static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> FixedCostSheet {
         let root = try JSONParser.parseDocument(bytes, path: path)
         let r = FieldReader(path: path)
         guard let m = r.object(root, "", allowed: ["kind", "currency", "since", "until", "costs", "note"]) else { throw Diagnostics(r.diagnostics) }
@@ -31,6 +43,7 @@ public struct FixedCostSheet: Sendable, Hashable {
             r.error("until: must be after since (\(since))", at: node.location)
         }
         var costs: [String: Money] = [:]
+        var locations: [String: SourceLocation] = [:]
         if let node = r.required(m, "costs", in: "", at: root.location), let items = r.array(node, "costs") {
             for (i, item) in items.enumerated() {
                 let f = "costs[\(i)]"
@@ -42,9 +55,11 @@ public struct FixedCostSheet: Sendable, Hashable {
                 if amount.isNegative { r.error("\(f).amount: a cost must not be negative", at: amountNode.location); continue }
                 if costs[feature] != nil { r.error("\(f).feature: \"\(feature)\" appears twice", at: item.location); continue }
                 costs[feature] = Money(amount, currency)
+                locations[feature] = cm["feature"]?.value.location ?? item.location
             }
         }
         guard r.diagnostics.isEmpty, let currency, let since, let until else { throw Diagnostics(r.diagnostics) }
-        return FixedCostSheet(currency: currency, since: since, until: until, costs: costs, path: path)
+        return FixedCostSheet(currency: currency, since: since, until: until, costs: costs, path: path, featureLocations: locations,
+                              periodLocation: m["since"]?.value.location ?? root.location)
     }
 }

@@ -1,69 +1,62 @@
 /// Turns takings (credits) into a profit and loss: what the credits kept were worth, what
 /// they cost (metered and fixed), the profit and the margin, all in one reporting currency.
-public struct PnLValuation: Sendable, Hashable {
-    public let credit: CreditValuation
-    /// Fixed costs per feature, converted into the reporting currency.
-    public let fixedCosts: [String: Money]
-    /// Where the fixed costs came from and the period they cover.
-    public let fixedCostNote: String?
+struct PnLValuation: Sendable, Hashable {
+    let credit: CreditValuation
+    /// The fixed-cost sheet and how it applies to the window, when `--costs` was given.
+    let fixedCosts: FixedCosts?
     /// How metered costs were computed.
-    public let meteredNote: String
+    let meteredNote: String
+    /// The card versions in force at some instant of the window, oldest first
+    /// (`osg@10`), and the one whose packs value a credit (nil for a stated value).
+    let versionsInForce: [String]
+    let valuedAt: String?
+    /// The unit credits are counted in, when a card is known.
+    let creditUnit: CreditUnit?
+    /// Every FX rate a figure used (credit value, fixed costs, metered costs), and where
+    /// the rates come from.
+    let fxUsed: [FXRate]
+    let fxSource: String?
 
-    public init(credit: CreditValuation, fixedCosts: [String: Money] = [:], fixedCostNote: String? = nil, meteredNote: String) {
+    init(credit: CreditValuation, fixedCosts: FixedCosts? = nil, meteredNote: String, versionsInForce: [String] = [],
+                valuedAt: String? = nil, creditUnit: CreditUnit? = nil, fxUsed: [FXRate] = [], fxSource: String? = nil) {
         self.credit = credit
         self.fixedCosts = fixedCosts
-        self.fixedCostNote = fixedCostNote
         self.meteredNote = meteredNote
+        self.versionsInForce = versionsInForce
+        self.valuedAt = valuedAt
+        self.creditUnit = creditUnit
+        self.fxUsed = fxUsed
+        self.fxSource = fxSource
     }
 
-    public var currency: Currency { credit.perCredit.currency }
+    var currency: Currency { credit.perCredit.currency }
 
-    /// One feature's money figures.
-    public struct Figures: Sendable, Hashable {
-        public let value: Money
-        public let meteredCost: Money
-        public let fixedCost: Money
-        public let cost: Money
-        public let profit: Money
-        /// profit ÷ value; nil when the value is zero.
-        public let margin: Exact?
+    /// How the margin is defined, for the report.
+    static let marginBasis = "margin = profit ÷ value, only where the value is positive (none otherwise)"
+
+    /// One row's money figures, exact.
+    struct Figures: Sendable, Hashable {
+        let value: Money
+        let meteredCost: Money
+        let fixedCost: Money
+        let cost: Money
+        let profit: Money
+        /// profit ÷ value; nil unless the value is positive (a margin of a loss-making
+        /// nothing, or of a negative value, means nothing: −0.10 ÷ −0.10 is not +100%).
+        let margin: Exact?
     }
 
-    /// The figures of a row: value = credits left × value per credit.
-    public func figures(_ row: TakingsReport.Row, fixed: Money?) throws(MoneyError) -> Figures {
-        let value = try credit.perCredit.multiplied(by: Exact(integer: row.left))
-        let metered = row.cost ?? .zero(currency)
+    /// The figures of `credits` kept, their metered cost and their fixed cost:
+    /// value = credits × value per credit; profit = value − (metered + fixed).
+    func figures(credits: Int128, metered: Money?, fixed: Money?) throws(MoneyError) -> Figures {
+        let value = try credit.perCredit.multiplied(by: Exact(integer: credits))
+        let meteredCost = metered ?? .zero(currency)
         let fixedCost = fixed ?? .zero(currency)
-        let cost = try metered.adding(fixedCost)
+        // Adding checks that both are in the reporting currency.
+        let cost = try Money.zero(currency).adding(meteredCost).adding(fixedCost)
         let profit = try value.subtracting(cost)
         let margin: Exact?
-        do { margin = value.amount.isZero ? nil : try profit.amount.divided(by: value.amount) } catch { throw .arithmetic(error) }
-        return Figures(value: value, meteredCost: metered, fixedCost: fixedCost, cost: cost, profit: profit, margin: margin)
-    }
-
-    /// The fixed cost of a row ("total" sums every fixed cost).
-    public func fixedCost(for feature: String) throws(MoneyError) -> Money? {
-        if feature == "total" {
-            var sum = Money.zero(currency)
-            for m in fixedCosts.values { sum = try sum.adding(m) }
-            return sum
-        }
-        return fixedCosts[feature]
-    }
-}
-
-extension TakingsReport {
-    /// The same report with a zero row for every feature in `features` that had no takings
-    /// in the window, so a P&L lists every feature (a feature nobody used still has costs).
-    public func including(features: [String]) -> TakingsReport {
-        let present = Set(rows.map(\.feature))
-        let extra = features.filter { !present.contains($0) }.map {
-            Row(feature: $0, charges: 0, charged: 0, declines: 0, givenBack: 0, cost: costCurrency.map { Money.zero($0) })
-        }
-        guard !extra.isEmpty else { return self }
-        return TakingsReport(window: window, series: series, rows: (rows + extra).sorted { $0.feature < $1.feature }, totals: totals,
-                             periods: periods, belowTheLine: belowTheLine, input: input, rejections: rejections,
-                             unknownFeatures: unknownFeatures, warnings: warnings, errors: errors, costCurrency: costCurrency,
-                             chargeAudit: chargeAudit)
+        do { margin = value.amount.isPositive ? try profit.amount.divided(by: value.amount) : nil } catch { throw .arithmetic(error) }
+        return Figures(value: value, meteredCost: meteredCost, fixedCost: fixedCost, cost: cost, profit: profit, margin: margin)
     }
 }

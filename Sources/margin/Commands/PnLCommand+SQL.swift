@@ -23,9 +23,10 @@ extension PnLCommand {
         return 0
     }
 
-    /// The query `--sql` or `--sql-audit` asks for, or nil when neither is given.
-    static func sqlQuery(_ args: ParsedArguments, family: String, repository: CardRepository, window: TakingsWindow,
-                         currency: Currency, perCredit: Money, fixed: [String: Money], series: TakingsSeries?) throws -> String? {
+    /// The query `--sql` or `--sql-audit` asks for, or nil when neither is given. The card
+    /// family, window, currency, value of a credit and fixed costs come from the same plan
+    /// `margin pnl` runs by (`PnLRun.plan`).
+    static func sqlQuery(_ args: ParsedArguments, _ pnl: PnLRequest) throws -> String? {
         let main = args.value("sql"), audit = args.value("sql-audit")
         guard main != nil || audit != nil else {
             if args.value("table") != nil { throw UsageError("--table applies only with --sql or --sql-audit") }
@@ -43,8 +44,13 @@ extension PnLCommand {
         } else {
             source = try SQLSource.jsonLinesFiles(args.positionals)
         }
-        let request = PnLSQLRequest(dialect: d, source: source, family: family, repository: repository, window: window,
-                                    currency: currency, perCredit: perCredit, fixedCosts: fixed, series: series)
+        let plan = try PnLRun.plan(pnl)
+        if plan.hasFixedCosts, pnl.series != nil {
+            throw SQLCompileError.cannotExpress(what: "--costs with --by", why: "margin pnl gives each period its prorated share of the sheet, which the query does not compute yet; run the query without --by, or margin pnl")
+        }
+        let request = PnLSQLRequest(dialect: d, source: source, family: plan.family, repository: plan.repository, window: plan.window,
+                                    currency: plan.currency, perCredit: plan.credit.perCredit, fixedCosts: try plan.fixedCostsOverWindow(),
+                                    series: pnl.series)
         let compiler = try PnLSQLCompiler(request)
         return main != nil ? compiler.query() : compiler.audit()
     }

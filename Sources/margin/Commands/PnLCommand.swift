@@ -1,7 +1,8 @@
 import Foundation
 import RateCard
 
-/// `margin pnl FILE…`: per-feature profit and loss from exported takings.
+/// `margin pnl FILE…`: per-feature profit and loss from exported takings. Options become a
+/// `PnLRequest`; `PnLRun` computes the report; the chosen format renders it.
 enum PnLCommand: Command {
     static let name = "pnl"
     static let summary = "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
@@ -19,54 +20,66 @@ enum PnLCommand: Command {
         .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
         .init("quiet", help: "No progress line on a terminal (there is never one on a pipe)."),
         .init("memory", value: "SIZE", help: "Cap on the de-duplication state, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."),
-        .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack after the highest commission)."),
+        .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack of the versions in force, after the highest commission)."),
         .init("currency", value: "CUR", help: "Reporting currency for value and cost (default: the providers' currency)."),
-        .init("costs", value: "FILE", help: "Fixed costs per feature for the period (a JSON cost sheet, see docs/takings.md)."),
+        .init("costs", value: "FILE", help: "Fixed costs per feature for a period (a JSON cost sheet, see docs/takings.md); prorated by days to a window inside its period, refused for a window outside it."),
         Common.fxOption,
         Common.formatOption,
     ] + sqlOptions)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         do {
-            return try execute(args, io)
-        } catch let e as UsageError {
-            io.error(e.message)
-            io.err("Usage: \(usage)\n")
-            return 2
-        } catch let e as Diagnostics {
-            io.report(e.items)
-            return 2
-        } catch let e as TakingsInputError {
-            io.error(e.description)
-            return 2
-        } catch let e as TakingsOptionError {
-            io.error(e.description)
-            return 2
-        } catch let e as SQLCompileError {
-            io.error(e.description)
-            return 2
+            if let dialect = args.value("sql-schema") { return try schema(dialect, args, io) }
+            let format = try OutputFormat(option: args.value("format"))
+            var request = try request(args)
+            if let sql = try sqlQuery(args, request) {
+                io.out(sql)
+                return 0
+            }
+            // Standard input has no size to plan by: it is partitioned only under an explicit cap.
+            request.takingsOptions.memoryLimit = try args.value("memory").map { try parseSize($0) }
+                ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
+            installCleanup()
+            let environment = ProcessInfo.processInfo.environment
+            var display: ProgressDisplay?
+            if ProgressDisplay.isWanted(stderrIsTerminal: isatty(2) == 1, environment: environment, quiet: args.flag("quiet")) {
+                let progress = TakingsProgress()
+                request.takingsOptions.progress = progress
+                display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
+            }
+            let report: PnLReport
+            do {
+                defer { display?.stop() }
+                report = try PnLRun.run(request)
+            }
+            switch format {
+            case .table: io.out(report.table(bold: io.colour))
+            case .json: io.out(report.json())
+            case .csv: io.out(report.csv())
+            case .markdown: io.out(report.markdown())
+            }
+            // Diagnostics once, on stderr: the first rejections, warnings and errors.
+            io.report(report.diagnostics)
+            if report.rejectionsNotShown > 0 {
+                io.err("margin: \(report.rejectionsNotShown) more rejected lines not shown (all are counted)\n")
+            }
+            return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
         } catch {
-            io.error("\(error)")
-            return 2
+            return MarginCLI.fail(error, usage: usage, io)
         }
     }
 
-    static func execute(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        if let dialect = args.value("sql-schema") { return try schema(dialect, args, io) }
-        let format = try OutputFormat.parse(args.value("format"))
+    /// The options as a request; bad values are usage errors.
+    static func request(_ args: ParsedArguments) throws -> PnLRequest {
         guard !args.positionals.isEmpty || args.value("table") != nil else { throw UsageError("give at least one export file (or - for standard input)") }
-        let inputFormat: TakingsFormat?
+        var inputFormat: TakingsFormat?
         if let f = args.value("input-format") {
             guard let v = TakingsFormat(rawValue: f) else {
                 throw UsageError("unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             inputFormat = v
-        } else {
-            inputFormat = nil
         }
-
-        // The window.
-        func time(_ name: String) throws -> Timestamp? {
+        func time(_ name: String) throws(UsageError) -> Timestamp? {
             guard let text = args.value(name) else { return nil }
             do { return try Timestamp(rfc3339: text) } catch { throw UsageError("--\(name) \(text): \(error)") }
         }
@@ -86,93 +99,17 @@ enum PnLCommand: Command {
         } else if args.value("tz") != nil {
             throw UsageError("--tz only applies with --by")
         }
-
-        // The card family, its pricing and the value of a credit.
-        let dir = Common.cardsDirectory(args)
-        let loaded = try CardRepository.load(paths: [dir])
-        let repo = CardRepository(cards: loaded.cards, providers: loaded.providers, fx: loaded.fx.overriding(with: try Common.fxOverrides(args)),
-                                  commission: loaded.commission, files: loaded.files)
-        let family: String
-        if let id = args.value("card") {
-            guard repo.cardIDs.contains(id) else { throw UsageError("no card '\(id)' in \(dir) (cards: \(repo.cardIDs.joined(separator: ", ")))") }
-            family = id
-        } else {
-            guard repo.cardIDs.count == 1 else {
-                throw UsageError("\(dir) holds several cards; say which priced these takings with --card (\(repo.cardIDs.joined(separator: ", ")))")
-            }
-            family = repo.cardIDs[0]
-        }
-        guard let newest = repo.versions(of: family).last else { throw UsageError("no version of card '\(family)' in \(dir)") }
-        let currency: Currency
+        var currency: Currency?
         if let code = args.value("currency") {
             guard let c = Currency(code: code) else { throw UsageError("--currency \(code): not a known ISO 4217 code") }
             currency = c
-        } else {
-            currency = PackMargins.costCurrency(card: newest, providers: PackMargins.providers(of: newest, in: repo))
         }
-        let credit: CreditValuation
-        if let text = args.value("credit-value") {
-            credit = CreditValuation(stated: try parseMoney(text, option: "--credit-value"))
-        } else {
-            do {
-                credit = try CreditValuation(card: newest, commission: repo.commission, fx: repo.fx, currency: currency)
-            } catch {
-                throw UsageError("cannot value a credit: \(error)")
-            }
-        }
-        let perCredit = try convert(credit.perCredit, to: currency, repo.fx, what: "--credit-value")
-        let valuedCredit = credit.stated ? CreditValuation(stated: perCredit) : credit
-        var fixed: [String: Money] = [:]
-        var fixedNote: String?
-        if let path = args.value("costs") {
-            let sheet = try FixedCostSheet.load(path: path)
-            for (k, m) in sheet.costs { fixed[k] = try convert(m, to: currency, repo.fx, what: path) }
-            fixedNote = "\(path), \(sheet.since) to \(sheet.until), applied as stated to this window"
-        }
-        let valuation = PnLValuation(
-            credit: valuedCredit, fixedCosts: fixed, fixedCostNote: fixedNote,
-            meteredNote: "each charge's quantity priced by the provider sheets of the \(family) version in force at its time and the schedule period then, the most expensive variant where the ledger does not say; converted into \(currency.code) with \(repo.fx.source.path)"
-        )
-
-        if let sql = try sqlQuery(args, family: family, repository: repo, window: window, currency: currency, perCredit: perCredit, fixed: fixed, series: series) {
-            io.out(sql)
-            return 0
-        }
-
-        // Read, merge, aggregate.
-        let inputs = args.positionals.map { TakingsInput(path: $0, format: inputFormat) }
-        var options = TakingsOptions(window: window, series: series, strict: args.flag("strict"))
-        // Standard input has no size to plan by: it is partitioned only under an explicit cap.
-        options.memoryLimit = try args.value("memory").map { try parseSize($0) }
-            ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
-        installCleanup()
-        let pricing = CardTakingsPricing(family: family, repository: repo, currency: currency)
-        let environment = ProcessInfo.processInfo.environment
-        var display: ProgressDisplay?
-        if ProgressDisplay.isWanted(stderrIsTerminal: isatty(2) == 1, environment: environment, quiet: args.flag("quiet")) {
-            let progress = TakingsProgress()
-            options.progress = progress
-            display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
-        }
-        let run: TakingsReport
-        do {
-            defer { display?.stop() }
-            run = try TakingsRun.run(inputs: inputs, options: options, pricing: pricing)
-        }
-        let report = run.including(features: newest.features.map(\.key) + fixed.keys.sorted())
-
-        switch format {
-        case "json": io.out(report.json(valuation: valuation))
-        case "csv": io.out(report.csv(valuation: valuation))
-        case "markdown": io.out(report.markdown(valuation: valuation))
-        default: io.out(report.table(valuation: valuation))
-        }
-        // Diagnostics once, on stderr: the first rejections, warnings and errors.
-        io.report(report.rejections.map(\.diagnostic) + report.warnings + report.errors)
-        if report.input.rejected > report.rejections.count {
-            io.err("margin: \(report.input.rejected - report.rejections.count) more rejected lines not shown (all are counted)\n")
-        }
-        return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
+        return PnLRequest(
+            inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
+            window: window, series: series, strict: args.flag("strict"), now: now,
+            cards: [Common.cardsDirectory(args)], fxOverrides: try Common.fxOverrides(args), card: args.value("card"),
+            currency: currency, creditValue: try args.value("credit-value").map { try parseMoney($0, option: "--credit-value") },
+            costSheet: args.value("costs"))
     }
 
     /// `--memory`: bytes, or a number with K, M, G or T (powers of 1024), e.g. 256M.
@@ -211,16 +148,12 @@ enum PnLCommand: Command {
     }
 
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
-    static func parseMoney(_ text: String, option: String) throws -> Money {
+    static func parseMoney(_ text: String, option: String) throws(UsageError) -> Money {
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
         guard parts.count == 2 else { throw UsageError("\(option) \(text): expected a currency and an amount, e.g. 'CNY 0.005'") }
         let (code, amount) = Currency(code: parts[0]) != nil ? (parts[0], parts[1]) : (parts[1], parts[0])
         guard let c = Currency(code: code) else { throw UsageError("\(option) \(text): no ISO 4217 currency code") }
         guard let a = try? Exact(decimal: amount), !a.isNegative else { throw UsageError("\(option) \(text): '\(amount)' is not a non-negative decimal") }
         return Money(a, c)
-    }
-
-    static func convert(_ m: Money, to currency: Currency, _ fx: FXTable, what: String) throws -> Money {
-        do { return try fx.convert(m, to: currency) } catch { throw UsageError("\(what): \(error)") }
     }
 }

@@ -160,6 +160,10 @@ enum Replay {
                            TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 256), pricing)
     }
 
+    /// A stated credit value, so that the value, profit and margin columns are rendered too.
+    static let pnlFixtureValuation = PnLValuation(
+        credit: CreditValuation(stated: Money(try! Exact(decimal: "0.005"), Currency(code: "CNY")!)), meteredNote: "regression")
+
     static let takingsPricing: CardTakingsPricing = {
         let repository = try! CardRepository.load(paths: [repositoryCards])
         return CardTakingsPricing(family: "osg", repository: repository, currency: Currency(code: "CNY")!)
@@ -174,10 +178,16 @@ enum Replay {
         guard first.rows == second.rows, first.totals == second.totals, first.belowTheLine == second.belowTheLine, first.input == second.input else {
             return "the table depends on threads and block size"
         }
-        _ = first.json(valuation: nil)
-        _ = first.csv(valuation: nil)
-        _ = first.markdown(valuation: nil)
-        _ = first.table(valuation: nil)
+        let unvalued = PnLReport(takings: first)
+        _ = unvalued.json()
+        _ = unvalued.csv()
+        _ = unvalued.markdown()
+        _ = unvalued.table()
+        let valued = PnLReport(takings: first, valuation: pnlFixtureValuation, features: ["asr", "llm"])
+        _ = valued.json()
+        _ = valued.csv()
+        _ = valued.markdown()
+        _ = valued.table()
         return nil
     }
 }

@@ -43,7 +43,7 @@ struct TakingsReportTests {
     @Test("JSON: sorted keys, credits as integer strings, exact money, the input accounting")
     func json() throws {
         let report = try Takings.run([("p.jsonl", Self.text)], pricing: Self.pricing)
-        let text = report.json()
+        let text = PnLReport(takings: report).json()
         let root = try JSONParser.parse(text)
         let features = try #require(root["features"].flatMap { node -> [JSONNode]? in
             if case .array(let a) = node.value { return a }
@@ -69,34 +69,34 @@ struct TakingsReportTests {
             let keys = node.members!.map(\.key)
             #expect(keys == keys.sorted())
         }
-        #expect(report.json() == text, "deterministic")
+        #expect(PnLReport(takings: report).json() == text, "deterministic")
     }
 
     @Test("CSV: one row per feature, exact decline rate")
     func csv() throws {
         let report = try Takings.run([("p.jsonl", Self.text)])
-        #expect(report.csv() == """
+        #expect(PnLReport(takings: report).csv() == """
         feature,charges,charged,declines,givenBack,left,declineRate,cost
         mystery,1,50000,0,0,50000,0,
         transcript,3,120000,1,60000,60000,0.333333333333,
 
         """)
         let series = try Takings.run([("p.jsonl", Self.text)], series: TakingsSeries(period: .month))
-        #expect(series.csv().hasPrefix("period,feature,charges"))
-        #expect(series.csv().contains("\n2026-11,transcript,3,120000,1,60000,60000,"))
+        #expect(PnLReport(takings: series).csv().hasPrefix("period,feature,charges"))
+        #expect(PnLReport(takings: series).csv().contains("\n2026-11,transcript,3,120000,1,60000,60000,"))
     }
 
     @Test("Markdown and the plain table carry the same numbers, money rounded half-even at the edge")
     func forPeople() throws {
         let report = try Takings.run([("p.jsonl", Self.text)], pricing: Self.pricing)
-        let md = report.markdown()
+        let md = PnLReport(takings: report).markdown()
         #expect(md.contains("| transcript | 3 | 120000 | 1 | 60000 | 60000 | 33.3% | 0.13 |"))
         #expect(md.contains("| **total** | **4** | **170000** | **1** | **60000** | **110000** | **25.0%** | **0.13** |"))
         // A top-up's money has the currency's minor units (4.995 is not money: TakingsTrustTests).
         #expect(md.contains("GBP 4.99"))
         #expect(md.contains("8 lines read = 7 entries used + 0 duplicates + 1 rejected + 0 blank"))
         #expect(md.contains("`p.jsonl:8`"))
-        let table = report.table()
+        let table = PnLReport(takings: report).table()
         #expect(table.contains("transcript"))
         #expect(table.contains("33.3%"))
         #expect(table.contains("outstanding balance: 9890000 credits"))
