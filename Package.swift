@@ -10,6 +10,7 @@ let package = Package(
     targets: [
         .target(name: "RateCard"),
         .executableTarget(name: "margin", dependencies: ["RateCard"]),
-        .testTarget(name: "RateCardTests", dependencies: ["RateCard", "margin"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RateCardTests", dependencies: ["RateCard", "margin"], exclude: ["Fixtures"]),
     ]
 )

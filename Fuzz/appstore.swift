@@ -25,9 +25,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let (prices, _) = list.resolve(on: date, cardPrices: [])
         for (territory, resolved) in prices {
             require(resolved.point.territory == territory, "a price filed under another territory")
-            let sf = Storefront(territory: territory, name: territory, currency: resolved.point.customerPrice.currency, taxIncluded: true, tax: Exact(percent: 19))
-            let regime = CommissionRegime(program: .standard, rate: Exact(percent: 30), from: date, status: .confirmed)
-            _ = try? ModelledProceeds(price: resolved.point.customerPrice, storefront: sf, regime: regime)
+            let sf = Storefront(
+                territory: territory, name: territory,
+                currency: resolved.point.customerPrice.currency, taxIncluded: true,
+                tax: Exact(percent: 19))
+            let regime = CommissionRegime(
+                program: .standard, rate: Exact(percent: 30), from: date, status: .confirmed)
+            _ = try? ModelledProceeds(
+                price: resolved.point.customerPrice, storefront: sf, regime: regime)
         }
     }
     return 0

@@ -21,7 +21,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         require(false, "canonical form cannot be serialized again")
         return 0
     }
-    require(first == second, "not idempotent:\n\(String(decoding: first, as: UTF8.self))\n\(String(decoding: second, as: UTF8.self))")
+    require(
+        first == second,
+        "not idempotent:\n\(String(decoding: first, as: UTF8.self))\n\(String(decoding: second, as: UTF8.self))"
+    )
     _ = try? CanonicalJSON.sha256(ofFile: bytes, path: "fuzz.json")
     return 0
 }

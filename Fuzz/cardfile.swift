@@ -22,7 +22,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             require(!error.items.isEmpty, "a rejected file without a diagnostic")
             for d in error.items {
                 require(d.path == path, "diagnostic names \(d.path), not \(path)")
-                require(d.location.line >= 1 && d.location.column >= 1, "diagnostic at \(d.location)")
+                require(
+                    d.location.line >= 1 && d.location.column >= 1, "diagnostic at \(d.location)")
                 require(!d.message.isEmpty, "empty diagnostic")
             }
         }
@@ -33,37 +34,61 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         require(!inForce.isEmpty, "a schedule with no period in force")
         let never = schedule.periodsNeverInForce.map(\.period)
         require(Set(inForce).isDisjoint(with: never), "a period both in force and never in force")
-        require(inForce.contains(schedule.worstPeriod.name), "the worst period \(schedule.worstPeriod.name) is never in force")
+        require(
+            inForce.contains(schedule.worstPeriod.name),
+            "the worst period \(schedule.worstPeriod.name) is never in force")
         for d in CardChecker.scheduleFindings(sheet, path: path) {
-            require(d.rule == CheckRule.periodNeverInForce.rawValue && d.severity == .warning, "schedule finding \(d)")
+            require(
+                d.rule == CheckRule.periodNeverInForce.rawValue && d.severity == .warning,
+                "schedule finding \(d)")
         }
     }
     guard let repository = try? CardRepository.assemble(loaded) else { return 0 }
     var all: [PackMargins] = []
     // A command-line override of the first rate of the file, in the other direction.
-    let overrides = repository.fx.rates.prefix(1).map { FXRate(base: $0.quote, quote: $0.base, rate: $0.rate, fromCommandLine: true) }
+    let overrides = repository.fx.rates.prefix(1).map {
+        FXRate(base: $0.quote, quote: $0.base, rate: $0.rate, fromCommandLine: true)
+    }
     for card in repository.cards {
         if let engine = try? WorstCaseEngine(card: card, providers: repository.providers) {
-            for shape in engine.freeUsage { require(!shape.freeUsageMessage.isEmpty, "empty free-usage message") }
+            for shape in engine.freeUsage {
+                require(!shape.freeUsageMessage.isEmpty, "empty free-usage message")
+            }
         }
         for fx in [repository.fx, repository.fx.overriding(with: overrides)] {
-            guard let margins = try? PackMargins(card: card, repository: repository, fx: fx) else { continue }
+            guard let margins = try? PackMargins(card: card, repository: repository, fx: fx) else {
+                continue
+            }
             for row in margins.rows {
                 let w = row.worst
                 require(w.credits == row.pack.credits, "worst case of another credit count")
                 require(!w.cost.amount.isNegative, "negative worst-case cost")
                 let spent = w.plan.reduce(Int128(0)) { $0 &+ $1.count &* $1.shape.credits }
-                if w.credits > 0 { require(spent &+ w.unspent == w.credits, "witness and unspent credits do not add up") }
-                if w.plan.isEmpty && w.credits > 0 { require(w.unspent == w.credits, "nothing spent but not every credit unspent") }
-                for r in row.fxUsed { require(margins.fxUsed.contains(r), "a row's rate missing from fx.used") }
+                if w.credits > 0 {
+                    require(
+                        spent &+ w.unspent == w.credits, "witness and unspent credits do not add up"
+                    )
+                }
+                if w.plan.isEmpty && w.credits > 0 {
+                    require(w.unspent == w.credits, "nothing spent but not every credit unspent")
+                }
+                for r in row.fxUsed {
+                    require(margins.fxUsed.contains(r), "a row's rate missing from fx.used")
+                }
                 _ = w.witnessSummary
                 _ = w.witnessFeature
-                for text in [w.cost.amount.decimalText(), row.price.price.amount.decimalText()] + row.lines.map({ $0.marginShare.decimalText() }) {
-                    require((try? Exact(decimal: text)) != nil || text.count > 38, "machine decimal \(text) does not read back")
+                for text in [w.cost.amount.decimalText(), row.price.price.amount.decimalText()]
+                    + row.lines.map({ $0.marginShare.decimalText() })
+                {
+                    require(
+                        (try? Exact(decimal: text)) != nil || text.count > 38,
+                        "machine decimal \(text) does not read back")
                 }
             }
             if !margins.fxUsed.isEmpty && margins.fxUsed.allSatisfy(\.fromCommandLine) {
-                require(!margins.fxRestsOnPlaceholder, "command-line rates credited to the file's placeholder")
+                require(
+                    !margins.fxRestsOnPlaceholder,
+                    "command-line rates credited to the file's placeholder")
             }
             _ = margins.notes
             all.append(margins)

@@ -16,7 +16,9 @@
 // second run, `renderReport` which get the checked run's report rendered.
 @testable import RateCard
 
-let formats: [TakingsFormat?] = [nil, .jsonLines, .ledgerDocument, .csv, .rollupJSONLines, .rollupCSV, nil, nil]
+let formats: [TakingsFormat?] = [
+    nil, .jsonLines, .ledgerDocument, .csv, .rollupJSONLines, .rollupCSV, nil, nil,
+]
 let since = try! Timestamp(rfc3339: "2026-11-01T00:00:00Z")
 let until = try! Timestamp(rfc3339: "2026-11-20T00:00:00+08:00")
 let first = try! Timestamp(rfc3339: "0001-01-01T00:00:00Z")
@@ -44,7 +46,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var body = Array(bytes[1...])
     if selector & 128 != 0, let options = body.first {
         body.removeFirst()
-        series = periods[Int(options & 3)].map { TakingsSeries(period: $0, offsetMinutes: offsets[Int(options >> 2) & 3]) }
+        series = periods[Int(options & 3)].map {
+            TakingsSeries(period: $0, offsetMinutes: offsets[Int(options >> 2) & 3])
+        }
         switch (options >> 4) & 3 {
         case 1: window = TakingsWindow(since: first, until: nil)
         case 2: window = TakingsWindow(since: nil, until: last)
@@ -53,11 +57,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     let files = selector & 64 != 0 ? Array(splitAtNUL(body).prefix(4)) : [body]
-    let inputs = files.enumerated().map { TakingsInput(name: "in\($0.offset).txt", bytes: $0.element, format: format) }
-    let one = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 256), priced: priced,
-                           render: renderReport(body))
+    let inputs = files.enumerated().map {
+        TakingsInput(name: "in\($0.offset).txt", bytes: $0.element, format: format)
+    }
+    let one = checkTakings(
+        inputs,
+        options: TakingsOptions(window: window, series: series, threads: 1, chunkBytes: 256),
+        priced: priced,
+        render: renderReport(body))
     guard compareRuns(body) else { return 0 }
-    let two = checkTakings(inputs, options: TakingsOptions(window: window, series: series, threads: 2, chunkBytes: 65536), priced: priced, render: false)
+    let two = checkTakings(
+        inputs,
+        options: TakingsOptions(window: window, series: series, threads: 2, chunkBytes: 65536),
+        priced: priced, render: false)
     requireSameTable(one, two, "1 thread with 256-byte blocks vs 2 threads with 64 KiB")
     return 0
 }

@@ -8,7 +8,10 @@ func inputBytes(_ data: UnsafePointer<UInt8>, _ size: Int) -> [UInt8] {
 }
 
 /// Stops the run with `message` when a property does not hold; libFuzzer records the input.
-func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line) {
+func require(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #file, line: UInt = #line
+) {
     if !condition() { fatalError("property failed: \(message())", file: file, line: line) }
 }
 
@@ -39,7 +42,10 @@ func sameJSON(_ a: JSONNode, _ b: JSONNode) -> Bool {
     case (.array(let x), .array(let y)):
         return x.count == y.count && zip(x, y).allSatisfy { sameJSON($0, $1) }
     case (.object(let x), .object(let y)):
-        return x.count == y.count && zip(x, y).allSatisfy { Array($0.key.utf8) == Array($1.key.utf8) && sameJSON($0.value, $1.value) }
+        return x.count == y.count
+            && zip(x, y).allSatisfy {
+                Array($0.key.utf8) == Array($1.key.utf8) && sameJSON($0.value, $1.value)
+            }
     default: return false
     }
 }

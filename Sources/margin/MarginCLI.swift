@@ -54,19 +54,21 @@ enum MarginCLI {
 
     static var overview: String {
         let width = commands.map { $0.name.count }.max() ?? 0
-        let list = commands.map { "  \($0.name)" + String(repeating: " ", count: width - $0.name.count + 3) + $0.summary }.joined(separator: "\n")
+        let list = commands.map {
+            "  \($0.name)" + String(repeating: " ", count: width - $0.name.count + 3) + $0.summary
+        }.joined(separator: "\n")
         return """
-        margin \(version): exact pricing and worst-case margins for App Store credit packs.
+            margin \(version): exact pricing and worst-case margins for App Store credit packs.
 
-        Usage: margin <command> [options]
+            Usage: margin <command> [options]
 
-        Commands:
-        \(list)
+            Commands:
+            \(list)
 
-        Run 'margin <command> --help' for a command's options.
-        Exit codes: 0 success, 1 findings (a check failed), 2 bad usage or unreadable input.
+            Run 'margin <command> --help' for a command's options.
+            Exit codes: 0 success, 1 findings (a check failed), 2 bad usage or unreadable input.
 
-        """
+            """
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -77,7 +79,9 @@ enum MarginCLI {
         }
         switch first {
         case "--help", "-h", "help":
-            if first == "help", arguments.count > 1, let c = commands.first(where: { $0.name == arguments[1] }) {
+            if first == "help", arguments.count > 1,
+                let c = commands.first(where: { $0.name == arguments[1] })
+            {
                 io.out(c.help)
             } else {
                 io.out(overview)
@@ -90,7 +94,10 @@ enum MarginCLI {
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            let hint = FieldReader.closest(first, in: commands.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+            let hint =
+                FieldReader.closest(first, in: commands.map(\.name)).map {
+                    "; did you mean '\($0)'?"
+                } ?? ""
             io.error("unknown command '\(first)'\(hint)")
             io.err("Run 'margin --help' for the list of commands.\n")
             return 2
@@ -175,8 +182,10 @@ final class Terminal: @unchecked Sendable {
     func report(_ diagnostics: [Diagnostic]) {
         for d in diagnostics.sorted() {
             if errColour {
-                let colourCode = d.severity == .error ? "31" : (d.severity == .warning ? "33" : "36")
-                var s = "\u{1B}[1m\(d.path):\(d.location.line):\(d.location.column):\u{1B}[0m \u{1B}[\(colourCode)m\(d.severity.rawValue):\u{1B}[0m \(d.message)"
+                let colourCode =
+                    d.severity == .error ? "31" : (d.severity == .warning ? "33" : "36")
+                var s =
+                    "\u{1B}[1m\(d.path):\(d.location.line):\(d.location.column):\u{1B}[0m \u{1B}[\(colourCode)m\(d.severity.rawValue):\u{1B}[0m \(d.message)"
                 if let r = d.rule { s += " [\(r)]" }
                 err(s + "\n")
             } else {
@@ -188,11 +197,23 @@ final class Terminal: @unchecked Sendable {
 
 /// Shared option handling.
 enum Common {
-    static let formatOption = ArgumentParser.Option("format", value: "FORMAT", help: "table (default), json, csv or markdown.")
-    static let cardsOption = ArgumentParser.Option("cards", value: "DIR", help: "The rate-card folder (default: RateCards).")
-    static let fxOption = ArgumentParser.Option("fx", value: "BASE/QUOTE=RATE", repeatable: true, help: "Override an FX rate, e.g. USD/CNY=7.2 (1 USD = 7.2 CNY). Repeatable.")
-    static let taxOption = ArgumentParser.Option("tax", value: "CUR=RATE", repeatable: true, help: "Remove a sales tax from tax-inclusive prices in CUR before commission, e.g. GBP=0.20. Repeatable. Default: tax not modelled.")
-    static let commissionOption = ArgumentParser.Option("commission", value: "RATES", help: "Commission rates for every currency, e.g. 0.15,0.30 (default: the commission file, else 15% and 30%).")
+    static let formatOption = ArgumentParser.Option(
+        "format", value: "FORMAT", help: "table (default), json, csv or markdown.")
+    static let cardsOption = ArgumentParser.Option(
+        "cards", value: "DIR", help: "The rate-card folder (default: RateCards).")
+    static let fxOption = ArgumentParser.Option(
+        "fx", value: "BASE/QUOTE=RATE", repeatable: true,
+        help: "Override an FX rate, e.g. USD/CNY=7.2 (1 USD = 7.2 CNY). Repeatable.")
+    static let taxOption = ArgumentParser.Option(
+        "tax", value: "CUR=RATE", repeatable: true,
+        help:
+            "Remove a sales tax from tax-inclusive prices in CUR before commission, e.g. GBP=0.20. Repeatable. Default: tax not modelled."
+    )
+    static let commissionOption = ArgumentParser.Option(
+        "commission", value: "RATES",
+        help:
+            "Commission rates for every currency, e.g. 0.15,0.30 (default: the commission file, else 15% and 30%)."
+    )
 
     /// The rate-card folder: `--cards`, else `RateCards` in the current directory.
     static func cardsDirectory(_ args: ParsedArguments) -> String {
@@ -205,7 +226,9 @@ enum Common {
             return try CardRepository.load(paths: paths)
         } catch {
             io.report(error.items)
-            io.error("\(error.items.count) problem\(error.items.count == 1 ? "" : "s") in the rate-card files")
+            io.error(
+                "\(error.items.count) problem\(error.items.count == 1 ? "" : "s") in the rate-card files"
+            )
             return nil
         }
     }
@@ -213,7 +236,8 @@ enum Common {
     /// The repository and the cards the CARD arguments name: card files or references
     /// (`osg`, `osg@10`) into the folder; none means the newest version of each card. Nil
     /// (after printing why) means exit 2.
-    static func loadCards(_ args: ParsedArguments, _ io: Terminal) -> (CardRepository, [RateCard])? {
+    static func loadCards(_ args: ParsedArguments, _ io: Terminal) -> (CardRepository, [RateCard])?
+    {
         let dir = cardsDirectory(args)
         let filePaths = args.positionals.filter { $0.hasSuffix(".json") }
         let references = args.positionals.filter { !$0.hasSuffix(".json") }
@@ -224,11 +248,14 @@ enum Common {
         } else {
             for path in filePaths {
                 let wanted = canonicalPath(path)
-                cards.append(contentsOf: repo.cards.filter { canonicalPath($0.source.path) == wanted })
+                cards.append(
+                    contentsOf: repo.cards.filter { canonicalPath($0.source.path) == wanted })
             }
             for ref in references {
                 guard let c = repo.card(reference: ref) else {
-                    io.error("no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))")
+                    io.error(
+                        "no card '\(ref)' in \(dir) (cards: \(repo.cards.map(\.reference).joined(separator: ", ")))"
+                    )
                     return nil
                 }
                 cards.append(c)
@@ -254,7 +281,9 @@ enum Common {
         options.commissionRates = try commissionRates(args)
         options.taxRates = try taxRates(args)
         if let text = args.value("now") {
-            do { options.now = try Timestamp(rfc3339: text) } catch { throw UsageError("--now \(text): \(error)") }
+            do { options.now = try Timestamp(rfc3339: text) } catch {
+                throw UsageError("--now \(text): \(error)")
+            }
         }
         return options
     }
@@ -265,8 +294,11 @@ enum Common {
             let parts = text.split(separator: "=", maxSplits: 1)
             let pair = parts.first?.split(separator: "/") ?? []
             guard parts.count == 2, pair.count == 2,
-                  let base = Currency(code: String(pair[0])), let quote = Currency(code: String(pair[1])), base != quote else {
-                throw UsageError("--fx \(text): expected BASE/QUOTE=RATE with ISO 4217 codes, e.g. USD/CNY=7.2")
+                let base = Currency(code: String(pair[0])),
+                let quote = Currency(code: String(pair[1])), base != quote
+            else {
+                throw UsageError(
+                    "--fx \(text): expected BASE/QUOTE=RATE with ISO 4217 codes, e.g. USD/CNY=7.2")
             }
             guard let rate = try? Exact(decimal: parts[1]), rate.isPositive else {
                 throw UsageError("--fx \(text): the rate must be a positive decimal")
@@ -281,10 +313,12 @@ enum Common {
         for text in args.all("tax") {
             let parts = text.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let c = Currency(code: String(parts[0])) else {
-                throw UsageError("--tax \(text): expected CUR=RATE with an ISO 4217 code, e.g. GBP=0.20")
+                throw UsageError(
+                    "--tax \(text): expected CUR=RATE with an ISO 4217 code, e.g. GBP=0.20")
             }
             guard let rate = try? Exact(decimal: parts[1]), !rate.isNegative, rate < .one else {
-                throw UsageError("--tax \(text): the rate must be a decimal from 0 to below 1 (0.20 for 20%)")
+                throw UsageError(
+                    "--tax \(text): the rate must be a decimal from 0 to below 1 (0.20 for 20%)")
             }
             guard out[c] == nil else { throw UsageError("--tax: \(c.code) is given twice") }
             out[c] = rate
@@ -294,14 +328,29 @@ enum Common {
 
     /// `--price-points`, `--at` and `--program` of `storefronts` and `check`.
     static let storefrontOptions = [
-        ArgumentParser.Option("price-points", value: "PRODUCT_ID=FILE", repeatable: true, help: "An App Store Connect response saved as JSON (price points, equalizations or a price schedule) for a pack's product id. Repeatable: several pages are several files."),
-        ArgumentParser.Option("at", value: "DATE", help: "The day prices and commission regimes are taken at, YYYY-MM-DD (default: today, UTC)."),
-        ArgumentParser.Option("program", value: "PROGRAM", help: "standard or small-business (default: the card's storeProgram, else standard)."),
+        ArgumentParser.Option(
+            "price-points", value: "PRODUCT_ID=FILE", repeatable: true,
+            help:
+                "An App Store Connect response saved as JSON (price points, equalizations or a price schedule) for a pack's product id. Repeatable: several pages are several files."
+        ),
+        ArgumentParser.Option(
+            "at", value: "DATE",
+            help:
+                "The day prices and commission regimes are taken at, YYYY-MM-DD (default: today, UTC)."
+        ),
+        ArgumentParser.Option(
+            "program", value: "PROGRAM",
+            help: "standard or small-business (default: the card's storeProgram, else standard)."),
     ]
 
-    static func storefrontArguments(_ args: ParsedArguments) throws(UsageError) -> StorefrontArguments {
-        let today = Timestamp(seconds: Int64(Date().timeIntervalSince1970)).local(offsetMinutes: 0).date
-        return try StorefrontArguments(pricePoints: args.all("price-points"), at: args.value("at"), program: args.value("program"), today: today)
+    static func storefrontArguments(_ args: ParsedArguments) throws(UsageError)
+        -> StorefrontArguments
+    {
+        let today = Timestamp(seconds: Int64(Date().timeIntervalSince1970)).local(offsetMinutes: 0)
+            .date
+        return try StorefrontArguments(
+            pricePoints: args.all("price-points"), at: args.value("at"),
+            program: args.value("program"), today: today)
     }
 
     static func commissionRates(_ args: ParsedArguments) throws(UsageError) -> [Exact]? {
@@ -310,7 +359,10 @@ enum Common {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             var s = String(part)
             var percent = false
-            if s.hasSuffix("%") { s.removeLast(); percent = true }
+            if s.hasSuffix("%") {
+                s.removeLast()
+                percent = true
+            }
             guard var v = try? Exact(decimal: s) else {
                 throw UsageError("--commission: '\(part)' is not a rate (write 0.15 or 15%)")
             }

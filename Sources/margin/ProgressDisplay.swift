@@ -8,7 +8,8 @@ import RateCard
 final class ProgressDisplay: @unchecked Sendable {
     /// Whether a run shows progress: standard error is a terminal (not `TERM=dumb`),
     /// `NO_COLOR` is unset or empty, and `--quiet` was not given.
-    static func isWanted(stderrIsTerminal: Bool, environment: [String: String], quiet: Bool) -> Bool {
+    static func isWanted(stderrIsTerminal: Bool, environment: [String: String], quiet: Bool) -> Bool
+    {
         guard !quiet, stderrIsTerminal, environment["TERM"] != "dumb" else { return false }
         return environment["NO_COLOR"].map(\.isEmpty) ?? true
     }
@@ -24,7 +25,8 @@ final class ProgressDisplay: @unchecked Sendable {
         var s = "margin pnl: "
         if let total, total > 0 {
             let unit = byteUnit(total)
-            s += "\(scaled(bytes, unit)) of \(scaled(total, unit)) \(unit.name) (\(min(100, bytes * 100 / total))%)"
+            s +=
+                "\(scaled(bytes, unit)) of \(scaled(total, unit)) \(unit.name) (\(min(100, bytes * 100 / total))%)"
         } else {
             let unit = byteUnit(bytes)
             s += "\(scaled(bytes, unit)) \(unit.name) read"
@@ -43,7 +45,8 @@ final class ProgressDisplay: @unchecked Sendable {
     }
 
     private static func byteUnit(_ n: Int) -> (name: String, divisor: Int) {
-        n >= 1_000_000_000 ? ("GB", 1_000_000_000) : n >= 1_000_000 ? ("MB", 1_000_000) : ("kB", 1000)
+        n >= 1_000_000_000
+            ? ("GB", 1_000_000_000) : n >= 1_000_000 ? ("MB", 1_000_000) : ("kB", 1000)
     }
 
     /// Two decimals of a unit, computed in integers.
@@ -53,7 +56,9 @@ final class ProgressDisplay: @unchecked Sendable {
     }
 
     private static func count(_ n: Int) -> String {
-        if n >= 1_000_000 { return "\(n / 1_000_000).\(n / 10_000 % 100 < 10 ? "0" : "")\(n / 10_000 % 100)M" }
+        if n >= 1_000_000 {
+            return "\(n / 1_000_000).\(n / 10_000 % 100 < 10 ? "0" : "")\(n / 10_000 % 100)M"
+        }
         if n >= 10_000 { return "\(n / 1000)k" }
         return "\(n)"
     }
@@ -88,7 +93,9 @@ final class ProgressDisplay: @unchecked Sendable {
     private func draw() {
         guard !stopped else { return }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let text = ProgressDisplay.line(bytes: progress.bytesRead, total: progress.totalBytes, entries: progress.entriesRead, elapsed: elapsed)
+        let text = ProgressDisplay.line(
+            bytes: progress.bytesRead, total: progress.totalBytes, entries: progress.entriesRead,
+            elapsed: elapsed)
         ProgressDisplay.write("\r\u{1B}[K" + text)
         drawn = true
     }
@@ -97,7 +104,9 @@ final class ProgressDisplay: @unchecked Sendable {
         let bytes = Array(s.utf8)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { b in b.baseAddress.map { Glibc.write(2, $0 + done, b.count - done) } ?? -1 }
+            let n = bytes.withUnsafeBytes { b in
+                b.baseAddress.map { Glibc.write(2, $0 + done, b.count - done) } ?? -1
+            }
             if n <= 0 { return }
             done += n
         }

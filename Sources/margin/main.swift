@@ -1,9 +1,9 @@
 import RateCard
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 exit(MarginCLI.run(Array(CommandLine.arguments.dropFirst())))

@@ -12,7 +12,10 @@ public struct CardRepository: Sendable {
     /// Every file that was read, sorted.
     public let files: [String]
 
-    public init(cards: [RateCard], providers: [String: ProviderSheet], fx: FXTable, commission: CommissionSchedule, storefronts: StorefrontTable? = nil, files: [String] = []) {
+    public init(
+        cards: [RateCard], providers: [String: ProviderSheet], fx: FXTable,
+        commission: CommissionSchedule, storefronts: StorefrontTable? = nil, files: [String] = []
+    ) {
         self.cards = cards.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
         self.providers = providers
         self.fx = fx
@@ -39,7 +42,9 @@ public struct CardRepository: Sendable {
     }
 
     /// Builds a repository from already-loaded files, checking cross-references.
-    public static func assemble(_ loaded: [(path: String, file: CardFile)], files: [String] = []) throws(Diagnostics) -> CardRepository {
+    public static func assemble(_ loaded: [(path: String, file: CardFile)], files: [String] = [])
+        throws(Diagnostics) -> CardRepository
+    {
         var problems: [Diagnostic] = []
         var cards: [RateCard] = []
         var providers: [String: ProviderSheet] = [:]
@@ -50,31 +55,52 @@ public struct CardRepository: Sendable {
             switch file {
             case .card(let c):
                 if let other = cards.first(where: { $0.id == c.id && $0.version == c.version }) {
-                    problems.append(Diagnostic(path: path, location: c.source.location, message: "card \(c.reference) is also defined in \(other.source.path)", rule: CheckRule.duplicateVersion.rawValue))
+                    problems.append(
+                        Diagnostic(
+                            path: path, location: c.source.location,
+                            message: "card \(c.reference) is also defined in \(other.source.path)",
+                            rule: CheckRule.duplicateVersion.rawValue))
                 } else {
                     cards.append(c)
                 }
             case .provider(let p):
                 if let other = providers[p.id] {
-                    problems.append(Diagnostic(path: path, location: p.source.location, message: "provider sheet \"\(p.id)\" is also defined in \(other.source.path)"))
+                    problems.append(
+                        Diagnostic(
+                            path: path, location: p.source.location,
+                            message:
+                                "provider sheet \"\(p.id)\" is also defined in \(other.source.path)"
+                        ))
                 } else {
                     providers[p.id] = p
                 }
             case .fx(let t):
                 if let fx {
-                    problems.append(Diagnostic(path: path, location: t.source.location, message: "a second FX file; the first is \(fx.source.path) (keep one)"))
+                    problems.append(
+                        Diagnostic(
+                            path: path, location: t.source.location,
+                            message: "a second FX file; the first is \(fx.source.path) (keep one)"))
                 } else {
                     fx = t
                 }
             case .commission(let c):
                 if let commission, let first = commission.source {
-                    problems.append(Diagnostic(path: path, location: c.source?.location ?? .start, message: "a second commission file; the first is \(first.path) (keep one)"))
+                    problems.append(
+                        Diagnostic(
+                            path: path, location: c.source?.location ?? .start,
+                            message:
+                                "a second commission file; the first is \(first.path) (keep one)"))
                 } else {
                     commission = c
                 }
             case .storefronts(let t):
                 if let storefronts {
-                    problems.append(Diagnostic(path: path, location: t.source.location, message: "a second storefront file; the first is \(storefronts.source.path) (keep one)"))
+                    problems.append(
+                        Diagnostic(
+                            path: path, location: t.source.location,
+                            message:
+                                "a second storefront file; the first is \(storefronts.source.path) (keep one)"
+                        ))
                 } else {
                     storefronts = t
                 }
@@ -84,27 +110,49 @@ public struct CardRepository: Sendable {
             problems.append(contentsOf: bindingProblems(card, providers: providers))
         }
         if !problems.isEmpty { throw Diagnostics(problems) }
-        return CardRepository(cards: cards, providers: providers, fx: fx ?? .empty, commission: commission ?? .appStoreDefault, storefronts: storefronts, files: files)
+        return CardRepository(
+            cards: cards, providers: providers, fx: fx ?? .empty,
+            commission: commission ?? .appStoreDefault, storefronts: storefronts, files: files)
     }
 
     /// Each provider binding must name a sheet and meter that exist, in a unit the card's
     /// dimension converts to.
-    static func bindingProblems(_ card: RateCard, providers: [String: ProviderSheet]) -> [Diagnostic] {
+    static func bindingProblems(_ card: RateCard, providers: [String: ProviderSheet])
+        -> [Diagnostic]
+    {
         var out: [Diagnostic] = []
         for f in card.features {
             for d in f.dimensions {
                 guard case .provider(let sheetID, let meterKey, let loc) = d.cost else { continue }
                 guard let sheet = providers[sheetID] else {
-                    let hint = FieldReader.closest(sheetID, in: providers.keys).map { "; did you mean \"\($0)\"?" } ?? ""
-                    out.append(Diagnostic(path: card.source.path, location: loc, message: "features.\(f.key).\(d.name).cost.provider: no provider sheet \"\(sheetID)\" is loaded\(hint)"))
+                    let hint =
+                        FieldReader.closest(sheetID, in: providers.keys).map {
+                            "; did you mean \"\($0)\"?"
+                        } ?? ""
+                    out.append(
+                        Diagnostic(
+                            path: card.source.path, location: loc,
+                            message:
+                                "features.\(f.key).\(d.name).cost.provider: no provider sheet \"\(sheetID)\" is loaded\(hint)"
+                        ))
                     continue
                 }
                 guard let meter = sheet.meter(meterKey) else {
-                    out.append(Diagnostic(path: card.source.path, location: loc, message: "features.\(f.key).\(d.name).cost.meter: provider \"\(sheetID)\" has no meter \"\(meterKey)\" (it has: \(sheet.meters.map(\.key).joined(separator: ", ")))"))
+                    out.append(
+                        Diagnostic(
+                            path: card.source.path, location: loc,
+                            message:
+                                "features.\(f.key).\(d.name).cost.meter: provider \"\(sheetID)\" has no meter \"\(meterKey)\" (it has: \(sheet.meters.map(\.key).joined(separator: ", ")))"
+                        ))
                     continue
                 }
                 if d.unit.size(in: meter.unit) == nil {
-                    out.append(Diagnostic(path: card.source.path, location: loc, message: "features.\(f.key).\(d.name): the card counts \(d.unit.rawValue)s but meter \"\(sheetID)/\(meterKey)\" bills \(meter.unit.rawValue)s"))
+                    out.append(
+                        Diagnostic(
+                            path: card.source.path, location: loc,
+                            message:
+                                "features.\(f.key).\(d.name): the card counts \(d.unit.rawValue)s but meter \"\(sheetID)/\(meterKey)\" bills \(meter.unit.rawValue)s"
+                        ))
                 }
             }
         }

@@ -7,7 +7,10 @@ extension Dimension {
     public func credits(for quantity: Exact) throws(ChargeError) -> Int128 {
         guard !quantity.isNegative else { throw .negativeQuantity(dimension: name) }
         if quantity.isZero { return 0 }
-        if let whole = quantity.integerValue { return try Dimension.credits(whole: whole, credits: credits, per: per, rounding: rounding, name: name) }
+        if let whole = quantity.integerValue {
+            return try Dimension.credits(
+                whole: whole, credits: credits, per: per, rounding: rounding, name: name)
+        }
         do {
             let intervals = try quantity.divided(by: Exact(integer: per))
             let whole: Int128
@@ -15,7 +18,9 @@ extension Dimension {
             case .up: whole = try intervals.rounded(.up)
             case .down: whole = try intervals.rounded(.down)
             case .exact:
-                guard let i = intervals.integerValue else { throw ChargeError.notWholeIntervals(dimension: name, per: per) }
+                guard let i = intervals.integerValue else {
+                    throw ChargeError.notWholeIntervals(dimension: name, per: per)
+                }
                 whole = i
             }
             return try Exact.multiply(whole, credits)
@@ -32,8 +37,10 @@ extension Dimension {
     /// units, a part interval rounded by `rounding`. The integer core of
     /// `credits(for:)`, which the charge audit calls with a feature's precomputed terms.
     @inline(__always)
-    static func credits(whole quantity: Int128, credits: Int128, per: Int128, rounding: ChargeRounding,
-                        name: @autoclosure () -> String) throws(ChargeError) -> Int128 {
+    static func credits(
+        whole quantity: Int128, credits: Int128, per: Int128, rounding: ChargeRounding,
+        name: @autoclosure () -> String
+    ) throws(ChargeError) -> Int128 {
         guard quantity >= 0 else { throw .negativeQuantity(dimension: name()) }
         guard per > 0 else { throw .overflow(dimension: name()) }
         let (q, r) = quantity.quotientAndRemainder(dividingBy: per)
@@ -87,7 +94,8 @@ public enum ChargeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .negativeQuantity(let d): "quantity of \(d) is negative"
-        case .notWholeIntervals(let d, let per): "quantity of \(d) must be a whole multiple of \(per) (the card charges it exactly)"
+        case .notWholeIntervals(let d, let per):
+            "quantity of \(d) must be a whole multiple of \(per) (the card charges it exactly)"
         case .unknownDimension(let f, let d): "feature \(f) has no dimension \"\(d)\""
         case .overflow(let d): "the charge for \(d) is too large to compute exactly"
         }

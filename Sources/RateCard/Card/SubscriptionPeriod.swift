@@ -5,7 +5,10 @@
 /// how many quota resets a period can hold at most (see `windows(of:)`).
 public struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringConvertible {
     public enum Unit: String, Sendable, Hashable, CaseIterable {
-        case day = "D", week = "W", month = "M", year = "Y"
+        case day = "D"
+        case week = "W"
+        case month = "M"
+        case year = "Y"
     }
 
     public let count: Int
@@ -32,8 +35,9 @@ public struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringCo
     public init?(iso8601 text: String) {
         let b = Array(text.utf8)
         guard b.count >= 3, b.count <= 5, b[0] == UInt8(ascii: "P"),
-              let unit = Unit(rawValue: String(UnicodeScalar(b[b.count - 1]))),
-              let n = CalendarDate.digits(b[1..<(b.count - 1)]), n >= 1, b[1] != UInt8(ascii: "0") else { return nil }
+            let unit = Unit(rawValue: String(UnicodeScalar(b[b.count - 1]))),
+            let n = CalendarDate.digits(b[1..<(b.count - 1)]), n >= 1, b[1] != UInt8(ascii: "0")
+        else { return nil }
         self.init(count: n, unit: unit)
     }
 
@@ -76,14 +80,20 @@ public struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringCo
             let n = months ?? 0
             // Every start month from 1896 to 1904 meets every leap pattern a run of months
             // can: a leap February early, late or absent, and 1900's skipped leap day.
-            var lo = Int.max, hi = 0
+            var lo = Int.max
+            var hi = 0
             for year in 1896...1904 {
                 for month in 1...12 {
-                    var days = 0, y = year, m = month
+                    var days = 0
+                    var y = year
+                    var m = month
                     for _ in 0..<n {
                         days += CalendarDate.daysIn(month: m, year: y)
                         m += 1
-                        if m > 12 { m = 1; y += 1 }
+                        if m > 12 {
+                            m = 1
+                            y += 1
+                        }
                     }
                     lo = min(lo, days)
                     hi = max(hi, days)

@@ -79,14 +79,18 @@ public struct IntroductoryOffer: Sendable, Hashable {
     public let location: SourceLocation
 
     /// How long the whole offer runs, as the windows of a quota see it.
-    public var span: SubscriptionPeriod { SubscriptionPeriod(count: period.count * periods, unit: period.unit) }
+    public var span: SubscriptionPeriod {
+        SubscriptionPeriod(count: period.count * periods, unit: period.unit)
+    }
 
     /// What the subscriber pays for the whole offer in `currency`; nil when the card gives
     /// no price in it (zero for a free trial).
     public func totalPrice(in currency: Currency) throws(MoneyError) -> Money? {
         if paymentMode == .free { return .zero(currency) }
-        guard let p = prices.first(where: { $0.price.currency == currency && $0.storefront == nil })
-            ?? prices.first(where: { $0.price.currency == currency }) else { return nil }
+        guard
+            let p = prices.first(where: { $0.price.currency == currency && $0.storefront == nil })
+                ?? prices.first(where: { $0.price.currency == currency })
+        else { return nil }
         return paymentMode == .payAsYouGo ? try p.price.multiplied(by: Exact(periods)) : p.price
     }
 }

@@ -123,19 +123,28 @@ public enum CanonicalJSON {
         let bytes = Array(text.utf8)
         var i = 0
         var negative = false
-        if i < bytes.count, bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
         func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
         // Significant digits, and how many of them come before the decimal point.
         var digits: [UInt8] = []
         let intStart = i
-        while i < bytes.count, isDigit(bytes[i]) { digits.append(bytes[i]); i += 1 }
+        while i < bytes.count, isDigit(bytes[i]) {
+            digits.append(bytes[i])
+            i += 1
+        }
         guard i > intStart else { return nil }
         var point = digits.count
         var exponentOutOfRange = false
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             let fracStart = i
-            while i < bytes.count, isDigit(bytes[i]) { digits.append(bytes[i]); i += 1 }
+            while i < bytes.count, isDigit(bytes[i]) {
+                digits.append(bytes[i])
+                i += 1
+            }
             guard i > fracStart else { return nil }
         }
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
@@ -150,7 +159,10 @@ public enum CanonicalJSON {
             while i < bytes.count, isDigit(bytes[i]) {
                 exponent = exponent * 10 + Int(bytes[i] - 0x30)
                 // Stop before the exponent can overflow; only zero survives such an exponent.
-                if exponent > maxExponent { exponentOutOfRange = true; exponent = 0 }
+                if exponent > maxExponent {
+                    exponentOutOfRange = true
+                    exponent = 0
+                }
                 i += 1
             }
             guard i > expStart else { return nil }
@@ -160,7 +172,10 @@ public enum CanonicalJSON {
 
         // Drop leading zeros (each moves the point left) and trailing zeros.
         var start = 0
-        while start < digits.count, digits[start] == UInt8(ascii: "0") { start += 1; point -= 1 }
+        while start < digits.count, digits[start] == UInt8(ascii: "0") {
+            start += 1
+            point -= 1
+        }
         var end = digits.count
         while end > start, digits[end - 1] == UInt8(ascii: "0") { end -= 1 }
         if start == end { return "0" }
@@ -178,7 +193,8 @@ public enum CanonicalJSON {
             out.append(contentsOf: significant)
         } else if point >= significant.count {
             out.append(contentsOf: significant)
-            out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: point - significant.count))
+            out.append(
+                contentsOf: repeatElement(UInt8(ascii: "0"), count: point - significant.count))
         } else {
             out.append(contentsOf: significant.prefix(point))
             out.append(UInt8(ascii: "."))

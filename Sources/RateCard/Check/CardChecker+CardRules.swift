@@ -7,47 +7,72 @@ extension CardChecker {
         let path = loaded.file.path
         var out: [Diagnostic] = []
         func report(_ rule: CheckRule, _ message: String, at location: SourceLocation) {
-            out.append(Diagnostic(path: path, location: location, message: message, rule: rule.rawValue))
+            out.append(
+                Diagnostic(path: path, location: location, message: message, rule: rule.rawValue))
         }
 
         let step = card.creditUnit.priceStep
         var seen: [String: SourceLocation] = [:]
         for feature in card.features {
             if !CardFileLoader.isStableIdentifier(feature.key) {
-                report(.featureKey, "feature key \"\(feature.key)\" is not \(CardFileLoader.keyPattern); ledgers refer to features by key, so it must never be display text", at: feature.keyLocation)
+                report(
+                    .featureKey,
+                    "feature key \"\(feature.key)\" is not \(CardFileLoader.keyPattern); ledgers refer to features by key, so it must never be display text",
+                    at: feature.keyLocation)
             }
             if let first = seen[feature.key] {
-                report(.duplicateFeature, "feature \"\(feature.key)\" is defined twice in \(card.reference) (first at line \(first.line), column \(first.column))", at: feature.keyLocation)
+                report(
+                    .duplicateFeature,
+                    "feature \"\(feature.key)\" is defined twice in \(card.reference) (first at line \(first.line), column \(first.column))",
+                    at: feature.keyLocation)
             } else {
                 seen[feature.key] = feature.keyLocation
             }
             for d in feature.dimensions {
                 let name = "feature \"\(feature.key)\", dimension \"\(d.name)\""
                 if d.credits <= 0 {
-                    report(.freePrice, "\(name) is charged \(d.credits) \(card.creditUnit.name)s per \(d.per) \(d.unit.rawValue)\(d.per == 1 ? "" : "s"): a feature must cost a positive number of credits", at: d.creditsLocation)
+                    report(
+                        .freePrice,
+                        "\(name) is charged \(d.credits) \(card.creditUnit.name)s per \(d.per) \(d.unit.rawValue)\(d.per == 1 ? "" : "s"): a feature must cost a positive number of credits",
+                        at: d.creditsLocation)
                 } else if d.credits % step != 0 {
-                    report(.priceStep, "\(name) is charged \(Format.grouped(d.credits)) \(card.creditUnit.name)s, not a whole multiple of the card's price step of \(Format.grouped(step))\(stepValue(card)); round it to \(Format.grouped(d.credits / step * step)) or \(Format.grouped((d.credits / step + 1) * step))", at: d.creditsLocation)
+                    report(
+                        .priceStep,
+                        "\(name) is charged \(Format.grouped(d.credits)) \(card.creditUnit.name)s, not a whole multiple of the card's price step of \(Format.grouped(step))\(stepValue(card)); round it to \(Format.grouped(d.credits / step * step)) or \(Format.grouped((d.credits / step + 1) * step))",
+                        at: d.creditsLocation)
                 }
             }
         }
 
         for (i, grant) in card.grants.enumerated() where grant.credits <= 0 {
             let location = root["grants"]?[i]?["credits"]?.location ?? grant.location
-            report(.freePrice, "grant \"\(grant.key)\" gives \(grant.credits) credits: a grant must give a positive number of credits (remove it instead)", at: location)
+            report(
+                .freePrice,
+                "grant \"\(grant.key)\" gives \(grant.credits) credits: a grant must give a positive number of credits (remove it instead)",
+                at: location)
         }
 
         for (i, pack) in card.packs.enumerated() {
             if pack.credits <= 0 {
                 let location = root["packs"]?[i]?["credits"]?.location ?? pack.location
-                report(.freePrice, "pack \"\(pack.productId)\" adds \(pack.credits) credits: a pack must add a positive number of credits", at: location)
+                report(
+                    .freePrice,
+                    "pack \"\(pack.productId)\" adds \(pack.credits) credits: a pack must add a positive number of credits",
+                    at: location)
             }
             for price in pack.prices {
                 let money = price.price
                 if !money.amount.isPositive {
-                    report(.freePrice, "pack \"\(pack.productId)\" is priced at \(money): a pack must cost money", at: price.location)
+                    report(
+                        .freePrice,
+                        "pack \"\(pack.productId)\" is priced at \(money): a pack must cost money",
+                        at: price.location)
                 } else if !money.isWholeMinorUnits {
                     let decimals = money.amount.terminatingScale.map(String.init) ?? "more"
-                    report(.currencyDecimals, "pack \"\(pack.productId)\" is priced at \(money), with \(decimals) decimals, but \(money.currency.code) has \(money.currency.minorUnits)", at: price.location)
+                    report(
+                        .currencyDecimals,
+                        "pack \"\(pack.productId)\" is priced at \(money), with \(decimals) decimals, but \(money.currency.code) has \(money.currency.minorUnits)",
+                        at: price.location)
                 }
             }
         }
@@ -56,7 +81,9 @@ extension CardChecker {
 
     /// " (GBP 0.01)" when the card says what a credit is worth, else "".
     private static func stepValue(_ card: RateCard) -> String {
-        guard let face = card.creditUnit.faceValue, let value = try? face.multiplied(by: Exact(integer: card.creditUnit.priceStep)) else { return "" }
+        guard let face = card.creditUnit.faceValue,
+            let value = try? face.multiplied(by: Exact(integer: card.creditUnit.priceStep))
+        else { return "" }
         return " (\(value))"
     }
 
@@ -65,7 +92,9 @@ extension CardChecker {
         var out: [Diagnostic] = []
         let ids = Set(cards.map(\.card.id)).sorted()
         for id in ids {
-            let versions = cards.filter { $0.card.id == id }.sorted { $0.card.version < $1.card.version }
+            let versions = cards.filter { $0.card.id == id }.sorted {
+                $0.card.version < $1.card.version
+            }
             var earlierKeys: [String: Int] = [:]  // key → the newest earlier version that had it
             var retired = Set<String>()
             for (i, v) in versions.enumerated() {
@@ -73,20 +102,26 @@ extension CardChecker {
                 if i > 0 {
                     let previous = versions[i - 1].card
                     if !(previous.effective < card.effective) {
-                        out.append(Diagnostic(
-                            path: v.file.path, location: v.file.root["effective"]?.location ?? v.versionLocation,
-                            message: "\(card.reference) takes effect at \(effectiveText(v)), not after \(previous.reference) (\(effectiveText(versions[i - 1]))): effective times must increase with the version",
-                            rule: CheckRule.versionOrder.rawValue))
+                        out.append(
+                            Diagnostic(
+                                path: v.file.path,
+                                location: v.file.root["effective"]?.location ?? v.versionLocation,
+                                message:
+                                    "\(card.reference) takes effect at \(effectiveText(v)), not after \(previous.reference) (\(effectiveText(versions[i - 1]))): effective times must increase with the version",
+                                rule: CheckRule.versionOrder.rawValue))
                     }
                 }
                 retired.formUnion(card.retired.map(\.key))
                 let present = Set(card.features.map(\.key))
                 let featuresLocation = v.file.root["features"]?.location ?? v.versionLocation
-                for (key, version) in earlierKeys.sorted(by: { $0.key < $1.key }) where !present.contains(key) && !retired.contains(key) {
-                    out.append(Diagnostic(
-                        path: v.file.path, location: featuresLocation,
-                        message: "feature \"\(key)\" of \(id)@\(version) is missing from \(card.reference) and not listed in \"retired\": keys are never renamed; keep the feature, or retire the key",
-                        rule: CheckRule.featureRemoved.rawValue))
+                for (key, version) in earlierKeys.sorted(by: { $0.key < $1.key })
+                where !present.contains(key) && !retired.contains(key) {
+                    out.append(
+                        Diagnostic(
+                            path: v.file.path, location: featuresLocation,
+                            message:
+                                "feature \"\(key)\" of \(id)@\(version) is missing from \(card.reference) and not listed in \"retired\": keys are never renamed; keep the feature, or retire the key",
+                            rule: CheckRule.featureRemoved.rawValue))
                 }
                 for key in present { earlierKeys[key] = card.version }
             }

@@ -9,27 +9,37 @@ extension CardChecker {
     /// switch the guard off. With no lock at the default place, cards not yet in force are
     /// drafts (warnings), but a card already in force at `now` is an error: it is live, so
     /// its content must be frozen.
-    static func lockFindings(_ cards: [LoadedCard], loaded: [LoadedFile], lockPath: String, explicit: Bool, now: Timestamp,
-                             problems: inout [Diagnostic]) -> [Diagnostic] {
+    static func lockFindings(
+        _ cards: [LoadedCard], loaded: [LoadedFile], lockPath: String, explicit: Bool,
+        now: Timestamp,
+        problems: inout [Diagnostic]
+    ) -> [Diagnostic] {
         var out: [Diagnostic] = []
         guard FileManager.default.fileExists(atPath: lockPath) else {
             if explicit {
-                problems.append(Diagnostic(
-                    path: lockPath,
-                    message: "the lock file given with --lock does not exist: without it no published card is guarded against edits; check the path (the first 'margin publish' creates a lock)"))
+                problems.append(
+                    Diagnostic(
+                        path: lockPath,
+                        message:
+                            "the lock file given with --lock does not exist: without it no published card is guarded against edits; check the path (the first 'margin publish' creates a lock)"
+                    ))
                 return out
             }
             for c in cards {
                 if now < c.card.effective {
-                    out.append(Diagnostic(
-                        path: c.file.path, location: c.versionLocation, severity: .warning,
-                        message: "card \(c.card.reference) is not published (there is no lock file \(lockPath) yet); run 'margin publish \(c.file.path)' once it is final",
-                        rule: CheckRule.unpublishedCard.rawValue))
+                    out.append(
+                        Diagnostic(
+                            path: c.file.path, location: c.versionLocation, severity: .warning,
+                            message:
+                                "card \(c.card.reference) is not published (there is no lock file \(lockPath) yet); run 'margin publish \(c.file.path)' once it is final",
+                            rule: CheckRule.unpublishedCard.rawValue))
                 } else {
-                    out.append(Diagnostic(
-                        path: c.file.path, location: c.versionLocation,
-                        message: "card \(c.card.reference) is in force since \(c.card.effective.rfc3339UTC) but there is no lock file \(lockPath): nothing stops an edit of a live card; run 'margin publish \(c.file.path)' and commit the lock (or pass --lock PATH)",
-                        rule: CheckRule.lockMissing.rawValue))
+                    out.append(
+                        Diagnostic(
+                            path: c.file.path, location: c.versionLocation,
+                            message:
+                                "card \(c.card.reference) is in force since \(c.card.effective.rfc3339UTC) but there is no lock file \(lockPath): nothing stops an edit of a live card; run 'margin publish \(c.file.path)' and commit the lock (or pass --lock PATH)",
+                            rule: CheckRule.lockMissing.rawValue))
                 }
             }
             return out
@@ -44,15 +54,20 @@ extension CardChecker {
 
         for c in cards {
             guard lock.entry(card: c.card.id, version: c.card.version) != nil else {
-                out.append(Diagnostic(
-                    path: c.file.path, location: c.versionLocation, severity: .warning,
-                    message: "card \(c.card.reference) is not published in \(lockPath); run 'margin publish \(c.file.path)' once it is final",
-                    rule: CheckRule.unpublishedCard.rawValue))
+                out.append(
+                    Diagnostic(
+                        path: c.file.path, location: c.versionLocation, severity: .warning,
+                        message:
+                            "card \(c.card.reference) is not published in \(lockPath); run 'margin publish \(c.file.path)' once it is final",
+                        rule: CheckRule.unpublishedCard.rawValue))
                 continue
             }
             do {
                 let digest = try CanonicalJSON.sha256(ofFile: c.file.bytes, path: c.file.path)
-                if let finding = lock.verify(card: c.card.id, version: c.card.version, sha256: digest, path: c.file.path, at: c.versionLocation) {
+                if let finding = lock.verify(
+                    card: c.card.id, version: c.card.version, sha256: digest, path: c.file.path,
+                    at: c.versionLocation)
+                {
                     out.append(finding)
                 }
             } catch {
@@ -68,10 +83,12 @@ extension CardChecker {
             let file = join(lockFolder, entry.file)
             let location = lock.location(card: entry.card, version: entry.version) ?? .start
             guard FileManager.default.fileExists(atPath: file) else {
-                out.append(Diagnostic(
-                    path: lockPath, location: location,
-                    message: "card \(entry.reference) is published as \(entry.file) but that file is gone: a published version stays in the folder (history is priced by it); restore it and publish a new version instead",
-                    rule: CheckRule.publishedCardMissing.rawValue))
+                out.append(
+                    Diagnostic(
+                        path: lockPath, location: location,
+                        message:
+                            "card \(entry.reference) is published as \(entry.file) but that file is gone: a published version stays in the folder (history is priced by it); restore it and publish a new version instead",
+                        rule: CheckRule.publishedCardMissing.rawValue))
                 continue
             }
             guard let now = loadedByPath[standardized(file)] else { continue }
@@ -82,10 +99,12 @@ extension CardChecker {
             } else {
                 holds = "no longer holds a card"
             }
-            out.append(Diagnostic(
-                path: now.path, location: now.root["version"]?.location ?? now.root.location,
-                message: "\(entry.file) was published as \(entry.reference) but \(holds): a published card never changes; restore it and publish a new version in a new file instead",
-                rule: CheckRule.publishedCardEdited.rawValue))
+            out.append(
+                Diagnostic(
+                    path: now.path, location: now.root["version"]?.location ?? now.root.location,
+                    message:
+                        "\(entry.file) was published as \(entry.reference) but \(holds): a published card never changes; restore it and publish a new version in a new file instead",
+                    rule: CheckRule.publishedCardEdited.rawValue))
         }
         return out
     }

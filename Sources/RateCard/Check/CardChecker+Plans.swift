@@ -7,13 +7,26 @@ extension CardChecker {
         for plan in loaded.card.subscriptions {
             let offerPrices = plan.introductoryOffer?.prices ?? []
             for price in plan.prices + offerPrices {
-                let what = offerPrices.contains(price) ? "the introductory offer of subscription \"\(plan.productId)\"" : "subscription \"\(plan.productId)\""
+                let what =
+                    offerPrices.contains(price)
+                    ? "the introductory offer of subscription \"\(plan.productId)\""
+                    : "subscription \"\(plan.productId)\""
                 let money = price.price
                 if !money.amount.isPositive {
-                    out.append(Diagnostic(path: loaded.file.path, location: price.location, message: "\(what) is priced at \(money): a subscription period must cost money (a free one is a free trial)", rule: CheckRule.freePrice.rawValue))
+                    out.append(
+                        Diagnostic(
+                            path: loaded.file.path, location: price.location,
+                            message:
+                                "\(what) is priced at \(money): a subscription period must cost money (a free one is a free trial)",
+                            rule: CheckRule.freePrice.rawValue))
                 } else if !money.isWholeMinorUnits {
                     let decimals = money.amount.terminatingScale.map(String.init) ?? "more"
-                    out.append(Diagnostic(path: loaded.file.path, location: price.location, message: "\(what) is priced at \(money), with \(decimals) decimals, but \(money.currency.code) has \(money.currency.minorUnits)", rule: CheckRule.currencyDecimals.rawValue))
+                    out.append(
+                        Diagnostic(
+                            path: loaded.file.path, location: price.location,
+                            message:
+                                "\(what) is priced at \(money), with \(decimals) decimals, but \(money.currency.code) has \(money.currency.minorUnits)",
+                            rule: CheckRule.currencyDecimals.rawValue))
                 }
             }
         }
@@ -24,20 +37,28 @@ extension CardChecker {
     /// up, then, when `applyFloor` (a version in force now or later), `min-margin` for every
     /// plan price in year one and after it, under `--program`, else the card's
     /// `storeProgram`, else the standard one (30% → 15%, the highest commission).
-    static func planMarginFindings(_ loaded: LoadedCard, repository: CardRepository, options: Options, applyFloor: Bool) -> [Diagnostic] {
+    static func planMarginFindings(
+        _ loaded: LoadedCard, repository: CardRepository, options: Options, applyFloor: Bool
+    ) -> [Diagnostic] {
         let floor = options.minMargin
         let card = loaded.card
         let path = loaded.file.path
         guard !card.subscriptions.isEmpty || card.freeTier != nil else { return [] }
         var out: [Diagnostic] = []
-        let limits = card.subscriptions.flatMap { p in (p.quotas + p.allowances).map { (p.productId, $0) } }
+        let limits =
+            card.subscriptions.flatMap { p in (p.quotas + p.allowances).map { (p.productId, $0) } }
             + (card.freeTier?.allowances ?? []).map { ("the free tier", $0) }
         for (owner, limit) in limits {
-            guard let shape = try? PlanWorstCase.freeUsage(of: limit, card: card, providers: repository.providers) else { continue }
-            out.append(Diagnostic(
-                path: path, location: limit.location,
-                message: "\(limit.kind.rawValue) of \(owner) on \(limit.feature).\(limit.dimension): a request of \(shape.quantity) \(shape.unit.abbreviation) uses none of it (the card charges it 0 intervals) but costs \(shape.meter) \(shape.cost), so the \(limit.kind.rawValue) can be used without limit; count started intervals (rounding \"up\")",
-                rule: CheckRule.quotaFreeUsage.rawValue))
+            guard
+                let shape = try? PlanWorstCase.freeUsage(
+                    of: limit, card: card, providers: repository.providers)
+            else { continue }
+            out.append(
+                Diagnostic(
+                    path: path, location: limit.location,
+                    message:
+                        "\(limit.kind.rawValue) of \(owner) on \(limit.feature).\(limit.dimension): a request of \(shape.quantity) \(shape.unit.abbreviation) uses none of it (the card charges it 0 intervals) but costs \(shape.meter) \(shape.cost), so the \(limit.kind.rawValue) can be used without limit; count started intervals (rounding \"up\")",
+                    rule: CheckRule.quotaFreeUsage.rawValue))
         }
         if !out.isEmpty || !applyFloor { return out }
         let margins: PlanMargins
@@ -45,30 +66,49 @@ extension CardChecker {
             // Apple's files for plans (`--price-points`): unreadable ones are reported by the
             // storefront rules.
             let lists = (try? ApplePriceList.load(options.storefronts?.bindings ?? [])) ?? [:]
-            margins = try PlanMargins(card: card, repository: repository, fx: repository.fx.overriding(with: options.fxOverrides),
-                                      priceLists: lists, date: options.storefronts?.date, program: options.storefronts?.program)
+            margins = try PlanMargins(
+                card: card, repository: repository,
+                fx: repository.fx.overriding(with: options.fxOverrides),
+                priceLists: lists, date: options.storefronts?.date,
+                program: options.storefronts?.program)
         } catch {
             // Free usage of the card's credits is already a `free-usage` finding.
             if case .unbounded = error { return out }
-            return out + [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): the worst-case margins of its subscriptions cannot be computed: \(error)", rule: CheckRule.minMargin.rawValue)]
+            return out + [
+                Diagnostic(
+                    path: path, location: loaded.versionLocation,
+                    message:
+                        "\(card.reference): the worst-case margins of its subscriptions cannot be computed: \(error)",
+                    rule: CheckRule.minMargin.rawValue)
+            ]
         }
         for row in margins.rows where row.price.price.amount.isPositive {
             // The first program shown is the standard one unless a program was named.
             guard let line = row.lines.first else { continue }
-            for (when, m) in [("in year one", line.yearOne), ("after one year of paid service", line.afterYearOne)] where m.marginShare < floor {
-                out.append(Diagnostic(
-                    path: path, location: row.price.location,
-                    message: "subscription \"\(row.plan.productId)\" at \(show(row.price.price)) a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)",
-                    rule: CheckRule.minMargin.rawValue))
+            for (when, m) in [
+                ("in year one", line.yearOne),
+                ("after one year of paid service", line.afterYearOne),
+            ] where m.marginShare < floor {
+                out.append(
+                    Diagnostic(
+                        path: path, location: row.price.location,
+                        message:
+                            "subscription \"\(row.plan.productId)\" at \(show(row.price.price)) a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)",
+                        rule: CheckRule.minMargin.rawValue))
             }
         }
         for row in margins.appleRows {
-            for (when, proceeds, m) in [("in year one", row.point.proceeds, row.yearOne), ("after one year of paid service", row.point.proceedsYear2, row.afterYearOne)] {
+            for (when, proceeds, m) in [
+                ("in year one", row.point.proceeds, row.yearOne),
+                ("after one year of paid service", row.point.proceedsYear2, row.afterYearOne),
+            ] {
                 guard let m, let proceeds, let worst = row.worst, m.share < floor else { continue }
-                out.append(Diagnostic(
-                    path: row.point.path, location: row.point.location,
-                    message: "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(row.point.customerPrice)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(m.share)) of the price), below the \(Format.percent(floor)) floor; worst-case cost \(show(worst.cost))",
-                    rule: CheckRule.minMargin.rawValue))
+                out.append(
+                    Diagnostic(
+                        path: row.point.path, location: row.point.location,
+                        message:
+                            "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(row.point.customerPrice)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(m.share)) of the price), below the \(Format.percent(floor)) floor; worst-case cost \(show(worst.cost))",
+                        rule: CheckRule.minMargin.rawValue))
             }
         }
         return out

@@ -7,13 +7,15 @@ extension CardChecker {
     static func scheduleFindings(_ sheet: ProviderSheet, path: String) -> [Diagnostic] {
         guard let schedule = sheet.schedule else { return [] }
         return schedule.periodsNeverInForce.map { item in
-            let location = item.period == schedule.defaultPeriod
+            let location =
+                item.period == schedule.defaultPeriod
                 ? schedule.defaultLocation
                 : (schedule.multiplierLocations[item.period] ?? sheet.source.location)
             let multiplier = schedule.multipliers[item.period].map { " (multiplier \($0))" } ?? ""
             return Diagnostic(
                 path: path, location: location, severity: .warning,
-                message: "provider \(sheet.id): schedule period \"\(item.period)\"\(multiplier) is never in force: \(item.reason); the worst case does not price it",
+                message:
+                    "provider \(sheet.id): schedule period \"\(item.period)\"\(multiplier) is never in force: \(item.reason); the worst case does not price it",
                 rule: CheckRule.periodNeverInForce.rawValue)
         }
     }

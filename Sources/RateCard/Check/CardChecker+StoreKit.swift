@@ -4,7 +4,9 @@ extension CardChecker {
     /// card family that sells the most of its products. A file that cannot be read is a load
     /// problem (exit 2).
     /// Product ids in `ignore` are not packs (a voluntary tip) and are never compared.
-    static func storeKitFindings(_ path: String, cards: [LoadedCard], ignore: Set<String>, problems: inout [Diagnostic]) -> [Diagnostic] {
+    static func storeKitFindings(
+        _ path: String, cards: [LoadedCard], ignore: Set<String>, problems: inout [Diagnostic]
+    ) -> [Diagnostic] {
         let configuration: StoreKitConfiguration
         do {
             configuration = try StoreKitConfiguration.load(path: path)
@@ -24,10 +26,13 @@ extension CardChecker {
         }
         guard let chosen = best?.card else { return [] }
         let expectations = chosen.card.packs.map { pack in
-            StoreKitPackExpectation(productId: pack.productId, type: pack.type,
-                                    prices: prices(of: pack, storefront: configuration.storefront), location: pack.location)
+            StoreKitPackExpectation(
+                productId: pack.productId, type: pack.type,
+                prices: prices(of: pack, storefront: configuration.storefront),
+                location: pack.location)
         }
-        return configuration.mismatches(with: expectations, cardPath: chosen.file.path, ignore: ignore)
+        return configuration.mismatches(
+            with: expectations, cardPath: chosen.file.path, ignore: ignore)
     }
 
     /// The pack's price in each currency: the one for `storefront` when the card names

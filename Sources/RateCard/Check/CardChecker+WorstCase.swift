@@ -3,7 +3,9 @@ extension CardChecker {
     /// `free-usage`, `min-margin` and `worst-case` for one card. The floor is compared only
     /// when `applyFloor` (the version is in force now or later, or `--all-versions`); a worst
     /// case that cannot be computed is `worst-case` either way.
-    static func worstCaseFindings(_ loaded: LoadedCard, repository: CardRepository, options: Options, applyFloor: Bool) -> [Diagnostic] {
+    static func worstCaseFindings(
+        _ loaded: LoadedCard, repository: CardRepository, options: Options, applyFloor: Bool
+    ) -> [Diagnostic] {
         let card = loaded.card
         let path = loaded.file.path
         var out: [Diagnostic] = []
@@ -11,7 +13,11 @@ extension CardChecker {
         do {
             engine = try WorstCaseEngine(card: card, providers: repository.providers)
         } catch {
-            return [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): \(error)", rule: CheckRule.worstCase.rawValue)]
+            return [
+                Diagnostic(
+                    path: path, location: loaded.versionLocation,
+                    message: "\(card.reference): \(error)", rule: CheckRule.worstCase.rawValue)
+            ]
         }
 
         // A free price is already a `free-price` finding; here only requests that a positive
@@ -20,9 +26,14 @@ extension CardChecker {
         var free = false
         for shape in engine.freeUsage {
             free = true
-            guard let feature = card.feature(shape.feature), let d = feature.dimensions.first(where: { $0.name == shape.dimension }),
-                  d.credits > 0 else { continue }
-            out.append(Diagnostic(path: path, location: d.location, message: shape.freeUsageMessage, rule: CheckRule.freeUsage.rawValue))
+            guard let feature = card.feature(shape.feature),
+                let d = feature.dimensions.first(where: { $0.name == shape.dimension }),
+                d.credits > 0
+            else { continue }
+            out.append(
+                Diagnostic(
+                    path: path, location: d.location, message: shape.freeUsageMessage,
+                    rule: CheckRule.freeUsage.rawValue))
         }
         // With free usage there is no finite worst case to compare with the floor.
         if free { return out }
@@ -30,19 +41,31 @@ extension CardChecker {
         let margins: PackMargins
         do {
             let fx = repository.fx.overriding(with: options.fxOverrides)
-            margins = try PackMargins(card: card, repository: repository, fx: fx, rates: options.commissionRates, taxRates: options.taxRates)
+            margins = try PackMargins(
+                card: card, repository: repository, fx: fx, rates: options.commissionRates,
+                taxRates: options.taxRates)
         } catch {
-            return out + [Diagnostic(path: path, location: loaded.versionLocation, message: "\(card.reference): the worst-case margins cannot be computed: \(error)", rule: CheckRule.worstCase.rawValue)]
+            return out + [
+                Diagnostic(
+                    path: path, location: loaded.versionLocation,
+                    message:
+                        "\(card.reference): the worst-case margins cannot be computed: \(error)",
+                    rule: CheckRule.worstCase.rawValue)
+            ]
         }
         guard applyFloor else { return out }
         let floor = options.minMargin
         for row in margins.rows where row.pack.credits > 0 && row.price.price.amount.isPositive {
-            guard let top = row.lines.max(by: { $0.rate < $1.rate }), top.marginShare < floor else { continue }
+            guard let top = row.lines.max(by: { $0.rate < $1.rate }), top.marginShare < floor else {
+                continue
+            }
             let witness = row.worst.witnessSummary
-            out.append(Diagnostic(
-                path: path, location: row.price.location,
-                message: "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(top.margin)) (\(Format.percent(top.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)\(fxNote(row.fxUsed, margins: margins))",
-                rule: CheckRule.minMargin.rawValue))
+            out.append(
+                Diagnostic(
+                    path: path, location: row.price.location,
+                    message:
+                        "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(top.margin)) (\(Format.percent(top.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)\(fxNote(row.fxUsed, margins: margins))",
+                    rule: CheckRule.minMargin.rawValue))
         }
         return out
     }
@@ -52,7 +75,9 @@ extension CardChecker {
     static func fxNote(_ rates: [FXRate], margins: PackMargins) -> String {
         guard !rates.isEmpty else { return "" }
         let parts = rates.map { r in
-            r.fromCommandLine ? "\(r) (given on the command line)" : "\(r) (\(margins.fx.source.path)\(margins.fx.placeholder ? ", placeholder" : ""))"
+            r.fromCommandLine
+                ? "\(r) (given on the command line)"
+                : "\(r) (\(margins.fx.source.path)\(margins.fx.placeholder ? ", placeholder" : ""))"
         }
         return "; FX " + parts.joined(separator: ", ")
     }

@@ -43,9 +43,13 @@ public enum CardChecker {
         /// storefronts are not checked.
         public var storefronts: StorefrontArguments?
 
-        public init(minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil, now: Timestamp? = nil, allVersions: Bool = false,
-                    fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil, taxRates: [Currency: Exact] = [:],
-                    storeKitPaths: [String] = [], storeKitIgnore: Set<String> = []) {
+        public init(
+            minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil,
+            now: Timestamp? = nil, allVersions: Bool = false,
+            fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil,
+            taxRates: [Currency: Exact] = [:],
+            storeKitPaths: [String] = [], storeKitIgnore: Set<String> = []
+        ) {
             self.minMargin = minMargin
             self.storeKitPath = storeKitPath
             self.lockPath = lockPath
@@ -61,7 +65,9 @@ public enum CardChecker {
         /// Every StoreKit file to compare, each once, in the order given.
         var allStoreKitPaths: [String] {
             var out: [String] = []
-            for p in (storeKitPath.map { [$0] } ?? []) + storeKitPaths where !out.contains(p) { out.append(p) }
+            for p in (storeKitPath.map { [$0] } ?? []) + storeKitPaths where !out.contains(p) {
+                out.append(p)
+            }
             return out
         }
 
@@ -114,11 +120,15 @@ public enum CardChecker {
         for file in loaded {
             if case .card(let card) = file.content {
                 let entry = LoadedCard(card: card, file: file)
-                if let first = cards.first(where: { $0.card.id == card.id && $0.card.version == card.version }) {
-                    findings.append(Diagnostic(
-                        path: file.path, location: entry.versionLocation,
-                        message: "card \(card.reference) is already defined in \(first.file.path): each version is one file, and a change is a new version",
-                        rule: CheckRule.versionOrder.rawValue))
+                if let first = cards.first(where: {
+                    $0.card.id == card.id && $0.card.version == card.version
+                }) {
+                    findings.append(
+                        Diagnostic(
+                            path: file.path, location: entry.versionLocation,
+                            message:
+                                "card \(card.reference) is already defined in \(first.file.path): each version is one file, and a change is a new version",
+                            rule: CheckRule.versionOrder.rawValue))
                     continue
                 }
                 cards.append(entry)
@@ -130,14 +140,18 @@ public enum CardChecker {
         for card in cards { findings.append(contentsOf: planFindings(card)) }
         findings.append(contentsOf: familyFindings(cards))
         for file in loaded {
-            if case .provider(let sheet) = file.content { findings.append(contentsOf: scheduleFindings(sheet, path: file.path)) }
+            if case .provider(let sheet) = file.content {
+                findings.append(contentsOf: scheduleFindings(sheet, path: file.path))
+            }
         }
         let lockPath = options.lockPath ?? defaultLockPath(for: paths)
         // A lock that cannot be read is unreadable input, but it does not keep the rules that
         // need the whole repository from running.
         var lockProblems: [Diagnostic] = []
-        findings.append(contentsOf: lockFindings(cards, loaded: loaded, lockPath: lockPath, explicit: options.lockPath != nil,
-                                                 now: options.instant, problems: &lockProblems))
+        findings.append(
+            contentsOf: lockFindings(
+                cards, loaded: loaded, lockPath: lockPath, explicit: options.lockPath != nil,
+                now: options.instant, problems: &lockProblems))
 
         // Free usage and margins need every provider sheet and the FX table: only when
         // everything loaded.
@@ -146,15 +160,22 @@ public enum CardChecker {
                 let repository = try CardRepository.assemble(assemblyInput, files: files)
                 let floored = flooredVersions(cards, options: options)
                 for card in cards {
-                    findings.append(contentsOf: worstCaseFindings(card, repository: repository, options: options,
-                                                                  applyFloor: floored.contains(card.card.reference)))
-                    findings.append(contentsOf: planMarginFindings(card, repository: repository, options: options,
-                                                                   applyFloor: floored.contains(card.card.reference)))
+                    findings.append(
+                        contentsOf: worstCaseFindings(
+                            card, repository: repository, options: options,
+                            applyFloor: floored.contains(card.card.reference)))
+                    findings.append(
+                        contentsOf: planMarginFindings(
+                            card, repository: repository, options: options,
+                            applyFloor: floored.contains(card.card.reference)))
                 }
                 if let arguments = options.storefronts {
                     do {
                         let lists = try ApplePriceList.load(arguments.bindings)
-                        findings.append(contentsOf: storefrontFindings(cards, repository: repository, lists: lists, arguments: arguments, floor: options.minMargin))
+                        findings.append(
+                            contentsOf: storefrontFindings(
+                                cards, repository: repository, lists: lists, arguments: arguments,
+                                floor: options.minMargin))
                     } catch {
                         problems.append(contentsOf: error.items)
                     }
@@ -165,10 +186,17 @@ public enum CardChecker {
         }
         problems.append(contentsOf: lockProblems)
         for storeKitPath in options.allStoreKitPaths {
-            findings.append(contentsOf: storeKitFindings(storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems))
-            findings.append(contentsOf: storeKitSubscriptionFindings(storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems))
+            findings.append(
+                contentsOf: storeKitFindings(
+                    storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems)
+            )
+            findings.append(
+                contentsOf: storeKitSubscriptionFindings(
+                    storeKitPath, cards: cards, ignore: options.storeKitIgnore, problems: &problems)
+            )
         }
-        return CheckReport(diagnostics: findings + problems, files: files, unreadable: !problems.isEmpty)
+        return CheckReport(
+            diagnostics: findings + problems, files: files, unreadable: !problems.isEmpty)
     }
 
     /// The references of the versions the margin floor applies to: per card id, the
@@ -180,7 +208,9 @@ public enum CardChecker {
         let now = options.instant
         var out = Set<String>()
         for id in Set(cards.map(\.card.id)) {
-            let versions = cards.map(\.card).filter { $0.id == id }.sorted { $0.version < $1.version }
+            let versions = cards.map(\.card).filter { $0.id == id }.sorted {
+                $0.version < $1.version
+            }
             let inForce = versions.last { !(now < $0.effective) }
             for v in versions where inForce.map({ v.version >= $0.version }) ?? true {
                 out.insert(v.reference)
@@ -201,7 +231,8 @@ public enum CardChecker {
                 continue
             }
             if isDir.boolValue {
-                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                let found =
+                    (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
                     .filter { $0.hasSuffix(".json") }
                     .sorted()
                 files.append(contentsOf: found.map { join(path, $0) })
@@ -216,7 +247,9 @@ public enum CardChecker {
 
     static func read(_ path: String) throws(Diagnostics) -> LoadedFile {
         let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, what: "the file") } catch { throw Diagnostics([error]) }
+        do { bytes = try FileBytes.read(path, what: "the file") } catch {
+            throw Diagnostics([error])
+        }
         let root = try JSONParser.parseDocument(bytes, path: path)
         let content = try CardFileLoader.load(root: root, path: path)
         return LoadedFile(path: path, bytes: bytes, root: root, content: content)
@@ -255,8 +288,10 @@ extension CardChecker.Options {
         var s = Substring(text)
         if s.hasSuffix("%") { s = s.dropLast() }
         guard let value = try? Exact(decimal: s), let share = try? value.divided(by: Exact(100)),
-              !(share < Exact(-1)), !(Exact.one < share) else {
-            throw UsageError("--min-margin \(text): expected a percentage from -100 to 100, e.g. 20 or 20%")
+            !(share < Exact(-1)), !(Exact.one < share)
+        else {
+            throw UsageError(
+                "--min-margin \(text): expected a percentage from -100 to 100, e.g. 20 or 20%")
         }
         return share
     }

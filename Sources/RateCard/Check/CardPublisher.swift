@@ -34,11 +34,20 @@ public enum CardPublisher {
     /// never overwritten.
     /// `options` carries what the check of the card uses besides the files (`--fx`,
     /// `--commission`, `--tax`); its lock path is replaced by `lockPath`.
-    public static func publish(cardPath: String, cardsDirectory: String, lockPath: String, options: CardChecker.Options = .init()) throws(Failure) -> Outcome {
+    public static func publish(
+        cardPath: String, cardsDirectory: String, lockPath: String,
+        options: CardChecker.Options = .init()
+    ) throws(Failure) -> Outcome {
         let file: CardChecker.LoadedFile
         do { file = try CardChecker.read(cardPath) } catch { throw .unreadable(error.items) }
         guard case .card(let card) = file.content else {
-            throw .unreadable([Diagnostic(path: cardPath, message: "not a rate card (only cards are published; provider, FX and commission files are not)")])
+            throw .unreadable([
+                Diagnostic(
+                    path: cardPath,
+                    message:
+                        "not a rate card (only cards are published; provider, FX and commission files are not)"
+                )
+            ])
         }
         let versionLocation = file.root["version"]?.location ?? file.root.location
 
@@ -46,24 +55,38 @@ public enum CardPublisher {
         let absolute = CardChecker.standardized(cardPath)
         let prefix = lockFolder.hasSuffix("/") ? lockFolder : lockFolder + "/"
         guard absolute.hasPrefix(prefix) else {
-            throw .unreadable([Diagnostic(path: cardPath, message: "the card must be in the lock's folder \(CardChecker.folder(of: lockPath)) (or below it) so that the lock can name it; pass --lock or --cards")])
+            throw .unreadable([
+                Diagnostic(
+                    path: cardPath,
+                    message:
+                        "the card must be in the lock's folder \(CardChecker.folder(of: lockPath)) (or below it) so that the lock can name it; pass --lock or --cards"
+                )
+            ])
         }
         let relative = String(absolute.dropFirst(prefix.count))
 
         let digest: String
-        do { digest = try CanonicalJSON.sha256(ofFile: file.bytes, path: cardPath) } catch { throw .unreadable([error]) }
+        do { digest = try CanonicalJSON.sha256(ofFile: file.bytes, path: cardPath) } catch {
+            throw .unreadable([error])
+        }
         var lock = PublishLock()
         if FileManager.default.fileExists(atPath: lockPath) {
-            do { lock = try PublishLock.load(path: lockPath) } catch { throw .unreadable(error.items) }
+            do { lock = try PublishLock.load(path: lockPath) } catch {
+                throw .unreadable(error.items)
+            }
         }
-        let entry = PublishLock.Entry(card: card.id, version: card.version, file: relative, sha256: digest)
+        let entry = PublishLock.Entry(
+            card: card.id, version: card.version, file: relative, sha256: digest)
         if let existing = lock.entry(card: card.id, version: card.version) {
             if existing == entry { return .alreadyRecorded(entry) }
             if existing.sha256 != digest {
-                throw .refused([Diagnostic(
-                    path: cardPath, location: versionLocation,
-                    message: "card \(card.reference) is already published with a different digest; publish a new version instead",
-                    rule: CheckRule.alreadyPublished.rawValue)])
+                throw .refused([
+                    Diagnostic(
+                        path: cardPath, location: versionLocation,
+                        message:
+                            "card \(card.reference) is already published with a different digest; publish a new version instead",
+                        rule: CheckRule.alreadyPublished.rawValue)
+                ])
             }
         }
 
@@ -72,7 +95,8 @@ public enum CardPublisher {
         checkOptions.lockPath = lockPath
         let report = CardChecker.check(paths: [cardsDirectory, cardPath], options: checkOptions)
         let blocking = report.diagnostics.filter { d in
-            d.severity == .error && CardChecker.standardized(d.path) == absolute && !(d.rule.map(CheckRule.lockRules.contains) ?? false)
+            d.severity == .error && CardChecker.standardized(d.path) == absolute
+                && !(d.rule.map(CheckRule.lockRules.contains) ?? false)
         }
         if !blocking.isEmpty { throw .refused(blocking) }
 

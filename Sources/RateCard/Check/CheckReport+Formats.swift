@@ -3,7 +3,8 @@ extension CheckReport {
     /// "2 errors, 1 warning in 6 files"
     public var summary: String {
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "\(count(errorCount, "error")), \(count(warningCount, "warning")) in \(count(files.count, "file"))"
+        return
+            "\(count(errorCount, "error")), \(count(warningCount, "warning")) in \(count(files.count, "file"))"
     }
 
     /// One GitHub Actions workflow command per finding, each ending with a newline:
@@ -12,18 +13,20 @@ extension CheckReport {
     public func githubAnnotations() -> String {
         var out = ""
         for d in diagnostics {
-            let command = switch d.severity {
-            case .error: "error"
-            case .warning: "warning"
-            case .note: "notice"
-            }
+            let command =
+                switch d.severity {
+                case .error: "error"
+                case .warning: "warning"
+                case .note: "notice"
+                }
             let properties = [
                 "file=" + Self.githubProperty(d.path),
                 "line=\(d.location.line)",
                 "col=\(d.location.column)",
                 "title=" + Self.githubProperty(d.rule ?? "margin"),
             ]
-            out += "::\(command) \(properties.joined(separator:","))::\(Self.githubData(d.message))\n"
+            out +=
+                "::\(command) \(properties.joined(separator:","))::\(Self.githubData(d.message))\n"
         }
         return out
     }

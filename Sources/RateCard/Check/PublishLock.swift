@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The record of every published rate-card version: `RateCards/published.lock`.
@@ -87,11 +87,16 @@ public struct PublishLock: Sendable {
     ///
     /// The finding is rule `published-card-edited`, located at `location` in the card
     /// file `path` (its `version` field is a good place).
-    public func verify(card: String, version: Int, sha256: String, path: String, at location: SourceLocation) -> Diagnostic? {
-        guard let recorded = entry(card: card, version: version), recorded.sha256 != sha256.lowercased() else { return nil }
+    public func verify(
+        card: String, version: Int, sha256: String, path: String, at location: SourceLocation
+    ) -> Diagnostic? {
+        guard let recorded = entry(card: card, version: version),
+            recorded.sha256 != sha256.lowercased()
+        else { return nil }
         return Diagnostic(
             path: path, location: location,
-            message: "card \(recorded.reference) was published with sha256 \(recorded.sha256.prefix(12))… but its content now hashes to \(sha256.lowercased().prefix(12))…; a published card never changes: publish a new version instead",
+            message:
+                "card \(recorded.reference) was published with sha256 \(recorded.sha256.prefix(12))… but its content now hashes to \(sha256.lowercased().prefix(12))…; a published card never changes: publish a new version instead",
             rule: CheckRule.publishedCardEdited.rawValue)
     }
 
@@ -109,7 +114,8 @@ public struct PublishLock: Sendable {
             if existing == entry { return false }
             throw Diagnostic(
                 path: path, location: locations[entry.key] ?? .start,
-                message: "card \(entry.reference) is already published (sha256 \(existing.sha256.prefix(12))…, file \(existing.file)); publish a new version instead",
+                message:
+                    "card \(entry.reference) is already published (sha256 \(existing.sha256.prefix(12))…, file \(existing.file)); publish a new version instead",
                 rule: CheckRule.alreadyPublished.rawValue)
         }
         if let problem = PublishLock.problem(with: entry) {
@@ -123,7 +129,9 @@ public struct PublishLock: Sendable {
     /// What is wrong with an entry's fields, if anything.
     private static func problem(with entry: Entry) -> String? {
         if entry.card.isEmpty { return "the card id is empty" }
-        if entry.version < 1 || entry.version > Int(Int32.max) { return "the version must be between 1 and \(Int32.max)" }
+        if entry.version < 1 || entry.version > Int(Int32.max) {
+            return "the version must be between 1 and \(Int32.max)"
+        }
         if let problem = fileProblem(entry.file) { return problem }
         if !isDigest(entry.sha256) { return "sha256 must be 64 lowercase hex digits" }
         return nil
@@ -166,23 +174,36 @@ public struct PublishLock: Sendable {
         var template = Array((folder + ".\(PublishLock.fileName).XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw Diagnostic(path: path, message: "cannot create a temporary file in \(folder.isEmpty ? "." : folder): \(FileBytes.reason())")
+            throw Diagnostic(
+                path: path,
+                message:
+                    "cannot create a temporary file in \(folder.isEmpty ? "." : folder): \(FileBytes.reason())"
+            )
         }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = String(
+            decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: String?
         _ = fchmod(fd, 0o644)
         var written = 0
         while written < bytes.count, failure == nil {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, bytes.count - written) }
+            let n = bytes.withUnsafeBytes {
+                systemWrite(fd, $0.baseAddress! + written, bytes.count - written)
+            }
             if n > 0 {
                 written += n
             } else if n < 0, errno != EINTR {
                 failure = "cannot write \(temporary): \(FileBytes.reason())"
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = "cannot flush \(temporary): \(FileBytes.reason())" }
-        if close(fd) != 0, failure == nil { failure = "cannot close \(temporary): \(FileBytes.reason())" }
-        if failure == nil, rename(temporary, path) != 0 { failure = "cannot rename \(temporary) to \(path): \(FileBytes.reason())" }
+        if failure == nil, fsync(fd) != 0 {
+            failure = "cannot flush \(temporary): \(FileBytes.reason())"
+        }
+        if close(fd) != 0, failure == nil {
+            failure = "cannot close \(temporary): \(FileBytes.reason())"
+        }
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = "cannot rename \(temporary) to \(path): \(FileBytes.reason())"
+        }
         if let failure {
             _ = unlink(temporary)
             throw Diagnostic(path: path, message: failure)
@@ -195,7 +216,9 @@ public struct PublishLock: Sendable {
     /// a lock that silently disappeared would let any published card change.
     public static func load(path: String) throws(Diagnostics) -> PublishLock {
         let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, what: "the publish lock") } catch { throw Diagnostics([error]) }
+        do { bytes = try FileBytes.read(path, what: "the publish lock") } catch {
+            throw Diagnostics([error])
+        }
         return try load(bytes: bytes, path: path)
     }
 
@@ -205,27 +228,38 @@ public struct PublishLock: Sendable {
     public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> PublishLock {
         let root = try JSONParser.parseDocument(bytes, path: path)
         guard case .object = root.value else {
-            throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName)")])
+            throw Diagnostics([
+                Diagnostic(
+                    path: path, location: root.location,
+                    message: "expected a JSON object at the top level, found \(root.value.kindName)"
+                )
+            ])
         }
         let reader = FieldReader(path: path)
         var lock = PublishLock()
         if let top = reader.object(root, "", allowed: ["kind", "published"]) {
             if let kindNode = reader.required(top, "kind", in: "", at: root.location),
-               let kind = reader.string(kindNode, "kind"), kind != "lock" {
+                let kind = reader.string(kindNode, "kind"), kind != "lock"
+            {
                 reader.error("kind: expected \"lock\", found \"\(kind)\"", at: kindNode.location)
             }
             if let listNode = reader.required(top, "published", in: "", at: root.location),
-               let list = reader.array(listNode, "published") {
+                let list = reader.array(listNode, "published")
+            {
                 var previous: Entry?
                 for (i, node) in list.enumerated() {
                     let field = "published[\(i)]"
                     guard let entry = readEntry(node, field, reader) else { continue }
                     if let first = lock.locations[entry.key] {
-                        reader.error("\(field): \(entry.reference) is recorded twice (first at line \(first.line), column \(first.column))", at: node.location)
+                        reader.error(
+                            "\(field): \(entry.reference) is recorded twice (first at line \(first.line), column \(first.column))",
+                            at: node.location)
                         continue
                     }
                     if let previous, !precedes(previous, entry) {
-                        reader.error("\(field): \(entry.reference) is out of order: entries are sorted by card, then version (after \(previous.reference))", at: node.location)
+                        reader.error(
+                            "\(field): \(entry.reference) is out of order: entries are sorted by card, then version (after \(previous.reference))",
+                            at: node.location)
                     }
                     lock.locations[entry.key] = node.location
                     lock.entries.append(entry)
@@ -238,8 +272,11 @@ public struct PublishLock: Sendable {
         return lock
     }
 
-    private static func readEntry(_ node: JSONNode, _ field: String, _ reader: FieldReader) -> Entry? {
-        guard let m = reader.object(node, field, allowed: ["card", "version", "file", "sha256"]) else { return nil }
+    private static func readEntry(_ node: JSONNode, _ field: String, _ reader: FieldReader)
+        -> Entry?
+    {
+        guard let m = reader.object(node, field, allowed: ["card", "version", "file", "sha256"])
+        else { return nil }
         var card: String?
         var version: Int?
         var file: String?
@@ -248,21 +285,28 @@ public struct PublishLock: Sendable {
             card = reader.nonEmptyString(n, "\(field).card")
         }
         if let n = reader.required(m, "version", in: field, at: node.location),
-           let v = reader.integer(n, "\(field).version", range: 1...Int128(Int32.max)) {
+            let v = reader.integer(n, "\(field).version", range: 1...Int128(Int32.max))
+        {
             version = Int(v)
         }
-        if let n = reader.required(m, "file", in: field, at: node.location), let s = reader.string(n, "\(field).file") {
+        if let n = reader.required(m, "file", in: field, at: node.location),
+            let s = reader.string(n, "\(field).file")
+        {
             if let problem = fileProblem(s) {
                 reader.error("\(field).file: \(problem)", at: n.location)
             } else {
                 file = s
             }
         }
-        if let n = reader.required(m, "sha256", in: field, at: node.location), let s = reader.string(n, "\(field).sha256") {
+        if let n = reader.required(m, "sha256", in: field, at: node.location),
+            let s = reader.string(n, "\(field).sha256")
+        {
             if isDigest(s) {
                 sha256 = s
             } else {
-                reader.error("\(field).sha256: \"\(s.prefix(80))\" is not a SHA-256 digest (64 lowercase hex digits)", at: n.location)
+                reader.error(
+                    "\(field).sha256: \"\(s.prefix(80))\" is not a SHA-256 digest (64 lowercase hex digits)",
+                    at: n.location)
             }
         }
         guard let card, let version, let file, let sha256 else { return nil }
@@ -270,13 +314,18 @@ public struct PublishLock: Sendable {
     }
 
     private static func isDigest(_ s: String) -> Bool {
-        s.utf8.count == 64 && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        s.utf8.count == 64
+            && s.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     private static func fileProblem(_ file: String) -> String? {
         if file.isEmpty { return "must not be empty" }
-        if file.hasPrefix("/") { return "must be relative to the lock file's folder, not an absolute path" }
-        if file.split(separator: "/", omittingEmptySubsequences: false).contains("..") { return "must not leave the lock file's folder (\"..\")" }
+        if file.hasPrefix("/") {
+            return "must be relative to the lock file's folder, not an absolute path"
+        }
+        if file.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+            return "must not leave the lock file's folder (\"..\")"
+        }
         return nil
     }
 }

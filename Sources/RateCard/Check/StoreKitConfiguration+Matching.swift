@@ -18,7 +18,9 @@ extension StoreKitConfiguration {
     ///
     /// When `packs` repeats a product id, the first one counts. An id in `ignore` is never
     /// compared, even when a pack has it (the pack is then not reported missing either).
-    public func mismatches(with packs: [StoreKitPackExpectation], cardPath: String, ignore: Set<String> = []) -> [Diagnostic] {
+    public func mismatches(
+        with packs: [StoreKitPackExpectation], cardPath: String, ignore: Set<String> = []
+    ) -> [Diagnostic] {
         var packsByID: [String: StoreKitPackExpectation] = [:]
         for pack in packs where packsByID[pack.productId] == nil {
             packsByID[pack.productId] = pack
@@ -26,9 +28,13 @@ extension StoreKitConfiguration {
         let productIDs = Set(products.map(\.id))
         var findings: [Diagnostic] = []
         func report(_ message: String, at location: SourceLocation, rule: CheckRule) {
-            findings.append(Diagnostic(path: path, location: location, message: message, rule: rule.rawValue))
+            findings.append(
+                Diagnostic(path: path, location: location, message: message, rule: rule.rawValue))
         }
-        let from = storefrontIsDefault ? "storefront \(storefront), Xcode's default: the file names none" : "storefront \(storefront)"
+        let from =
+            storefrontIsDefault
+            ? "storefront \(storefront), Xcode's default: the file names none"
+            : "storefront \(storefront)"
 
         var skipped: (nonConsumables: Int, subscriptions: Int, ignored: [String]) = (0, 0, [])
         for product in products {
@@ -38,8 +44,9 @@ extension StoreKitConfiguration {
             }
             guard let pack = packsByID[product.id] else {
                 if product.type == "Consumable" {
-                    report("consumable \"\(product.id)\" is not a pack of the card \(cardPath); if it is not a credit pack (a tip), pass --storekit-ignore \(product.id)",
-                           at: product.idLocation, rule: .storeKitUnknownProduct)
+                    report(
+                        "consumable \"\(product.id)\" is not a pack of the card \(cardPath); if it is not a credit pack (a tip), pass --storekit-ignore \(product.id)",
+                        at: product.idLocation, rule: .storeKitUnknownProduct)
                 } else if product.isSubscription {
                     skipped.subscriptions += 1
                 } else {
@@ -48,45 +55,68 @@ extension StoreKitConfiguration {
                 continue
             }
             if Self.normalizedType(product.type) != Self.normalizedType(pack.type) {
-                report("\"\(product.id)\" is \(product.type) here but the card \(cardPath) sells it as \(pack.type)",
-                       at: product.typeLocation, rule: .storeKitType)
+                report(
+                    "\"\(product.id)\" is \(product.type) here but the card \(cardPath) sells it as \(pack.type)",
+                    at: product.typeLocation, rule: .storeKitType)
             }
             let expected = pack.prices[currency]
             guard let price = product.price else {
-                let card = expected.map { "the card \(cardPath) prices it at \(show($0))" } ?? "the card \(cardPath) has no \(currency.code) price for it either"
-                report("\"\(product.id)\" has no displayPrice (\"\") in the StoreKit configuration (\(from)); \(card)",
-                       at: product.priceLocation, rule: .storeKitNoPrice)
+                let card =
+                    expected.map { "the card \(cardPath) prices it at \(show($0))" }
+                    ?? "the card \(cardPath) has no \(currency.code) price for it either"
+                report(
+                    "\"\(product.id)\" has no displayPrice (\"\") in the StoreKit configuration (\(from)); \(card)",
+                    at: product.priceLocation, rule: .storeKitNoPrice)
                 continue
             }
             if let expected {
                 if expected != price {
-                    report("\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) prices it at \(show(expected))",
-                           at: product.priceLocation, rule: .storeKitPrice)
+                    report(
+                        "\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) prices it at \(show(expected))",
+                        at: product.priceLocation, rule: .storeKitPrice)
                 }
             } else {
                 let sold = pack.prices.keys.sorted().map(\.code).joined(separator: ", ")
-                report("\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) has no \(currency.code) price for it (only \(sold.isEmpty ? "none" : sold))",
-                       at: product.priceLocation, rule: .storeKitPrice)
+                report(
+                    "\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) has no \(currency.code) price for it (only \(sold.isEmpty ? "none" : sold))",
+                    at: product.priceLocation, rule: .storeKitPrice)
             }
         }
 
-        for pack in packs where packsByID[pack.productId] == pack && !productIDs.contains(pack.productId) && !ignore.contains(pack.productId) {
-            findings.append(Diagnostic(
-                path: cardPath, location: pack.location,
-                message: "pack \"\(pack.productId)\" has no product in the StoreKit configuration \(path)",
-                rule: CheckRule.storeKitMissingProduct.rawValue))
+        for pack in packs
+        where packsByID[pack.productId] == pack && !productIDs.contains(pack.productId)
+            && !ignore.contains(pack.productId)
+        {
+            findings.append(
+                Diagnostic(
+                    path: cardPath, location: pack.location,
+                    message:
+                        "pack \"\(pack.productId)\" has no product in the StoreKit configuration \(path)",
+                    rule: CheckRule.storeKitMissingProduct.rawValue))
         }
 
         var parts: [String] = []
-        if skipped.nonConsumables > 0 { parts.append("\(skipped.nonConsumables) non-consumable\(skipped.nonConsumables == 1 ? "" : "s")") }
-        if skipped.subscriptions > 0 { parts.append("\(skipped.subscriptions) subscription\(skipped.subscriptions == 1 ? "" : "s") (compared with subscription plans, not packs)") }
-        if !skipped.ignored.isEmpty { parts.append("\(skipped.ignored.count) ignored (\(skipped.ignored.joined(separator: ", ")))") }
+        if skipped.nonConsumables > 0 {
+            parts.append(
+                "\(skipped.nonConsumables) non-consumable\(skipped.nonConsumables == 1 ? "" : "s")")
+        }
+        if skipped.subscriptions > 0 {
+            parts.append(
+                "\(skipped.subscriptions) subscription\(skipped.subscriptions == 1 ? "" : "s") (compared with subscription plans, not packs)"
+            )
+        }
+        if !skipped.ignored.isEmpty {
+            parts.append(
+                "\(skipped.ignored.count) ignored (\(skipped.ignored.joined(separator: ", ")))")
+        }
         if !parts.isEmpty {
             let count = skipped.nonConsumables + skipped.subscriptions + skipped.ignored.count
-            findings.append(Diagnostic(
-                path: path, location: storefrontLocation, severity: .note,
-                message: "\(count) of \(products.count) product\(products.count == 1 ? "" : "s") not compared with the packs of \(cardPath): \(parts.joined(separator: ", "))",
-                rule: CheckRule.storeKitSkipped.rawValue))
+            findings.append(
+                Diagnostic(
+                    path: path, location: storefrontLocation, severity: .note,
+                    message:
+                        "\(count) of \(products.count) product\(products.count == 1 ? "" : "s") not compared with the packs of \(cardPath): \(parts.joined(separator: ", "))",
+                    rule: CheckRule.storeKitSkipped.rawValue))
         }
         return findings.sorted()
     }
@@ -102,6 +132,9 @@ extension StoreKitConfiguration {
     /// The type without case or punctuation: "NonConsumable" and "non-consumable" are
     /// both "nonconsumable".
     static func normalizedType(_ type: String) -> String {
-        String(type.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }.map(Character.init))
+        String(
+            type.lowercased().unicodeScalars.filter {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0)
+            }.map(Character.init))
     }
 }

@@ -42,10 +42,13 @@ extension StoreKitConfiguration {
     /// product check reports why). What that reader does not keep, the introductory offer
     /// and where `recurringSubscriptionPeriod` is written, is read here from the same JSON;
     /// a period or offer field that is not what Xcode writes goes into `problems`.
-    static func subscriptions(path: String, problems: inout [Diagnostic]) -> (currency: Currency, storefront: String, items: [Subscription])? {
+    static func subscriptions(path: String, problems: inout [Diagnostic]) -> (
+        currency: Currency, storefront: String, items: [Subscription]
+    )? {
         guard let configuration = try? StoreKitConfiguration.load(path: path),
-              let bytes = try? FileBytes.read(path, what: "the StoreKit configuration"),
-              let root = try? JSONParser.parseDocument(bytes, path: path) else { return nil }
+            let bytes = try? FileBytes.read(path, what: "the StoreKit configuration"),
+            let root = try? JSONParser.parseDocument(bytes, path: path)
+        else { return nil }
         let r = FieldReader(path: path)
         // The subscription objects of every group, by product id, with their field paths.
         var nodes: [String: (node: JSONNode, field: String)] = [:]
@@ -66,26 +69,53 @@ extension StoreKitConfiguration {
             let periodNode = node["recurringSubscriptionPeriod"]
             if let text = product.subscriptionPeriod {
                 period = SubscriptionPeriod(iso8601: text)
-                if period == nil { r.error("\(field).recurringSubscriptionPeriod: \"\(FieldReader.excerpt(text))\" is not an ISO 8601 period such as P1M", at: periodNode?.location ?? product.location) }
+                if period == nil {
+                    r.error(
+                        "\(field).recurringSubscriptionPeriod: \"\(FieldReader.excerpt(text))\" is not an ISO 8601 period such as P1M",
+                        at: periodNode?.location ?? product.location)
+                }
             }
             var offer: Subscription.Offer?
             let offerNode = node["introductoryOffer"]
-            if let offerNode, offerNode.value != .null, let m = r.object(offerNode, "\(field).introductoryOffer") {
-                let mode = m["paymentMode"].flatMap { r.string($0.value, "\(field).introductoryOffer.paymentMode") } ?? ""
+            if let offerNode, offerNode.value != .null,
+                let m = r.object(offerNode, "\(field).introductoryOffer")
+            {
+                let mode =
+                    m["paymentMode"].flatMap {
+                        r.string($0.value, "\(field).introductoryOffer.paymentMode")
+                    } ?? ""
                 var offerPeriod: SubscriptionPeriod?
-                if let n = m["subscriptionPeriod"]?.value, let text = r.string(n, "\(field).introductoryOffer.subscriptionPeriod") {
+                if let n = m["subscriptionPeriod"]?.value,
+                    let text = r.string(n, "\(field).introductoryOffer.subscriptionPeriod")
+                {
                     offerPeriod = SubscriptionPeriod(iso8601: text)
-                    if offerPeriod == nil { r.error("\(field).introductoryOffer.subscriptionPeriod: \"\(FieldReader.excerpt(text))\" is not an ISO 8601 period such as P1W", at: n.location) }
+                    if offerPeriod == nil {
+                        r.error(
+                            "\(field).introductoryOffer.subscriptionPeriod: \"\(FieldReader.excerpt(text))\" is not an ISO 8601 period such as P1W",
+                            at: n.location)
+                    }
                 }
-                let count = m["numberOfPeriods"].flatMap { r.integer($0.value, "\(field).introductoryOffer.numberOfPeriods", range: 1...1000) } ?? 1
+                let count =
+                    m["numberOfPeriods"].flatMap {
+                        r.integer(
+                            $0.value, "\(field).introductoryOffer.numberOfPeriods", range: 1...1000)
+                    } ?? 1
                 var price: Exact?
-                if let n = m["displayPrice"]?.value, !(n.value == .string("")) { price = r.decimal(n, "\(field).introductoryOffer.displayPrice") }
-                offer = .init(paymentMode: mode, period: offerPeriod, periods: Int(count), price: price,
-                              priceLocation: m["displayPrice"]?.value.location ?? offerNode.location)
+                if let n = m["displayPrice"]?.value, !(n.value == .string("")) {
+                    price = r.decimal(n, "\(field).introductoryOffer.displayPrice")
+                }
+                offer = .init(
+                    paymentMode: mode, period: offerPeriod, periods: Int(count), price: price,
+                    priceLocation: m["displayPrice"]?.value.location ?? offerNode.location)
             }
-            out.append(Subscription(productId: product.id, group: product.subscriptionGroup, period: period, price: product.price, offer: offer,
-                                    idLocation: product.idLocation, periodLocation: periodNode?.location ?? product.location,
-                                    priceLocation: product.priceLocation, offerLocation: offerNode?.location ?? product.idLocation))
+            out.append(
+                Subscription(
+                    productId: product.id, group: product.subscriptionGroup, period: period,
+                    price: product.price, offer: offer,
+                    idLocation: product.idLocation,
+                    periodLocation: periodNode?.location ?? product.location,
+                    priceLocation: product.priceLocation,
+                    offerLocation: offerNode?.location ?? product.idLocation))
         }
         problems.append(contentsOf: r.diagnostics)
         return (configuration.currency, configuration.storefront, out)
@@ -96,52 +126,97 @@ extension StoreKitConfiguration {
     /// group, renewal period or introductory offer that differs
     /// (`storekit-subscription-terms`); a `displayPrice` that differs from the card's price
     /// in the storefront's currency (`storekit-price`).
-    static func subscriptionMismatches(_ subs: [Subscription], plans: [SubscriptionPlan], currency: Currency, storefront: String,
-                                       path: String, cardPath: String) -> [Diagnostic] {
+    static func subscriptionMismatches(
+        _ subs: [Subscription], plans: [SubscriptionPlan], currency: Currency, storefront: String,
+        path: String, cardPath: String
+    ) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        func report(_ rule: CheckRule, _ message: String, at location: SourceLocation, in file: String? = nil) {
-            out.append(Diagnostic(path: file ?? path, location: location, message: message, rule: rule.rawValue))
+        func report(
+            _ rule: CheckRule, _ message: String, at location: SourceLocation,
+            in file: String? = nil
+        ) {
+            out.append(
+                Diagnostic(
+                    path: file ?? path, location: location, message: message, rule: rule.rawValue))
         }
-        func show(_ v: Exact) -> String { "\(currency.code) \((try? v.formatted(scale: max(currency.minorUnits, v.terminatingScale ?? 0), rule: .halfEven)) ?? v.decimalText())" }
+        func show(_ v: Exact) -> String {
+            "\(currency.code) \((try? v.formatted(scale: max(currency.minorUnits, v.terminatingScale ?? 0), rule: .halfEven)) ?? v.decimalText())"
+        }
         let ids = Set(subs.map(\.productId))
         for s in subs {
             guard let plan = plans.first(where: { $0.productId == s.productId }) else {
-                report(.storeKitSubscription, "subscription \"\(s.productId)\"\(s.group.map { " (group \"\($0)\")" } ?? "") is not a subscription of the card \(cardPath)", at: s.idLocation)
+                report(
+                    .storeKitSubscription,
+                    "subscription \"\(s.productId)\"\(s.group.map { " (group \"\($0)\")" } ?? "") is not a subscription of the card \(cardPath)",
+                    at: s.idLocation)
                 continue
             }
             if let g = s.group, g != plan.group {
-                report(.storeKitSubscriptionTerms, "\"\(s.productId)\" is in subscription group \"\(g)\" here but in \"\(plan.group)\" in the card \(cardPath)", at: s.idLocation)
+                report(
+                    .storeKitSubscriptionTerms,
+                    "\"\(s.productId)\" is in subscription group \"\(g)\" here but in \"\(plan.group)\" in the card \(cardPath)",
+                    at: s.idLocation)
             }
             if let p = s.period, p != plan.period {
-                report(.storeKitSubscriptionTerms, "\"\(s.productId)\" renews every \(p) here but every \(plan.period) in the card \(cardPath)", at: s.periodLocation)
+                report(
+                    .storeKitSubscriptionTerms,
+                    "\"\(s.productId)\" renews every \(p) here but every \(plan.period) in the card \(cardPath)",
+                    at: s.periodLocation)
             }
             let expected = price(plan.prices, currency: currency, storefront: storefront)
             if s.price == nil {
-                report(.storeKitNoPrice, "\"\(s.productId)\" has no displayPrice in the StoreKit file (\"\"), but the card \(cardPath) \(expected.map { "prices it at \(show($0)) a period" } ?? "sells it")", at: s.priceLocation)
+                report(
+                    .storeKitNoPrice,
+                    "\"\(s.productId)\" has no displayPrice in the StoreKit file (\"\"), but the card \(cardPath) \(expected.map { "prices it at \(show($0)) a period" } ?? "sells it")",
+                    at: s.priceLocation)
             } else if let e = expected, let got = s.price, e != got {
-                report(.storeKitPrice, "\"\(s.productId)\" has displayPrice \(show(got)) (storefront \(storefront)) but the card \(cardPath) prices it at \(show(e)) a period", at: s.priceLocation)
+                report(
+                    .storeKitPrice,
+                    "\"\(s.productId)\" has displayPrice \(show(got)) (storefront \(storefront)) but the card \(cardPath) prices it at \(show(e)) a period",
+                    at: s.priceLocation)
             } else if expected == nil, let got = s.price {
-                report(.storeKitPrice, "\"\(s.productId)\" has displayPrice \(show(got)) (storefront \(storefront)) but the card \(cardPath) has no \(currency.code) price for it", at: s.priceLocation)
+                report(
+                    .storeKitPrice,
+                    "\"\(s.productId)\" has displayPrice \(show(got)) (storefront \(storefront)) but the card \(cardPath) has no \(currency.code) price for it",
+                    at: s.priceLocation)
             }
             switch (plan.introductoryOffer, s.offer) {
             case (nil, nil): break
             case (let card?, nil):
-                report(.storeKitSubscriptionTerms, "\"\(s.productId)\" has no introductoryOffer here but the card \(cardPath) gives a \(card.paymentMode.rawValue) offer of \(card.periods) × \(card.period)", at: s.offerLocation)
+                report(
+                    .storeKitSubscriptionTerms,
+                    "\"\(s.productId)\" has no introductoryOffer here but the card \(cardPath) gives a \(card.paymentMode.rawValue) offer of \(card.periods) × \(card.period)",
+                    at: s.offerLocation)
             case (nil, let file?):
-                report(.storeKitSubscriptionTerms, "\"\(s.productId)\" has a \(file.paymentMode) introductoryOffer here but the card \(cardPath) gives none", at: s.offerLocation)
+                report(
+                    .storeKitSubscriptionTerms,
+                    "\"\(s.productId)\" has a \(file.paymentMode) introductoryOffer here but the card \(cardPath) gives none",
+                    at: s.offerLocation)
             case (let card?, let file?):
-                if file.paymentMode != card.paymentMode.rawValue || (file.period.map { $0 != card.period } ?? false) || file.periods != card.periods {
-                    report(.storeKitSubscriptionTerms, "\"\(s.productId)\" has a \(file.paymentMode) introductoryOffer of \(file.periods) × \(file.period?.description ?? "?") here but the card \(cardPath) gives \(card.paymentMode.rawValue) \(card.periods) × \(card.period)", at: s.offerLocation)
+                if file.paymentMode != card.paymentMode.rawValue
+                    || (file.period.map { $0 != card.period } ?? false)
+                    || file.periods != card.periods
+                {
+                    report(
+                        .storeKitSubscriptionTerms,
+                        "\"\(s.productId)\" has a \(file.paymentMode) introductoryOffer of \(file.periods) × \(file.period?.description ?? "?") here but the card \(cardPath) gives \(card.paymentMode.rawValue) \(card.periods) × \(card.period)",
+                        at: s.offerLocation)
                 } else if card.paymentMode != .free, let got = file.price {
                     let e = price(card.prices, currency: currency, storefront: storefront)
                     if e != got {
-                        report(.storeKitPrice, "\"\(s.productId)\" has an introductory displayPrice \(show(got)) but the card \(cardPath) prices the offer at \(e.map(show) ?? "nothing in \(currency.code)")", at: file.priceLocation)
+                        report(
+                            .storeKitPrice,
+                            "\"\(s.productId)\" has an introductory displayPrice \(show(got)) but the card \(cardPath) prices the offer at \(e.map(show) ?? "nothing in \(currency.code)")",
+                            at: file.priceLocation)
                     }
                 }
             }
         }
         for plan in plans where !ids.contains(plan.productId) {
-            report(.storeKitSubscription, "subscription \"\(plan.productId)\" has no product in the StoreKit configuration \(path)", at: plan.location, in: cardPath)
+            report(
+                .storeKitSubscription,
+                "subscription \"\(plan.productId)\" has no product in the StoreKit configuration \(path)",
+                at: plan.location, in: cardPath)
         }
         return out.sorted()
     }
@@ -149,7 +224,10 @@ extension StoreKitConfiguration {
     /// The price for `storefront`, else the one without a storefront, in `currency`.
     static func price(_ prices: [PackPrice], currency: Currency, storefront: String) -> Exact? {
         let inCurrency = prices.filter { $0.price.currency == currency }
-        return (inCurrency.first { $0.storefront == storefront } ?? inCurrency.first { $0.storefront == nil } ?? inCurrency.first)?.price.amount
+        return
+            (inCurrency.first { $0.storefront == storefront } ?? inCurrency.first {
+                $0.storefront == nil
+            } ?? inCurrency.first)?.price.amount
     }
 }
 
@@ -157,8 +235,12 @@ extension CardChecker {
     /// The subscription findings of the `.storekit` file at `path` against the newest card
     /// that shares the most subscriptions with it (none when no card sells any).
     /// Ids in `ignore` (`--storekit-ignore`) are not compared.
-    static func storeKitSubscriptionFindings(_ path: String, cards: [LoadedCard], ignore: Set<String> = [], problems: inout [Diagnostic]) -> [Diagnostic] {
-        guard let file = StoreKitConfiguration.subscriptions(path: path, problems: &problems) else { return [] }
+    static func storeKitSubscriptionFindings(
+        _ path: String, cards: [LoadedCard], ignore: Set<String> = [], problems: inout [Diagnostic]
+    ) -> [Diagnostic] {
+        guard let file = StoreKitConfiguration.subscriptions(path: path, problems: &problems) else {
+            return []
+        }
         let items = file.items.filter { !ignore.contains($0.productId) }
         let ids = Set(items.map(\.productId))
         let newest = Set(cards.map(\.card.id)).sorted().compactMap { id in
@@ -170,7 +252,9 @@ extension CardChecker {
             if best == nil || shared > best!.shared { best = (c, shared) }
         }
         guard let chosen = best?.card else { return [] }
-        return StoreKitConfiguration.subscriptionMismatches(items, plans: chosen.card.subscriptions.filter { !ignore.contains($0.productId) }, currency: file.currency,
-                                                            storefront: file.storefront, path: path, cardPath: chosen.file.path)
+        return StoreKitConfiguration.subscriptionMismatches(
+            items, plans: chosen.card.subscriptions.filter { !ignore.contains($0.productId) },
+            currency: file.currency,
+            storefront: file.storefront, path: path, cardPath: chosen.file.path)
     }
 }

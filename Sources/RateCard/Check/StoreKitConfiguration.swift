@@ -54,11 +54,15 @@ public struct StoreKitConfiguration: Sendable, Hashable {
         public let priceLocation: SourceLocation
 
         /// A subscription (auto-renewable or not), which a credit pack never is.
-        public var isSubscription: Bool { type == "RecurringSubscription" || type == "NonRenewingSubscription" }
+        public var isSubscription: Bool {
+            type == "RecurringSubscription" || type == "NonRenewingSubscription"
+        }
     }
 
     /// The product types Xcode writes.
-    public static let productTypes: Set<String> = ["Consumable", "NonConsumable", "NonRenewingSubscription", "RecurringSubscription"]
+    public static let productTypes: Set<String> = [
+        "Consumable", "NonConsumable", "NonRenewingSubscription", "RecurringSubscription",
+    ]
 
     /// The storefront Xcode uses when a file names none (`settings._storefront` absent).
     public static let defaultStorefront = "USA"
@@ -86,7 +90,9 @@ public struct StoreKitConfiguration: Sendable, Hashable {
     /// Reads the StoreKit configuration file at `path`.
     public static func load(path: String) throws(Diagnostics) -> StoreKitConfiguration {
         let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, what: "the StoreKit configuration") } catch { throw Diagnostics([error]) }
+        do { bytes = try FileBytes.read(path, what: "the StoreKit configuration") } catch {
+            throw Diagnostics([error])
+        }
         return try load(bytes: bytes, path: path)
     }
 
@@ -94,50 +100,77 @@ public struct StoreKitConfiguration: Sendable, Hashable {
     /// unknown storefront, products without an id or type, a price that is not an exact
     /// non-negative decimal in the storefront currency's minor units, a product id given
     /// twice; and refusing, with what it looks like instead, a file that is not Xcode's.
-    public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> StoreKitConfiguration {
+    public static func load(bytes: [UInt8], path: String) throws(Diagnostics)
+        -> StoreKitConfiguration
+    {
         if let notXcode = notXcodeFormat(bytes) {
             throw Diagnostics([Diagnostic(path: path, location: .start, message: notXcode)])
         }
         let root = try JSONParser.parseDocument(bytes, path: path)
         guard case .object(let members) = root.value else {
-            throw Diagnostics([Diagnostic(path: path, location: root.location, message: "expected a JSON object at the top level, found \(root.value.kindName): not an Xcode StoreKit configuration file")])
+            throw Diagnostics([
+                Diagnostic(
+                    path: path, location: root.location,
+                    message:
+                        "expected a JSON object at the top level, found \(root.value.kindName): not an Xcode StoreKit configuration file"
+                )
+            ])
         }
         let lists = ["products", "nonRenewingSubscriptions", "subscriptionGroups"]
         let keysPresent = Set(members.map(\.key))
         guard lists.contains(where: keysPresent.contains) else {
             let keys = keysPresent.sorted().prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
-            throw Diagnostics([Diagnostic(
-                path: path, location: root.location,
-                message: "a JSON object with none of Xcode's product lists (products, nonRenewingSubscriptions, subscriptionGroups)\(keys.isEmpty ? "" : ", only \(keys)"): another schema, not an Xcode StoreKit configuration file")])
+            throw Diagnostics([
+                Diagnostic(
+                    path: path, location: root.location,
+                    message:
+                        "a JSON object with none of Xcode's product lists (products, nonRenewingSubscriptions, subscriptionGroups)\(keys.isEmpty ? "" : ", only \(keys)"): another schema, not an Xcode StoreKit configuration file"
+                )
+            ])
         }
         let reader = FieldReader(path: path)
         guard let top = reader.object(root, "") else { throw Diagnostics(reader.diagnostics) }
 
         // No `_storefront` (files of Xcode 12 and some later ones): Xcode uses the USA.
-        var storefront: (code: String, location: SourceLocation, currency: Currency, isDefault: Bool)?
+        var storefront:
+            (code: String, location: SourceLocation, currency: Currency, isDefault: Bool)?
         var settings: [String: JSONMember]?
-        if let settingsNode = top["settings"]?.value { settings = reader.object(settingsNode, "settings") }
+        if let settingsNode = top["settings"]?.value {
+            settings = reader.object(settingsNode, "settings")
+        }
         if let node = settings?["_storefront"]?.value {
             if let code = reader.nonEmptyString(node, "settings._storefront") {
                 if let currency = StoreKitStorefront.currency(for: code) {
                     storefront = (code, node.location, currency, false)
                 } else {
-                    let hint = FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map { "; did you mean \"\($0)\"?" } ?? ""
-                    reader.error("settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)", at: node.location)
+                    let hint =
+                        FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map {
+                            "; did you mean \"\($0)\"?"
+                        } ?? ""
+                    reader.error(
+                        "settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)",
+                        at: node.location)
                 }
             }
         } else if let usd = StoreKitStorefront.currency(for: defaultStorefront) {
-            storefront = (defaultStorefront, top["settings"]?.value.location ?? root.location, usd, true)
+            storefront = (
+                defaultStorefront, top["settings"]?.value.location ?? root.location, usd, true
+            )
         }
 
         // Every product-bearing array, with the field path to name in messages.
         var sources: [(field: String, node: JSONNode, group: String?)] = []
         if let node = top["products"]?.value { sources.append(("products", node, nil)) }
-        if let node = top["nonRenewingSubscriptions"]?.value { sources.append(("nonRenewingSubscriptions", node, nil)) }
-        if let groupsNode = top["subscriptionGroups"]?.value, let groups = reader.array(groupsNode, "subscriptionGroups") {
+        if let node = top["nonRenewingSubscriptions"]?.value {
+            sources.append(("nonRenewingSubscriptions", node, nil))
+        }
+        if let groupsNode = top["subscriptionGroups"]?.value,
+            let groups = reader.array(groupsNode, "subscriptionGroups")
+        {
             for (g, groupNode) in groups.enumerated() {
                 guard let group = reader.object(groupNode, "subscriptionGroups[\(g)]"),
-                      let node = group["subscriptions"]?.value else { continue }
+                    let node = group["subscriptions"]?.value
+                else { continue }
                 let name: String?
                 if case .string(let n)? = group["name"]?.value.value, !n.isEmpty {
                     name = n
@@ -159,20 +192,29 @@ public struct StoreKitConfiguration: Sendable, Hashable {
                 // A repeated id is reported even when either product has other faults.
                 if let idNode = node["productID"], case .string(let id) = idNode.value {
                     if let first = seen[id] {
-                        reader.error("\(field).productID: \"\(id)\" is already used at line \(first.line), column \(first.column)", at: idNode.location)
+                        reader.error(
+                            "\(field).productID: \"\(id)\" is already used at line \(first.line), column \(first.column)",
+                            at: idNode.location)
                         continue
                     }
                     seen[id] = idNode.location
                 }
-                if let product = readProduct(node, field, list: source.field, group: source.group, currency: storefront?.currency, reader) {
+                if let product = readProduct(
+                    node, field, list: source.field, group: source.group,
+                    currency: storefront?.currency, reader)
+                {
                     products.append(product)
                 }
             }
         }
 
-        guard reader.diagnostics.isEmpty, let storefront else { throw Diagnostics(reader.diagnostics) }
-        return StoreKitConfiguration(path: path, storefront: storefront.code, storefrontLocation: storefront.location,
-                                     storefrontIsDefault: storefront.isDefault, currency: storefront.currency, products: products)
+        guard reader.diagnostics.isEmpty, let storefront else {
+            throw Diagnostics(reader.diagnostics)
+        }
+        return StoreKitConfiguration(
+            path: path, storefront: storefront.code, storefrontLocation: storefront.location,
+            storefrontIsDefault: storefront.isDefault, currency: storefront.currency,
+            products: products)
     }
 
     /// What the bytes look like when they cannot be Xcode's JSON: empty, an XML property
@@ -181,33 +223,48 @@ public struct StoreKitConfiguration: Sendable, Hashable {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
-        let expected = "an Xcode StoreKit configuration file is a JSON object with products, settings and version"
+        let expected =
+            "an Xcode StoreKit configuration file is a JSON object with products, settings and version"
         if start == bytes.count { return "the file is empty: \(expected)" }
         if bytes[start...].starts(with: Array("bplist".utf8)) {
             return "the file is a binary property list, not JSON: \(expected)"
         }
         if bytes[start] == UInt8(ascii: "<") {
             let head = String(decoding: bytes[start..<min(bytes.count, start + 512)], as: UTF8.self)
-            let what = head.contains("<plist") || head.contains("PropertyList") ? "an XML property list" : "XML"
-            return "the file is \(what), not JSON: \(expected) (save it from Xcode's StoreKit configuration editor)"
+            let what =
+                head.contains("<plist") || head.contains("PropertyList")
+                ? "an XML property list" : "XML"
+            return
+                "the file is \(what), not JSON: \(expected) (save it from Xcode's StoreKit configuration editor)"
         }
         return nil
     }
 
-    private static func readProduct(_ node: JSONNode, _ field: String, list: String, group: String?, currency: Currency?, _ reader: FieldReader) -> Product? {
+    private static func readProduct(
+        _ node: JSONNode, _ field: String, list: String, group: String?, currency: Currency?,
+        _ reader: FieldReader
+    ) -> Product? {
         guard let m = reader.object(node, field) else { return nil }
         var id: (String, SourceLocation)?
         var type: (String, SourceLocation)?
         var price: (Exact?, SourceLocation)?
-        if let n = reader.required(m, "productID", in: field, at: node.location), let s = reader.nonEmptyString(n, "\(field).productID") {
+        if let n = reader.required(m, "productID", in: field, at: node.location),
+            let s = reader.nonEmptyString(n, "\(field).productID")
+        {
             id = (s, n.location)
         }
-        if let n = reader.required(m, "type", in: field, at: node.location), let s = reader.string(n, "\(field).type") {
+        if let n = reader.required(m, "type", in: field, at: node.location),
+            let s = reader.string(n, "\(field).type")
+        {
             if productTypes.contains(s) {
                 type = (s, n.location)
             } else {
-                let hint = FieldReader.closest(s, in: productTypes).map { "did you mean \"\($0)\"? " } ?? ""
-                reader.error("\(field).type: \"\(s)\" is not a StoreKit product type (\(hint)expected one of \(productTypes.sorted().joined(separator: ", ")))", at: n.location)
+                let hint =
+                    FieldReader.closest(s, in: productTypes).map { "did you mean \"\($0)\"? " }
+                    ?? ""
+                reader.error(
+                    "\(field).type: \"\(s)\" is not a StoreKit product type (\(hint)expected one of \(productTypes.sorted().joined(separator: ", ")))",
+                    at: n.location)
             }
         }
         if let n = reader.required(m, "displayPrice", in: field, at: node.location) {
@@ -217,7 +274,9 @@ public struct StoreKitConfiguration: Sendable, Hashable {
                 if value.isNegative {
                     reader.error("\(field).displayPrice: \(value) is negative", at: n.location)
                 } else if let currency, !Money(value, currency).isWholeMinorUnits {
-                    reader.error("\(field).displayPrice: \(value) has more decimals than \(currency.code) allows (\(currency.minorUnits))", at: n.location)
+                    reader.error(
+                        "\(field).displayPrice: \(value) has more decimals than \(currency.code) allows (\(currency.minorUnits))",
+                        at: n.location)
                 } else {
                     price = (value, n.location)
                 }
@@ -230,8 +289,10 @@ public struct StoreKitConfiguration: Sendable, Hashable {
         var period: String?
         if case .string(let p)? = m["recurringSubscriptionPeriod"]?.value.value { period = p }
         guard let id, let type, let price else { return nil }
-        return Product(id: id.0, type: type.0, price: price.0, referenceName: referenceName, list: list,
-                       subscriptionGroup: list.hasPrefix("subscriptionGroups") ? group : nil, subscriptionPeriod: period,
-                       location: node.location, idLocation: id.1, typeLocation: type.1, priceLocation: price.1)
+        return Product(
+            id: id.0, type: type.0, price: price.0, referenceName: referenceName, list: list,
+            subscriptionGroup: list.hasPrefix("subscriptionGroups") ? group : nil,
+            subscriptionPeriod: period,
+            location: node.location, idLocation: id.1, typeLocation: type.1, priceLocation: price.1)
     }
 }

@@ -14,7 +14,9 @@ public struct StoreKitPackExpectation: Sendable, Hashable {
     /// The pack in the card file: where a pack missing from the `.storekit` file is reported.
     public let location: SourceLocation
 
-    public init(productId: String, type: String, prices: [Currency: Exact], location: SourceLocation) {
+    public init(
+        productId: String, type: String, prices: [Currency: Exact], location: SourceLocation
+    ) {
         self.productId = productId
         self.type = type
         self.prices = prices

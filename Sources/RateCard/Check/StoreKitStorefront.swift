@@ -13,21 +13,28 @@ enum StoreKitStorefront {
 
     static let currencies: [String: String] = [
         // Americas
-        "USA": "USD", "CAN": "CAD", "MEX": "MXN", "BRA": "BRL", "CHL": "CLP", "COL": "COP", "PER": "PEN",
+        "USA": "USD", "CAN": "CAD", "MEX": "MXN", "BRA": "BRL", "CHL": "CLP", "COL": "COP",
+        "PER": "PEN",
         // Euro area
-        "AUT": "EUR", "BEL": "EUR", "CYP": "EUR", "DEU": "EUR", "ESP": "EUR", "EST": "EUR", "FIN": "EUR",
-        "FRA": "EUR", "GRC": "EUR", "HRV": "EUR", "IRL": "EUR", "ITA": "EUR", "LTU": "EUR", "LUX": "EUR",
+        "AUT": "EUR", "BEL": "EUR", "CYP": "EUR", "DEU": "EUR", "ESP": "EUR", "EST": "EUR",
+        "FIN": "EUR",
+        "FRA": "EUR", "GRC": "EUR", "HRV": "EUR", "IRL": "EUR", "ITA": "EUR", "LTU": "EUR",
+        "LUX": "EUR",
         "LVA": "EUR", "MLT": "EUR", "NLD": "EUR", "PRT": "EUR", "SVK": "EUR", "SVN": "EUR",
         "BGR": "EUR",  // Bulgaria adopted the euro on 2026-01-01.
         // Rest of Europe
-        "GBR": "GBP", "CHE": "CHF", "NOR": "NOK", "SWE": "SEK", "DNK": "DKK", "POL": "PLN", "CZE": "CZK",
+        "GBR": "GBP", "CHE": "CHF", "NOR": "NOK", "SWE": "SEK", "DNK": "DKK", "POL": "PLN",
+        "CZE": "CZK",
         "HUN": "HUF", "ROU": "RON", "TUR": "TRY",
         // Middle East and Africa
-        "ISR": "ILS", "SAU": "SAR", "ARE": "AED", "QAT": "QAR", "EGY": "EGP", "NGA": "NGN", "ZAF": "ZAR",
+        "ISR": "ILS", "SAU": "SAR", "ARE": "AED", "QAT": "QAR", "EGY": "EGP", "NGA": "NGN",
+        "ZAF": "ZAR",
         "TZA": "TZS",
         // Asia and Pacific
-        "CHN": "CNY", "JPN": "JPY", "KOR": "KRW", "HKG": "HKD", "TWN": "TWD", "SGP": "SGD", "MYS": "MYR",
-        "THA": "THB", "IDN": "IDR", "PHL": "PHP", "VNM": "VND", "IND": "INR", "PAK": "PKR", "KAZ": "KZT",
+        "CHN": "CNY", "JPN": "JPY", "KOR": "KRW", "HKG": "HKD", "TWN": "TWD", "SGP": "SGD",
+        "MYS": "MYR",
+        "THA": "THB", "IDN": "IDR", "PHL": "PHP", "VNM": "VND", "IND": "INR", "PAK": "PKR",
+        "KAZ": "KZT",
         "AUS": "AUD", "NZL": "NZD",
     ]
 }

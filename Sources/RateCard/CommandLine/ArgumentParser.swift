@@ -38,7 +38,10 @@ public struct ArgumentParser: Sendable {
                 continue
             }
             guard arg.hasPrefix("--") else {
-                if arg == "-h" { result.flags.insert("help"); continue }
+                if arg == "-h" {
+                    result.flags.insert("help")
+                    continue
+                }
                 throw UsageError("unknown option '\(arg)'\(hint(for: String(arg.dropFirst())))")
             }
             var name = String(arg.dropFirst(2))
@@ -62,7 +65,9 @@ public struct ArgumentParser: Sendable {
             if let inline {
                 value = inline
             } else {
-                guard i < arguments.count else { throw UsageError("option '--\(name)' needs a value (\(option.value!))") }
+                guard i < arguments.count else {
+                    throw UsageError("option '--\(name)' needs a value (\(option.value!))")
+                }
                 value = arguments[i]
                 i += 1
             }
@@ -82,7 +87,9 @@ public struct ArgumentParser: Sendable {
     public var helpText: String {
         let rows = options.map { o in ("--\(o.name)" + (o.value.map { " \($0)" } ?? ""), o.help) }
         let width = rows.map { $0.0.count }.max() ?? 0
-        return rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
+        return rows.map {
+            "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
+        }.joined(separator: "\n")
     }
 }
 
@@ -121,16 +128,21 @@ public enum OutputFormat: String, Sendable, CaseIterable {
             self = .table
             return
         }
-        guard let format = OutputFormat(rawValue: text) else { throw OutputFormat.unknown(text, allowed: Self.allCases.map(\.rawValue)) }
+        guard let format = OutputFormat(rawValue: text) else {
+            throw OutputFormat.unknown(text, allowed: Self.allCases.map(\.rawValue))
+        }
         self = format
     }
 
     static func unknown(_ text: String, allowed: [String]) -> UsageError {
         let hint = FieldReader.closest(text, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
-        return UsageError("unknown format '\(text)'\(hint) (one of: \(allowed.joined(separator: ", ")))")
+        return UsageError(
+            "unknown format '\(text)'\(hint) (one of: \(allowed.joined(separator: ", ")))")
     }
 
-    public static func parse(_ text: String?, allowed: [String] = OutputFormat.allCases.map(\.rawValue)) throws(UsageError) -> String {
+    public static func parse(
+        _ text: String?, allowed: [String] = OutputFormat.allCases.map(\.rawValue)
+    ) throws(UsageError) -> String {
         guard let text else { return "table" }
         guard allowed.contains(text) else { throw unknown(text, allowed: allowed) }
         return text

@@ -13,7 +13,10 @@ public struct CommissionSchedule: Sendable, Hashable {
         public let note: String?
     }
 
-    public init(defaultRates: [Exact], overrides: [Override] = [], note: String? = nil, source: SourceFile? = nil) {
+    public init(
+        defaultRates: [Exact], overrides: [Override] = [], note: String? = nil,
+        source: SourceFile? = nil
+    ) {
         self.defaultRates = defaultRates
         self.overrides = overrides
         self.note = note
@@ -23,12 +26,15 @@ public struct CommissionSchedule: Sendable, Hashable {
     /// 15% and 30%: Apple's reduced and standard rates.
     public static let appStoreDefault = CommissionSchedule(
         defaultRates: [Exact(percent: 15), Exact(percent: 30)],
-        note: "App Store defaults: 15% (Small Business Program, or after a subscriber's first year) and 30% (standard)"
+        note:
+            "App Store defaults: 15% (Small Business Program, or after a subscriber's first year) and 30% (standard)"
     )
 
     /// The rates for a sale in `currency` on `date`, ascending.
     public func rates(currency: Currency, on date: CalendarDate) -> [Exact] {
-        let applicable = overrides.filter { $0.currency == currency && $0.from <= date }.max { $0.from < $1.from }
+        let applicable = overrides.filter { $0.currency == currency && $0.from <= date }.max {
+            $0.from < $1.from
+        }
         return (applicable?.rates ?? defaultRates).sorted()
     }
 }

@@ -20,7 +20,9 @@ public struct CreditValuation: Sendable, Hashable {
 
     /// The lowest per-credit proceeds of any pack price after the highest commission rate
     /// for its currency, converted into `currency` with `fx`.
-    public init(card: RateCard, commission: CommissionSchedule, fx: FXTable, currency: Currency) throws(CreditValuationError) {
+    public init(card: RateCard, commission: CommissionSchedule, fx: FXTable, currency: Currency)
+        throws(CreditValuationError)
+    {
         var lowest: (value: Exact, text: String, used: [FXRate])?
         let date = card.effective.local(offsetMinutes: card.effective.offsetMinutes).date
         for pack in card.packs where pack.credits > 0 {
@@ -33,8 +35,11 @@ public struct CreditValuation: Sendable, Hashable {
                     let (factor, used) = try fx.factor(from: price.price.currency, to: currency)
                     let converted = try perCredit.multiplied(by: factor)
                     if lowest == nil || converted < lowest!.value {
-                        var text = "lowest per-credit proceeds of any pack after the highest commission: \(pack.productId) at \(price.price.currency.code) \(price.price.formatted()) less \(Format.percent(top, places: 0)) for \(Format.grouped(pack.credits)) credits"
-                        if price.price.currency != currency { text += ", converted at the FX file's rate" }
+                        var text =
+                            "lowest per-credit proceeds of any pack after the highest commission: \(pack.productId) at \(price.price.currency.code) \(price.price.formatted()) less \(Format.percent(top, places: 0)) for \(Format.grouped(pack.credits)) credits"
+                        if price.price.currency != currency {
+                            text += ", converted at the FX file's rate"
+                        }
                         lowest = (converted, text, used)
                     }
                 } catch let e as MoneyError {

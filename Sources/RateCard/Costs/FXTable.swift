@@ -6,7 +6,10 @@ public struct FXTable: Sendable, Hashable {
     public let rates: [FXRate]
     public let source: SourceFile
 
-    public init(date: CalendarDate?, sourceNote: String, placeholder: Bool, rates: [FXRate], source: SourceFile) {
+    public init(
+        date: CalendarDate?, sourceNote: String, placeholder: Bool, rates: [FXRate],
+        source: SourceFile
+    ) {
         self.date = date
         self.sourceNote = sourceNote
         self.placeholder = placeholder
@@ -15,24 +18,34 @@ public struct FXTable: Sendable, Hashable {
     }
 
     /// An empty table: only same-currency amounts can be combined.
-    public static let empty = FXTable(date: nil, sourceNote: "none", placeholder: false, rates: [], source: SourceFile(path: "(none)"))
+    public static let empty = FXTable(
+        date: nil, sourceNote: "none", placeholder: false, rates: [],
+        source: SourceFile(path: "(none)"))
 
     /// This table with `overrides` replacing any rate for the same pair (either direction).
     public func overriding(with overrides: [FXRate]) -> FXTable {
         var kept = rates.filter { r in
-            !overrides.contains { ($0.base == r.base && $0.quote == r.quote) || ($0.base == r.quote && $0.quote == r.base) }
+            !overrides.contains {
+                ($0.base == r.base && $0.quote == r.quote)
+                    || ($0.base == r.quote && $0.quote == r.base)
+            }
         }
         kept.append(contentsOf: overrides)
-        return FXTable(date: date, sourceNote: sourceNote, placeholder: placeholder, rates: kept, source: source)
+        return FXTable(
+            date: date, sourceNote: sourceNote, placeholder: placeholder, rates: kept,
+            source: source)
     }
 
     /// How many units of `to` one unit of `from` is worth, and the rates used to get it
     /// (directly, inverted, or through one intermediate currency).
-    public func factor(from: Currency, to: Currency) throws(MoneyError) -> (factor: Exact, used: [FXRate]) {
+    public func factor(from: Currency, to: Currency) throws(MoneyError) -> (
+        factor: Exact, used: [FXRate]
+    ) {
         if from == to { return (.one, []) }
         do {
             if let f = try direct(from, to) { return f }
-            for mid in Set(rates.flatMap { [$0.base, $0.quote] }).sorted() where mid != from && mid != to {
+            for mid in Set(rates.flatMap { [$0.base, $0.quote] }).sorted()
+            where mid != from && mid != to {
                 if let a = try direct(from, mid), let b = try direct(mid, to) {
                     return (try a.factor.multiplied(by: b.factor), a.used + b.used)
                 }
@@ -43,9 +56,14 @@ public struct FXTable: Sendable, Hashable {
         throw .noRate(from: from, to: to)
     }
 
-    private func direct(_ from: Currency, _ to: Currency) throws -> (factor: Exact, used: [FXRate])? {
-        if let r = rates.first(where: { $0.base == from && $0.quote == to }) { return (r.rate, [r]) }
-        if let r = rates.first(where: { $0.base == to && $0.quote == from }) { return (try Exact.one.divided(by: r.rate), [r]) }
+    private func direct(_ from: Currency, _ to: Currency) throws -> (factor: Exact, used: [FXRate])?
+    {
+        if let r = rates.first(where: { $0.base == from && $0.quote == to }) {
+            return (r.rate, [r])
+        }
+        if let r = rates.first(where: { $0.base == to && $0.quote == from }) {
+            return (try Exact.one.divided(by: r.rate), [r])
+        }
         return nil
     }
 
@@ -66,7 +84,10 @@ public struct FXRate: Sendable, Hashable {
     /// the command line and never to the file (nor to the file's placeholder status).
     public let fromCommandLine: Bool
 
-    public init(base: Currency, quote: Currency, rate: Exact, location: SourceLocation? = nil, fromCommandLine: Bool = false) {
+    public init(
+        base: Currency, quote: Currency, rate: Exact, location: SourceLocation? = nil,
+        fromCommandLine: Bool = false
+    ) {
         self.base = base
         self.quote = quote
         self.rate = rate

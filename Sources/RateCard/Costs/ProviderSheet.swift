@@ -90,7 +90,8 @@ public struct PriceSchedule: Sendable, Hashable {
 
     /// The period in force at a local weekday (1…7) and second of the day.
     func period(weekday: Int, second: Int) -> String {
-        for w in windows where w.weekdays.contains(weekday) && second >= w.from && second < w.until {
+        for w in windows where w.weekdays.contains(weekday) && second >= w.from && second < w.until
+        {
             return w.period
         }
         return defaultPeriod
@@ -132,7 +133,8 @@ public struct PriceSchedule: Sendable, Hashable {
             } else if named.allSatisfy({ $0.weekdays.isEmpty }) {
                 reason = "its window\(named.count == 1 ? " has" : "s have") no days"
             } else {
-                reason = "earlier windows cover every time its window\(named.count == 1 ? "" : "s") name\(named.count == 1 ? "s" : "")"
+                reason =
+                    "earlier windows cover every time its window\(named.count == 1 ? "" : "s") name\(named.count == 1 ? "s" : "")"
             }
             return (name, reason)
         }
@@ -143,7 +145,9 @@ public struct PriceSchedule: Sendable, Hashable {
     /// the default unused, an empty-day window or a multiplier no window names prices
     /// nothing.
     public var worstPeriod: (name: String, multiplier: Exact) {
-        var best: (name: String, multiplier: Exact) = (defaultPeriod, multipliers[defaultPeriod] ?? .one)
+        var best: (name: String, multiplier: Exact) = (
+            defaultPeriod, multipliers[defaultPeriod] ?? .one
+        )
         var first = true
         for name in periodsInForce {
             let m = multipliers[name] ?? .one

@@ -19,7 +19,10 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
     /// A stable rule id for CI findings (e.g. "price-step"), or nil for load errors.
     public let rule: String?
 
-    public init(path: String, location: SourceLocation = .start, severity: Severity = .error, message: String, rule: String? = nil) {
+    public init(
+        path: String, location: SourceLocation = .start, severity: Severity = .error,
+        message: String, rule: String? = nil
+    ) {
         self.path = path
         self.location = location
         self.severity = severity
@@ -35,7 +38,9 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
     }
 
     public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        (lhs.path, lhs.location, lhs.severity, lhs.message) < (rhs.path, rhs.location, rhs.severity, rhs.message)
+        (lhs.path, lhs.location, lhs.severity, lhs.message) < (
+            rhs.path, rhs.location, rhs.severity, rhs.message
+        )
     }
 }
 

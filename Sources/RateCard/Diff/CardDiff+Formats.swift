@@ -58,12 +58,26 @@ extension CardDiff {
 
     /// Feature prices per dimension, old → new, with the % change of the price per unit.
     public var featurePriceTable: TextTable {
-        var t = TextTable([.init("feature"), .init("dimension"), .init("old price"), .init("new price"), .init("change", .right), .init("cost")])
+        var t = TextTable([
+            .init("feature"), .init("dimension"), .init("old price"), .init("new price"),
+            .init("change", .right), .init("cost"),
+        ])
         for d in dimensions {
             let change: String
-            if d.old == nil { change = "added" } else if d.new == nil { change = "removed" } else { change = d.relative.map(CardDiff.signedPercent) ?? "n/a" }
-            t.append([d.feature, d.dimension, d.old.map(CardDiff.priceText) ?? CardDiff.dash, d.new.map(CardDiff.priceText) ?? CardDiff.dash, change,
-                      CardDiff.arrow(d.old.map { CardDiff.bindingText($0.cost) }, d.new.map { CardDiff.bindingText($0.cost) })])
+            if d.old == nil {
+                change = "added"
+            } else if d.new == nil {
+                change = "removed"
+            } else {
+                change = d.relative.map(CardDiff.signedPercent) ?? "n/a"
+            }
+            t.append([
+                d.feature, d.dimension, d.old.map(CardDiff.priceText) ?? CardDiff.dash,
+                d.new.map(CardDiff.priceText) ?? CardDiff.dash, change,
+                CardDiff.arrow(
+                    d.old.map { CardDiff.bindingText($0.cost) },
+                    d.new.map { CardDiff.bindingText($0.cost) }),
+            ])
         }
         return t
     }
@@ -80,30 +94,55 @@ extension CardDiff {
         var t = TextTable([.init("grant"), .init("credits", .right), .init("change", .right)])
         for g in grants {
             let change: String
-            if g.old == nil { change = "added" } else if g.new == nil { change = "removed" } else {
-                change = g.old! == 0 ? "n/a" : ((try? Exact(g.new! - g.old!, over: g.old!)).map(CardDiff.signedPercent) ?? "n/a")
+            if g.old == nil {
+                change = "added"
+            } else if g.new == nil {
+                change = "removed"
+            } else {
+                change =
+                    g.old! == 0
+                    ? "n/a"
+                    : ((try? Exact(g.new! - g.old!, over: g.old!)).map(CardDiff.signedPercent)
+                        ?? "n/a")
             }
-            t.append([g.key, CardDiff.arrow(g.old.map(Format.grouped), g.new.map(Format.grouped)), change])
+            t.append([
+                g.key, CardDiff.arrow(g.old.map(Format.grouped), g.new.map(Format.grouped)), change,
+            ])
         }
         return t
     }
 
     /// Packs added or removed and pack prices changed, per currency.
     public var packTable: TextTable {
-        var t = TextTable([.init("pack"), .init("currency"), .init("credits", .right), .init("price", .right), .init("change", .right)])
+        var t = TextTable([
+            .init("pack"), .init("currency"), .init("credits", .right), .init("price", .right),
+            .init("change", .right),
+        ])
         let changedPacks = Set(packs.map(\.productId))
         for id in CardDiff.packIDs(old, new) {
-            let po = old.packs.first { $0.productId == id }, pn = new.packs.first { $0.productId == id }
-            let credits = CardDiff.arrow(po.map { Format.grouped($0.credits) }, pn.map { Format.grouped($0.credits) })
+            let po = old.packs.first { $0.productId == id }
+            let pn = new.packs.first { $0.productId == id }
+            let credits = CardDiff.arrow(
+                po.map { Format.grouped($0.credits) }, pn.map { Format.grouped($0.credits) })
             let rows = prices.filter { $0.productId == id }
             let packChange = po == nil ? "pack added" : (pn == nil ? "pack removed" : nil)
             for p in rows {
-                let change = packChange ?? (p.old == nil ? "added" : (p.new == nil ? "removed" : (p.relative.map(CardDiff.signedPercent) ?? "n/a")))
-                t.append([id, p.market.label, credits, CardDiff.arrow(CardDiff.money(p.old), CardDiff.money(p.new)), change])
+                let change =
+                    packChange
+                    ?? (p.old == nil
+                        ? "added"
+                        : (p.new == nil
+                            ? "removed" : (p.relative.map(CardDiff.signedPercent) ?? "n/a")))
+                t.append([
+                    id, p.market.label, credits,
+                    CardDiff.arrow(CardDiff.money(p.old), CardDiff.money(p.new)), change,
+                ])
             }
             if rows.isEmpty, changedPacks.contains(id) {
                 var change = packChange ?? "credits"
-                if packChange == nil, let po, let pn, po.type != pn.type { change = "type \(po.type) → \(pn.type)" }
+                if packChange == nil, let po, let pn, po.type != pn.type {
+                    change = "type \(po.type) → \(pn.type)"
+                }
                 t.append([id, CardDiff.dash, credits, "", change])
             }
         }
@@ -113,8 +152,10 @@ extension CardDiff {
     /// The money effect: every pack, currency and commission rate, before and after.
     public var marginTable: TextTable {
         var t = TextTable([
-            .init("pack"), .init("currency"), .init("commission", .right), .init("price", .right), .init("worst cost", .right),
-            .init("margin", .right), .init("margin %", .right), .init("Δ margin", .right), .init("Δ margin %", .right), .init("worst feature"),
+            .init("pack"), .init("currency"), .init("commission", .right), .init("price", .right),
+            .init("worst cost", .right),
+            .init("margin", .right), .init("margin %", .right), .init("Δ margin", .right),
+            .init("Δ margin %", .right), .init("worst feature"),
         ])
         for r in margins {
             t.append([
@@ -122,10 +163,14 @@ extension CardDiff {
                 CardDiff.arrow(CardDiff.money(r.old?.price), CardDiff.money(r.new?.price)),
                 CardDiff.arrow(CardDiff.money(r.old?.worstCost), CardDiff.money(r.new?.worstCost)),
                 CardDiff.arrow(CardDiff.money(r.old?.margin), CardDiff.money(r.new?.margin)),
-                CardDiff.arrow(r.old.map { Format.percent($0.marginShare) }, r.new.map { Format.percent($0.marginShare) }),
+                CardDiff.arrow(
+                    r.old.map { Format.percent($0.marginShare) },
+                    r.new.map { Format.percent($0.marginShare) }),
                 r.marginChange.map(CardDiff.signedMoney) ?? CardDiff.dash,
                 r.marginShareChange.map(CardDiff.signedPoints) ?? CardDiff.dash,
-                CardDiff.arrow(r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" }),
+                CardDiff.arrow(
+                    r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" }
+                ),
             ])
         }
         return t
@@ -133,14 +178,28 @@ extension CardDiff {
 
     /// Every grant's worst-case cost, before and after.
     public var grantCostTable: TextTable {
-        var t = TextTable([.init("grant"), .init("credits", .right), .init("currency"), .init("worst cost", .right), .init("Δ cost", .right), .init("worst feature")])
+        var t = TextTable([
+            .init("grant"), .init("credits", .right), .init("currency"),
+            .init("worst cost", .right), .init("Δ cost", .right), .init("worst feature"),
+        ])
         for g in grantCosts {
-            let delta = g.old.flatMap { o in g.new.flatMap { n in try? n.worst.cost.subtracting(o.worst.cost) } }
-            let currency = CardDiff.arrow(g.old?.worst.cost.currency.code, g.new?.worst.cost.currency.code)
-            t.append([g.key, CardDiff.arrow(g.old.map { Format.grouped($0.grant.credits) }, g.new.map { Format.grouped($0.grant.credits) }), currency,
-                      CardDiff.arrow(CardDiff.money(g.old?.worst.cost), CardDiff.money(g.new?.worst.cost)),
-                      delta.map(CardDiff.signedMoney) ?? CardDiff.dash,
-                      CardDiff.arrow(g.old.map { $0.worst.witnessFeature ?? "none" }, g.new.map { $0.worst.witnessFeature ?? "none" })])
+            let delta = g.old.flatMap { o in
+                g.new.flatMap { n in try? n.worst.cost.subtracting(o.worst.cost) }
+            }
+            let currency = CardDiff.arrow(
+                g.old?.worst.cost.currency.code, g.new?.worst.cost.currency.code)
+            t.append([
+                g.key,
+                CardDiff.arrow(
+                    g.old.map { Format.grouped($0.grant.credits) },
+                    g.new.map { Format.grouped($0.grant.credits) }), currency,
+                CardDiff.arrow(
+                    CardDiff.money(g.old?.worst.cost), CardDiff.money(g.new?.worst.cost)),
+                delta.map(CardDiff.signedMoney) ?? CardDiff.dash,
+                CardDiff.arrow(
+                    g.old.map { $0.worst.witnessFeature ?? "none" },
+                    g.new.map { $0.worst.witnessFeature ?? "none" }),
+            ])
         }
         return t
     }
@@ -149,13 +208,23 @@ extension CardDiff {
     public var sections: [(title: String, table: TextTable)] {
         var out: [(String, TextTable)] = []
         if !cardChanges.isEmpty { out.append(("Card", cardTable)) }
-        if !dimensions.isEmpty { out.append(("Feature prices (credits per unit; change of the price per unit)", featurePriceTable)) }
+        if !dimensions.isEmpty {
+            out.append(
+                (
+                    "Feature prices (credits per unit; change of the price per unit)",
+                    featurePriceTable
+                ))
+        }
         if !features.isEmpty { out.append(("Features", featureTable)) }
         if !grants.isEmpty { out.append(("Grants", grantTable)) }
         if !packs.isEmpty || !prices.isEmpty { out.append(("Packs and prices", packTable)) }
         // A card that sells only subscriptions has no pack table to show.
-        if !(margins.isEmpty && plans.hasPlans) { out.append(("Worst-case margin per pack, before and after", marginTable)) }
-        if !grantCosts.isEmpty { out.append(("Worst-case cost of grants, before and after", grantCostTable)) }
+        if !(margins.isEmpty && plans.hasPlans) {
+            out.append(("Worst-case margin per pack, before and after", marginTable))
+        }
+        if !grantCosts.isEmpty {
+            out.append(("Worst-case cost of grants, before and after", grantCostTable))
+        }
         out.append(contentsOf: plans.sections)
         return out
     }
@@ -169,14 +238,18 @@ extension CardDiff {
             let wo = oldMargins.rows.first { $0.pack.productId == id }?.worst.witnessSummary
             let wn = newMargins.rows.first { $0.pack.productId == id }?.worst.witnessSummary
             if wo == wn { continue }
-            out.append("witness \(id): \(old.reference) \(wo ?? CardDiff.dash); \(new.reference) \(wn ?? CardDiff.dash)")
+            out.append(
+                "witness \(id): \(old.reference) \(wo ?? CardDiff.dash); \(new.reference) \(wn ?? CardDiff.dash)"
+            )
         }
         var fxUsed: [FXRate] = oldMargins.fxUsed
         for r in newMargins.fxUsed where !fxUsed.contains(r) { fxUsed.append(r) }
         if !fxUsed.isEmpty {
             let fx = newMargins.fx
             let date = fx.date.map { " dated \($0)" } ?? ""
-            out.append("FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fxUsed.map(\.description).sorted().joined(separator: ", "))
+            out.append(
+                "FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): "
+                    + fxUsed.map(\.description).sorted().joined(separator: ", "))
         }
         var providers = oldMargins.providers
         for p in newMargins.providers where !providers.contains(p) { providers.append(p) }
@@ -184,7 +257,9 @@ extension CardDiff {
             out.append("provider \(p.id): reviewed \(p.reviewed), \(p.sourceURL)")
         }
         if let c = newMargins.commissionNote { out.append("commission: \(c)") }
-        out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); Δ = new − old, computed exactly and then rounded (so it can differ by 0.01 from the difference of the rounded figures); tax not modelled")
+        out.append(
+            "amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); Δ = new − old, computed exactly and then rounded (so it can differ by 0.01 from the difference of the rounded figures); tax not modelled"
+        )
         for p in new.placeholders { out.append("placeholder (\(new.reference)): \(p)") }
         return out
     }
@@ -210,46 +285,103 @@ extension CardDiff {
     /// One row per changed value, for programs: `section,item,detail,commission,field,old,new,difference,relative,note`.
     /// Numbers are exact decimal strings; `difference` is new − old, `relative` new ÷ old − 1.
     public func csv() -> String {
-        var t = TextTable(["section", "item", "detail", "commission", "field", "old", "new", "difference", "relative", "note"].map { TextTable.Column($0) })
-        func num(_ section: String, _ item: String, _ detail: String, _ rate: Exact?, _ field: String, _ a: Exact?, _ b: Exact?, relative: Bool = true) {
-            var diff = "", rel = ""
+        var t = TextTable(
+            [
+                "section", "item", "detail", "commission", "field", "old", "new", "difference",
+                "relative", "note",
+            ].map { TextTable.Column($0) })
+        func num(
+            _ section: String, _ item: String, _ detail: String, _ rate: Exact?, _ field: String,
+            _ a: Exact?, _ b: Exact?, relative: Bool = true
+        ) {
+            var diff = ""
+            var rel = ""
             if let a, let b {
                 diff = (try? b.subtracting(a).decimalText()) ?? ""
-                if relative, !a.isZero { rel = (try? b.divided(by: a).subtracting(.one).decimalText()) ?? "" }
+                if relative, !a.isZero {
+                    rel = (try? b.divided(by: a).subtracting(.one).decimalText()) ?? ""
+                }
             }
-            t.append([section, item, detail, rate?.decimalText() ?? "", field, a?.decimalText() ?? "", b?.decimalText() ?? "", diff, rel, ""])
+            t.append([
+                section, item, detail, rate?.decimalText() ?? "", field, a?.decimalText() ?? "",
+                b?.decimalText() ?? "", diff, rel, "",
+            ])
         }
-        func text(_ section: String, _ item: String, _ detail: String, _ rate: Exact?, _ field: String, _ a: String?, _ b: String?, note: String = "") {
-            t.append([section, item, detail, rate?.decimalText() ?? "", field, a ?? "", b ?? "", "", "", note])
+        func text(
+            _ section: String, _ item: String, _ detail: String, _ rate: Exact?, _ field: String,
+            _ a: String?, _ b: String?, note: String = ""
+        ) {
+            t.append([
+                section, item, detail, rate?.decimalText() ?? "", field, a ?? "", b ?? "", "", "",
+                note,
+            ])
         }
         for c in cardChanges { text("card", c.field, "", nil, c.field, c.old, c.new) }
         for d in dimensions {
-            num("feature-price", d.feature, d.dimension, nil, "credits", d.old.map { Exact(integer: $0.credits) }, d.new.map { Exact(integer: $0.credits) }, relative: false)
-            num("feature-price", d.feature, d.dimension, nil, "per", d.old.map { Exact(integer: $0.per) }, d.new.map { Exact(integer: $0.per) }, relative: false)
-            text("feature-price", d.feature, d.dimension, nil, "unit", d.old?.unit.rawValue, d.new?.unit.rawValue)
-            text("feature-price", d.feature, d.dimension, nil, "rounding", d.old?.rounding.rawValue, d.new?.rounding.rawValue)
-            text("feature-price", d.feature, d.dimension, nil, "cost", d.old.map { CardDiff.bindingText($0.cost) }, d.new.map { CardDiff.bindingText($0.cost) })
-            num("feature-price", d.feature, d.dimension, nil, "credits_per_unit", d.old.map(DimensionChange.unitPrice), d.new.map(DimensionChange.unitPrice), relative: d.relative != nil)
+            num(
+                "feature-price", d.feature, d.dimension, nil, "credits",
+                d.old.map { Exact(integer: $0.credits) }, d.new.map { Exact(integer: $0.credits) },
+                relative: false)
+            num(
+                "feature-price", d.feature, d.dimension, nil, "per",
+                d.old.map { Exact(integer: $0.per) }, d.new.map { Exact(integer: $0.per) },
+                relative: false)
+            text(
+                "feature-price", d.feature, d.dimension, nil, "unit", d.old?.unit.rawValue,
+                d.new?.unit.rawValue)
+            text(
+                "feature-price", d.feature, d.dimension, nil, "rounding", d.old?.rounding.rawValue,
+                d.new?.rounding.rawValue)
+            text(
+                "feature-price", d.feature, d.dimension, nil, "cost",
+                d.old.map { CardDiff.bindingText($0.cost) },
+                d.new.map { CardDiff.bindingText($0.cost) })
+            num(
+                "feature-price", d.feature, d.dimension, nil, "credits_per_unit",
+                d.old.map(DimensionChange.unitPrice), d.new.map(DimensionChange.unitPrice),
+                relative: d.relative != nil)
         }
-        for f in features { text("feature", f.key, "", nil, "change", nil, f.kind.rawValue, note: f.note) }
-        for g in grants { num("grant", g.key, "", nil, "credits", g.old.map { Exact(integer: $0) }, g.new.map { Exact(integer: $0) }) }
+        for f in features {
+            text("feature", f.key, "", nil, "change", nil, f.kind.rawValue, note: f.note)
+        }
+        for g in grants {
+            num(
+                "grant", g.key, "", nil, "credits", g.old.map { Exact(integer: $0) },
+                g.new.map { Exact(integer: $0) })
+        }
         for p in packs {
-            num("pack", p.productId, "", nil, "credits", p.old.map { Exact(integer: $0.credits) }, p.new.map { Exact(integer: $0.credits) })
+            num(
+                "pack", p.productId, "", nil, "credits", p.old.map { Exact(integer: $0.credits) },
+                p.new.map { Exact(integer: $0.credits) })
             text("pack", p.productId, "", nil, "type", p.old?.type, p.new?.type)
         }
-        for p in prices { num("price", p.productId, p.market.label, nil, "price", p.old?.amount, p.new?.amount) }
+        for p in prices {
+            num("price", p.productId, p.market.label, nil, "price", p.old?.amount, p.new?.amount)
+        }
         for r in margins {
             let d = r.market.label
             num("margin", r.productId, d, r.rate, "price", r.old?.price.amount, r.new?.price.amount)
-            num("margin", r.productId, d, r.rate, "worst_cost", r.old?.worstCost.amount, r.new?.worstCost.amount)
-            num("margin", r.productId, d, r.rate, "proceeds", r.old?.proceeds.amount, r.new?.proceeds.amount)
-            num("margin", r.productId, d, r.rate, "margin", r.old?.margin.amount, r.new?.margin.amount)
-            num("margin", r.productId, d, r.rate, "margin_share", r.old?.marginShare, r.new?.marginShare, relative: false)
-            text("margin", r.productId, d, r.rate, "worst_feature", r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" })
+            num(
+                "margin", r.productId, d, r.rate, "worst_cost", r.old?.worstCost.amount,
+                r.new?.worstCost.amount)
+            num(
+                "margin", r.productId, d, r.rate, "proceeds", r.old?.proceeds.amount,
+                r.new?.proceeds.amount)
+            num(
+                "margin", r.productId, d, r.rate, "margin", r.old?.margin.amount,
+                r.new?.margin.amount)
+            num(
+                "margin", r.productId, d, r.rate, "margin_share", r.old?.marginShare,
+                r.new?.marginShare, relative: false)
+            text(
+                "margin", r.productId, d, r.rate, "worst_feature",
+                r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" })
         }
         for g in grantCosts {
             let currency = (g.new ?? g.old)!.worst.cost.currency.code
-            num("grant-cost", g.key, currency, nil, "worst_cost", g.old?.worst.cost.amount, g.new?.worst.cost.amount)
+            num(
+                "grant-cost", g.key, currency, nil, "worst_cost", g.old?.worst.cost.amount,
+                g.new?.worst.cost.amount)
         }
         for row in plans.csvRows() { t.append(row) }
         return t.csv()
@@ -258,15 +390,23 @@ extension CardDiff {
     /// The JSON object of the comparison (exact decimal strings, sorted keys).
     public var json: JSONOutput {
         func card(_ c: RateCard) -> JSONOutput {
-            .object(["card": .string(c.id), "version": .integer(Int128(c.version)), "effective": .string(c.effective.rfc3339UTC),
-                     "title": .string(c.title), "creditUnit": .string(c.creditUnit.name), "file": .string(c.source.path)])
+            .object([
+                "card": .string(c.id), "version": .integer(Int128(c.version)),
+                "effective": .string(c.effective.rfc3339UTC),
+                "title": .string(c.title), "creditUnit": .string(c.creditUnit.name),
+                "file": .string(c.source.path),
+            ])
         }
         func opt(_ v: Exact?) -> JSONOutput { v.map(JSONOutput.decimal) ?? .null }
         func dim(_ d: Dimension?) -> JSONOutput {
             guard let d else { return .null }
-            return .object(["credits": .string(String(d.credits)), "per": .string(String(d.per)), "unit": .string(d.unit.rawValue),
-                            "rounding": .string(d.rounding.rawValue), "creditsPerUnit": .decimal(DimensionChange.unitPrice(d)),
-                            "cost": .string(CardDiff.bindingText(d.cost))])
+            return .object([
+                "credits": .string(String(d.credits)), "per": .string(String(d.per)),
+                "unit": .string(d.unit.rawValue),
+                "rounding": .string(d.rounding.rawValue),
+                "creditsPerUnit": .decimal(DimensionChange.unitPrice(d)),
+                "cost": .string(CardDiff.bindingText(d.cost)),
+            ])
         }
         func market(_ m: Market, into o: inout [String: JSONOutput]) {
             o["currency"] = .string(m.currency.code)
@@ -274,47 +414,104 @@ extension CardDiff {
         }
         func side(_ s: MarginSide?) -> JSONOutput {
             guard let s else { return .null }
-            return .object(["credits": .string(String(s.credits)), "price": .decimal(s.price.amount), "worstCost": .decimal(s.worstCost.amount),
-                            "proceeds": .decimal(s.proceeds.amount), "margin": .decimal(s.margin.amount), "marginShare": .decimal(s.marginShare),
-                            "worstFeature": s.worstFeature.map(JSONOutput.string) ?? .null])
+            return .object([
+                "credits": .string(String(s.credits)), "price": .decimal(s.price.amount),
+                "worstCost": .decimal(s.worstCost.amount),
+                "proceeds": .decimal(s.proceeds.amount), "margin": .decimal(s.margin.amount),
+                "marginShare": .decimal(s.marginShare),
+                "worstFeature": s.worstFeature.map(JSONOutput.string) ?? .null,
+            ])
         }
         var fxUsed = oldMargins.fxUsed
         for r in newMargins.fxUsed where !fxUsed.contains(r) { fxUsed.append(r) }
         var out: [String: JSONOutput] = [
             "old": card(old), "new": card(new),
-            "cardChanges": .array(cardChanges.map { .object(["field": .string($0.field), "old": .string($0.old), "new": .string($0.new)]) }),
-            "featurePrices": .array(dimensions.map { d in
-                .object(["feature": .string(d.feature), "dimension": .string(d.dimension), "old": dim(d.old), "new": dim(d.new), "relativeChange": opt(d.relative)])
-            }),
-            "features": .array(features.map { .object(["key": .string($0.key), "change": .string($0.kind.rawValue), "note": .string($0.note)]) }),
-            "grants": .array(grants.map { g in
-                .object(["key": .string(g.key), "oldCredits": g.old.map { .string(String($0)) } ?? .null, "newCredits": g.new.map { .string(String($0)) } ?? .null])
-            }),
-            "packs": .array(packs.map { p in
-                func pack(_ x: Pack?) -> JSONOutput { x.map { .object(["credits": .string(String($0.credits)), "type": .string($0.type)]) } ?? .null }
-                return .object(["productId": .string(p.productId), "old": pack(p.old), "new": pack(p.new)])
-            }),
-            "prices": .array(prices.map { p in
-                var o: [String: JSONOutput] = ["productId": .string(p.productId), "old": opt(p.old?.amount), "new": opt(p.new?.amount), "relativeChange": opt(p.relative)]
-                market(p.market, into: &o)
-                return .object(o)
-            }),
-            "margins": .array(margins.map { r in
-                var o: [String: JSONOutput] = ["productId": .string(r.productId), "commissionRate": .decimal(r.rate), "old": side(r.old), "new": side(r.new),
-                                               "marginChange": opt(r.marginChange?.amount), "marginShareChange": opt(r.marginShareChange)]
-                market(r.market, into: &o)
-                return .object(o)
-            }),
-            "grantCosts": .array(grantCosts.map { g in
-                func cost(_ x: PackMargins.GrantRow?) -> JSONOutput {
-                    x.map { .object(["credits": .string(String($0.grant.credits)), "worstCost": .money($0.worst.cost), "worstFeature": $0.worst.witnessFeature.map(JSONOutput.string) ?? .null]) } ?? .null
-                }
-                return .object(["key": .string(g.key), "old": cost(g.old), "new": cost(g.new)])
-            }),
-            "fx": .array(fxUsed.map { .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate)]) }),
+            "cardChanges": .array(
+                cardChanges.map {
+                    .object([
+                        "field": .string($0.field), "old": .string($0.old), "new": .string($0.new),
+                    ])
+                }),
+            "featurePrices": .array(
+                dimensions.map { d in
+                    .object([
+                        "feature": .string(d.feature), "dimension": .string(d.dimension),
+                        "old": dim(d.old), "new": dim(d.new), "relativeChange": opt(d.relative),
+                    ])
+                }),
+            "features": .array(
+                features.map {
+                    .object([
+                        "key": .string($0.key), "change": .string($0.kind.rawValue),
+                        "note": .string($0.note),
+                    ])
+                }),
+            "grants": .array(
+                grants.map { g in
+                    .object([
+                        "key": .string(g.key),
+                        "oldCredits": g.old.map { .string(String($0)) } ?? .null,
+                        "newCredits": g.new.map { .string(String($0)) } ?? .null,
+                    ])
+                }),
+            "packs": .array(
+                packs.map { p in
+                    func pack(_ x: Pack?) -> JSONOutput {
+                        x.map {
+                            .object([
+                                "credits": .string(String($0.credits)), "type": .string($0.type),
+                            ])
+                        } ?? .null
+                    }
+                    return .object([
+                        "productId": .string(p.productId), "old": pack(p.old), "new": pack(p.new),
+                    ])
+                }),
+            "prices": .array(
+                prices.map { p in
+                    var o: [String: JSONOutput] = [
+                        "productId": .string(p.productId), "old": opt(p.old?.amount),
+                        "new": opt(p.new?.amount), "relativeChange": opt(p.relative),
+                    ]
+                    market(p.market, into: &o)
+                    return .object(o)
+                }),
+            "margins": .array(
+                margins.map { r in
+                    var o: [String: JSONOutput] = [
+                        "productId": .string(r.productId), "commissionRate": .decimal(r.rate),
+                        "old": side(r.old), "new": side(r.new),
+                        "marginChange": opt(r.marginChange?.amount),
+                        "marginShareChange": opt(r.marginShareChange),
+                    ]
+                    market(r.market, into: &o)
+                    return .object(o)
+                }),
+            "grantCosts": .array(
+                grantCosts.map { g in
+                    func cost(_ x: PackMargins.GrantRow?) -> JSONOutput {
+                        x.map {
+                            .object([
+                                "credits": .string(String($0.grant.credits)),
+                                "worstCost": .money($0.worst.cost),
+                                "worstFeature": $0.worst.witnessFeature.map(JSONOutput.string)
+                                    ?? .null,
+                            ])
+                        } ?? .null
+                    }
+                    return .object(["key": .string(g.key), "old": cost(g.old), "new": cost(g.new)])
+                }),
+            "fx": .array(
+                fxUsed.map {
+                    .object([
+                        "base": .string($0.base.code), "quote": .string($0.quote.code),
+                        "rate": .decimal($0.rate),
+                    ])
+                }),
             "notes": .array(notes.map(JSONOutput.string)),
             "identical": .bool(isEmpty),
-            "rounding": .string("exact; a ratio that does not terminate is rounded half-even to 12 places"),
+            "rounding": .string(
+                "exact; a ratio that does not terminate is rounded half-even to 12 places"),
             "marginShare": .string(PackMargins.marginBasis),
         ]
         // Only when either card has plans: a credit-pack diff keeps its keys.

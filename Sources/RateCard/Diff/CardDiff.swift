@@ -157,8 +157,10 @@ public struct CardDiff: Sendable, Hashable {
 
     /// True when nothing a reviewer would care about changed.
     public var isEmpty: Bool {
-        cardChanges.isEmpty && dimensions.isEmpty && features.isEmpty && grants.isEmpty && packs.isEmpty && prices.isEmpty
-            && margins.allSatisfy { $0.old == $0.new } && grantCosts.allSatisfy { $0.old?.worst.cost == $0.new?.worst.cost }
+        cardChanges.isEmpty && dimensions.isEmpty && features.isEmpty && grants.isEmpty
+            && packs.isEmpty && prices.isEmpty
+            && margins.allSatisfy { $0.old == $0.new }
+            && grantCosts.allSatisfy { $0.old?.worst.cost == $0.new?.worst.cost }
             && plans.isEmpty
     }
 
@@ -167,18 +169,26 @@ public struct CardDiff: Sendable, Hashable {
     /// Compares `old` with `new`, both priced against `repository`'s providers and
     /// commission, with `fx` (default: the repository's) and `rates` (default: the
     /// commission schedule on each card's effective date).
-    public init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil) throws(WorstCaseError) {
+    public init(
+        old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil,
+        rates: [Exact]? = nil
+    ) throws(WorstCaseError) {
         self.old = old
         self.new = new
         var notes: [String] = []
         if old.id != new.id {
-            notes.append("comparing different card families (\(old.id) and \(new.id)): features, grants and packs are matched by key")
+            notes.append(
+                "comparing different card families (\(old.id) and \(new.id)): features, grants and packs are matched by key"
+            )
         }
         if old.id == new.id, new.version <= old.version {
-            notes.append("NEW (\(new.reference)) is not a later version than OLD (\(old.reference))")
+            notes.append(
+                "NEW (\(new.reference)) is not a later version than OLD (\(old.reference))")
         }
         if old.creditUnit.name != new.creditUnit.name {
-            notes.append("the credit unit changed (\(old.creditUnit.name) → \(new.creditUnit.name)): credit prices and their % changes compare different units")
+            notes.append(
+                "the credit unit changed (\(old.creditUnit.name) → \(new.creditUnit.name)): credit prices and their % changes compare different units"
+            )
         }
         cardChanges = CardDiff.cardChanges(old, new)
         dimensions = CardDiff.dimensionChanges(old, new)
@@ -204,7 +214,9 @@ public struct CardDiff: Sendable, Hashable {
         add("id", a.id, b.id)
         add("version", String(a.version), String(b.version))
         if a.effective != b.effective || a.effective.offsetMinutes != b.effective.offsetMinutes {
-            out.append(FieldChange(field: "effective", old: a.effective.rfc3339UTC, new: b.effective.rfc3339UTC))
+            out.append(
+                FieldChange(
+                    field: "effective", old: a.effective.rfc3339UTC, new: b.effective.rfc3339UTC))
         }
         add("credit unit", unitText(a.creditUnit), unitText(b.creditUnit))
         add("title", a.title, b.title)
@@ -221,19 +233,29 @@ public struct CardDiff: Sendable, Hashable {
     static func dimensionChanges(_ a: RateCard, _ b: RateCard) -> [DimensionChange] {
         var out: [DimensionChange] = []
         for key in Set(a.features.map(\.key)).union(b.features.map(\.key)).sorted() {
-            let fa = a.feature(key), fb = b.feature(key)
-            let names = Set((fa?.dimensions ?? []).map(\.name)).union((fb?.dimensions ?? []).map(\.name)).sorted()
+            let fa = a.feature(key)
+            let fb = b.feature(key)
+            let names = Set((fa?.dimensions ?? []).map(\.name)).union(
+                (fb?.dimensions ?? []).map(\.name)
+            ).sorted()
             for name in names {
                 let da = fa?.dimensions.first { $0.name == name }
                 let db = fb?.dimensions.first { $0.name == name }
-                if let da, let db, da.credits == db.credits, da.per == db.per, da.rounding == db.rounding,
-                   da.unit == db.unit, sameBinding(da.cost, db.cost) { continue }
+                if let da, let db, da.credits == db.credits, da.per == db.per,
+                    da.rounding == db.rounding,
+                    da.unit == db.unit, sameBinding(da.cost, db.cost)
+                {
+                    continue
+                }
                 var relative: Exact?
                 if let da, let db, da.unit == db.unit {
-                    let pa = DimensionChange.unitPrice(da), pb = DimensionChange.unitPrice(db)
+                    let pa = DimensionChange.unitPrice(da)
+                    let pb = DimensionChange.unitPrice(db)
                     if !pa.isZero { relative = try? pb.divided(by: pa).subtracting(.one) }
                 }
-                out.append(DimensionChange(feature: key, dimension: name, old: da, new: db, relative: relative))
+                out.append(
+                    DimensionChange(
+                        feature: key, dimension: name, old: da, new: db, relative: relative))
             }
         }
         return out
@@ -242,40 +264,64 @@ public struct CardDiff: Sendable, Hashable {
     /// Bindings compared without their source locations.
     static func sameBinding(_ x: CostBinding, _ y: CostBinding) -> Bool {
         switch (x, y) {
-        case let (.provider(s1, m1, _), .provider(s2, m2, _)): s1 == s2 && m1 == m2
-        case let (.none(r1), .none(r2)): r1 == r2
+        case (.provider(let s1, let m1, _), .provider(let s2, let m2, _)): s1 == s2 && m1 == m2
+        case (.none(let r1), .none(let r2)): r1 == r2
         default: false
         }
     }
 
     static func featureChanges(_ a: RateCard, _ b: RateCard) -> [FeatureChange] {
         var out: [FeatureChange] = []
-        let oldKeys = Set(a.features.map(\.key)), newKeys = Set(b.features.map(\.key))
-        let oldRetired = Set(a.retired.map(\.key)), newRetired = Set(b.retired.map(\.key))
+        let oldKeys = Set(a.features.map(\.key))
+        let newKeys = Set(b.features.map(\.key))
+        let oldRetired = Set(a.retired.map(\.key))
+        let newRetired = Set(b.retired.map(\.key))
         for key in newKeys.subtracting(oldKeys).sorted() {
             let revived = oldRetired.contains(key) ? "; it was retired in \(a.reference)" : ""
-            out.append(FeatureChange(key: key, kind: .added, note: "new in \(b.reference)\(revived)"))
+            out.append(
+                FeatureChange(key: key, kind: .added, note: "new in \(b.reference)\(revived)"))
         }
         for key in oldKeys.subtracting(newKeys).sorted() {
             if a.id != b.id {
-                out.append(FeatureChange(key: key, kind: .removed, note: "not offered by \(b.reference), a different card family"))
+                out.append(
+                    FeatureChange(
+                        key: key, kind: .removed,
+                        note: "not offered by \(b.reference), a different card family"))
             } else if newRetired.contains(key) {
-                out.append(FeatureChange(key: key, kind: .retired, note: "listed in retired of \(b.reference)"))
+                out.append(
+                    FeatureChange(
+                        key: key, kind: .retired, note: "listed in retired of \(b.reference)"))
             } else {
-                out.append(FeatureChange(key: key, kind: .removedWithoutRetiring,
-                                         note: "removed without retiring: keys are never renamed; list \"\(key)\" in retired of \(b.reference)"))
+                out.append(
+                    FeatureChange(
+                        key: key, kind: .removedWithoutRetiring,
+                        note:
+                            "removed without retiring: keys are never renamed; list \"\(key)\" in retired of \(b.reference)"
+                    ))
             }
         }
-        for key in newRetired.subtracting(oldRetired).subtracting(oldKeys).subtracting(newKeys).sorted() {
-            out.append(FeatureChange(key: key, kind: .retired, note: "listed in retired of \(b.reference); \(a.reference) did not offer it"))
+        for key in newRetired.subtracting(oldRetired).subtracting(oldKeys).subtracting(newKeys)
+            .sorted()
+        {
+            out.append(
+                FeatureChange(
+                    key: key, kind: .retired,
+                    note: "listed in retired of \(b.reference); \(a.reference) did not offer it"))
         }
         for key in newRetired.intersection(newKeys).sorted() {
-            out.append(FeatureChange(key: key, kind: .retiredButOffered, note: "listed in retired of \(b.reference) but still offered"))
+            out.append(
+                FeatureChange(
+                    key: key, kind: .retiredButOffered,
+                    note: "listed in retired of \(b.reference) but still offered"))
         }
         for key in oldKeys.intersection(newKeys).sorted() {
-            let na = a.feature(key)!.name, nb = b.feature(key)!.name
+            let na = a.feature(key)!.name
+            let nb = b.feature(key)!.name
             if na != nb {
-                out.append(FeatureChange(key: key, kind: .renamedDisplay, note: "display name \"\(na)\" → \"\(nb)\" (the key is unchanged)"))
+                out.append(
+                    FeatureChange(
+                        key: key, kind: .renamedDisplay,
+                        note: "display name \"\(na)\" → \"\(nb)\" (the key is unchanged)"))
             }
         }
         return out.sorted { ($0.key, $0.kind.rawValue) < ($1.key, $1.kind.rawValue) }
@@ -307,7 +353,9 @@ public struct CardDiff: Sendable, Hashable {
         return credits.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
     }
 
-    static func market(_ p: PackPrice) -> Market { Market(currency: p.price.currency, storefront: p.storefront) }
+    static func market(_ p: PackPrice) -> Market {
+        Market(currency: p.price.currency, storefront: p.storefront)
+    }
 
     static func priceChanges(_ a: RateCard, _ b: RateCard) -> [PriceChange] {
         var out: [PriceChange] = []
@@ -320,8 +368,11 @@ public struct CardDiff: Sendable, Hashable {
                 let mb = pb.first { market($0) == m }?.price
                 if ma == mb { continue }
                 var relative: Exact?
-                if let ma, let mb, !ma.amount.isZero { relative = try? mb.amount.divided(by: ma.amount).subtracting(.one) }
-                out.append(PriceChange(productId: id, market: m, old: ma, new: mb, relative: relative))
+                if let ma, let mb, !ma.amount.isZero {
+                    relative = try? mb.amount.divided(by: ma.amount).subtracting(.one)
+                }
+                out.append(
+                    PriceChange(productId: id, market: m, old: ma, new: mb, relative: relative))
             }
         }
         return out
@@ -335,18 +386,26 @@ public struct CardDiff: Sendable, Hashable {
         }
         func side(_ r: PackMargins.Row?, _ rate: Exact) -> MarginSide? {
             guard let r, let l = r.lines.first(where: { $0.rate == rate }) else { return nil }
-            return MarginSide(credits: r.pack.credits, price: r.price.price, worstCost: r.worst.cost, proceeds: l.proceeds,
-                              margin: l.margin, marginShare: l.marginShare, worstFeature: r.worst.witnessFeature)
+            return MarginSide(
+                credits: r.pack.credits, price: r.price.price, worstCost: r.worst.cost,
+                proceeds: l.proceeds,
+                margin: l.margin, marginShare: l.marginShare, worstFeature: r.worst.witnessFeature)
         }
-        let sa = sides(a), sb = sides(b)
+        let sa = sides(a)
+        let sb = sides(b)
         var out: [MarginRow] = []
         for id in packIDs(a.card, b.card) {
             let markets = Set((sa[id] ?? [:]).keys).union((sb[id] ?? [:]).keys).sorted()
             for m in markets {
-                let ra = sa[id]?[m], rb = sb[id]?[m]
-                let rates = Set((ra?.lines ?? []).map(\.rate)).union((rb?.lines ?? []).map(\.rate)).sorted()
+                let ra = sa[id]?[m]
+                let rb = sb[id]?[m]
+                let rates = Set((ra?.lines ?? []).map(\.rate)).union((rb?.lines ?? []).map(\.rate))
+                    .sorted()
                 for rate in rates {
-                    out.append(MarginRow(productId: id, market: m, rate: rate, old: side(ra, rate), new: side(rb, rate)))
+                    out.append(
+                        MarginRow(
+                            productId: id, market: m, rate: rate, old: side(ra, rate),
+                            new: side(rb, rate)))
                 }
             }
         }
@@ -356,7 +415,9 @@ public struct CardDiff: Sendable, Hashable {
     static func grantCostRows(_ a: PackMargins, _ b: PackMargins) -> [GrantCostRow] {
         let keys = Set(a.grants.map(\.grant.key)).union(b.grants.map(\.grant.key)).sorted()
         return keys.map { k in
-            GrantCostRow(key: k, old: a.grants.first { $0.grant.key == k }, new: b.grants.first { $0.grant.key == k })
+            GrantCostRow(
+                key: k, old: a.grants.first { $0.grant.key == k },
+                new: b.grants.first { $0.grant.key == k })
         }
     }
 }

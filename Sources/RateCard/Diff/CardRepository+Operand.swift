@@ -11,13 +11,25 @@ extension CardRepository {
         guard operand.hasSuffix(".json") else {
             if let c = card(reference: operand) { return c }
             let known = cards.map(\.reference).joined(separator: ", ")
-            throw Diagnostics([Diagnostic(path: operand, message: "no card '\(operand)' in the rate-card folder (cards: \(known.isEmpty ? "none" : known))")])
+            throw Diagnostics([
+                Diagnostic(
+                    path: operand,
+                    message:
+                        "no card '\(operand)' in the rate-card folder (cards: \(known.isEmpty ? "none" : known))"
+                )
+            ])
         }
         let wanted = CardRepository.standardized(operand)
-        if let c = cards.first(where: { CardRepository.standardized($0.source.path) == wanted }) { return c }
+        if let c = cards.first(where: { CardRepository.standardized($0.source.path) == wanted }) {
+            return c
+        }
         let file = try CardFileLoader.load(path: operand)
         guard case .card(let c) = file else {
-            throw Diagnostics([Diagnostic(path: operand, message: "this is not a rate card (its \"kind\" is not \"card\")")])
+            throw Diagnostics([
+                Diagnostic(
+                    path: operand, message: "this is not a rate card (its \"kind\" is not \"card\")"
+                )
+            ])
         }
         let problems = CardRepository.bindingProblems(c, providers: providers)
         if !problems.isEmpty { throw Diagnostics(problems) }

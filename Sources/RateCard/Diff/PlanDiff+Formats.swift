@@ -3,15 +3,19 @@ extension PlanDiff {
     /// Terms that changed, old → new.
     public var changeTable: TextTable {
         var t = TextTable([.init("plan"), .init("field"), .init("old"), .init("new")])
-        for c in changes { t.append([c.productId, c.field, c.old ?? CardDiff.dash, c.new ?? CardDiff.dash]) }
+        for c in changes {
+            t.append([c.productId, c.field, c.old ?? CardDiff.dash, c.new ?? CardDiff.dash])
+        }
         return t
     }
 
     /// Every plan, market and program: worst cost and margins in year one and after.
     public var marginTable: TextTable {
         var t = TextTable([
-            .init("plan"), .init("currency"), .init("program"), .init("price", .right), .init("worst cost", .right),
-            .init("margin y1", .right), .init("margin y1 %", .right), .init("margin after", .right), .init("margin after %", .right),
+            .init("plan"), .init("currency"), .init("program"), .init("price", .right),
+            .init("worst cost", .right),
+            .init("margin y1", .right), .init("margin y1 %", .right), .init("margin after", .right),
+            .init("margin after %", .right),
             .init("Δ margin y1", .right), .init("payback", .right),
         ])
         func m(_ s: Side?, _ f: (Side) -> Money) -> String? { s.map { PackMargins.money(f($0)) } }
@@ -23,15 +27,23 @@ extension PlanDiff {
         }
         for r in margins {
             var delta = ""
-            if let o = r.old, let n = r.new, let d = try? n.yearOne.margin.subtracting(o.yearOne.margin) { delta = CardDiff.signedMoney(d) }
+            if let o = r.old, let n = r.new,
+                let d = try? n.yearOne.margin.subtracting(o.yearOne.margin)
+            {
+                delta = CardDiff.signedMoney(d)
+            }
             t.append([
                 r.productId, r.market.label, r.program,
                 CardDiff.arrow(m(r.old) { $0.price }, m(r.new) { $0.price }),
                 CardDiff.arrow(m(r.old) { $0.worstCost }, m(r.new) { $0.worstCost }),
                 CardDiff.arrow(m(r.old) { $0.yearOne.margin }, m(r.new) { $0.yearOne.margin }),
-                CardDiff.arrow(p(r.old) { $0.yearOne.marginShare }, p(r.new) { $0.yearOne.marginShare }),
-                CardDiff.arrow(m(r.old) { $0.afterYearOne.margin }, m(r.new) { $0.afterYearOne.margin }),
-                CardDiff.arrow(p(r.old) { $0.afterYearOne.marginShare }, p(r.new) { $0.afterYearOne.marginShare }),
+                CardDiff.arrow(
+                    p(r.old) { $0.yearOne.marginShare }, p(r.new) { $0.yearOne.marginShare }),
+                CardDiff.arrow(
+                    m(r.old) { $0.afterYearOne.margin }, m(r.new) { $0.afterYearOne.margin }),
+                CardDiff.arrow(
+                    p(r.old) { $0.afterYearOne.marginShare },
+                    p(r.new) { $0.afterYearOne.marginShare }),
                 delta, CardDiff.arrow(payback(r.old), payback(r.new)),
             ])
         }
@@ -43,26 +55,43 @@ extension PlanDiff {
         guard hasPlans else { return [] }
         var out: [(String, TextTable)] = []
         if !changes.isEmpty { out.append(("Subscription plans and free tier", changeTable)) }
-        if !margins.isEmpty { out.append(("Worst-case margin per subscription period, year one and after, before and after", marginTable)) }
+        if !margins.isEmpty {
+            out.append(
+                (
+                    "Worst-case margin per subscription period, year one and after, before and after",
+                    marginTable
+                ))
+        }
         return out
     }
 
     /// CSV rows in `margin diff`'s columns: section,item,detail,commission,field,old,new,difference,relative,note.
     func csvRows() -> [[String]] {
         var rows: [[String]] = []
-        for c in changes { rows.append(["plan", c.productId, "", "", c.field, c.old ?? "", c.new ?? "", "", "", ""]) }
+        for c in changes {
+            rows.append([
+                "plan", c.productId, "", "", c.field, c.old ?? "", c.new ?? "", "", "", "",
+            ])
+        }
         func num(_ r: MarginRow, _ rate: String, _ field: String, _ a: Exact?, _ b: Exact?) {
             var diff = ""
             if let a, let b { diff = (try? b.subtracting(a).decimalText()) ?? "" }
-            rows.append(["plan-margin", r.productId, "\(r.market.label) \(r.program)", rate, field, a?.decimalText() ?? "", b?.decimalText() ?? "", diff, "", ""])
+            rows.append([
+                "plan-margin", r.productId, "\(r.market.label) \(r.program)", rate, field,
+                a?.decimalText() ?? "", b?.decimalText() ?? "", diff, "", "",
+            ])
         }
         for r in margins {
             num(r, "", "price", r.old?.price.amount, r.new?.price.amount)
             num(r, "", "worst_cost", r.old?.worstCost.amount, r.new?.worstCost.amount)
             let y1 = (r.new ?? r.old)?.yearOne.rate.decimalText() ?? ""
             let after = (r.new ?? r.old)?.afterYearOne.rate.decimalText() ?? ""
-            num(r, y1, "margin_year_one", r.old?.yearOne.margin.amount, r.new?.yearOne.margin.amount)
-            num(r, after, "margin_after_year_one", r.old?.afterYearOne.margin.amount, r.new?.afterYearOne.margin.amount)
+            num(
+                r, y1, "margin_year_one", r.old?.yearOne.margin.amount, r.new?.yearOne.margin.amount
+            )
+            num(
+                r, after, "margin_after_year_one", r.old?.afterYearOne.margin.amount,
+                r.new?.afterYearOne.margin.amount)
         }
         return rows
     }
@@ -72,24 +101,39 @@ extension PlanDiff {
         func side(_ s: Side?) -> JSONOutput {
             guard let s else { return .null }
             func m(_ p: PlanMargins.PeriodMargin) -> JSONOutput {
-                .object(["rate": .decimal(p.rate), "proceeds": .decimal(p.proceeds.amount), "margin": .decimal(p.margin.amount), "marginShare": .decimal(p.marginShare)])
+                .object([
+                    "rate": .decimal(p.rate), "proceeds": .decimal(p.proceeds.amount),
+                    "margin": .decimal(p.margin.amount), "marginShare": .decimal(p.marginShare),
+                ])
             }
-            var o: [String: JSONOutput] = ["price": .decimal(s.price.amount), "worstCost": .decimal(s.worstCost.amount),
-                                           "yearOne": m(s.yearOne), "afterYearOne": m(s.afterYearOne)]
-            if s.hasOffer { o["paybackPeriods"] = s.paybackPeriods.map { .integer(Int128($0)) } ?? .null }
+            var o: [String: JSONOutput] = [
+                "price": .decimal(s.price.amount), "worstCost": .decimal(s.worstCost.amount),
+                "yearOne": m(s.yearOne), "afterYearOne": m(s.afterYearOne),
+            ]
+            if s.hasOffer {
+                o["paybackPeriods"] = s.paybackPeriods.map { .integer(Int128($0)) } ?? .null
+            }
             return .object(o)
         }
         return .object([
-            "changes": .array(changes.map { c in
-                .object(["productId": .string(c.productId), "field": .string(c.field),
-                         "old": c.old.map(JSONOutput.string) ?? .null, "new": c.new.map(JSONOutput.string) ?? .null])
-            }),
-            "margins": .array(margins.map { r in
-                var o: [String: JSONOutput] = ["productId": .string(r.productId), "program": .string(r.program), "currency": .string(r.market.currency.code),
-                                               "old": side(r.old), "new": side(r.new)]
-                if let s = r.market.storefront { o["storefront"] = .string(s) }
-                return .object(o)
-            }),
+            "changes": .array(
+                changes.map { c in
+                    .object([
+                        "productId": .string(c.productId), "field": .string(c.field),
+                        "old": c.old.map(JSONOutput.string) ?? .null,
+                        "new": c.new.map(JSONOutput.string) ?? .null,
+                    ])
+                }),
+            "margins": .array(
+                margins.map { r in
+                    var o: [String: JSONOutput] = [
+                        "productId": .string(r.productId), "program": .string(r.program),
+                        "currency": .string(r.market.currency.code),
+                        "old": side(r.old), "new": side(r.new),
+                    ]
+                    if let s = r.market.storefront { o["storefront"] = .string(s) }
+                    return .object(o)
+                }),
         ])
     }
 }

@@ -39,7 +39,9 @@ public struct PlanDiff: Sendable, Hashable {
     /// True when either card sells a subscription or has a free tier.
     public var hasPlans: Bool { !oldMargins.isEmpty || !newMargins.isEmpty }
 
-    public init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil) throws(WorstCaseError) {
+    public init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil)
+        throws(WorstCaseError)
+    {
         oldMargins = try PlanMargins(card: old, repository: repository, fx: fx)
         newMargins = try PlanMargins(card: new, repository: repository, fx: fx)
         changes = PlanDiff.changes(old, new)
@@ -49,7 +51,9 @@ public struct PlanDiff: Sendable, Hashable {
     /// Product ids of both cards' plans, old order first.
     static func ids(_ a: RateCard, _ b: RateCard) -> [String] {
         var out: [String] = []
-        for p in a.subscriptions + b.subscriptions where !out.contains(p.productId) { out.append(p.productId) }
+        for p in a.subscriptions + b.subscriptions where !out.contains(p.productId) {
+            out.append(p.productId)
+        }
         return out
     }
 
@@ -63,10 +67,19 @@ public struct PlanDiff: Sendable, Hashable {
                 ("group", pa?.group, pb?.group),
                 ("period", pa?.period.description, pb?.period.description),
                 ("prices", pa.map { prices($0.prices) }, pb.map { prices($0.prices) }),
-                ("credits", pa.map { Format.grouped($0.credits) }, pb.map { Format.grouped($0.credits) }),
+                (
+                    "credits", pa.map { Format.grouped($0.credits) },
+                    pb.map { Format.grouped($0.credits) }
+                ),
                 ("quotas", pa.map { limits($0.quotas, a) }, pb.map { limits($0.quotas, b) }),
-                ("allowances", pa.map { limits($0.allowances, a) }, pb.map { limits($0.allowances, b) }),
-                ("introductory offer", pa.map { offer($0.introductoryOffer) }, pb.map { offer($0.introductoryOffer) }),
+                (
+                    "allowances", pa.map { limits($0.allowances, a) },
+                    pb.map { limits($0.allowances, b) }
+                ),
+                (
+                    "introductory offer", pa.map { offer($0.introductoryOffer) },
+                    pb.map { offer($0.introductoryOffer) }
+                ),
             ] where x != y {
                 if field != "plan" && (pa == nil || pb == nil) { continue }
                 out.append(Change(productId: id, field: field, old: x, new: y))
@@ -74,18 +87,23 @@ public struct PlanDiff: Sendable, Hashable {
         }
         let ta = a.freeTier.map { "per \($0.period): " + limits($0.allowances, a) }
         let tb = b.freeTier.map { "per \($0.period): " + limits($0.allowances, b) }
-        if ta != tb { out.append(Change(productId: "free tier", field: "allowances", old: ta, new: tb)) }
+        if ta != tb {
+            out.append(Change(productId: "free tier", field: "allowances", old: ta, new: tb))
+        }
         return out
     }
 
     static func prices(_ p: [PackPrice]) -> String {
-        p.map { "\($0.price.currency.code) \(PackMargins.money($0.price))\($0.storefront.map { " (\($0))" } ?? "")" }.sorted().joined(separator: ", ")
+        p.map {
+            "\($0.price.currency.code) \(PackMargins.money($0.price))\($0.storefront.map { " (\($0))" } ?? "")"
+        }.sorted().joined(separator: ", ")
     }
 
     static func limits(_ l: [UsageLimit], _ card: RateCard) -> String {
         if l.isEmpty { return "none" }
         return l.map { u in
-            let unit = card.feature(u.feature)?.dimensions.first { $0.name == u.dimension }?.unit ?? .item
+            let unit =
+                card.feature(u.feature)?.dimensions.first { $0.name == u.dimension }?.unit ?? .item
             return u.summary(unit: unit)
         }.joined(separator: "; ")
     }
@@ -98,20 +116,32 @@ public struct PlanDiff: Sendable, Hashable {
 
     static func marginRows(_ a: PlanMargins, _ b: PlanMargins) -> [MarginRow] {
         func side(_ r: PlanMargins.Row?, _ program: String) -> Side? {
-            guard let r, let l = r.lines.first(where: { $0.program.name == program }) else { return nil }
-            return Side(price: r.price.price, worstCost: r.worst.cost, yearOne: l.yearOne, afterYearOne: l.afterYearOne,
-                        paybackPeriods: l.paybackPeriods, hasOffer: r.intro != nil)
+            guard let r, let l = r.lines.first(where: { $0.program.name == program }) else {
+                return nil
+            }
+            return Side(
+                price: r.price.price, worstCost: r.worst.cost, yearOne: l.yearOne,
+                afterYearOne: l.afterYearOne,
+                paybackPeriods: l.paybackPeriods, hasOffer: r.intro != nil)
         }
         func find(_ m: PlanMargins, _ id: String, _ market: CardDiff.Market) -> PlanMargins.Row? {
             m.rows.first { $0.plan.productId == id && CardDiff.market($0.price) == market }
         }
         var out: [MarginRow] = []
         for id in ids(a.card, b.card) {
-            let markets = Set((a.rows + b.rows).filter { $0.plan.productId == id }.map { CardDiff.market($0.price) }).sorted()
+            let markets = Set(
+                (a.rows + b.rows).filter { $0.plan.productId == id }.map {
+                    CardDiff.market($0.price)
+                }
+            ).sorted()
             for market in markets {
-                for program in PlanMargins.programs.map(\.name) where (a.programs + b.programs).contains(where: { $0.name == program }) {
-                    out.append(MarginRow(productId: id, market: market, program: program,
-                                         old: side(find(a, id, market), program), new: side(find(b, id, market), program)))
+                for program in PlanMargins.programs.map(\.name)
+                where (a.programs + b.programs).contains(where: { $0.name == program }) {
+                    out.append(
+                        MarginRow(
+                            productId: id, market: market, program: program,
+                            old: side(find(a, id, market), program),
+                            new: side(find(b, id, market), program)))
                 }
             }
         }

@@ -16,7 +16,9 @@ public final class FieldReader {
     }
 
     /// The members of `node` as an object, checking that only `allowed` keys appear.
-    public func object(_ node: JSONNode, _ field: String, allowed: Set<String>? = nil) -> [String: JSONMember]? {
+    public func object(_ node: JSONNode, _ field: String, allowed: Set<String>? = nil) -> [String:
+        JSONMember]?
+    {
         guard case .object(let members) = node.value else {
             error("\(field): expected an object, found \(node.value.kindName)", at: node.location)
             return nil
@@ -24,7 +26,9 @@ public final class FieldReader {
         var result: [String: JSONMember] = [:]
         for m in members {
             if let allowed, !allowed.contains(m.key) {
-                let hint = FieldReader.closest(m.key, in: allowed).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint =
+                    FieldReader.closest(m.key, in: allowed).map { "; did you mean \"\($0)\"?" }
+                    ?? ""
                 error("\(FieldReader.join(field, m.key)): unknown field\(hint)", at: m.keyLocation)
                 continue
             }
@@ -33,7 +37,10 @@ public final class FieldReader {
         return result
     }
 
-    public func required(_ members: [String: JSONMember], _ key: String, in field: String, at location: SourceLocation) -> JSONNode? {
+    public func required(
+        _ members: [String: JSONMember], _ key: String, in field: String,
+        at location: SourceLocation
+    ) -> JSONNode? {
         guard let m = members[key] else {
             error("\(FieldReader.join(field, key)): missing required field", at: location)
             return nil
@@ -60,7 +67,8 @@ public final class FieldReader {
 
     public func bool(_ node: JSONNode, _ field: String) -> Bool? {
         guard case .bool(let b) = node.value else {
-            error("\(field): expected true or false, found \(node.value.kindName)", at: node.location)
+            error(
+                "\(field): expected true or false, found \(node.value.kindName)", at: node.location)
             return nil
         }
         return b
@@ -83,13 +91,17 @@ public final class FieldReader {
         case .string(let s): text = s
         case .number(let s): text = s
         default:
-            error("\(field): expected a decimal number (e.g. \"4.5\"), found \(node.value.kindName)", at: node.location)
+            error(
+                "\(field): expected a decimal number (e.g. \"4.5\"), found \(node.value.kindName)",
+                at: node.location)
             return nil
         }
         do {
             return try Exact(decimal: text)
         } catch {
-            self.error("\(field): \"\(FieldReader.excerpt(text))\" is not a decimal: \(error)", at: node.location)
+            self.error(
+                "\(field): \"\(FieldReader.excerpt(text))\" is not a decimal: \(error)",
+                at: node.location)
             return nil
         }
     }
@@ -104,20 +116,27 @@ public final class FieldReader {
     }
 
     /// A whole number written as a JSON integer or a string of one, within `range`.
-    public func integer(_ node: JSONNode, _ field: String, range: ClosedRange<Int128> = Int128(Int64.min)...Int128(Int64.max)) -> Int128? {
+    public func integer(
+        _ node: JSONNode, _ field: String,
+        range: ClosedRange<Int128> = Int128(Int64.min)...Int128(Int64.max)
+    ) -> Int128? {
         let text: String
         switch node.value {
         case .string(let s): text = s
         case .number(let s): text = s
         default:
-            error("\(field): expected a whole number, found \(node.value.kindName)", at: node.location)
+            error(
+                "\(field): expected a whole number, found \(node.value.kindName)", at: node.location
+            )
             return nil
         }
         let value: Exact
         do {
             value = try Exact(decimal: text)
         } catch {
-            self.error("\(field): \"\(FieldReader.excerpt(text))\" is not a whole number: \(error)", at: node.location)
+            self.error(
+                "\(field): \"\(FieldReader.excerpt(text))\" is not a whole number: \(error)",
+                at: node.location)
             return nil
         }
         guard let i = value.integerValue else {
@@ -125,7 +144,9 @@ public final class FieldReader {
             return nil
         }
         guard range.contains(i) else {
-            error("\(field): \(FieldReader.excerpt(text)) is out of range (\(range.lowerBound)…\(range.upperBound))", at: node.location)
+            error(
+                "\(field): \(FieldReader.excerpt(text)) is out of range (\(range.lowerBound)…\(range.upperBound))",
+                at: node.location)
             return nil
         }
         return i
@@ -135,7 +156,9 @@ public final class FieldReader {
     public func date(_ node: JSONNode, _ field: String) -> CalendarDate? {
         guard let s = string(node, field) else { return nil }
         guard let d = CalendarDate(s) else {
-            error("\(field): \"\(FieldReader.excerpt(s))\" is not a valid date (expected YYYY-MM-DD)", at: node.location)
+            error(
+                "\(field): \"\(FieldReader.excerpt(s))\" is not a valid date (expected YYYY-MM-DD)",
+                at: node.location)
             return nil
         }
         return d
@@ -144,7 +167,9 @@ public final class FieldReader {
     public func currency(_ node: JSONNode, _ field: String) -> Currency? {
         guard let s = string(node, field) else { return nil }
         guard let c = Currency(code: s) else {
-            error("\(field): \"\(FieldReader.excerpt(s))\" is not a known ISO 4217 currency code", at: node.location)
+            error(
+                "\(field): \"\(FieldReader.excerpt(s))\" is not a known ISO 4217 currency code",
+                at: node.location)
             return nil
         }
         return c
@@ -169,7 +194,8 @@ public final class FieldReader {
             // before the quadratic comparison (a megabyte-long unknown key stays cheap).
             guard abs(word.count - c.count) <= max(1, c.count / 3) else { continue }
             let d = editDistance(word.lowercased(), c.lowercased())
-            if d <= max(1, c.count / 3), best == nil || d < best!.1 || (d == best!.1 && c < best!.0) {
+            if d <= max(1, c.count / 3), best == nil || d < best!.1 || (d == best!.1 && c < best!.0)
+            {
                 best = (c, d)
             }
         }
@@ -177,7 +203,8 @@ public final class FieldReader {
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var prev = Array(0...b.count)
@@ -185,7 +212,8 @@ public final class FieldReader {
         for i in 1...a.count {
             cur[0] = i
             for j in 1...b.count {
-                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                cur[j] = min(
+                    prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             swap(&prev, &cur)
         }

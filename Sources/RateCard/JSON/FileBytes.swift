@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-file reads for the check inputs, with the system's reason when a file cannot be
@@ -38,7 +38,9 @@ enum FileBytes {
         defer { fclose(f) }
         var buffer = [UInt8](repeating: 0, count: max(1, count))
         let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, f) }
-        guard ferror(f) == 0 else { throw Diagnostic(path: path, message: "cannot read the export: \(reason())") }
+        guard ferror(f) == 0 else {
+            throw Diagnostic(path: path, message: "cannot read the export: \(reason())")
+        }
         return Array(buffer[0..<n])
     }
 

@@ -28,7 +28,9 @@ public struct JSONParser {
         let node = try parser.parseValue()
         parser.skipWhitespace()
         guard parser.index == bytes.count else {
-            throw JSONParseError("unexpected \(parser.describeCurrent()) after the end of the JSON value", at: parser.location)
+            throw JSONParseError(
+                "unexpected \(parser.describeCurrent()) after the end of the JSON value",
+                at: parser.location)
         }
         return node
     }
@@ -70,15 +72,22 @@ public struct JSONParser {
     private mutating func parseValue() throws(JSONParseError) -> JSONNode {
         let start = location
         guard index < bytes.count else {
-            throw JSONParseError("unexpected end of file: expected a value (the file may be truncated)", at: start)
+            throw JSONParseError(
+                "unexpected end of file: expected a value (the file may be truncated)", at: start)
         }
         switch bytes[index] {
         case UInt8(ascii: "{"): return JSONNode(try parseObject(), at: start)
         case UInt8(ascii: "["): return JSONNode(try parseArray(), at: start)
         case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: start)
-        case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(.bool(true), at: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return JSONNode(.null, at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(.number(try parseNumber()), at: start)
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
@@ -120,19 +129,25 @@ public struct JSONParser {
             skipWhitespace()
             let keyLocation = location
             guard index < bytes.count else {
-                throw JSONParseError("unexpected end of file inside an object (the file may be truncated)", at: keyLocation)
+                throw JSONParseError(
+                    "unexpected end of file inside an object (the file may be truncated)",
+                    at: keyLocation)
             }
             guard bytes[index] == UInt8(ascii: "\"") else {
-                throw JSONParseError("unexpected \(describeCurrent()): expected a quoted key", at: keyLocation)
+                throw JSONParseError(
+                    "unexpected \(describeCurrent()): expected a quoted key", at: keyLocation)
             }
             let key = try parseString()
             if let first = seen[key] {
-                throw JSONParseError("duplicate key \"\(key)\" (first at line \(first.line), column \(first.column))", at: keyLocation)
+                throw JSONParseError(
+                    "duplicate key \"\(key)\" (first at line \(first.line), column \(first.column))",
+                    at: keyLocation)
             }
             seen[key] = keyLocation
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw JSONParseError("unexpected \(describeCurrent()): expected ':' after a key", at: location)
+                throw JSONParseError(
+                    "unexpected \(describeCurrent()): expected ':' after a key", at: location)
             }
             index += 1
             skipWhitespace()
@@ -140,7 +155,9 @@ public struct JSONParser {
             members.append(JSONMember(key: key, keyLocation: keyLocation, value: value))
             skipWhitespace()
             guard index < bytes.count else {
-                throw JSONParseError("unexpected end of file inside an object (the file may be truncated)", at: location)
+                throw JSONParseError(
+                    "unexpected end of file inside an object (the file may be truncated)",
+                    at: location)
             }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
@@ -155,7 +172,8 @@ public struct JSONParser {
                 depth -= 1
                 return .object(members)
             }
-            throw JSONParseError("unexpected \(describeCurrent()): expected ',' or '}'", at: location)
+            throw JSONParseError(
+                "unexpected \(describeCurrent()): expected ',' or '}'", at: location)
         }
     }
 
@@ -174,7 +192,9 @@ public struct JSONParser {
             items.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else {
-                throw JSONParseError("unexpected end of file inside an array (the file may be truncated)", at: location)
+                throw JSONParseError(
+                    "unexpected end of file inside an array (the file may be truncated)",
+                    at: location)
             }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
@@ -189,7 +209,8 @@ public struct JSONParser {
                 depth -= 1
                 return .array(items)
             }
-            throw JSONParseError("unexpected \(describeCurrent()): expected ',' or ']'", at: location)
+            throw JSONParseError(
+                "unexpected \(describeCurrent()): expected ',' or ']'", at: location)
         }
     }
 
@@ -204,7 +225,8 @@ public struct JSONParser {
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if isDigit(index) {
-                throw JSONParseError("invalid number: leading zeros are not allowed", at: startLocation)
+                throw JSONParseError(
+                    "invalid number: leading zeros are not allowed", at: startLocation)
             }
         } else {
             while isDigit(index) { index += 1 }
@@ -216,11 +238,18 @@ public struct JSONParser {
             }
             while isDigit(index) { index += 1 }
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if index < bytes.count,
+            bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")
+        {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count,
+                bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+            {
+                index += 1
+            }
             guard isDigit(index) else {
-                throw JSONParseError("invalid number: expected a digit in the exponent", at: location)
+                throw JSONParseError(
+                    "invalid number: expected a digit in the exponent", at: location)
             }
             while isDigit(index) { index += 1 }
         }
@@ -233,7 +262,8 @@ public struct JSONParser {
         var out: [UInt8] = []
         while true {
             guard index < bytes.count else {
-                throw JSONParseError("unterminated string (the file may be truncated)", at: startLocation)
+                throw JSONParseError(
+                    "unterminated string (the file may be truncated)", at: startLocation)
             }
             let b = bytes[index]
             switch b {
@@ -246,7 +276,8 @@ public struct JSONParser {
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else {
-                    throw JSONParseError("unterminated string (the file may be truncated)", at: startLocation)
+                    throw JSONParseError(
+                        "unterminated string (the file may be truncated)", at: startLocation)
                 }
                 let e = bytes[index]
                 index += 1
@@ -262,7 +293,9 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw JSONParseError("unpaired surrogate in \\u escape", at: location)
                         }
                         index += 2
@@ -279,14 +312,20 @@ public struct JSONParser {
                     }
                     out.append(contentsOf: Array(String(Character(u)).utf8))
                 default:
-                    throw JSONParseError("invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string", at: SourceLocation(line: line, column: index - 1 - lineStart))
+                    throw JSONParseError(
+                        "invalid escape '\\\(Character(Unicode.Scalar(e)))' in a string",
+                        at: SourceLocation(line: line, column: index - 1 - lineStart))
                 }
             default:
                 if b < 0x20 {
                     if b == 0x0A {
-                        throw JSONParseError("unterminated string: a line break inside a string (the line may be truncated)", at: startLocation)
+                        throw JSONParseError(
+                            "unterminated string: a line break inside a string (the line may be truncated)",
+                            at: startLocation)
                     }
-                    throw JSONParseError("control character 0x\(String(b, radix: 16, uppercase: true)) must be escaped in a string", at: location)
+                    throw JSONParseError(
+                        "control character 0x\(String(b, radix: 16, uppercase: true)) must be escaped in a string",
+                        at: location)
                 }
                 out.append(b)
                 index += 1

@@ -24,7 +24,12 @@ extension Exact {
             let b = bytes[index]
             switch b {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if seenPoint { fracDigits += 1; scale += 1 } else { intDigits += 1 }
+                if seenPoint {
+                    fracDigits += 1
+                    scale += 1
+                } else {
+                    intDigits += 1
+                }
                 if digits != 0 || b != UInt8(ascii: "0") { significant += 1 }
                 guard significant <= 38, scale <= 38 else { throw .tooManyDigits }
                 digits = digits * 10 + Int128(b - UInt8(ascii: "0"))
@@ -71,8 +76,11 @@ extension Exact {
     /// `JSONOutput.decimal(_:)` and `JSONOutput.money(_:)` write this text. It never fails
     /// and never overflows: digits come from long division in full width.
     public func decimalText(maxScale: Int = Exact.nonTerminatingPlaces) -> String {
-        if terminatingScale != nil { return Exact.longDivision(numerator, denominator, places: Int.max).text }
-        let (digits, remainder) = Exact.longDivision(numerator, denominator, places: max(0, maxScale))
+        if terminatingScale != nil {
+            return Exact.longDivision(numerator, denominator, places: Int.max).text
+        }
+        let (digits, remainder) = Exact.longDivision(
+            numerator, denominator, places: max(0, maxScale))
         // Half-even at the last place: compare twice the remainder with the denominator.
         let twice = remainder.magnitude << 1  // remainder < denominator ≤ 2^127: no overflow
         let d = denominator.magnitude
@@ -90,7 +98,9 @@ extension Exact {
     /// `n / d` as decimal text with at most `places` digits after the point (stopping
     /// early when the remainder is zero), and the remainder left. The sign is written when
     /// `n` is negative, even when the digits shown are all zero (the caller trims "-0").
-    static func longDivision(_ n: Int128, _ d: Int128, places: Int) -> (text: String, remainder: Int128) {
+    static func longDivision(_ n: Int128, _ d: Int128, places: Int) -> (
+        text: String, remainder: Int128
+    ) {
         let divisor = d.magnitude
         let magnitude = n.magnitude
         let (whole, rest) = magnitude.quotientAndRemainder(dividingBy: divisor)

@@ -171,8 +171,14 @@ public struct Exact: Sendable, Hashable {
         var d = denominator
         var twos = 0
         var fives = 0
-        while d % 2 == 0 { d /= 2; twos += 1 }
-        while d % 5 == 0 { d /= 5; fives += 1 }
+        while d % 2 == 0 {
+            d /= 2
+            twos += 1
+        }
+        while d % 5 == 0 {
+            d /= 5
+            fives += 1
+        }
         return d == 1 ? max(twos, fives) : nil
     }
 
@@ -205,7 +211,8 @@ public enum ArithmeticError: Error, Sendable, Hashable {
 extension ArithmeticError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .overflow: "the result is too large to compute exactly (beyond 128-bit numerator or denominator)"
+        case .overflow:
+            "the result is too large to compute exactly (beyond 128-bit numerator or denominator)"
         case .divisionByZero: "division by zero"
         }
     }

@@ -16,16 +16,22 @@ public struct Money: Sendable, Hashable {
 
     public func adding(_ other: Money) throws(MoneyError) -> Money {
         guard other.currency == currency else { throw .currencyMismatch(currency, other.currency) }
-        do { return Money(try amount.adding(other.amount), currency) } catch { throw .arithmetic(error) }
+        do { return Money(try amount.adding(other.amount), currency) } catch {
+            throw .arithmetic(error)
+        }
     }
 
     public func subtracting(_ other: Money) throws(MoneyError) -> Money {
         guard other.currency == currency else { throw .currencyMismatch(currency, other.currency) }
-        do { return Money(try amount.subtracting(other.amount), currency) } catch { throw .arithmetic(error) }
+        do { return Money(try amount.subtracting(other.amount), currency) } catch {
+            throw .arithmetic(error)
+        }
     }
 
     public func multiplied(by factor: Exact) throws(MoneyError) -> Money {
-        do { return Money(try amount.multiplied(by: factor), currency) } catch { throw .arithmetic(error) }
+        do { return Money(try amount.multiplied(by: factor), currency) } catch {
+            throw .arithmetic(error)
+        }
     }
 
     /// The amount rounded to the currency's minor unit by `rule`, as display text with
@@ -54,8 +60,10 @@ public enum MoneyError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .currencyMismatch(let a, let b): "cannot combine \(a.code) with \(b.code) without an FX rate"
-        case .noRate(let a, let b): "no FX rate from \(a.code) to \(b.code); add one to the FX file or pass --fx \(a.code)/\(b.code)=RATE"
+        case .currencyMismatch(let a, let b):
+            "cannot combine \(a.code) with \(b.code) without an FX rate"
+        case .noRate(let a, let b):
+            "no FX rate from \(a.code) to \(b.code); add one to the FX file or pass --fx \(a.code)/\(b.code)=RATE"
         case .arithmetic(let e): e.description
         }
     }

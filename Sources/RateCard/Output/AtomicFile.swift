@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-file writes that either happen completely or not at all.
@@ -22,15 +22,21 @@ public enum AtomicFile {
         var mode: mode_t = 0o644
         var existing = stat()
         if stat(path, &existing) == 0 {
-            guard existing.st_mode & S_IFMT != S_IFDIR else { throw .failed(.isDirectory, path: path) }
+            guard existing.st_mode & S_IFMT != S_IFDIR else {
+                throw .failed(.isDirectory, path: path)
+            }
             mode = existing.st_mode & 0o7777
         }
 
         let (temporary, descriptor) = try createTemporary(beside: path, mode: mode)
         do throws(AtomicFileError) {
             try writeAll(bytes, to: descriptor, path: path)
-            guard fsync(descriptor) == 0 else { throw AtomicFileError.failed(.sync(errno), path: path) }
-            guard close(descriptor) == 0 else { throw AtomicFileError.failed(.write(errno), path: path) }
+            guard fsync(descriptor) == 0 else {
+                throw AtomicFileError.failed(.sync(errno), path: path)
+            }
+            guard close(descriptor) == 0 else {
+                throw AtomicFileError.failed(.write(errno), path: path)
+            }
         } catch {
             close(descriptor)
             unlink(temporary)
@@ -51,12 +57,15 @@ public enum AtomicFile {
     }
 
     /// Opens a fresh `.name.tmp-PID-N` file beside `path`, never reusing an existing one.
-    private static func createTemporary(beside path: String, mode: mode_t) throws(AtomicFileError) -> (String, Int32) {
+    private static func createTemporary(beside path: String, mode: mode_t) throws(AtomicFileError)
+        -> (String, Int32)
+    {
         let directory = directoryName(of: path)
         let name = baseName(of: path)
         let process = getpid()
         for attempt in 0..<100 {
-            let candidate = (directory == "." && !path.hasPrefix("./") ? "" : directory + "/")
+            let candidate =
+                (directory == "." && !path.hasPrefix("./") ? "" : directory + "/")
                 + ".\(name).tmp-\(process)-\(attempt)"
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             if descriptor >= 0 { return (candidate, descriptor) }
@@ -66,7 +75,9 @@ public enum AtomicFile {
         throw .failed(.create(EEXIST), path: path)
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(AtomicFileError) {
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
+        throws(AtomicFileError)
+    {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -115,10 +126,13 @@ public enum AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible 
         case .failed(let step, let path):
             switch step {
             case .isDirectory: "cannot write '\(path)': it is a directory"
-            case .create(let code): "cannot write '\(path)': cannot create a temporary file beside it: \(Self.message(code))"
+            case .create(let code):
+                "cannot write '\(path)': cannot create a temporary file beside it: \(Self.message(code))"
             case .write(let code): "cannot write '\(path)': \(Self.message(code))"
-            case .sync(let code): "cannot write '\(path)': flushing to disk failed: \(Self.message(code))"
-            case .rename(let code): "cannot write '\(path)': cannot replace it: \(Self.message(code))"
+            case .sync(let code):
+                "cannot write '\(path)': flushing to disk failed: \(Self.message(code))"
+            case .rename(let code):
+                "cannot write '\(path)': cannot replace it: \(Self.message(code))"
             }
         }
     }

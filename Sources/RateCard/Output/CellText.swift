@@ -25,7 +25,7 @@ public enum CellText {
         for (i, u) in scalars.enumerated() {
             switch u {
             case ":" where scalars[(i + 1)...].starts(with: ["/", "/"]),
-                 "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "#", "!", "(", ")":
+                "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&", "#", "!", "(", ")":
                 out += "\\"
                 out.unicodeScalars.append(u)
             case "\n", "\r":

@@ -16,14 +16,18 @@ struct ChartAxis: Sendable, Hashable {
     static let pixelRounding: RoundingRule = .halfEven
 
     /// An axis that fits `largest` with about `targetTicks` intervals.
-    init(fitting largest: Exact, minorUnits: Int, width: Int, targetTicks: Int = 6) throws(ArithmeticError) {
+    init(fitting largest: Exact, minorUnits: Int, width: Int, targetTicks: Int = 6)
+        throws(ArithmeticError)
+    {
         let raw = try largest.divided(by: Exact(targetTicks))
         var chosen: Exact?
         search: for exponent in -minorUnits...36 {
             for mantissa in [1, 2, 5] {
-                let candidate = exponent < 0
+                let candidate =
+                    exponent < 0
                     ? try Exact(Int128(mantissa), over: Exact.powerOfTen(-exponent))
-                    : try Exact(integer: Int128(mantissa)).multiplied(by: Exact.powerOfTen(exponent))
+                    : try Exact(integer: Int128(mantissa)).multiplied(
+                        by: Exact.powerOfTen(exponent))
                 if candidate >= raw {
                     chosen = candidate
                     break search

@@ -17,7 +17,9 @@ public enum Format {
 
     /// An exact fraction as a percentage rounded half-even to one place: 0.4482… → "44.8%".
     public static func percent(_ v: Exact, places: Int = 1) -> String {
-        guard let p = try? v.multiplied(by: 100).formatted(scale: places, rule: .halfEven) else { return missing }
+        guard let p = try? v.multiplied(by: 100).formatted(scale: places, rule: .halfEven) else {
+            return missing
+        }
         return p + "%"
     }
 }

@@ -36,7 +36,10 @@ public indirect enum JSONOutput: Sendable, Hashable {
         case .integer(let i): out += String(i)
         case .string(let s): out += JSONOutput.quote(s)
         case .array(let a):
-            if a.isEmpty { out += "[]"; return }
+            if a.isEmpty {
+                out += "[]"
+                return
+            }
             out += "[\n"
             for (i, v) in a.enumerated() {
                 out += pad
@@ -45,9 +48,14 @@ public indirect enum JSONOutput: Sendable, Hashable {
             }
             out += close + "]"
         case .object(let o):
-            if o.isEmpty { out += "{}"; return }
+            if o.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{\n"
-            let sorted = o.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            let sorted = o.sorted {
+                Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+            }
             for (i, member) in sorted.enumerated() {
                 out += pad + JSONOutput.quote(member.key) + ": "
                 member.value.write(into: &out, indent: indent + 1)

@@ -44,7 +44,8 @@ struct MarginChartDrawing {
         static let axis = "#8A8A8A"
     }
 
-    static let fontFamily = "'Helvetica Neue', Helvetica, Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif"
+    static let fontFamily =
+        "'Helvetica Neue', Helvetica, Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif"
     static let moneyRounding: RoundingRule = .halfEven
 
     private(set) var body: [String] = []
@@ -65,7 +66,9 @@ struct MarginChartDrawing {
         }
         if chart.panels.isEmpty {
             y += 34
-            text("No packs on this card: nothing to chart.", x: Self.sideMargin, y: y, size: 14, fill: Palette.muted)
+            text(
+                "No packs on this card: nothing to chart.", x: Self.sideMargin, y: y, size: 14,
+                fill: Palette.muted)
         }
         for panel in chart.panels {
             y += 36
@@ -85,11 +88,14 @@ struct MarginChartDrawing {
             ("url(#loss-hatch)", "Loss: cost beyond the price"),
         ]
         for item in items {
-            body.append(#"<rect x="\#(x)" y="\#(y - 11)" width="14" height="14" fill="\#(item.fill)"/>"#)
+            body.append(
+                #"<rect x="\#(x)" y="\#(y - 11)" width="14" height="14" fill="\#(item.fill)"/>"#)
             text(item.label, x: x + 20, y: y, size: 13)
             x += 20 + Self.textWidth(item.label, size: 13, emPercent: 55) + 26
         }
-        body.append(#"<line x1="\#(x + 7)" y1="\#(y - 13)" x2="\#(x + 7)" y2="\#(y + 5)" stroke="\#(Palette.ink)" stroke-width="2"/>"#)
+        body.append(
+            #"<line x1="\#(x + 7)" y1="\#(y - 13)" x2="\#(x + 7)" y2="\#(y + 5)" stroke="\#(Palette.ink)" stroke-width="2"/>"#
+        )
         text("Sale price", x: x + 20, y: y, size: 13)
     }
 
@@ -101,7 +107,9 @@ struct MarginChartDrawing {
         let bars = panel.groups.flatMap(\.bars)
         guard !bars.isEmpty else {
             y += 24
-            text("No packs are priced in \(currency.code).", x: Self.sideMargin, y: y, size: 13, fill: Palette.muted)
+            text(
+                "No packs are priced in \(currency.code).", x: Self.sideMargin, y: y, size: 13,
+                fill: Palette.muted)
             return
         }
         var largest = Exact.zero
@@ -131,31 +139,48 @@ struct MarginChartDrawing {
         for tick in ticks {
             let x = try Self.plotLeft * 10 + axis.offset(tick.value)
             let stroke = tick.value.isZero ? Palette.axis : Palette.grid
-            body.append(#"<line x1="\#(Self.px(x))" y1="\#(top - 6)" x2="\#(Self.px(x))" y2="\#(bottom)" stroke="\#(stroke)" stroke-width="1"/>"#)
+            body.append(
+                #"<line x1="\#(Self.px(x))" y1="\#(top - 6)" x2="\#(Self.px(x))" y2="\#(bottom)" stroke="\#(stroke)" stroke-width="1"/>"#
+            )
         }
         for row in rows {
             try draw(row.group, tops: row.tops, axis: axis, currency: currency)
         }
-        body.append(#"<line x1="\#(Self.plotLeft)" y1="\#(bottom)" x2="\#(Self.plotRight)" y2="\#(bottom)" stroke="\#(Palette.axis)" stroke-width="1"/>"#)
+        body.append(
+            #"<line x1="\#(Self.plotLeft)" y1="\#(bottom)" x2="\#(Self.plotRight)" y2="\#(bottom)" stroke="\#(Palette.axis)" stroke-width="1"/>"#
+        )
         for tick in ticks {
             let x = try Self.plotLeft * 10 + axis.offset(tick.value)
-            body.append(#"<line x1="\#(Self.px(x))" y1="\#(bottom)" x2="\#(Self.px(x))" y2="\#(bottom + 5)" stroke="\#(Palette.axis)" stroke-width="1"/>"#)
-            text(tick.label, tenthsX: x, y: bottom + 19, size: 11, fill: Palette.muted, anchor: "middle")
+            body.append(
+                #"<line x1="\#(Self.px(x))" y1="\#(bottom)" x2="\#(Self.px(x))" y2="\#(bottom + 5)" stroke="\#(Palette.axis)" stroke-width="1"/>"#
+            )
+            text(
+                tick.label, tenthsX: x, y: bottom + 19, size: 11, fill: Palette.muted,
+                anchor: "middle")
         }
-        text("\(currency.code) · labels rounded half-even to \(Self.minorUnitText(currency))", tenthsX: (Self.plotLeft + Self.plotRight) * 5, y: bottom + 37, size: 11, fill: Palette.muted, anchor: "middle")
+        text(
+            "\(currency.code) · labels rounded half-even to \(Self.minorUnitText(currency))",
+            tenthsX: (Self.plotLeft + Self.plotRight) * 5, y: bottom + 37, size: 11,
+            fill: Palette.muted, anchor: "middle")
         y = bottom + 37
     }
 
-    private mutating func draw(_ group: MarginChart.Group, tops: [Int], axis: ChartAxis, currency: Currency) throws(ArithmeticError) {
+    private mutating func draw(
+        _ group: MarginChart.Group, tops: [Int], axis: ChartAxis, currency: Currency
+    ) throws(ArithmeticError) {
         let middle = (tops[0] + tops[tops.count - 1] + Self.barHeight) / 2
         // The left column holds the group label, then the bar labels right-aligned against
         // the plot; long labels are shortened (in full in each bar's <title>).
-        let barLabelWidth = group.bars.map { Self.textWidth(Self.barLabel($0), size: 12) }.max() ?? 0
-        let label = Self.fitted(group.label, width: Self.plotLeft - 10 - Self.sideMargin - barLabelWidth - 12, size: 14)
+        let barLabelWidth =
+            group.bars.map { Self.textWidth(Self.barLabel($0), size: 12) }.max() ?? 0
+        let label = Self.fitted(
+            group.label, width: Self.plotLeft - 10 - Self.sideMargin - barLabelWidth - 12, size: 14)
         let prices = Set(group.bars.map(\.price))
         if prices.count == 1, let price = prices.first {
             text(label, x: Self.sideMargin, y: middle - 2, size: 14, weight: "bold")
-            text("\(currency.code) \(try Self.money(price, currency))", x: Self.sideMargin, y: middle + 14, size: 12, fill: Palette.muted)
+            text(
+                "\(currency.code) \(try Self.money(price, currency))", x: Self.sideMargin,
+                y: middle + 14, size: 12, fill: Palette.muted)
         } else {
             text(label, x: Self.sideMargin, y: middle + 5, size: 14, weight: "bold")
         }
@@ -164,7 +189,9 @@ struct MarginChartDrawing {
         }
     }
 
-    private mutating func draw(_ bar: MarginChart.Bar, group: String, top: Int, axis: ChartAxis, currency: Currency) throws(ArithmeticError) {
+    private mutating func draw(
+        _ bar: MarginChart.Bar, group: String, top: Int, axis: ChartAxis, currency: Currency
+    ) throws(ArithmeticError) {
         let origin = Self.plotLeft * 10
         let commissionEnd = try axis.offset(bar.commission)
         let costEnd = try axis.offset(bar.commission.adding(bar.cost))
@@ -172,27 +199,44 @@ struct MarginChartDrawing {
         let baseline = top + Self.barHeight / 2 + 4
         let code = currency.code
 
-        let percent = bar.price.isZero ? nil : try Self.signed(bar.margin.divided(by: bar.price).multiplied(by: 100), scale: 1) + "%"
-        var summary = "\(group) at \(bar.label): price \(code) \(try Self.money(bar.price, currency)), "
+        let percent =
+            bar.price.isZero
+            ? nil
+            : try Self.signed(bar.margin.divided(by: bar.price).multiplied(by: 100), scale: 1) + "%"
+        var summary =
+            "\(group) at \(bar.label): price \(code) \(try Self.money(bar.price, currency)), "
             + "commission \(code) \(try Self.money(bar.commission, currency)), "
             + "worst-case cost \(code) \(try Self.money(bar.cost, currency)), "
-            + (bar.margin.isNegative ? "loss" : "margin") + " \(code) \(try Self.money(bar.margin.isNegative ? bar.margin.negated() : bar.margin, currency))"
+            + (bar.margin.isNegative ? "loss" : "margin")
+            + " \(code) \(try Self.money(bar.margin.isNegative ? bar.margin.negated() : bar.margin, currency))"
         if let percent { summary += " (\(percent) of price)" }
         body.append("<g>")
         body.append("<title>\(Self.escape(summary))</title>")
-        text(Self.barLabel(bar), x: Self.plotLeft - 10, y: baseline, size: 12, fill: Palette.ink, anchor: "end")
+        text(
+            Self.barLabel(bar), x: Self.plotLeft - 10, y: baseline, size: 12, fill: Palette.ink,
+            anchor: "end")
 
-        try segment("commission", value: bar.commission, from: 0, to: commissionEnd, top: top, fill: Palette.commission, labelFill: Palette.ink, currency: currency)
-        try segment("cost", value: bar.cost, from: commissionEnd, to: costEnd, top: top, fill: Palette.cost, labelFill: "#FFFFFF", currency: currency, visibleTo: min(costEnd, priceEnd))
+        try segment(
+            "commission", value: bar.commission, from: 0, to: commissionEnd, top: top,
+            fill: Palette.commission, labelFill: Palette.ink, currency: currency)
+        try segment(
+            "cost", value: bar.cost, from: commissionEnd, to: costEnd, top: top, fill: Palette.cost,
+            labelFill: "#FFFFFF", currency: currency, visibleTo: min(costEnd, priceEnd))
         var marginLabelShown = false
         if bar.margin.isPositive {
-            marginLabelShown = try segment("margin", value: bar.margin, from: costEnd, to: priceEnd, top: top, fill: Palette.margin, labelFill: Palette.ink, currency: currency)
+            marginLabelShown = try segment(
+                "margin", value: bar.margin, from: costEnd, to: priceEnd, top: top,
+                fill: Palette.margin, labelFill: Palette.ink, currency: currency)
         } else if bar.margin.isNegative {
             let loss = try bar.margin.negated()
-            body.append(#"<rect class="loss" data-value="\#(loss.decimalText())" x="\#(Self.px(origin + priceEnd))" y="\#(top)" width="\#(Self.px(costEnd - priceEnd))" height="\#(Self.barHeight)" fill="url(#loss-hatch)"/>"#)
+            body.append(
+                #"<rect class="loss" data-value="\#(loss.decimalText())" x="\#(Self.px(origin + priceEnd))" y="\#(top)" width="\#(Self.px(costEnd - priceEnd))" height="\#(Self.barHeight)" fill="url(#loss-hatch)"/>"#
+            )
         }
         let priceX = Self.px(origin + priceEnd)
-        body.append(#"<line class="price" x1="\#(priceX)" y1="\#(top - 4)" x2="\#(priceX)" y2="\#(top + Self.barHeight + 4)" stroke="\#(Palette.ink)" stroke-width="2"/>"#)
+        body.append(
+            #"<line class="price" x1="\#(priceX)" y1="\#(top - 4)" x2="\#(priceX)" y2="\#(top + Self.barHeight + 4)" stroke="\#(Palette.ink)" stroke-width="2"/>"#
+        )
 
         let endX = origin + max(priceEnd, costEnd) + 80
         if bar.margin.isNegative {
@@ -201,11 +245,12 @@ struct MarginChartDrawing {
             text(note, tenthsX: endX, y: baseline, size: 12, fill: Palette.lossText, weight: "bold")
         } else {
             let amount = try Self.money(bar.margin, currency)
-            let note = switch (marginLabelShown, percent) {
-            case (true, let percent?): "\(percent) margin"
-            case (false, let percent?): "margin \(amount) (\(percent))"
-            case (_, nil): "margin \(amount)"
-            }
+            let note =
+                switch (marginLabelShown, percent) {
+                case (true, let percent?): "\(percent) margin"
+                case (false, let percent?): "margin \(amount) (\(percent))"
+                case (_, nil): "margin \(amount)"
+                }
             text(note, tenthsX: endX, y: baseline, size: 12, fill: Palette.ink)
         }
         body.append("</g>")
@@ -220,11 +265,15 @@ struct MarginChartDrawing {
     ) throws(ArithmeticError) -> Bool {
         guard to > from else { return false }
         let origin = Self.plotLeft * 10
-        body.append(#"<rect class="\#(kind)" data-value="\#(value.decimalText())" x="\#(Self.px(origin + from))" y="\#(top)" width="\#(Self.px(to - from))" height="\#(Self.barHeight)" fill="\#(fill)"/>"#)
+        body.append(
+            #"<rect class="\#(kind)" data-value="\#(value.decimalText())" x="\#(Self.px(origin + from))" y="\#(top)" width="\#(Self.px(to - from))" height="\#(Self.barHeight)" fill="\#(fill)"/>"#
+        )
         let label = try Self.money(value, currency)
         let visible = (visibleTo ?? to) - from
         guard Self.textWidth(label, size: 12) * 10 + 100 <= visible else { return false }
-        text(label, tenthsX: origin + from + visible / 2, y: top + Self.barHeight / 2 + 4, size: 12, fill: labelFill, anchor: "middle")
+        text(
+            label, tenthsX: origin + from + visible / 2, y: top + Self.barHeight / 2 + 4, size: 12,
+            fill: labelFill, anchor: "middle")
         return true
     }
 
@@ -232,18 +281,24 @@ struct MarginChartDrawing {
 
     /// The complete SVG document around the drawn body.
     func document(title: String, subtitle: String?) -> String {
-        Self.document(width: Self.width, height: height, title: title, description: Self.description(subtitle: subtitle), body: body)
+        Self.document(
+            width: Self.width, height: height, title: title,
+            description: Self.description(subtitle: subtitle), body: body)
     }
 
     /// An SVG document: the header, the title (and description), the loss hatch pattern, a
     /// white background, then `body`.
-    static func document(width w: Int, height: Int, title: String, description: String?, body: [String]) -> String {
+    static func document(
+        width w: Int, height: Int, title: String, description: String?, body: [String]
+    ) -> String {
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(w)" height="\#(height)" viewBox="0 0 \#(w) \#(height)" font-family="\#(Self.fontFamily)" role="img" aria-labelledby="chart-title\#(description == nil ? "" : " chart-desc")">"#,
             #"<title id="chart-title">\#(Self.escape(title))</title>"#,
         ]
-        if let description { lines.append(#"<desc id="chart-desc">\#(Self.escape(description))</desc>"#) }
+        if let description {
+            lines.append(#"<desc id="chart-desc">\#(Self.escape(description))</desc>"#)
+        }
         lines += [
             "<defs>",
             #"<pattern id="loss-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">"#,
@@ -259,18 +314,25 @@ struct MarginChartDrawing {
     }
 
     private static func description(subtitle: String?) -> String {
-        var text = "Each bar is a sale price split into App Store commission, worst-case provider cost and the margin left; cost beyond the price line is a loss. One panel and axis per currency."
+        var text =
+            "Each bar is a sale price split into App Store commission, worst-case provider cost and the margin left; cost beyond the price line is a loss. One panel and axis per currency."
         if let subtitle { text += " " + subtitle }
         return text
     }
 
     // MARK: Text
 
-    private mutating func text(_ string: String, x: Int, y: Int, size: Int, fill: String = Palette.ink, weight: String? = nil, anchor: String? = nil) {
+    private mutating func text(
+        _ string: String, x: Int, y: Int, size: Int, fill: String = Palette.ink,
+        weight: String? = nil, anchor: String? = nil
+    ) {
         text(string, tenthsX: x * 10, y: y, size: size, fill: fill, weight: weight, anchor: anchor)
     }
 
-    private mutating func text(_ string: String, tenthsX: Int, y: Int, size: Int, fill: String = Palette.ink, weight: String? = nil, anchor: String? = nil) {
+    private mutating func text(
+        _ string: String, tenthsX: Int, y: Int, size: Int, fill: String = Palette.ink,
+        weight: String? = nil, anchor: String? = nil
+    ) {
         var attributes = #"x="\#(Self.px(tenthsX))" y="\#(y)" font-size="\#(size)" fill="\#(fill)""#
         if let weight { attributes += #" font-weight="\#(weight)""# }
         if let anchor { attributes += #" text-anchor="\#(anchor)""# }
@@ -313,7 +375,8 @@ struct MarginChartDrawing {
     }
 
     static func minorUnitText(_ currency: Currency) -> String {
-        currency.minorUnits == 0 ? "1" : "0." + String(repeating: "0", count: currency.minorUnits - 1) + "1"
+        currency.minorUnits == 0
+            ? "1" : "0." + String(repeating: "0", count: currency.minorUnits - 1) + "1"
     }
 
     static func escape(_ string: String) -> String {

@@ -59,8 +59,11 @@ public struct MarginChart: Sendable, Hashable {
 
         /// Throws `.negativeFigure` when a price, commission or cost is below zero, and
         /// `.arithmetic` when the margin cannot be computed exactly.
-        public init(label: String, price: Exact, commission: Exact, cost: Exact) throws(MarginChartError) {
-            for (name, value) in [("price", price), ("commission", commission), ("cost", cost)] where value.isNegative {
+        public init(label: String, price: Exact, commission: Exact, cost: Exact)
+            throws(MarginChartError)
+        {
+            for (name, value) in [("price", price), ("commission", commission), ("cost", cost)]
+            where value.isNegative {
                 throw .negativeFigure(bar: label, field: name, value: value)
             }
             self.label = label

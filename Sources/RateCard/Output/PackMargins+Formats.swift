@@ -10,16 +10,20 @@ extension PackMargins {
     /// One row per pack, currency and commission rate.
     public var packTable: TextTable {
         var t = TextTable([
-            .init("card"), .init("pack"), .init("credits", .right), .init("currency"), .init("price", .right),
+            .init("card"), .init("pack"), .init("credits", .right), .init("currency"),
+            .init("price", .right),
             .init("worst cost", .right), .init("commission", .right), .init("proceeds", .right),
             .init("margin", .right), .init("margin %", .right), .init("worst feature"),
         ])
         for r in rows {
             for l in r.lines {
                 t.append([
-                    card.reference, r.pack.productId, Format.grouped(r.pack.credits), r.price.price.currency.code,
-                    PackMargins.money(r.price.price), PackMargins.money(r.worst.cost), Format.percent(l.rate, places: 0),
-                    PackMargins.money(l.proceeds), PackMargins.money(l.margin), Format.percent(l.marginShare),
+                    card.reference, r.pack.productId, Format.grouped(r.pack.credits),
+                    r.price.price.currency.code,
+                    PackMargins.money(r.price.price), PackMargins.money(r.worst.cost),
+                    Format.percent(l.rate, places: 0),
+                    PackMargins.money(l.proceeds), PackMargins.money(l.margin),
+                    Format.percent(l.marginShare),
                     r.worst.witnessFeature ?? "none",
                 ])
             }
@@ -29,9 +33,16 @@ extension PackMargins {
 
     /// One row per grant.
     public var grantTable: TextTable {
-        var t = TextTable([.init("card"), .init("grant"), .init("credits", .right), .init("currency"), .init("worst cost", .right), .init("worst feature")])
+        var t = TextTable([
+            .init("card"), .init("grant"), .init("credits", .right), .init("currency"),
+            .init("worst cost", .right), .init("worst feature"),
+        ])
         for g in grants {
-            t.append([card.reference, g.grant.key, Format.grouped(g.grant.credits), g.worst.cost.currency.code, PackMargins.money(g.worst.cost), g.worst.witnessFeature ?? "none"])
+            t.append([
+                card.reference, g.grant.key, Format.grouped(g.grant.credits),
+                g.worst.cost.currency.code, PackMargins.money(g.worst.cost),
+                g.worst.witnessFeature ?? "none",
+            ])
         }
         return t
     }
@@ -39,33 +50,45 @@ extension PackMargins {
     /// Lines a reader needs under the tables: witnesses, FX, sources, rounding, placeholders.
     public var notes: [String] {
         var out: [String] = []
-        for r in rows where r.price.price.currency == (rows.first { $0.pack == r.pack }?.price.price.currency) {
+        for r in rows
+        where r.price.price.currency == (rows.first { $0.pack == r.pack }?.price.price.currency) {
             out.append("witness \(r.pack.productId): \(r.worst.witnessSummary)")
         }
         for s in freeUsage {
-            out.append("warning: \(s.feature).\(s.dimension): a request of \(s.quantity) \(s.unit.abbreviation) is charged 0 credits but costs \(s.cost); its worst case is unbounded")
+            out.append(
+                "warning: \(s.feature).\(s.dimension): a request of \(s.quantity) \(s.unit.abbreviation) is charged 0 credits but costs \(s.cost); its worst case is unbounded"
+            )
         }
         let (fileRates, commandLineRates) = fxUsedByOrigin
         if !fileRates.isEmpty {
             let date = fx.date.map { " dated \($0)" } ?? ""
-            out.append("FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fileRates.map(\.description).joined(separator: ", "))
+            out.append(
+                "FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): "
+                    + fileRates.map(\.description).joined(separator: ", "))
         }
         if !commandLineRates.isEmpty {
-            out.append("FX given on the command line: " + commandLineRates.map(\.description).joined(separator: ", "))
+            out.append(
+                "FX given on the command line: "
+                    + commandLineRates.map(\.description).joined(separator: ", "))
         }
         for p in providers {
             var s = "provider \(p.id): reviewed \(p.reviewed), \(p.sourceURL)"
             if let sch = p.schedule {
                 let w = sch.worstPeriod
-                s += "; schedule reviewed \(sch.reviewed.map(\.description) ?? "(no date)"), worst period \(w.name) ×\(w.multiplier)"
+                s +=
+                    "; schedule reviewed \(sch.reviewed.map(\.description) ?? "(no date)"), worst period \(w.name) ×\(w.multiplier)"
             }
             out.append(s)
         }
         if let c = commissionNote { out.append("commission: \(c)") }
-        out.append("amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(taxNote)")
+        out.append(
+            "amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(taxNote)"
+        )
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
         if !card.subscriptions.isEmpty || card.freeTier != nil {
-            out.append("\(card.reference) also sells \(card.subscriptions.count) subscription\(card.subscriptions.count == 1 ? "" : "s")\(card.freeTier == nil ? "" : " and has a free tier"): see `margin plans \(card.reference)`")
+            out.append(
+                "\(card.reference) also sells \(card.subscriptions.count) subscription\(card.subscriptions.count == 1 ? "" : "s")\(card.freeTier == nil ? "" : " and has a free tier"): see `margin plans \(card.reference)`"
+            )
         }
         return out
     }
@@ -75,18 +98,26 @@ extension PackMargins {
 
     /// Says whether tax was modelled, and how.
     public var taxNote: String {
-        if taxRates.isEmpty { return "tax not modelled: prices are taken as received by the store before commission" }
-        let list = taxRates.sorted { $0.key < $1.key }.map { "\($0.key.code) \(Format.percent($0.value, places: 2))" }.joined(separator: ", ")
-        return "tax removed from tax-inclusive prices before commission: \(list); other currencies not taxed"
+        if taxRates.isEmpty {
+            return "tax not modelled: prices are taken as received by the store before commission"
+        }
+        let list = taxRates.sorted { $0.key < $1.key }.map {
+            "\($0.key.code) \(Format.percent($0.value, places: 2))"
+        }.joined(separator: ", ")
+        return
+            "tax removed from tax-inclusive prices before commission: \(list); other currencies not taxed"
     }
 
     /// The JSON object of this card's figures (exact decimal strings).
     public var json: JSONOutput {
         func shape(_ s: RequestShape) -> JSONOutput {
             var o: [String: JSONOutput] = [
-                "feature": .string(s.feature), "dimension": .string(s.dimension), "quantity": .string(String(s.quantity)),
-                "unit": .string(s.unit.rawValue), "credits": .string(String(s.credits)), "cost": .decimal(s.cost.amount),
-                "meter": .string(s.meter), "variant": .string(s.variant), "billedUnits": .decimal(s.billedUnits),
+                "feature": .string(s.feature), "dimension": .string(s.dimension),
+                "quantity": .string(String(s.quantity)),
+                "unit": .string(s.unit.rawValue), "credits": .string(String(s.credits)),
+                "cost": .decimal(s.cost.amount),
+                "meter": .string(s.meter), "variant": .string(s.variant),
+                "billedUnits": .decimal(s.billedUnits),
             ]
             if let p = s.period { o["period"] = .string(p) }
             return .object(o)
@@ -96,24 +127,30 @@ extension PackMargins {
                 "cost": .decimal(w.cost.amount),
                 "currency": .string(w.cost.currency.code),
                 "unspentCredits": .string(String(w.unspent)),
-                "witness": .array(w.plan.map { step in
-                    guard case .object(var o) = shape(step.shape) else { return .null }
-                    o["count"] = .string(String(step.count))
-                    return .object(o)
-                }),
+                "witness": .array(
+                    w.plan.map { step in
+                        guard case .object(var o) = shape(step.shape) else { return .null }
+                        o["count"] = .string(String(step.count))
+                        return .object(o)
+                    }),
             ])
         }
         let packs: [JSONOutput] = rows.map { r in
             var o: [String: JSONOutput] = [
-                "productId": .string(r.pack.productId), "type": .string(r.pack.type), "credits": .string(String(r.pack.credits)),
-                "currency": .string(r.price.price.currency.code), "price": .decimal(r.price.price.amount),
+                "productId": .string(r.pack.productId), "type": .string(r.pack.type),
+                "credits": .string(String(r.pack.credits)),
+                "currency": .string(r.price.price.currency.code),
+                "price": .decimal(r.price.price.amount),
                 "worstCase": worst(r.worst),
-                "commissions": .array(r.lines.map { l in
-                    .object([
-                        "rate": .decimal(l.rate), "commission": .decimal(l.commission.amount), "proceeds": .decimal(l.proceeds.amount),
-                        "margin": .decimal(l.margin.amount), "marginShare": .decimal(l.marginShare),
-                    ])
-                }),
+                "commissions": .array(
+                    r.lines.map { l in
+                        .object([
+                            "rate": .decimal(l.rate), "commission": .decimal(l.commission.amount),
+                            "proceeds": .decimal(l.proceeds.amount),
+                            "margin": .decimal(l.margin.amount),
+                            "marginShare": .decimal(l.marginShare),
+                        ])
+                    }),
                 "placeholder": .bool(r.pack.placeholder),
             ]
             if let pc = r.providerCost { o["providerCost"] = .money(pc) }
@@ -122,31 +159,50 @@ extension PackMargins {
             return .object(o)
         }
         let grantList: [JSONOutput] = grants.map { g in
-            .object(["key": .string(g.grant.key), "credits": .string(String(g.grant.credits)), "worstCase": worst(g.worst), "placeholder": .bool(g.grant.placeholder)])
+            .object([
+                "key": .string(g.grant.key), "credits": .string(String(g.grant.credits)),
+                "worstCase": worst(g.worst), "placeholder": .bool(g.grant.placeholder),
+            ])
         }
         var fxObject: [String: JSONOutput] = [
-            "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder), "source": .string(fx.sourceNote),
-            "used": .array(fxUsed.map {
-                .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate),
-                         "from": .string($0.fromCommandLine ? "command line" : "file")])
-            }),
+            "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder),
+            "source": .string(fx.sourceNote),
+            "used": .array(
+                fxUsed.map {
+                    .object([
+                        "base": .string($0.base.code), "quote": .string($0.quote.code),
+                        "rate": .decimal($0.rate),
+                        "from": .string($0.fromCommandLine ? "command line" : "file"),
+                    ])
+                }),
             "restsOnPlaceholder": .bool(fxRestsOnPlaceholder),
         ]
         if let d = fx.date { fxObject["date"] = .string(d.description) }
         return .object([
-            "card": .string(card.id), "version": .integer(Int128(card.version)), "effective": .string(card.effective.rfc3339UTC),
+            "card": .string(card.id), "version": .integer(Int128(card.version)),
+            "effective": .string(card.effective.rfc3339UTC),
             "title": .string(card.title), "creditUnit": .string(card.creditUnit.name),
             "packs": .array(packs), "grants": .array(grantList), "fx": .object(fxObject),
-            "providers": .array(providers.map { p in
-                .object(["id": .string(p.id), "reviewed": .string(p.reviewed.description), "source": .string(p.sourceURL), "currency": .string(p.currency.code)])
-            }),
+            "providers": .array(
+                providers.map { p in
+                    .object([
+                        "id": .string(p.id), "reviewed": .string(p.reviewed.description),
+                        "source": .string(p.sourceURL), "currency": .string(p.currency.code),
+                    ])
+                }),
             "freeUsage": .array(freeUsage.map(shape)),
             "placeholders": .array(card.placeholders.map { .string($0) }),
-            "rounding": .string("exact; display rounds \(PackMargins.displayRounding.rawValue) to the currency's minor unit"),
+            "rounding": .string(
+                "exact; display rounds \(PackMargins.displayRounding.rawValue) to the currency's minor unit"
+            ),
             "marginShare": .string(PackMargins.marginBasis),
             "tax": .object([
                 "note": .string(taxNote),
-                "rates": .object(Dictionary(uniqueKeysWithValues: taxRates.map { ($0.key.code, JSONOutput.decimal($0.value)) })),
+                "rates": .object(
+                    Dictionary(
+                        uniqueKeysWithValues: taxRates.map {
+                            ($0.key.code, JSONOutput.decimal($0.value))
+                        })),
             ]),
         ])
     }
@@ -158,28 +214,41 @@ extension PackMargins {
             return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
         case "csv":
             var t = TextTable([
-                .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"), .init("price"),
-                .init("worst_cost"), .init("commission_rate"), .init("proceeds"), .init("margin"), .init("margin_share"), .init("worst_feature"),
+                .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"),
+                .init("price"),
+                .init("worst_cost"), .init("commission_rate"), .init("proceeds"), .init("margin"),
+                .init("margin_share"), .init("worst_feature"),
             ])
             for m in all {
                 for r in m.rows {
                     for l in r.lines {
-                        t.append([m.card.reference, "pack", r.pack.productId, String(r.pack.credits), r.price.price.currency.code,
-                                  r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(), l.rate.decimalText(),
-                                  l.proceeds.amount.decimalText(), l.margin.amount.decimalText(), l.marginShare.decimalText(),
-                                  r.worst.witnessFeature ?? ""])
+                        t.append([
+                            m.card.reference, "pack", r.pack.productId, String(r.pack.credits),
+                            r.price.price.currency.code,
+                            r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(),
+                            l.rate.decimalText(),
+                            l.proceeds.amount.decimalText(), l.margin.amount.decimalText(),
+                            l.marginShare.decimalText(),
+                            r.worst.witnessFeature ?? "",
+                        ])
                     }
                 }
                 for g in m.grants {
-                    t.append([m.card.reference, "grant", g.grant.key, String(g.grant.credits), g.worst.cost.currency.code,
-                              "", g.worst.cost.amount.decimalText(), "", "", "", "", g.worst.witnessFeature ?? ""])
+                    t.append([
+                        m.card.reference, "grant", g.grant.key, String(g.grant.credits),
+                        g.worst.cost.currency.code,
+                        "", g.worst.cost.amount.decimalText(), "", "", "", "",
+                        g.worst.witnessFeature ?? "",
+                    ])
                 }
             }
             return t.csv()
         case "markdown":
             return all.map { m in
                 var s = "## \(m.heading)\n\n"
-                s += m.rows.isEmpty ? "\(m.card.reference) sells no packs.\n" : m.packTable.markdown()
+                s +=
+                    m.rows.isEmpty
+                    ? "\(m.card.reference) sells no packs.\n" : m.packTable.markdown()
                 if !m.grants.isEmpty { s += "\n" + m.grantTable.markdown() }
                 s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
                 return s
@@ -187,7 +256,9 @@ extension PackMargins {
         default:
             return all.map { m in
                 var s = m.heading + "\n\n"
-                s += m.rows.isEmpty ? "\(m.card.reference) sells no packs.\n" : m.packTable.plain(bold: bold)
+                s +=
+                    m.rows.isEmpty
+                    ? "\(m.card.reference) sells no packs.\n" : m.packTable.plain(bold: bold)
                 if !m.grants.isEmpty { s += "\n" + m.grantTable.plain(bold: bold) }
                 s += "\n" + m.notes.joined(separator: "\n") + "\n"
                 return s

@@ -76,9 +76,13 @@ public struct TextTable: Sendable, Hashable {
     public func markdown() -> String {
         func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
         var lines = ["| " + columns.map { esc($0.title) }.joined(separator: " | ") + " |"]
-        lines.append("|" + columns.map { $0.alignment == .right ? "---:" : "---" }.joined(separator: "|") + "|")
+        lines.append(
+            "|" + columns.map { $0.alignment == .right ? "---:" : "---" }.joined(separator: "|")
+                + "|")
         for (i, r) in rows.enumerated() {
-            var c = zip(columns, r).map { $0.content == .untrusted ? CellText.markdownEscaped($1) : esc($1) }
+            var c = zip(columns, r).map {
+                $0.content == .untrusted ? CellText.markdownEscaped($1) : esc($1)
+            }
             if emphasizedRows.contains(i) { c = c.map { "**\($0)**" } }
             lines.append("| " + c.joined(separator: " | ") + " |")
         }
@@ -95,7 +99,9 @@ public struct TextTable: Sendable, Hashable {
             return s
         }
         var lines = [columns.map { q($0.title) }.joined(separator: ",")]
-        for r in rows { lines.append(cells(r, CellText.csvNeutralised).map(q).joined(separator: ",")) }
+        for r in rows {
+            lines.append(cells(r, CellText.csvNeutralised).map(q).joined(separator: ","))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

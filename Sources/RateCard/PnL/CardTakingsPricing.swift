@@ -22,18 +22,26 @@ public struct CardTakingsPricing: TakingsPricing {
         costing = RequestCosting(providers: repository.providers)
         let all = repository.versions(of: family)
         knownKeys = Set(all.flatMap { $0.features.map(\.key) })
-        meteredKeys = Set(all.flatMap { card in
-            card.features.filter { f in f.dimensions.contains { if case .provider = $0.cost { true } else { false } } }.map(\.key)
-        })
-        chargeRules = Dictionary(uniqueKeysWithValues: knownKeys.map { ($0, ChargeRules(key: $0, versions: all)) })
+        meteredKeys = Set(
+            all.flatMap { card in
+                card.features.filter { f in
+                    f.dimensions.contains { if case .provider = $0.cost { true } else { false } }
+                }.map(\.key)
+            })
+        chargeRules = Dictionary(
+            uniqueKeysWithValues: knownKeys.map { ($0, ChargeRules(key: $0, versions: all)) })
         versions = all.map { card in
-            (card.effective, card, Dictionary(card.features.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }))
+            (
+                card.effective, card,
+                Dictionary(card.features.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+            )
         }
     }
 
     /// The version in force at `instant` (the first version before any took effect).
     func version(at instant: Timestamp) -> (card: RateCard, features: [String: Feature])? {
-        var low = 0, high = versions.count
+        var low = 0
+        var high = versions.count
         while low < high {
             let mid = (low + high) / 2
             if versions[mid].effective <= instant { low = mid + 1 } else { high = mid }
@@ -64,7 +72,9 @@ public struct CardTakingsPricing: TakingsPricing {
         let metered = f.dimensions.contains { if case .provider = $0.cost { true } else { false } }
         guard metered else { return nil }
         for key in quantity.keys where !f.dimensions.contains(where: { $0.name == key }) {
-            throw PricingError("feature \(feature) of \(card.reference) has no dimension \"\(key)\" (it has: \(f.dimensions.map(\.name).joined(separator: ", ")))")
+            throw PricingError(
+                "feature \(feature) of \(card.reference) has no dimension \"\(key)\" (it has: \(f.dimensions.map(\.name).joined(separator: ", ")))"
+            )
         }
         let costs = try costing.cost(of: f, quantities: quantity, at: at)
         guard !costs.isEmpty else { return nil }

@@ -32,34 +32,61 @@ struct FixedCostSheet: Sendable, Hashable {
     static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> FixedCostSheet {
         let root = try JSONParser.parseDocument(bytes, path: path)
         let r = FieldReader(path: path)
-        guard let m = r.object(root, "", allowed: ["kind", "currency", "since", "until", "costs", "note"]) else { throw Diagnostics(r.diagnostics) }
-        if let k = r.required(m, "kind", in: "", at: root.location), let s = r.string(k, "kind"), s != "costs" {
+        guard
+            let m = r.object(
+                root, "", allowed: ["kind", "currency", "since", "until", "costs", "note"])
+        else { throw Diagnostics(r.diagnostics) }
+        if let k = r.required(m, "kind", in: "", at: root.location), let s = r.string(k, "kind"),
+            s != "costs"
+        {
             r.error("kind: expected \"costs\", found \"\(s)\"", at: k.location)
         }
-        let currency = r.required(m, "currency", in: "", at: root.location).flatMap { r.currency($0, "currency") }
-        let since = r.required(m, "since", in: "", at: root.location).flatMap { r.date($0, "since") }
-        let until = r.required(m, "until", in: "", at: root.location).flatMap { r.date($0, "until") }
+        let currency = r.required(m, "currency", in: "", at: root.location).flatMap {
+            r.currency($0, "currency")
+        }
+        let since = r.required(m, "since", in: "", at: root.location).flatMap {
+            r.date($0, "since")
+        }
+        let until = r.required(m, "until", in: "", at: root.location).flatMap {
+            r.date($0, "until")
+        }
         if let since, let until, until <= since, let node = m["until"]?.value {
             r.error("until: must be after since (\(since))", at: node.location)
         }
         var costs: [String: Money] = [:]
         var locations: [String: SourceLocation] = [:]
-        if let node = r.required(m, "costs", in: "", at: root.location), let items = r.array(node, "costs") {
+        if let node = r.required(m, "costs", in: "", at: root.location),
+            let items = r.array(node, "costs")
+        {
             for (i, item) in items.enumerated() {
                 let f = "costs[\(i)]"
-                guard let cm = r.object(item, f, allowed: ["feature", "amount", "note"]) else { continue }
-                let feature = r.required(cm, "feature", in: f, at: item.location).flatMap { r.nonEmptyString($0, "\(f).feature") }
+                guard let cm = r.object(item, f, allowed: ["feature", "amount", "note"]) else {
+                    continue
+                }
+                let feature = r.required(cm, "feature", in: f, at: item.location).flatMap {
+                    r.nonEmptyString($0, "\(f).feature")
+                }
                 let amountNode = r.required(cm, "amount", in: f, at: item.location)
                 let amount = amountNode.flatMap { r.decimal($0, "\(f).amount") }
                 guard let feature, let amount, let amountNode, let currency else { continue }
-                if amount.isNegative { r.error("\(f).amount: a cost must not be negative", at: amountNode.location); continue }
-                if costs[feature] != nil { r.error("\(f).feature: \"\(feature)\" appears twice", at: item.location); continue }
+                if amount.isNegative {
+                    r.error("\(f).amount: a cost must not be negative", at: amountNode.location)
+                    continue
+                }
+                if costs[feature] != nil {
+                    r.error("\(f).feature: \"\(feature)\" appears twice", at: item.location)
+                    continue
+                }
                 costs[feature] = Money(amount, currency)
                 locations[feature] = cm["feature"]?.value.location ?? item.location
             }
         }
-        guard r.diagnostics.isEmpty, let currency, let since, let until else { throw Diagnostics(r.diagnostics) }
-        return FixedCostSheet(currency: currency, since: since, until: until, costs: costs, path: path, featureLocations: locations,
-                              periodLocation: m["since"]?.value.location ?? root.location)
+        guard r.diagnostics.isEmpty, let currency, let since, let until else {
+            throw Diagnostics(r.diagnostics)
+        }
+        return FixedCostSheet(
+            currency: currency, since: since, until: until, costs: costs, path: path,
+            featureLocations: locations,
+            periodLocation: m["since"]?.value.location ?? root.location)
     }
 }

@@ -24,7 +24,9 @@ struct FixedCosts: Sendable, Hashable {
 
     /// Applies `sheet` to `[since, until)` (which must lie inside its period) with costs
     /// already converted into the reporting currency.
-    init(sheet: FixedCostSheet, perFeature: [String: Money], since: Timestamp, until: Timestamp) throws(ArithmeticError) {
+    init(sheet: FixedCostSheet, perFeature: [String: Money], since: Timestamp, until: Timestamp)
+        throws(ArithmeticError)
+    {
         self.sheet = sheet
         self.perFeature = perFeature
         self.since = since
@@ -37,8 +39,11 @@ struct FixedCosts: Sendable, Hashable {
         guard window.since == nil || window.until == nil else { return window }
         let since = window.since ?? sheet.start
         let until = window.until ?? sheet.end
-        return TakingsWindow(since: since, until: until,
-                             name: "\(since.rfc3339UTC) to \(until.rfc3339UTC) (\(window.name), closed by the cost sheet's period)")
+        return TakingsWindow(
+            since: since, until: until,
+            name:
+                "\(since.rfc3339UTC) to \(until.rfc3339UTC) (\(window.name), closed by the cost sheet's period)"
+        )
     }
 
     /// The cost of `feature` over `[from, to)` (a period of a series, or the window): its
@@ -60,25 +65,33 @@ struct FixedCosts: Sendable, Hashable {
 
     /// The part of the sheet's period that `[from, to)` ∩ the window covers.
     func share(from: Timestamp, to: Timestamp) throws(MoneyError) -> Exact {
-        let a = max(from, since), b = min(to, until)
+        let a = max(from, since)
+        let b = min(to, until)
         guard a < b else { return .zero }
         if a == since && b == until { return share }
-        do { return try FixedCosts.fraction(of: sheet, from: a, to: b) } catch { throw .arithmetic(error) }
+        do { return try FixedCosts.fraction(of: sheet, from: a, to: b) } catch {
+            throw .arithmetic(error)
+        }
     }
 
     /// `(to − from) ÷ (sheet end − sheet start)`, in nanoseconds, exact.
-    static func fraction(of sheet: FixedCostSheet, from: Timestamp, to: Timestamp) throws(ArithmeticError) -> Exact {
+    static func fraction(of sheet: FixedCostSheet, from: Timestamp, to: Timestamp)
+        throws(ArithmeticError) -> Exact
+    {
         try Exact(nanoseconds(from, to), over: nanoseconds(sheet.start, sheet.end))
     }
 
     static func nanoseconds(_ a: Timestamp, _ b: Timestamp) -> Int128 {
-        (Int128(b.seconds) - Int128(a.seconds)) * 1_000_000_000 + Int128(b.nanoseconds) - Int128(a.nanoseconds)
+        (Int128(b.seconds) - Int128(a.seconds)) * 1_000_000_000 + Int128(b.nanoseconds)
+            - Int128(a.nanoseconds)
     }
 
     /// Days as people read them: "7", or "6.5" (rounded half-even to two places when a
     /// window starts or ends inside a day).
     static func days(_ a: Timestamp, _ b: Timestamp) -> String {
-        guard let d = try? Exact(nanoseconds(a, b), over: 86_400 * 1_000_000_000) else { return "?" }
+        guard let d = try? Exact(nanoseconds(a, b), over: 86_400 * 1_000_000_000) else {
+            return "?"
+        }
         if d.isInteger { return d.decimalText() }
         return (try? d.formatted(scale: 2, rule: .halfEven)) ?? d.decimalText()
     }
@@ -87,7 +100,8 @@ struct FixedCosts: Sendable, Hashable {
     var note: String {
         let period = "\(sheet.path), \(sheet.since) to \(sheet.until)"
         if share == .one { return "\(period), applied in full: the window is the sheet's period" }
-        return "\(period), prorated by days: the window covers \(FixedCosts.days(since, until)) of the sheet's "
+        return
+            "\(period), prorated by days: the window covers \(FixedCosts.days(since, until)) of the sheet's "
             + "\(FixedCosts.days(sheet.start, sheet.end)) days (\(share.decimalText(maxScale: 6)) of each cost)"
     }
 }

@@ -19,10 +19,15 @@ extension PnLReport {
             "granted": .string(String(b.granted)),
             "topups": .string(String(b.topups)),
             "toppedUp": .string(String(b.toppedUp)),
-            "topupMoney": .array(b.topupMoney.map { .object(["currency": .string($0.currency.code), "amount": .decimal($0.amount)]) }),
+            "topupMoney": .array(
+                b.topupMoney.map {
+                    .object(["currency": .string($0.currency.code), "amount": .decimal($0.amount)])
+                }),
             "outstanding": .string(String(b.outstanding)),
         ]
-        if valuation != nil { below["outstandingValue"] = outstandingValue.map { .decimal($0.amount) } ?? .null }
+        if valuation != nil {
+            below["outstandingValue"] = outstandingValue.map { .decimal($0.amount) } ?? .null
+        }
         var o: [String: JSONOutput] = [
             "window": .object([
                 "name": .string(t.window.name),
@@ -39,12 +44,20 @@ extension PnLReport {
                 "rejected": .integer(Int128(t.input.rejected)),
                 "blank": .integer(Int128(t.input.blank)),
                 "inWindow": .integer(Int128(t.input.inWindow)),
-                "rejectedByClass": .object(Dictionary(uniqueKeysWithValues: t.input.rejectedByClass.map { ($0.key.rawValue, JSONOutput.integer(Int128($0.value))) })),
+                "rejectedByClass": .object(
+                    Dictionary(
+                        uniqueKeysWithValues: t.input.rejectedByClass.map {
+                            ($0.key.rawValue, JSONOutput.integer(Int128($0.value)))
+                        })),
             ]),
-            "rejections": .array(t.rejections.map {
-                .object(["path": .string($0.place.path), "line": .integer(Int128($0.place.line)), "column": .integer(Int128($0.place.column)),
-                         "reason": .string($0.reason.rawValue), "message": .string($0.message)])
-            }),
+            "rejections": .array(
+                t.rejections.map {
+                    .object([
+                        "path": .string($0.place.path), "line": .integer(Int128($0.place.line)),
+                        "column": .integer(Int128($0.place.column)),
+                        "reason": .string($0.reason.rawValue), "message": .string($0.message),
+                    ])
+                }),
             "unknownFeatures": .array(t.unknownFeatures.map { .string($0) }),
             "warnings": .array(t.warnings.map { .string($0.rendered) }),
             "errors": .array((t.errors + errors).map { .string($0.rendered) }),
@@ -53,11 +66,20 @@ extension PnLReport {
         if let v = valuation { o["valuation"] = .object(jsonValuation(v)) }
         if let audit = t.chargeAudit { o["chargeAudit"] = jsonAudit(audit) }
         if let series = t.series {
-            o["series"] = .object(["by": .string(series.period.rawValue), "offsetMinutes": .integer(Int128(series.offsetMinutes))])
-            o["periods"] = .array(periods.map {
-                .object(["period": .string($0.label), "since": $0.since.map { .string($0.rfc3339UTC) } ?? .null, "until": $0.until.map { .string($0.rfc3339UTC) } ?? .null,
-                         "features": .array($0.lines.map { .object(jsonRow($0)) }), "totals": .object(jsonRow($0.totals))])
-            })
+            o["series"] = .object([
+                "by": .string(series.period.rawValue),
+                "offsetMinutes": .integer(Int128(series.offsetMinutes)),
+            ])
+            o["periods"] = .array(
+                periods.map {
+                    .object([
+                        "period": .string($0.label),
+                        "since": $0.since.map { .string($0.rfc3339UTC) } ?? .null,
+                        "until": $0.until.map { .string($0.rfc3339UTC) } ?? .null,
+                        "features": .array($0.lines.map { .object(jsonRow($0)) }),
+                        "totals": .object(jsonRow($0.totals)),
+                    ])
+                })
         }
         return o
     }
@@ -68,18 +90,27 @@ extension PnLReport {
             "mismatches": .string(String(a.mismatches)),
             "missingQuantity": .string(String(a.missingQuantity)),
             "unchecked": .string(String(a.unchecked)),
-            "features": .array(a.features.map { f in
-                .object([
-                    "feature": .string(f.feature), "checked": .string(String(f.checked)), "mismatches": .string(String(f.mismatches)),
-                    "overCharged": .string(String(f.overCharged)), "underCharged": .string(String(f.underCharged)),
-                    "missingQuantity": .string(String(f.missingQuantity)), "unchecked": .string(String(f.unchecked)),
-                    "costIncomplete": .string(f.costIncomplete ? "true" : "false"),
-                    "findings": .array(f.findings.map { x in
-                        .object(["place": .string(x.place.description), "charged": .string(String(x.charged)),
-                                 "expected": x.expected.map { .string(String($0)) } ?? .null, "message": .string(x.message)])
-                    }),
-                ])
-            }),
+            "features": .array(
+                a.features.map { f in
+                    .object([
+                        "feature": .string(f.feature), "checked": .string(String(f.checked)),
+                        "mismatches": .string(String(f.mismatches)),
+                        "overCharged": .string(String(f.overCharged)),
+                        "underCharged": .string(String(f.underCharged)),
+                        "missingQuantity": .string(String(f.missingQuantity)),
+                        "unchecked": .string(String(f.unchecked)),
+                        "costIncomplete": .string(f.costIncomplete ? "true" : "false"),
+                        "findings": .array(
+                            f.findings.map { x in
+                                .object([
+                                    "place": .string(x.place.description),
+                                    "charged": .string(String(x.charged)),
+                                    "expected": x.expected.map { .string(String($0)) } ?? .null,
+                                    "message": .string(x.message),
+                                ])
+                            }),
+                    ])
+                }),
         ])
     }
 
@@ -93,10 +124,14 @@ extension PnLReport {
             "margin": .string(PnLValuation.marginBasis),
             "versionsInForce": .array(v.versionsInForce.map { .string($0) }),
             "valuedAt": v.valuedAt.map { .string($0) } ?? .null,
-            "fxUsed": .array(v.fxUsed.map {
-                .object(["base": .string($0.base.code), "quote": .string($0.quote.code), "rate": .decimal($0.rate),
-                         "from": .string($0.fromCommandLine ? "command line" : "file")])
-            }),
+            "fxUsed": .array(
+                v.fxUsed.map {
+                    .object([
+                        "base": .string($0.base.code), "quote": .string($0.quote.code),
+                        "rate": .decimal($0.rate),
+                        "from": .string($0.fromCommandLine ? "command line" : "file"),
+                    ])
+                }),
         ]
         if let u = v.creditUnit {
             var unit: [String: JSONOutput] = ["name": .string(u.name)]

@@ -61,12 +61,18 @@ extension PnLReport {
     /// Takings that were not valued (no card): the rows as read, no money figures beyond
     /// the metered cost.
     init(takings: TakingsReport) {
-        func line(_ r: TakingsReport.Row, total: Bool = false) -> Line { Line(takings: r, figures: nil, isTotal: total) }
-        self.init(takings: takings, valuation: nil, lines: takings.rows.map { line($0) }, totals: line(takings.totals, total: true),
-                  periods: takings.periods.map {
-                      Period(label: $0.label, since: $0.since, until: $0.until, lines: $0.rows.map { line($0) }, totals: line($0.totals, total: true))
-                  },
-                  outstandingValue: nil, errors: [])
+        func line(_ r: TakingsReport.Row, total: Bool = false) -> Line {
+            Line(takings: r, figures: nil, isTotal: total)
+        }
+        self.init(
+            takings: takings, valuation: nil, lines: takings.rows.map { line($0) },
+            totals: line(takings.totals, total: true),
+            periods: takings.periods.map {
+                Period(
+                    label: $0.label, since: $0.since, until: $0.until,
+                    lines: $0.rows.map { line($0) }, totals: line($0.totals, total: true))
+            },
+            outstandingValue: nil, errors: [])
     }
 
     /// Values `takings`: one row per feature of `features` (deduplicated) and per feature
@@ -76,61 +82,108 @@ extension PnLReport {
         var errors: [Diagnostic] = []
         let currency = v.currency
         let fixed = v.fixedCosts
-        func figures(_ r: TakingsReport.Row, total: Bool, from: Timestamp?, to: Timestamp?, place: String) -> PnLValuation.Figures? {
+        func figures(
+            _ r: TakingsReport.Row, total: Bool, from: Timestamp?, to: Timestamp?, place: String
+        ) -> PnLValuation.Figures? {
             do throws(MoneyError) {
                 var fixedCost: Money?
                 if let fixed, let from, let to {
-                    fixedCost = total ? try fixed.total(from: from, to: to, currency: currency) : try fixed.cost(of: r.feature, from: from, to: to)
+                    fixedCost =
+                        total
+                        ? try fixed.total(from: from, to: to, currency: currency)
+                        : try fixed.cost(of: r.feature, from: from, to: to)
                 }
                 return try v.figures(credits: r.left, metered: r.cost, fixed: fixedCost)
             } catch {
-                errors.append(Diagnostic(path: "-", message: "\(place)\(total ? "totals" : r.feature): the money figures cannot be computed exactly: \(error)", rule: "pnl-figures"))
+                errors.append(
+                    Diagnostic(
+                        path: "-",
+                        message:
+                            "\(place)\(total ? "totals" : r.feature): the money figures cannot be computed exactly: \(error)",
+                        rule: "pnl-figures"))
                 return nil
             }
         }
-        func lines(_ rows: [TakingsReport.Row], keys: [String], from: Timestamp?, to: Timestamp?, place: String) -> [Line] {
+        func lines(
+            _ rows: [TakingsReport.Row], keys: [String], from: Timestamp?, to: Timestamp?,
+            place: String
+        ) -> [Line] {
             var seen = Set(rows.map(\.feature))
             var all = rows
             for key in keys where seen.insert(key).inserted {
-                all.append(TakingsReport.Row(feature: key, charges: 0, charged: 0, declines: 0, givenBack: 0, cost: takings.costCurrency.map { Money.zero($0) }))
+                all.append(
+                    TakingsReport.Row(
+                        feature: key, charges: 0, charged: 0, declines: 0, givenBack: 0,
+                        cost: takings.costCurrency.map { Money.zero($0) }))
             }
-            return all.sorted { $0.feature < $1.feature }.map { Line(takings: $0, figures: figures($0, total: false, from: from, to: to, place: place), isTotal: false) }
+            return all.sorted { $0.feature < $1.feature }.map {
+                Line(
+                    takings: $0,
+                    figures: figures($0, total: false, from: from, to: to, place: place),
+                    isTotal: false)
+            }
         }
-        let since = fixed?.since, until = fixed?.until
+        let since = fixed?.since
+        let until = fixed?.until
         let fixedKeys = fixed.map { $0.perFeature.keys.sorted() } ?? []
-        let main = lines(takings.rows, keys: features + fixedKeys, from: since, to: until, place: "")
-        let totals = Line(takings: takings.totals, figures: figures(takings.totals, total: true, from: since, to: until, place: ""), isTotal: true)
+        let main = lines(
+            takings.rows, keys: features + fixedKeys, from: since, to: until, place: "")
+        let totals = Line(
+            takings: takings.totals,
+            figures: figures(takings.totals, total: true, from: since, to: until, place: ""),
+            isTotal: true)
         let periods = PnLReport.everyPeriod(takings, fixed: fixed).map { p in
             // A period at the edge of the window carries the fixed cost of the part inside it.
-            let from = since.map { s in p.since.map { max(s, $0) } ?? s }, to = until.map { u in p.until.map { min(u, $0) } ?? u }
-            return Period(label: p.label, since: p.since, until: p.until,
-                          lines: lines(p.rows, keys: fixedKeys, from: from, to: to, place: "\(p.label): "),
-                          totals: Line(takings: p.totals, figures: figures(p.totals, total: true, from: from, to: to, place: "\(p.label): "), isTotal: true))
+            let from = since.map { s in p.since.map { max(s, $0) } ?? s }
+            let to = until.map { u in p.until.map { min(u, $0) } ?? u }
+            return Period(
+                label: p.label, since: p.since, until: p.until,
+                lines: lines(p.rows, keys: fixedKeys, from: from, to: to, place: "\(p.label): "),
+                totals: Line(
+                    takings: p.totals,
+                    figures: figures(
+                        p.totals, total: true, from: from, to: to, place: "\(p.label): "),
+                    isTotal: true))
         }
         var outstanding: Money?
         do {
-            outstanding = try v.credit.perCredit.multiplied(by: Exact(integer: takings.belowTheLine.outstanding))
+            outstanding = try v.credit.perCredit.multiplied(
+                by: Exact(integer: takings.belowTheLine.outstanding))
         } catch {
-            errors.append(Diagnostic(path: "-", message: "outstanding balance: its value cannot be computed exactly: \(error)", rule: "pnl-figures"))
+            errors.append(
+                Diagnostic(
+                    path: "-",
+                    message: "outstanding balance: its value cannot be computed exactly: \(error)",
+                    rule: "pnl-figures"))
         }
-        self.init(takings: takings, valuation: v, lines: main, totals: totals, periods: periods, outstandingValue: outstanding, errors: errors)
+        self.init(
+            takings: takings, valuation: v, lines: main, totals: totals, periods: periods,
+            outstandingValue: outstanding, errors: errors)
     }
 
     /// The periods of the series and, with fixed costs, also every period of the window
     /// that had no takings (it still carries its share of the fixed costs, so that the
     /// periods add up to the window). Without fixed costs, the periods with takings.
-    static func everyPeriod(_ takings: TakingsReport, fixed: FixedCosts?) -> [TakingsReport.Period] {
+    static func everyPeriod(_ takings: TakingsReport, fixed: FixedCosts?) -> [TakingsReport.Period]
+    {
         guard let series = takings.series, let fixed else { return takings.periods }
-        let zero = TakingsReport.Row(feature: "total", charges: 0, charged: 0, declines: 0, givenBack: 0, cost: takings.costCurrency.map { Money.zero($0) })
+        let zero = TakingsReport.Row(
+            feature: "total", charges: 0, charged: 0, declines: 0, givenBack: 0,
+            cost: takings.costCurrency.map { Money.zero($0) })
         let present = Set(takings.periods.map(\.label))
         var all = takings.periods
-        var p = CalendarPeriod(length: series.period,
-                               number: CalendarPeriod.number(containing: fixed.since.seconds, length: series.period, offsetMinutes: series.offsetMinutes),
-                               offsetMinutes: series.offsetMinutes)
+        var p = CalendarPeriod(
+            length: series.period,
+            number: CalendarPeriod.number(
+                containing: fixed.since.seconds, length: series.period,
+                offsetMinutes: series.offsetMinutes),
+            offsetMinutes: series.offsetMinutes)
         while Timestamp(seconds: p.startSeconds) < fixed.until {
             // A period without a label (outside the years 0001–9999) is not in the series.
             if let label = p.label, !present.contains(label) {
-                all.append(TakingsReport.Period(label: label, since: p.since, until: p.until, rows: [], totals: zero))
+                all.append(
+                    TakingsReport.Period(
+                        label: label, since: p.since, until: p.until, rows: [], totals: zero))
             }
             p = p.next
         }

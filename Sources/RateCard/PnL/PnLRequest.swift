@@ -25,10 +25,14 @@ public struct PnLRequest: Sendable {
     /// Reader settings (threads, block size); the window, series and strictness above win.
     public var takingsOptions: TakingsOptions
 
-    public init(inputs: [TakingsInput], window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
-                now: Timestamp, cards: [String] = ["RateCards"], fxOverrides: [FXRate] = [], card: String? = nil,
-                currency: Currency? = nil, creditValue: Money? = nil, costSheet: String? = nil,
-                takingsOptions: TakingsOptions = TakingsOptions()) {
+    public init(
+        inputs: [TakingsInput], window: TakingsWindow = .all, series: TakingsSeries? = nil,
+        strict: Bool = false,
+        now: Timestamp, cards: [String] = ["RateCards"], fxOverrides: [FXRate] = [],
+        card: String? = nil,
+        currency: Currency? = nil, creditValue: Money? = nil, costSheet: String? = nil,
+        takingsOptions: TakingsOptions = TakingsOptions()
+    ) {
         self.inputs = inputs
         self.window = window
         self.series = series

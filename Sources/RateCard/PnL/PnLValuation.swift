@@ -17,8 +17,12 @@ struct PnLValuation: Sendable, Hashable {
     let fxUsed: [FXRate]
     let fxSource: String?
 
-    init(credit: CreditValuation, fixedCosts: FixedCosts? = nil, meteredNote: String, versionsInForce: [String] = [],
-                valuedAt: String? = nil, creditUnit: CreditUnit? = nil, fxUsed: [FXRate] = [], fxSource: String? = nil) {
+    init(
+        credit: CreditValuation, fixedCosts: FixedCosts? = nil, meteredNote: String,
+        versionsInForce: [String] = [],
+        valuedAt: String? = nil, creditUnit: CreditUnit? = nil, fxUsed: [FXRate] = [],
+        fxSource: String? = nil
+    ) {
         self.credit = credit
         self.fixedCosts = fixedCosts
         self.meteredNote = meteredNote
@@ -32,7 +36,8 @@ struct PnLValuation: Sendable, Hashable {
     var currency: Currency { credit.perCredit.currency }
 
     /// How the margin is defined, for the report.
-    static let marginBasis = "margin = profit ÷ value, only where the value is positive (none otherwise)"
+    static let marginBasis =
+        "margin = profit ÷ value, only where the value is positive (none otherwise)"
 
     /// One row's money figures, exact.
     struct Figures: Sendable, Hashable {
@@ -56,7 +61,11 @@ struct PnLValuation: Sendable, Hashable {
         let cost = try Money.zero(currency).adding(meteredCost).adding(fixedCost)
         let profit = try value.subtracting(cost)
         let margin: Exact?
-        do { margin = value.amount.isPositive ? try profit.amount.divided(by: value.amount) : nil } catch { throw .arithmetic(error) }
-        return Figures(value: value, meteredCost: meteredCost, fixedCost: fixedCost, cost: cost, profit: profit, margin: margin)
+        do {
+            margin = value.amount.isPositive ? try profit.amount.divided(by: value.amount) : nil
+        } catch { throw .arithmetic(error) }
+        return Figures(
+            value: value, meteredCost: meteredCost, fixedCost: fixedCost, cost: cost,
+            profit: profit, margin: margin)
     }
 }

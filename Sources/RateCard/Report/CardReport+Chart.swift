@@ -14,8 +14,9 @@ extension CardReport {
                 var groups: [MarginChart.Group] = []
                 for r in margins.rows where r.price.price.currency == currency {
                     let bars = try r.lines.map { l throws(MarginChartError) in
-                        try MarginChart.Bar(label: CardReport.percent(l.rate), price: r.price.price.amount,
-                                            commission: l.commission.amount, cost: r.worst.cost.amount)
+                        try MarginChart.Bar(
+                            label: CardReport.percent(l.rate), price: r.price.price.amount,
+                            commission: l.commission.amount, cost: r.worst.cost.amount)
                     }
                     var label = ReportText.shortLabel(r.pack.productId)
                     if let sf = r.price.storefront { label += " (\(sf))" }
@@ -26,7 +27,9 @@ extension CardReport {
         } catch {
             throw .chart(card: card.reference, path: paths.display(card.source.path), error)
         }
-        return MarginChart(title: "\(card.id) v\(card.version) · worst-case margin per pack", subtitle: chartSubtitle, panels: panels)
+        return MarginChart(
+            title: "\(card.id) v\(card.version) · worst-case margin per pack",
+            subtitle: chartSubtitle, panels: panels)
     }
 
     /// The chart as an SVG document, marked as generated.
@@ -45,7 +48,10 @@ extension CardReport {
     var chartSubtitle: String {
         var parts: [String] = []
         let features = Set(margins.rows.compactMap(\.worst.witnessFeature)).sorted()
-        parts.append(features.isEmpty ? "No feature has a provider running cost" : "Worst case: every credit spent on \(ReportText.list(features))")
+        parts.append(
+            features.isEmpty
+                ? "No feature has a provider running cost"
+                : "Worst case: every credit spent on \(ReportText.list(features))")
         if !margins.fxUsed.isEmpty {
             var fx = "FX " + margins.fxUsed.map(CardReport.fxText).joined(separator: ", ")
             var facts: [String] = []
@@ -60,8 +66,11 @@ extension CardReport {
 
     /// `svg` with a generated-file comment after the XML declaration.
     static func markSVG(_ svg: String, source: String) -> String {
-        let comment = "<!-- \(generatedMarker) from \(source.replacingOccurrences(of: "--", with: "-")); do not edit -->"
-        guard let newline = svg.firstIndex(of: "\n"), svg.hasPrefix("<?xml") else { return comment + "\n" + svg }
+        let comment =
+            "<!-- \(generatedMarker) from \(source.replacingOccurrences(of: "--", with: "-")); do not edit -->"
+        guard let newline = svg.firstIndex(of: "\n"), svg.hasPrefix("<?xml") else {
+            return comment + "\n" + svg
+        }
         return String(svg[...newline]) + comment + "\n" + svg[svg.index(after: newline)...]
     }
 }

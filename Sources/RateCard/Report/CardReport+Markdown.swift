@@ -11,7 +11,9 @@ extension CardReport {
     /// The whole report, ending with a newline.
     public func markdown() -> String {
         var out: [String] = []
-        out.append("<!-- \(CardReport.generatedMarker) from \(paths.display(card.source.path)); do not edit: change the card and run `margin report` -->")
+        out.append(
+            "<!-- \(CardReport.generatedMarker) from \(paths.display(card.source.path)); do not edit: change the card and run `margin report` -->"
+        )
         out.append("")
         out.append("# \(card.id) v\(card.version): \(ReportText.escape(card.title))")
         out.append("")
@@ -36,11 +38,14 @@ extension CardReport {
         let unit = card.creditUnit
         var unitText = ReportText.escape(unit.name)
         if let face = unit.faceValue { unitText += ", worth \(face) each" }
-        unitText += "; every feature price is a whole multiple of \(ReportText.credits(unit.priceStep, unit: unit))"
-        let rates = Set(margins.rows.flatMap { $0.lines.map(\.rate) }).sorted().map(CardReport.percent)
+        unitText +=
+            "; every feature price is a whole multiple of \(ReportText.credits(unit.priceStep, unit: unit))"
+        let rates = Set(margins.rows.flatMap { $0.lines.map(\.rate) }).sorted().map(
+            CardReport.percent)
         var lines = [
             "- **Card:** \(ReportText.code(card.id)) version \(card.version) (\(ReportText.code(card.reference))), from \(ReportText.code(paths.display(card.source.path)))",
-            "- **Effective:** \(ReportText.timestamp(card.effective))" + (card.effective.offsetMinutes == 0 ? "" : " (\(card.effective.rfc3339UTC))"),
+            "- **Effective:** \(ReportText.timestamp(card.effective))"
+                + (card.effective.offsetMinutes == 0 ? "" : " (\(card.effective.rfc3339UTC))"),
             "- **Credit unit:** \(unitText)",
         ]
         if !rates.isEmpty {
@@ -48,32 +53,46 @@ extension CardReport {
             if let note = margins.commissionNote { c += ". \(ReportText.escape(note))" }
             lines.append(c)
         }
-        lines.append("- **Status:** " + (isPlaceholder ? "contains **placeholders** (marked below): not final" : "no placeholders"))
+        lines.append(
+            "- **Status:** "
+                + (isPlaceholder
+                    ? "contains **placeholders** (marked below): not final" : "no placeholders"))
         return lines + [""]
     }
 
     /// True when anything the figures rest on is marked as a placeholder.
     var isPlaceholder: Bool {
-        !card.placeholders.isEmpty || card.features.contains(where: \.placeholder) || card.packs.contains(where: \.placeholder)
-            || card.grants.contains(where: \.placeholder) || margins.providers.contains(where: \.placeholder)
+        !card.placeholders.isEmpty || card.features.contains(where: \.placeholder)
+            || card.packs.contains(where: \.placeholder)
+            || card.grants.contains(where: \.placeholder)
+            || margins.providers.contains(where: \.placeholder)
             || margins.fxRestsOnPlaceholder
     }
 
     private func placeholderSection() -> [String] {
         var items = card.placeholders.map(ReportText.escape)
-        let marked = card.features.filter(\.placeholder).count + card.packs.filter(\.placeholder).count + card.grants.filter(\.placeholder).count
+        let marked =
+            card.features.filter(\.placeholder).count + card.packs.filter(\.placeholder).count
+            + card.grants.filter(\.placeholder).count
         if marked > 0 {
-            items.append("\(marked) feature, pack and grant entr\(marked == 1 ? "y is" : "ies are") marked *placeholder* in the tables below.")
+            items.append(
+                "\(marked) feature, pack and grant entr\(marked == 1 ? "y is" : "ies are") marked *placeholder* in the tables below."
+            )
         }
         for p in margins.providers where p.placeholder {
             items.append("The provider sheet \(ReportText.code(p.id)) is a placeholder.")
         }
         if margins.fxRestsOnPlaceholder {
-            let currencies = Set(margins.rows.filter { !$0.fxUsed.isEmpty }.map(\.price.price.currency.code)).sorted()
-            items.append("The FX rates are placeholders: the \(ReportText.list(currencies)) figures depend on them.")
+            let currencies = Set(
+                margins.rows.filter { !$0.fxUsed.isEmpty }.map(\.price.price.currency.code)
+            ).sorted()
+            items.append(
+                "The FX rates are placeholders: the \(ReportText.list(currencies)) figures depend on them."
+            )
         }
         guard !items.isEmpty else { return [] }
-        return ["> **Placeholders: these figures are not final.**", ">"] + items.map { "> - \($0)" } + [""]
+        return ["> **Placeholders: these figures are not final.**", ">"] + items.map { "> - \($0)" }
+            + [""]
     }
 
     private func summarySection() -> [String] {
@@ -81,39 +100,62 @@ extension CardReport {
         guard let lowest = margins.lowestMarginShare else {
             return lines + ["This card sells no packs.", ""]
         }
-        let losses = margins.rows.flatMap { r in r.lines.filter(\.margin.amount.isNegative).map { (r, $0) } }
+        let losses = margins.rows.flatMap { r in
+            r.lines.filter(\.margin.amount.isNegative).map { (r, $0) }
+        }
         if losses.isEmpty {
             lines.append("Every pack makes money in the worst case at every commission rate.")
         } else {
-            lines.append("**\(losses.count) pack price\(losses.count == 1 ? "" : "s") sell\(losses.count == 1 ? "s" : "") at a worst-case loss:** "
-                + losses.map { "\(ReportText.code($0.0.pack.productId)) in \($0.0.price.price.currency.code) at \(CardReport.percent($0.1.rate)) (\(CardReport.money($0.1.margin)))" }.joined(separator: ", ") + ".")
+            lines.append(
+                "**\(losses.count) pack price\(losses.count == 1 ? "" : "s") sell\(losses.count == 1 ? "s" : "") at a worst-case loss:** "
+                    + losses.map {
+                        "\(ReportText.code($0.0.pack.productId)) in \($0.0.price.price.currency.code) at \(CardReport.percent($0.1.rate)) (\(CardReport.money($0.1.margin)))"
+                    }.joined(separator: ", ") + ".")
         }
-        lines.append("The lowest worst-case margin at the highest commission is \(ReportText.code(lowest.row.pack.productId)) in \(lowest.row.price.price.currency.code) at \(CardReport.percent(lowest.line.rate)): "
-            + "**\(CardReport.money(lowest.line.margin))**, \(Format.percent(lowest.line.marginShare)) of the price the customer pays.")
+        lines.append(
+            "The lowest worst-case margin at the highest commission is \(ReportText.code(lowest.row.pack.productId)) in \(lowest.row.price.price.currency.code) at \(CardReport.percent(lowest.line.rate)): "
+                + "**\(CardReport.money(lowest.line.margin))**, \(Format.percent(lowest.line.marginShare)) of the price the customer pays."
+        )
         if let shape = costliestShape, let feature = card.feature(shape.feature) {
-            let perCredit = (try? shape.costPerCredit()).map { ", up to \(ReportText.money(Money($0, shape.cost.currency))) of provider cost per credit" } ?? ""
-            lines.append("The costliest way to spend credits is \(ReportText.escape(feature.name)) (\(ReportText.code(feature.key)))\(perCredit).")
+            let perCredit =
+                (try? shape.costPerCredit()).map {
+                    ", up to \(ReportText.money(Money($0, shape.cost.currency))) of provider cost per credit"
+                } ?? ""
+            lines.append(
+                "The costliest way to spend credits is \(ReportText.escape(feature.name)) (\(ReportText.code(feature.key)))\(perCredit)."
+            )
         } else {
-            lines.append("No feature on this card has a provider running cost, so the worst-case cost of every pack is zero.")
+            lines.append(
+                "No feature on this card has a provider running cost, so the worst-case cost of every pack is zero."
+            )
         }
         lines.append("")
-        let alt = "\(card.id) v\(card.version): each pack's sale price split into App Store commission, worst-case provider cost and the margin left, per currency and commission rate"
+        let alt =
+            "\(card.id) v\(card.version): each pack's sale price split into App Store commission, worst-case provider cost and the margin left, per currency and commission rate"
         lines.append("![\(ReportText.escape(alt))](\(chartName))")
         return lines + [""]
     }
 
     private func priceListSection() -> [String] {
-        var t = TextTable([.init("feature"), .init("key"), .init("dimension"), .init("charge"), .init("what it costs to run"), .init("worst cost per credit", .right)])
+        var t = TextTable([
+            .init("feature"), .init("key"), .init("dimension"), .init("charge"),
+            .init("what it costs to run"), .init("worst cost per credit", .right),
+        ])
         for f in card.features {
             let name = ReportText.escape(f.name) + (f.placeholder ? " *(placeholder)*" : "")
             for (i, d) in f.dimensions.enumerated() {
                 let (running, perCredit) = runningCost(f, d)
-                t.append([i == 0 ? name : "", ReportText.code(f.key), ReportText.code(d.name),
-                          ReportText.escape(ReportText.chargeRule(d, unit: card.creditUnit)), running, perCredit])
+                t.append([
+                    i == 0 ? name : "", ReportText.code(f.key), ReportText.code(d.name),
+                    ReportText.escape(ReportText.chargeRule(d, unit: card.creditUnit)), running,
+                    perCredit,
+                ])
             }
         }
         var lines = ["## Price list", ""]
-        lines.append("What each feature charges, and what running it costs the business. A started interval counts whole where the rule says *started*; a feature with several dimensions charges each separately and adds them up.")
+        lines.append(
+            "What each feature charges, and what running it costs the business. A started interval counts whole where the rule says *started*; a feature with several dimensions charges each separately and adds them up."
+        )
         lines.append("")
         lines.append(t.markdown())
         return lines
@@ -126,22 +168,29 @@ extension CardReport {
         case .none(let reason):
             return ("no provider cost: " + ReportText.escape(reason), "0")
         case .provider(let sheetID, let meterKey, _):
-            guard let sheet = margins.providers.first(where: { $0.id == sheetID }), let meter = sheet.meter(meterKey) else {
+            guard let sheet = margins.providers.first(where: { $0.id == sheetID }),
+                let meter = sheet.meter(meterKey)
+            else {
                 return (ReportText.code("\(sheetID)/\(meterKey)"), "?")
             }
-            var text = "\(ReportText.escape(sheet.name)), meter \(ReportText.code(meterKey)): \(ReportText.meterPrice(meter, currency: sheet.currency))"
+            var text =
+                "\(ReportText.escape(sheet.name)), meter \(ReportText.code(meterKey)): \(ReportText.meterPrice(meter, currency: sheet.currency))"
             if let schedule = sheet.schedule {
                 let w = schedule.worstPeriod
                 text += ", at \(w.name) (×\(w.multiplier.decimalText()))"
             }
-            let shapes = profiles.first { $0.feature.key == f.key }?.shapes.filter { $0.dimension == d.name && $0.cost.amount.isPositive } ?? []
+            let shapes =
+                profiles.first { $0.feature.key == f.key }?.shapes.filter {
+                    $0.dimension == d.name && $0.cost.amount.isPositive
+                } ?? []
             var best: (RequestShape, Exact)?
             for s in shapes {
                 guard let r = try? s.costPerCredit() else { continue }
                 if best == nil || r > best!.1 { best = (s, r) }
             }
             guard let (shape, rate) = best else { return (text, "0") }
-            text += "; worst request: \(Format.grouped(shape.quantity)) \(shape.unit.abbreviation) for \(ReportText.credits(shape.credits, unit: card.creditUnit)) costs \(ReportText.money(shape.cost))"
+            text +=
+                "; worst request: \(Format.grouped(shape.quantity)) \(shape.unit.abbreviation) for \(ReportText.credits(shape.credits, unit: card.creditUnit)) costs \(ReportText.money(shape.cost))"
             return (text, "\(shape.cost.currency.code) \(rate.decimalText(maxScale: 8))")
         }
     }
@@ -149,19 +198,28 @@ extension CardReport {
     private func worstCaseSection() -> [String] {
         var lines = ["## Worst case per pack", ""]
         guard !margins.rows.isEmpty else { return lines + ["This card sells no packs.", ""] }
-        lines.append("The worst case is a customer who spends every credit of the pack in the way that costs the providers most. "
-            + "Proceeds = price × (1 − commission); margin = proceeds − worst-case cost; margin % is the margin as a share of the price the customer pays. Tax is not modelled.")
+        lines.append(
+            "The worst case is a customer who spends every credit of the pack in the way that costs the providers most. "
+                + "Proceeds = price × (1 − commission); margin = proceeds − worst-case cost; margin % is the margin as a share of the price the customer pays. Tax is not modelled."
+        )
         lines.append("")
         var t = TextTable([
-            .init("pack"), .init("credits", .right), .init("currency"), .init("price", .right), .init("commission", .right),
-            .init("commission amount", .right), .init("proceeds", .right), .init("worst-case cost", .right), .init("margin", .right), .init("margin %", .right),
+            .init("pack"), .init("credits", .right), .init("currency"), .init("price", .right),
+            .init("commission", .right),
+            .init("commission amount", .right), .init("proceeds", .right),
+            .init("worst-case cost", .right), .init("margin", .right), .init("margin %", .right),
         ])
         for r in rowsByCurrency {
             for l in r.lines {
-                let margin = CardReport.amount(l.margin) + (l.margin.amount.isNegative ? " **loss**" : "")
-                t.append([packLabel(r.pack), Format.grouped(r.pack.credits), r.price.price.currency.code + (r.price.storefront.map { " (\($0))" } ?? ""),
-                          CardReport.amount(r.price.price), CardReport.percent(l.rate), CardReport.amount(l.commission), CardReport.amount(l.proceeds),
-                          CardReport.amount(r.worst.cost), margin, Format.percent(l.marginShare)])
+                let margin =
+                    CardReport.amount(l.margin) + (l.margin.amount.isNegative ? " **loss**" : "")
+                t.append([
+                    packLabel(r.pack), Format.grouped(r.pack.credits),
+                    r.price.price.currency.code + (r.price.storefront.map { " (\($0))" } ?? ""),
+                    CardReport.amount(r.price.price), CardReport.percent(l.rate),
+                    CardReport.amount(l.commission), CardReport.amount(l.proceeds),
+                    CardReport.amount(r.worst.cost), margin, Format.percent(l.marginShare),
+                ])
             }
         }
         lines.append(t.markdown())
@@ -169,7 +227,9 @@ extension CardReport {
         lines.append("")
         for pack in card.packs {
             let rows = margins.rows.filter { $0.pack == pack }
-            guard let main = rows.first(where: { $0.fxUsed.isEmpty }) ?? rows.first else { continue }
+            guard let main = rows.first(where: { $0.fxUsed.isEmpty }) ?? rows.first else {
+                continue
+            }
             var text = "- \(ReportText.code(pack.productId)): "
             if main.worst.plan.isEmpty {
                 lines.append(text + ReportText.escape(main.worst.witnessSummary) + ".")
@@ -180,7 +240,9 @@ extension CardReport {
             for r in rows where r != main {
                 let cost = CardReport.money(r.worst.cost)
                 if CardReport.sameRequests(r.worst, main.worst) {
-                    let via = r.fxUsed.isEmpty ? "" : " at " + r.fxUsed.map(CardReport.fxText).joined(separator: " and ")
+                    let via =
+                        r.fxUsed.isEmpty
+                        ? "" : " at " + r.fxUsed.map(CardReport.fxText).joined(separator: " and ")
                     others.append("\(cost)\(via)")
                 } else {
                     others.append("in \(r.price.price.currency.code): \(witness(r.worst))")
@@ -192,7 +254,9 @@ extension CardReport {
         if !margins.freeUsage.isEmpty {
             lines.append("")
             for s in margins.freeUsage {
-                lines.append("- **Warning:** \(ReportText.code("\(s.feature).\(s.dimension)")): a request of \(Format.grouped(s.quantity)) \(s.unit.abbreviation) is charged nothing but costs \(ReportText.money(s.cost)); its worst case is unbounded.")
+                lines.append(
+                    "- **Warning:** \(ReportText.code("\(s.feature).\(s.dimension)")): a request of \(Format.grouped(s.quantity)) \(s.unit.abbreviation) is charged nothing but costs \(ReportText.money(s.cost)); its worst case is unbounded."
+                )
             }
         }
         return lines + [""]
@@ -200,15 +264,24 @@ extension CardReport {
 
     private func grantSection() -> [String] {
         var lines = ["## Grants", ""]
-        guard !margins.grants.isEmpty else { return lines + ["This card gives no credits away.", ""] }
-        lines.append("Credits given without payment are pure cost: each is priced at the same worst case as a pack.")
+        guard !margins.grants.isEmpty else {
+            return lines + ["This card gives no credits away.", ""]
+        }
+        lines.append(
+            "Credits given without payment are pure cost: each is priced at the same worst case as a pack."
+        )
         lines.append("")
-        var t = TextTable([.init("grant"), .init("credits", .right), .init("worst-case cost", .right), .init("note")])
+        var t = TextTable([
+            .init("grant"), .init("credits", .right), .init("worst-case cost", .right),
+            .init("note"),
+        ])
         for g in margins.grants {
-            t.append([ReportText.code(g.grant.key) + (g.grant.placeholder ? " *(placeholder)*" : ""),
-                      ReportText.credits(g.grant.credits, unit: card.creditUnit),
-                      "\(g.worst.cost.currency.code) \(CardReport.amount(g.worst.cost))",
-                      ReportText.escape(g.grant.note ?? "")])
+            t.append([
+                ReportText.code(g.grant.key) + (g.grant.placeholder ? " *(placeholder)*" : ""),
+                ReportText.credits(g.grant.credits, unit: card.creditUnit),
+                "\(g.worst.cost.currency.code) \(CardReport.amount(g.worst.cost))",
+                ReportText.escape(g.grant.note ?? ""),
+            ])
         }
         lines.append(t.markdown())
         return lines
@@ -217,20 +290,28 @@ extension CardReport {
     private func providerSection() -> [String] {
         var lines = ["## Provider sheets", ""]
         guard !margins.providers.isEmpty else {
-            return lines + ["No feature on this card has a provider running cost: no provider sheet is used.", ""]
+            return lines + [
+                "No feature on this card has a provider running cost: no provider sheet is used.",
+                "",
+            ]
         }
         for p in margins.providers {
-            lines.append("### \(ReportText.escape(p.name)) (\(ReportText.code(p.id)))\(p.placeholder ? " *(placeholder)*" : "")")
+            lines.append(
+                "### \(ReportText.escape(p.name)) (\(ReportText.code(p.id)))\(p.placeholder ? " *(placeholder)*" : "")"
+            )
             lines.append("")
             lines.append("- **File:** \(ReportText.code(paths.display(p.source.path)))")
             lines.append("- **Reviewed:** \(p.reviewed), from <\(p.sourceURL)>")
             lines.append("- **Prices** (\(p.currency.code)):")
             for m in p.meters {
-                lines.append("  - \(ReportText.code(m.key)): \(ReportText.meterPrice(m, currency: p.currency))")
+                lines.append(
+                    "  - \(ReportText.code(m.key)): \(ReportText.meterPrice(m, currency: p.currency))"
+                )
             }
             if let s = p.schedule {
                 let w = s.worstPeriod
-                var text = "- **Schedule:** \(ReportText.schedule(s)); the prices above are multiplied by \(ReportText.multipliers(s)). The worst case uses \(w.name)."
+                var text =
+                    "- **Schedule:** \(ReportText.schedule(s)); the prices above are multiplied by \(ReportText.multipliers(s)). The worst case uses \(w.name)."
                 text += " Schedule reviewed " + (s.reviewed.map { "\($0)" } ?? "(no date)")
                 if let url = s.sourceURL { text += ", from <\(url)>" }
                 lines.append(text + ".")
@@ -244,18 +325,26 @@ extension CardReport {
     private func fxSection() -> [String] {
         var lines = ["## FX rates", ""]
         guard !margins.fxUsed.isEmpty else {
-            return lines + ["No conversion was needed: every worst-case cost is in the currency of the price it is set against.", ""]
+            return lines + [
+                "No conversion was needed: every worst-case cost is in the currency of the price it is set against.",
+                "",
+            ]
         }
         let fx = margins.fx
         let (fileRates, commandLineRates) = margins.fxUsedByOrigin
         if !fileRates.isEmpty {
-            lines.append("- **File:** \(ReportText.code(paths.display(fx.source.path)))" + (fx.date.map { ", dated \($0)" } ?? ", undated"))
-            lines.append("- **Status:** " + (fx.placeholder ? "**placeholder**" : "reference rates"))
+            lines.append(
+                "- **File:** \(ReportText.code(paths.display(fx.source.path)))"
+                    + (fx.date.map { ", dated \($0)" } ?? ", undated"))
+            lines.append(
+                "- **Status:** " + (fx.placeholder ? "**placeholder**" : "reference rates"))
             lines.append("- **Source:** \(ReportText.escape(fx.sourceNote))")
             lines.append("- **Used:** " + fileRates.map(CardReport.fxText).joined(separator: "; "))
         }
         if !commandLineRates.isEmpty {
-            lines.append("- **Given on the command line:** " + commandLineRates.map(CardReport.fxText).joined(separator: "; "))
+            lines.append(
+                "- **Given on the command line:** "
+                    + commandLineRates.map(CardReport.fxText).joined(separator: "; "))
         }
         return lines + [""]
     }
@@ -263,7 +352,9 @@ extension CardReport {
     private func notesSection() -> [String] {
         var lines = ["## Notes", ""]
         for n in card.notes { lines.append("- \(ReportText.escape(n))") }
-        lines.append("- Amounts are exact until shown; shown amounts are rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit, percentages \(PackMargins.displayRounding.displayName) to 0.1%. Rates per unit and per credit are exact.")
+        lines.append(
+            "- Amounts are exact until shown; shown amounts are rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit, percentages \(PackMargins.displayRounding.displayName) to 0.1%. Rates per unit and per credit are exact."
+        )
         return lines
     }
 
@@ -273,7 +364,9 @@ extension CardReport {
     /// (the order of the chart's panels), packs in card order within each.
     var rowsByCurrency: [PackMargins.Row] {
         var currencies: [Currency] = []
-        for r in margins.rows where !currencies.contains(r.price.price.currency) { currencies.append(r.price.price.currency) }
+        for r in margins.rows where !currencies.contains(r.price.price.currency) {
+            currencies.append(r.price.price.currency)
+        }
         return currencies.flatMap { c in margins.rows.filter { $0.price.price.currency == c } }
     }
 
@@ -293,13 +386,17 @@ extension CardReport {
     func witness(_ w: WorstCase) -> String {
         var parts = w.plan.map { step in
             let s = step.shape
-            var billing = "the provider bills \(s.billedUnits.decimalText()) \(s.providerUnit.abbreviation)"
+            var billing =
+                "the provider bills \(s.billedUnits.decimalText()) \(s.providerUnit.abbreviation)"
             if s.variant != "standard" { billing += ", \(s.variant)" }
             if let period = s.period { billing += ", at \(period)" }
-            return "\(Format.grouped(step.count)) request\(step.count == 1 ? "" : "s") of \(Format.grouped(s.quantity)) \(s.unit.abbreviation) on \(ReportText.code("\(s.feature).\(s.dimension)")) "
+            return
+                "\(Format.grouped(step.count)) request\(step.count == 1 ? "" : "s") of \(Format.grouped(s.quantity)) \(s.unit.abbreviation) on \(ReportText.code("\(s.feature).\(s.dimension)")) "
                 + "(\(ReportText.credits(s.credits, unit: card.creditUnit)) each; \(billing))"
         }
-        if w.unspent > 0 { parts.append("\(ReportText.credits(w.unspent, unit: card.creditUnit)) left unspent") }
+        if w.unspent > 0 {
+            parts.append("\(ReportText.credits(w.unspent, unit: card.creditUnit)) left unspent")
+        }
         return parts.joined(separator: "; ") + ": \(ReportText.money(w.cost)) in all"
     }
 
@@ -307,7 +404,9 @@ extension CardReport {
     /// currencies).
     static func sameRequests(_ a: WorstCase, _ b: WorstCase) -> Bool {
         func key(_ w: WorstCase) -> [String] {
-            w.plan.map { "\($0.count)×\($0.shape.feature).\($0.shape.dimension).\($0.shape.quantity)" }.sorted() + ["\(w.unspent)"]
+            w.plan.map {
+                "\($0.count)×\($0.shape.feature).\($0.shape.dimension).\($0.shape.quantity)"
+            }.sorted() + ["\(w.unspent)"]
         }
         return key(a) == key(b)
     }

@@ -3,37 +3,58 @@ extension CardReport {
     /// The chart of margin % by storefront, marked as generated; nil without storefronts.
     public func storefrontChartSVG() throws(ReportError) -> String? {
         guard let storefronts else { return nil }
-        let chart = StorefrontChart(storefronts, title: "\(card.id) v\(card.version) · worst-case margin % by storefront")
+        let chart = StorefrontChart(
+            storefronts, title: "\(card.id) v\(card.version) · worst-case margin % by storefront")
         do {
             return CardReport.markSVG(try chart.svg(), source: paths.display(card.source.path))
         } catch {
-            throw .worstCase(card: card.reference, path: paths.display(card.source.path), .arithmetic("the storefront chart: \(error)"))
+            throw .worstCase(
+                card: card.reference, path: paths.display(card.source.path),
+                .arithmetic("the storefront chart: \(error)"))
         }
     }
 
     func storefrontSection() -> [String] {
         guard let s = storefronts, let data = s.storefronts else { return [] }
         var lines = ["## Every storefront", ""]
-        lines.append("What Apple pays in each storefront the card's prices reach, modelled from \(ReportText.code(paths.display(data.source.path))) (dated \(data.date)\(data.placeholder ? ", placeholder" : "")) for the \(s.program.rawValue) program on \(s.date): the tax Apple removes first, any digital services tax, then the commission in force. Worst margin first; pass App Store Connect's own price points to `margin storefronts --price-points` to use Apple's figures.")
+        lines.append(
+            "What Apple pays in each storefront the card's prices reach, modelled from \(ReportText.code(paths.display(data.source.path))) (dated \(data.date)\(data.placeholder ? ", placeholder" : "")) for the \(s.program.rawValue) program on \(s.date): the tax Apple removes first, any digital services tax, then the commission in force. Worst margin first; pass App Store Connect's own price points to `margin storefronts --price-points` to use Apple's figures."
+        )
         lines.append("")
         lines.append("![margin % by storefront](\(storefrontChartName))")
         lines.append("")
-        var t = TextTable([.init("pack"), .init("territory"), .init("currency"), .init("price", .right), .init("tax", .right), .init("commission"),
-                           .init("proceeds", .right), .init("worst cost", .right), .init("margin", .right), .init("margin %", .right)])
+        var t = TextTable([
+            .init("pack"), .init("territory"), .init("currency"), .init("price", .right),
+            .init("tax", .right), .init("commission"),
+            .init("proceeds", .right), .init("worst cost", .right), .init("margin", .right),
+            .init("margin %", .right),
+        ])
         for r in s.rows {
-            t.append([ReportText.code(r.pack.productId), "\(r.territory)\(r.storefront.map { " (\($0.name))" } ?? "")", r.customerPrice.currency.code,
-                      StorefrontMargins.money(r.customerPrice), StorefrontMargins.taxText(r.storefront), StorefrontMargins.commissionText(r.modelled?.regime),
-                      StorefrontMargins.money(r.proceeds), StorefrontMargins.money(r.worstCost), StorefrontMargins.money(r.margin),
-                      r.marginShare.map { Format.percent($0) } ?? "no FX rate"])
+            t.append([
+                ReportText.code(r.pack.productId),
+                "\(r.territory)\(r.storefront.map { " (\($0.name))" } ?? "")",
+                r.customerPrice.currency.code,
+                StorefrontMargins.money(r.customerPrice), StorefrontMargins.taxText(r.storefront),
+                StorefrontMargins.commissionText(r.modelled?.regime),
+                StorefrontMargins.money(r.proceeds), StorefrontMargins.money(r.worstCost),
+                StorefrontMargins.money(r.margin),
+                r.marginShare.map { Format.percent($0) } ?? "no FX rate",
+            ])
         }
         lines.append(t.markdown())
         for w in s.worstPerPack {
-            lines.append("- Worst storefront of \(ReportText.code(w.pack.productId)): \(w.territory), \(w.marginShare.map { Format.percent($0) } ?? "—") of \(StorefrontMargins.show(w.customerPrice)).")
+            lines.append(
+                "- Worst storefront of \(ReportText.code(w.pack.productId)): \(w.territory), \(w.marginShare.map { Format.percent($0) } ?? "—") of \(StorefrontMargins.show(w.customerPrice))."
+            )
         }
         if !s.fxUsed.isEmpty {
-            lines.append("- Worst costs converted at \(s.fxUsed.map(CardReport.fxText).joined(separator: ", "))\(s.fx.placeholder ? " (placeholder rates)" : "").")
+            lines.append(
+                "- Worst costs converted at \(s.fxUsed.map(CardReport.fxText).joined(separator: ", "))\(s.fx.placeholder ? " (placeholder rates)" : "")."
+            )
         }
-        lines.append("- Modelled proceeds = price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the currency's minor unit.")
+        lines.append(
+            "- Modelled proceeds = price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the currency's minor unit."
+        )
         lines.append("")
         return lines
     }

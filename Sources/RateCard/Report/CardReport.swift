@@ -21,7 +21,8 @@ public struct CardReport: Sendable {
 
     /// Computes the figures of `card`. Throws when its worst case cannot be computed
     /// exactly (a missing FX rate, an overflow).
-    public init(card: RateCard, repository: CardRepository, paths: ReportPaths) throws(ReportError) {
+    public init(card: RateCard, repository: CardRepository, paths: ReportPaths) throws(ReportError)
+    {
         self.card = card
         self.paths = paths
         do {

@@ -9,12 +9,15 @@ extension ReportSet {
             let m = r.margins
             var lowest = "no packs"
             if let l = m.lowestMarginShare {
-                lowest = "\(CardReport.money(l.line.margin)) (\(Format.percent(l.line.marginShare))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
+                lowest =
+                    "\(CardReport.money(l.line.margin)) (\(Format.percent(l.line.marginShare))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
                 if l.line.margin.amount.isNegative { lowest = "**loss** " + lowest }
             }
             t.append([
-                "[\(ReportText.escape(r.card.id))](\(r.markdownName))", String(r.card.version), ReportText.timestamp(r.card.effective),
-                ReportText.escape(r.card.title), lowest, r.isPlaceholder ? "**placeholders**" : "final", "[svg](\(r.chartName))",
+                "[\(ReportText.escape(r.card.id))](\(r.markdownName))", String(r.card.version),
+                ReportText.timestamp(r.card.effective),
+                ReportText.escape(r.card.title), lowest,
+                r.isPlaceholder ? "**placeholders**" : "final", "[svg](\(r.chartName))",
             ])
         }
         var lines = [

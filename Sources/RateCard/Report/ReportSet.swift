@@ -31,12 +31,16 @@ public struct ReportSet: Sendable {
 
         /// The compiler-style diagnostic for `directory/name`.
         public func diagnostic(directory: String) -> Diagnostic {
-            let message = switch kind {
-            case .stale: "report is stale; run 'margin report'"
-            case .missing: "report is missing; run 'margin report'"
-            case .unexpected: "generated report has no card any more; run 'margin report' to remove it"
-            }
-            return Diagnostic(path: ReportSet.join(directory, name), message: message, rule: "report-\(kind.rawValue)")
+            let message =
+                switch kind {
+                case .stale: "report is stale; run 'margin report'"
+                case .missing: "report is missing; run 'margin report'"
+                case .unexpected:
+                    "generated report has no card any more; run 'margin report' to remove it"
+                }
+            return Diagnostic(
+                path: ReportSet.join(directory, name), message: message,
+                rule: "report-\(kind.rawValue)")
         }
     }
 
@@ -65,7 +69,8 @@ public struct ReportSet: Sendable {
                 files.append(File(name: report.storefrontChartName, bytes: Array(svg.utf8)))
             }
         }
-        files.append(File(name: "index.md", bytes: Array(ReportSet.index(reports, paths: paths).utf8)))
+        files.append(
+            File(name: "index.md", bytes: Array(ReportSet.index(reports, paths: paths).utf8)))
         self.reports = reports
         self.files = files.sorted { $0.name < $1.name }
     }
@@ -75,7 +80,8 @@ public struct ReportSet: Sendable {
     public func findings(in directory: String) -> [Finding] {
         var out: [Finding] = []
         for f in files {
-            guard let data = FileManager.default.contents(atPath: ReportSet.join(directory, f.name)) else {
+            guard let data = FileManager.default.contents(atPath: ReportSet.join(directory, f.name))
+            else {
                 out.append(Finding(name: f.name, kind: .missing))
                 continue
             }
@@ -93,7 +99,8 @@ public struct ReportSet: Sendable {
     public func write(to directory: String) throws(WriteError) -> WriteResult {
         var result = WriteResult()
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw .folder(path: directory, reason: "\(error.localizedDescription)")
         }
@@ -128,9 +135,11 @@ public struct ReportSet: Sendable {
 
         public var description: String {
             switch self {
-            case .folder(let path, let reason): "cannot create the reports folder '\(path)': \(reason)"
+            case .folder(let path, let reason):
+                "cannot create the reports folder '\(path)': \(reason)"
             case .file(let error): error.description
-            case .remove(let path, let reason): "cannot remove the outdated generated report '\(path)': \(reason)"
+            case .remove(let path, let reason):
+                "cannot remove the outdated generated report '\(path)': \(reason)"
             }
         }
     }
@@ -140,8 +149,12 @@ public struct ReportSet: Sendable {
     public static func generatedFiles(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { name in
-            guard (name.hasSuffix(".md") || name.hasSuffix(".svg")) && !name.hasPrefix(".") else { return false }
-            guard let handle = FileHandle(forReadingAtPath: join(directory, name)) else { return false }
+            guard (name.hasSuffix(".md") || name.hasSuffix(".svg")) && !name.hasPrefix(".") else {
+                return false
+            }
+            guard let handle = FileHandle(forReadingAtPath: join(directory, name)) else {
+                return false
+            }
             defer { try? handle.close() }
             let head = (try? handle.read(upToCount: 512)) ?? Data()
             return String(decoding: head, as: UTF8.self).contains(CardReport.generatedMarker)

@@ -30,7 +30,8 @@ enum ReportText {
     /// "started 3 s", "started second", "event", "complete 400 tokens", "3 s (whole intervals only)".
     static func interval(_ d: Dimension) -> String {
         let isTime = d.unit.size(in: .second) != nil
-        let amount = d.per == 1 ? d.unit.rawValue : "\(Format.grouped(d.per)) \(d.unit.abbreviation)"
+        let amount =
+            d.per == 1 ? d.unit.rawValue : "\(Format.grouped(d.per)) \(d.unit.abbreviation)"
         switch d.rounding {
         case .up:
             // A count of events is always whole: "per started event" would mislead.
@@ -51,8 +52,12 @@ enum ReportText {
             return "\(currency.code) \(v.price.decimalText()) per \(unit)\(name)"
         }
         var s = prices.joined(separator: "; ")
-        if let i = meter.increment { s += "; billed in increments of \(i.decimalText()) \(meter.unit.abbreviation)" }
-        if let m = meter.minimum { s += "; at least \(m.decimalText()) \(meter.unit.abbreviation) per request" }
+        if let i = meter.increment {
+            s += "; billed in increments of \(i.decimalText()) \(meter.unit.abbreviation)"
+        }
+        if let m = meter.minimum {
+            s += "; at least \(m.decimalText()) \(meter.unit.abbreviation) per request"
+        }
         return s
     }
 
@@ -75,7 +80,10 @@ enum ReportText {
 
     /// "0.5 at offPeak and 1 at peak", sorted by period name.
     static func multipliers(_ s: PriceSchedule) -> String {
-        list(s.multipliers.sorted { $0.key < $1.key }.map { "\($0.value.decimalText()) at \($0.key)" })
+        list(
+            s.multipliers.sorted { $0.key < $1.key }.map {
+                "\($0.value.decimalText()) at \($0.key)"
+            })
     }
 
     /// ISO weekdays as text: a run of three or more is a range ("Mon–Fri").
@@ -85,13 +93,19 @@ enum ReportText {
         if days == Array(1...7) { return "every day" }
         var runs: [[Int]] = []
         for d in days {
-            if let last = runs.last?.last, last + 1 == d { runs[runs.count - 1].append(d) } else { runs.append([d]) }
+            if let last = runs.last?.last, last + 1 == d {
+                runs[runs.count - 1].append(d)
+            } else {
+                runs.append([d])
+            }
         }
         return runs.map { r in
-            if r.count >= 3, let first = r.first, let last = r.last { return "\(name(first))–\(name(last))" }
+            if r.count >= 3, let first = r.first, let last = r.last {
+                return "\(name(first))–\(name(last))"
+            }
             return r.map(name).joined(separator: ", ")
         }
-            .joined(separator: ", ")
+        .joined(separator: ", ")
     }
 
     /// Seconds since local midnight as "HH:MM" ("24:00" at the end of the day).

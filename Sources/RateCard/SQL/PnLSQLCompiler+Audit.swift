@@ -17,59 +17,129 @@ extension PnLSQLCompiler {
                  WHEN amt IS NULL THEN 'fractional-amount' WHEN NOT sign_ok THEN 'wrong-sign' WHEN NOT needs_ok THEN 'missing-field'
                  WHEN NOT quantity_ok THEN 'bad-value' ELSE 'wrong-type' END
             """
-        ctes.append(("bad", "SELECT id, \(reason) AS reason, CAST(NULL AS \(textType)) AS detail FROM p WHERE NOT valid"))
-        ctes.append(("conf", """
-            SELECT p.id AS id, 'conflicting-duplicate' AS reason, 'the same id with different content: ' || \(d.text("e.copies")) || ' copies, none is chosen' AS detail
-            FROM p JOIN e ON e.id = p.id WHERE p.valid AND e.conflict
-            """))
-        ctes.append(("fine", "SELECT id, 'sql-quantity-scale' AS reason, 'a quantity has more than \(SQLCostPlan.quantityScale) decimal places' AS detail FROM e WHERE too_fine = 1"))
-        ctes.append(("odd", "SELECT id, 'unknown-dimension' AS reason, 'a metered charge with a quantity in a dimension its feature does not have in the card version in force: margin pnl cannot cost it' AS detail FROM e WHERE odd_dims = 1"))
-        ctes.append(("rf", """
-            SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos,
-                   ch.id AS ch_id, ch.kind AS ch_kind, ch.feature AS ch_feature, ch.amt AS ch_amt
-            FROM e rf LEFT JOIN e ch ON ch.id = rf.refund_of WHERE rf.kind = 'refund'
-            """))
-        ctes.append(("rfbad", """
-            SELECT id, CASE WHEN ch_id IS NULL OR ch_kind <> 'charge' THEN 'refund-of-unknown-charge' ELSE 'bad-value' END AS reason,
-                   CASE WHEN ch_id IS NULL THEN 'no entry has the id ' || refund_of WHEN ch_kind <> 'charge' THEN refund_of || ' is a ' || ch_kind || ', not a charge'
-                        ELSE 'the refund is for ' || feature || ' but the charge was for ' || ch_feature END AS detail
-            FROM rf WHERE ch_id IS NULL OR ch_kind <> 'charge' OR ch_feature <> feature
-            """))
-        ctes.append(("rfok", "SELECT * FROM rf WHERE ch_id IS NOT NULL AND ch_kind = 'charge' AND ch_feature = feature"))
-        ctes.append(("larger", """
-            SELECT id, 'refund-exceeds-charge' AS reason, 'gives back ' || \(d.text("amt")) || ' of a charge of ' || \(d.text("-ch_amt")) AS detail
-            FROM rfok WHERE amt > -ch_amt
-            """))
+        ctes.append(
+            (
+                "bad",
+                "SELECT id, \(reason) AS reason, CAST(NULL AS \(textType)) AS detail FROM p WHERE NOT valid"
+            ))
+        ctes.append(
+            (
+                "conf",
+                """
+                SELECT p.id AS id, 'conflicting-duplicate' AS reason, 'the same id with different content: ' || \(d.text("e.copies")) || ' copies, none is chosen' AS detail
+                FROM p JOIN e ON e.id = p.id WHERE p.valid AND e.conflict
+                """
+            ))
+        ctes.append(
+            (
+                "fine",
+                "SELECT id, 'sql-quantity-scale' AS reason, 'a quantity has more than \(SQLCostPlan.quantityScale) decimal places' AS detail FROM e WHERE too_fine = 1"
+            ))
+        ctes.append(
+            (
+                "odd",
+                "SELECT id, 'unknown-dimension' AS reason, 'a metered charge with a quantity in a dimension its feature does not have in the card version in force: margin pnl cannot cost it' AS detail FROM e WHERE odd_dims = 1"
+            ))
+        ctes.append(
+            (
+                "rf",
+                """
+                SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos,
+                       ch.id AS ch_id, ch.kind AS ch_kind, ch.feature AS ch_feature, ch.amt AS ch_amt
+                FROM e rf LEFT JOIN e ch ON ch.id = rf.refund_of WHERE rf.kind = 'refund'
+                """
+            ))
+        ctes.append(
+            (
+                "rfbad",
+                """
+                SELECT id, CASE WHEN ch_id IS NULL OR ch_kind <> 'charge' THEN 'refund-of-unknown-charge' ELSE 'bad-value' END AS reason,
+                       CASE WHEN ch_id IS NULL THEN 'no entry has the id ' || refund_of WHEN ch_kind <> 'charge' THEN refund_of || ' is a ' || ch_kind || ', not a charge'
+                            ELSE 'the refund is for ' || feature || ' but the charge was for ' || ch_feature END AS detail
+                FROM rf WHERE ch_id IS NULL OR ch_kind <> 'charge' OR ch_feature <> feature
+                """
+            ))
+        ctes.append(
+            (
+                "rfok",
+                "SELECT * FROM rf WHERE ch_id IS NOT NULL AND ch_kind = 'charge' AND ch_feature = feature"
+            ))
+        ctes.append(
+            (
+                "larger",
+                """
+                SELECT id, 'refund-exceeds-charge' AS reason, 'gives back ' || \(d.text("amt")) || ' of a charge of ' || \(d.text("-ch_amt")) AS detail
+                FROM rfok WHERE amt > -ch_amt
+                """
+            ))
         ctes += refundCTEs()
-        ctes.append(("twice", """
-            SELECT rv.id AS id, 'refunded-twice' AS reason, 'charge ' || rv.refund_of || ' is already given back by ' || rk.kept_id AS detail
-            FROM rv JOIN rk ON rk.k_ref = rv.refund_of WHERE rv.id <> rk.kept_id
-            """))
-        ctes.append(("tie", """
-            SELECT rv.id AS id, 'sql-refund-tie' AS reason, 'charge ' || rv.refund_of || ' is refunded twice at one instant with different amounts: margin keeps one by id hash, the query stops' AS detail
-            FROM rv JOIN rk ON rk.k_ref = rv.refund_of WHERE rk.k_amt <> rk.k_amt_max AND rv.secs = rk.k_secs AND rv.nanos = rk.k_nanos
-            """))
+        ctes.append(
+            (
+                "twice",
+                """
+                SELECT rv.id AS id, 'refunded-twice' AS reason, 'charge ' || rv.refund_of || ' is already given back by ' || rk.kept_id AS detail
+                FROM rv JOIN rk ON rk.k_ref = rv.refund_of WHERE rv.id <> rk.kept_id
+                """
+            ))
+        ctes.append(
+            (
+                "tie",
+                """
+                SELECT rv.id AS id, 'sql-refund-tie' AS reason, 'charge ' || rv.refund_of || ' is refunded twice at one instant with different amounts: margin keeps one by id hash, the query stops' AS detail
+                FROM rv JOIN rk ON rk.k_ref = rv.refund_of WHERE rk.k_amt <> rk.k_amt_max AND rv.secs = rk.k_secs AND rv.nanos = rk.k_nanos
+                """
+            ))
         let known = request.knownFeatures.map { d.literal($0) }.joined(separator: ", ")
-        ctes.append(("ce", """
-            SELECT e.*, \(versionExpression) AS v, \(quantityColumns(prefix: "qi_")) FROM e WHERE kind = 'charge'
-            """))
-        ctes.append(("unknown", """
-            SELECT id, 'unknown-feature' AS reason, 'feature ' || feature || ' is not on card \(request.family)' AS detail
-            FROM ce WHERE \(known.isEmpty ? "TRUE" : "feature NOT IN (\(known))") AND \(inWindow("secs", "nanos"))
-            """))
-        ctes.append(("priced", "SELECT id, amt, v, feature, \(priceExpression) AS expected, \(hasQuantity) AS has_quantity, \(meteredWithoutQuantity) AS unmetered FROM ce"))
-        ctes.append(("price", """
-            SELECT id, 'price-mismatch' AS reason, 'charged ' || \(d.text("-amt")) || ', the card version in force charges ' || COALESCE(\(d.text("expected")), 'no whole number of intervals') || ' for its quantity' AS detail
-            FROM priced WHERE has_quantity AND (expected IS NULL OR expected <> -amt)
-            """))
-        ctes.append(("noq", """
-            SELECT id, 'metered-without-quantity' AS reason, 'a charge of a metered feature without a quantity: its provider cost is unknown' AS detail
-            FROM priced WHERE unmetered
-            """))
-        let parts = ["bad", "conf", "fine", "odd", "rfbad", "twice", "tie", "larger", "unknown", "price", "noq"]
-        ctes.append(("audit", parts.map { "SELECT id, reason, detail FROM \($0)" }.joined(separator: "\n    UNION ALL ")))
-        let select = "SELECT id, reason, detail FROM audit ORDER BY \(d.orderByBytes("reason")), \(d.orderByBytes("id"))"
-        return header(kind: "the audit of margin pnl (every entry it rejects or warns about)") + with(ctes) + "\n" + select + d.settings + ";\n"
+        ctes.append(
+            (
+                "ce",
+                """
+                SELECT e.*, \(versionExpression) AS v, \(quantityColumns(prefix: "qi_")) FROM e WHERE kind = 'charge'
+                """
+            ))
+        ctes.append(
+            (
+                "unknown",
+                """
+                SELECT id, 'unknown-feature' AS reason, 'feature ' || feature || ' is not on card \(request.family)' AS detail
+                FROM ce WHERE \(known.isEmpty ? "TRUE" : "feature NOT IN (\(known))") AND \(inWindow("secs", "nanos"))
+                """
+            ))
+        ctes.append(
+            (
+                "priced",
+                "SELECT id, amt, v, feature, \(priceExpression) AS expected, \(hasQuantity) AS has_quantity, \(meteredWithoutQuantity) AS unmetered FROM ce"
+            ))
+        ctes.append(
+            (
+                "price",
+                """
+                SELECT id, 'price-mismatch' AS reason, 'charged ' || \(d.text("-amt")) || ', the card version in force charges ' || COALESCE(\(d.text("expected")), 'no whole number of intervals') || ' for its quantity' AS detail
+                FROM priced WHERE has_quantity AND (expected IS NULL OR expected <> -amt)
+                """
+            ))
+        ctes.append(
+            (
+                "noq",
+                """
+                SELECT id, 'metered-without-quantity' AS reason, 'a charge of a metered feature without a quantity: its provider cost is unknown' AS detail
+                FROM priced WHERE unmetered
+                """
+            ))
+        let parts = [
+            "bad", "conf", "fine", "odd", "rfbad", "twice", "tie", "larger", "unknown", "price",
+            "noq",
+        ]
+        ctes.append(
+            (
+                "audit",
+                parts.map { "SELECT id, reason, detail FROM \($0)" }.joined(
+                    separator: "\n    UNION ALL ")
+            ))
+        let select =
+            "SELECT id, reason, detail FROM audit ORDER BY \(d.orderByBytes("reason")), \(d.orderByBytes("id"))"
+        return header(kind: "the audit of margin pnl (every entry it rejects or warns about)")
+            + with(ctes) + "\n" + select + d.settings + ";\n"
     }
 
     var textType: String { SQLSchema.types(d).text }
@@ -97,13 +167,19 @@ extension PnLSQLCompiler {
                     switch dim.rounding {
                     case .up: terms.append("\(d.quotient("\(q) + \(per) - 1", per)) * \(credits)")
                     case .down: terms.append("\(d.quotient(q, per)) * \(credits)")
-                    case .exact: terms.append("(CASE WHEN \(q) % \(per) = 0 THEN \(d.quotient(q, per)) * \(credits) END)")
+                    case .exact:
+                        terms.append(
+                            "(CASE WHEN \(q) % \(per) = 0 THEN \(d.quotient(q, per)) * \(credits) END)"
+                        )
                     }
                 }
-                arms.append("WHEN v = \(i) AND feature = \(d.literal(f.key)) THEN \(terms.isEmpty ? d.wideLiteral(0) : terms.joined(separator: " + "))")
+                arms.append(
+                    "WHEN v = \(i) AND feature = \(d.literal(f.key)) THEN \(terms.isEmpty ? d.wideLiteral(0) : terms.joined(separator: " + "))"
+                )
             }
         }
-        return arms.isEmpty ? "CAST(NULL AS \(d.wide))" : "CASE " + arms.joined(separator: " ") + " END"
+        return arms.isEmpty
+            ? "CAST(NULL AS \(d.wide))" : "CASE " + arms.joined(separator: " ") + " END"
     }
 
     /// A charge of a feature metered by the version in force that carries no quantity of
@@ -112,9 +188,14 @@ extension PnLSQLCompiler {
         let dims = request.dimensions
         var arms: [String] = []
         for p in plan.priced {
-            let present = p.terms.compactMap { t in dims.firstIndex(of: t.dimension).map { "qv_\($0) IS NOT NULL" } }
-            arms.append("WHEN v = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(present.isEmpty ? "TRUE" : "NOT (" + present.joined(separator: " OR ") + ")")")
+            let present = p.terms.compactMap { t in
+                dims.firstIndex(of: t.dimension).map { "qv_\($0) IS NOT NULL" }
+            }
+            arms.append(
+                "WHEN v = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(present.isEmpty ? "TRUE" : "NOT (" + present.joined(separator: " OR ") + ")")"
+            )
         }
-        return arms.isEmpty ? "FALSE" : "\(d.isTrue("CASE " + arms.joined(separator: " ") + " ELSE FALSE END"))"
+        return arms.isEmpty
+            ? "FALSE" : "\(d.isTrue("CASE " + arms.joined(separator: " ") + " ELSE FALSE END"))"
     }
 }

@@ -27,12 +27,18 @@ public struct PnLSQLCompiler: Sendable {
 
     public init(_ request: PnLSQLRequest) throws(SQLCompileError) {
         if request.dialect == .postgres, case .files = request.source {
-            throw .usage("PostgreSQL reads no JSON Lines files: load the entries into a table (margin pnl --sql-schema postgres) and give --table NAME")
+            throw .usage(
+                "PostgreSQL reads no JSON Lines files: load the entries into a table (margin pnl --sql-schema postgres) and give --table NAME"
+            )
         }
         if case .table(let name) = request.source, !Self.isTableName(name) {
-            throw .usage("--table \(name): expected a table name (letters, digits and underscores, optionally qualified with dots)")
+            throw .usage(
+                "--table \(name): expected a table name (letters, digits and underscores, optionally qualified with dots)"
+            )
         }
-        guard !request.versions.isEmpty else { throw .usage("no version of card '\(request.family)'") }
+        guard !request.versions.isEmpty else {
+            throw .usage("no version of card '\(request.family)'")
+        }
         self.request = request
         plan = try SQLCostPlan(request)
         d = request.dialect
@@ -40,10 +46,13 @@ public struct PnLSQLCompiler: Sendable {
 
     static func isTableName(_ s: String) -> Bool {
         let parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        return !parts.isEmpty && parts.allSatisfy { p in
-            guard let first = p.first, first == "_" || first.isASCII && first.isLetter else { return false }
-            return p.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
-        }
+        return !parts.isEmpty
+            && parts.allSatisfy { p in
+                guard let first = p.first, first == "_" || first.isASCII && first.isLetter else {
+                    return false
+                }
+                return p.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
+            }
     }
 
     // MARK: The table
@@ -52,21 +61,33 @@ public struct PnLSQLCompiler: Sendable {
     /// given_back, left_credits, metered_cost, value, profit, fixed_cost`.
     public func query() -> String {
         var ctes = entryCTEs()
-        ctes.append(("g", """
-            SELECT COALESCE(SUM(CASE WHEN conflict THEN 1 ELSE 0 END), 0) AS conflicts, COALESCE(SUM(too_fine), 0) AS too_fine,
-                   COALESCE(SUM(odd_dims), 0) AS odd_dims FROM e
-            """))
-        ctes.append(("w0", """
-            SELECT feature, amt, secs, nanos, \(quantityColumns(prefix: "qi_")), \(versionExpression) AS v\(periodColumns)
-            FROM e WHERE kind = 'charge' AND \(inWindow("secs", "nanos"))
-            """))
+        ctes.append(
+            (
+                "g",
+                """
+                SELECT COALESCE(SUM(CASE WHEN conflict THEN 1 ELSE 0 END), 0) AS conflicts, COALESCE(SUM(too_fine), 0) AS too_fine,
+                       COALESCE(SUM(odd_dims), 0) AS odd_dims FROM e
+                """
+            ))
+        ctes.append(
+            (
+                "w0",
+                """
+                SELECT feature, amt, secs, nanos, \(quantityColumns(prefix: "qi_")), \(versionExpression) AS v\(periodColumns)
+                FROM e WHERE kind = 'charge' AND \(inWindow("secs", "nanos"))
+                """
+            ))
         let by = request.series != nil
         ctes.append(("w1", "SELECT feature, amt, secs, \(costExpression) AS cost_num FROM w0"))
         ctes += refundCTEs()
         ctes.append(("rt", "SELECT COUNT(*) AS ties FROM rk WHERE k_amt <> k_amt_max"))
-        ctes.append(("r1", """
-            SELECT k_feature AS feature, k_amt AS amt, k_secs AS secs FROM rk WHERE \(inWindow("k_secs", "k_nanos"))
-            """))
+        ctes.append(
+            (
+                "r1",
+                """
+                SELECT k_feature AS feature, k_amt AS amt, k_secs AS secs FROM rk WHERE \(inWindow("k_secs", "k_nanos"))
+                """
+            ))
         if let series = request.series {
             ctes += periodCTEs(series, from: "w1", into: "w")
             ctes += periodCTEs(series, from: "r1", into: "r")
@@ -74,27 +95,56 @@ public struct PnLSQLCompiler: Sendable {
             ctes.append(("w", "SELECT w1.*, '' AS period FROM w1"))
             ctes.append(("r", "SELECT r1.*, '' AS period FROM r1"))
         }
-        ctes.append(("c", "SELECT period, feature, COUNT(*) AS charges, SUM(\(d.wide("-amt"))) AS charged, SUM(cost_num) AS cost_num FROM w GROUP BY period, feature"))
-        ctes.append(("dc", "SELECT period, feature, COUNT(*) AS declines, SUM(\(d.wide("amt"))) AS given_back FROM r GROUP BY period, feature"))
-        let listed = by ? [] : request.listedFeatures.map { "SELECT '' AS period, \(d.literal($0)) AS feature" }
-        ctes.append(("keys", (["SELECT period, feature FROM c", "SELECT period, feature FROM dc"] + listed).joined(separator: "\n    UNION DISTINCT ")))
-        let fixed = plan.fixed.isEmpty ? d.wideLiteral(0)
-            : "CASE k.feature " + plan.fixed.map { "WHEN \(d.literal($0.feature)) THEN \(d.wideLiteral($0.numerator))" }.joined(separator: " ") + " ELSE \(d.wideLiteral(0)) END"
-        ctes.append(("t", """
-            SELECT k.period AS period, k.feature AS feature, COALESCE(c.charges, 0) AS charges, COALESCE(c.charged, \(d.wideLiteral(0))) AS charged,
-                   COALESCE(dc.declines, 0) AS declines, COALESCE(dc.given_back, \(d.wideLiteral(0))) AS given_back,
-                   COALESCE(c.cost_num, \(d.wideLiteral(0))) AS metered_num, \(fixed) AS fixed_num
-            FROM keys k LEFT JOIN c ON c.period = k.period AND c.feature = k.feature LEFT JOIN dc ON dc.period = k.period AND dc.feature = k.feature
-            """))
-        ctes.append(("n0", """
-            SELECT period, feature, charges, charged, declines, given_back, charged - given_back AS left_credits, metered_num, fixed_num,
-                   (charged - given_back) * \(d.wideLiteral(plan.valueRate)) AS value_num
-            FROM t
-            """))
+        ctes.append(
+            (
+                "c",
+                "SELECT period, feature, COUNT(*) AS charges, SUM(\(d.wide("-amt"))) AS charged, SUM(cost_num) AS cost_num FROM w GROUP BY period, feature"
+            ))
+        ctes.append(
+            (
+                "dc",
+                "SELECT period, feature, COUNT(*) AS declines, SUM(\(d.wide("amt"))) AS given_back FROM r GROUP BY period, feature"
+            ))
+        let listed =
+            by
+            ? [] : request.listedFeatures.map { "SELECT '' AS period, \(d.literal($0)) AS feature" }
+        ctes.append(
+            (
+                "keys",
+                (["SELECT period, feature FROM c", "SELECT period, feature FROM dc"] + listed)
+                    .joined(separator: "\n    UNION DISTINCT ")
+            ))
+        let fixed =
+            plan.fixed.isEmpty
+            ? d.wideLiteral(0)
+            : "CASE k.feature "
+                + plan.fixed.map {
+                    "WHEN \(d.literal($0.feature)) THEN \(d.wideLiteral($0.numerator))"
+                }.joined(separator: " ") + " ELSE \(d.wideLiteral(0)) END"
+        ctes.append(
+            (
+                "t",
+                """
+                SELECT k.period AS period, k.feature AS feature, COALESCE(c.charges, 0) AS charges, COALESCE(c.charged, \(d.wideLiteral(0))) AS charged,
+                       COALESCE(dc.declines, 0) AS declines, COALESCE(dc.given_back, \(d.wideLiteral(0))) AS given_back,
+                       COALESCE(c.cost_num, \(d.wideLiteral(0))) AS metered_num, \(fixed) AS fixed_num
+                FROM keys k LEFT JOIN c ON c.period = k.period AND c.feature = k.feature LEFT JOIN dc ON dc.period = k.period AND dc.feature = k.feature
+                """
+            ))
+        ctes.append(
+            (
+                "n0",
+                """
+                SELECT period, feature, charges, charged, declines, given_back, charged - given_back AS left_credits, metered_num, fixed_num,
+                       (charged - given_back) * \(d.wideLiteral(plan.valueRate)) AS value_num
+                FROM t
+                """
+            ))
         ctes.append(("n", "SELECT n0.*, value_num - metered_num - fixed_num AS profit_num FROM n0"))
         let money = ["metered", "value", "profit", "fixed"]
         ctes += moneyCTEs(from: "n", columns: money.map { "\($0)_num" })
-        let message = "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places and ' || \(d.text("g.odd_dims")) || ' metered charges with a dimension their feature does not have and ' || \(d.text("rt.ties")) || ' charges refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them'"
+        let message =
+            "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places and ' || \(d.text("g.odd_dims")) || ' metered charges with a dimension their feature does not have and ' || \(d.text("rt.ties")) || ' charges refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them'"
         let select = """
             SELECT \(by ? "period, " : "")feature, charges, charged, declines, given_back, left_credits,
                    \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
@@ -104,7 +154,8 @@ public struct PnLSQLCompiler: Sendable {
                             constant: "margin: ids with conflicting duplicates, a quantity finer than \(SQLCostPlan.quantityScale) places, a metered charge with a dimension its feature does not have or a charge refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them"))
             ORDER BY \(by ? d.orderByBytes("period") + ", " : "")\(d.orderByBytes("feature"))
             """
-        return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select + d.settings + ";\n"
+        return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select
+            + d.settings + ";\n"
     }
 
     // MARK: Shared parts
@@ -119,43 +170,65 @@ public struct PnLSQLCompiler: Sendable {
     /// the query (`rt`), so the choice is never made silently.
     func refundCTEs() -> [(String, String)] {
         [
-            ("rv", """
+            (
+                "rv",
+                """
                 SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos
                 FROM e rf JOIN e ch ON ch.id = rf.refund_of
                 WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(d.wide("rf.amt")) + \(d.wide("ch.amt")) <= 0
-                """),
+                """
+            ),
             ("rs", "SELECT refund_of AS s_ref, MIN(secs) AS s_secs FROM rv GROUP BY refund_of"),
-            ("rn", """
+            (
+                "rn",
+                """
                 SELECT rv.refund_of AS n_ref, MIN(rv.secs) AS n_secs, MIN(rv.nanos) AS n_nanos
                 FROM rv JOIN rs ON rs.s_ref = rv.refund_of AND rv.secs = rs.s_secs GROUP BY rv.refund_of
-                """),
-            ("rk", """
+                """
+            ),
+            (
+                "rk",
+                """
                 SELECT rv.refund_of AS k_ref, MIN(rv.feature) AS k_feature, MIN(rv.amt) AS k_amt, MAX(rv.amt) AS k_amt_max,
                        MIN(rv.id) AS kept_id, MIN(rv.secs) AS k_secs, MIN(rv.nanos) AS k_nanos
                 FROM rv JOIN rn ON rn.n_ref = rv.refund_of AND rv.secs = rn.n_secs AND rv.nanos = rn.n_nanos
                 GROUP BY rv.refund_of
-                """),
+                """
+            ),
         ]
     }
 
     func with(_ ctes: [(String, String)]) -> String {
-        "WITH\n" + ctes.map { "\($0.0) AS (\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)" }.joined(separator: ",\n")
+        "WITH\n"
+            + ctes.map {
+                "\($0.0) AS (\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)"
+            }.joined(separator: ",\n")
     }
 
     func header(kind: String) -> String {
-        let versions = request.versions.map { "\($0.reference) from \($0.effective.rfc3339UTC)" }.joined(separator: ", ")
+        let versions = request.versions.map { "\($0.reference) from \($0.effective.rfc3339UTC)" }
+            .joined(separator: ", ")
         var lines = [
             "-- \(kind), for \(d.rawValue), written by margin pnl --sql (docs/sql.md).",
             "-- card \(request.family): \(versions)",
             "-- window: \(request.window.name) [\(request.window.since?.rfc3339UTC ?? "-infinity"), \(request.window.until?.rfc3339UTC ?? "infinity"))",
             "-- money in \(request.currency.code); a credit is worth \(request.perCredit.amount.decimalText(maxScale: 38))",
-            "-- money columns: DECIMAL(38, \(plan.scale)), " + (plan.exact
-                ? "exact (every sum is an integer over \(plan.denominator), which divides 10^\(plan.scale))"
-                : "each an exact integer sum over \(plan.denominator), divided once at the end and rounded half-even to \(plan.scale) places (the denominator has a prime factor other than 2 and 5)"),
+            "-- money columns: DECIMAL(38, \(plan.scale)), "
+                + (plan.exact
+                    ? "exact (every sum is an integer over \(plan.denominator), which divides 10^\(plan.scale))"
+                    : "each an exact integer sum over \(plan.denominator), divided once at the end and rounded half-even to \(plan.scale) places (the denominator has a prime factor other than 2 and 5)"),
             "-- quantities are read with \(SQLCostPlan.quantityScale) places; a finer one stops the query (see --sql-audit)",
         ]
-        if d == .spark { lines.append("-- run with spark.sql.ansi.enabled=true (the default from Spark 4.0), so that an overflow is an error, not NULL") }
-        if d == .clickhouse { lines.append("-- ClickHouse Int128 arithmetic wraps on overflow: sums stay exact below 1.7e38 / \(max(plan.valueRate, 1)) credits left per feature") }
+        if d == .spark {
+            lines.append(
+                "-- run with spark.sql.ansi.enabled=true (the default from Spark 4.0), so that an overflow is an error, not NULL"
+            )
+        }
+        if d == .clickhouse {
+            lines.append(
+                "-- ClickHouse Int128 arithmetic wraps on overflow: sums stay exact below 1.7e38 / \(max(plan.valueRate, 1)) credits left per feature"
+            )
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -165,13 +238,19 @@ public struct PnLSQLCompiler: Sendable {
         let at = d.quoted("at")
         func n(_ e: String) -> String { "CASE WHEN at_ok THEN \(d.bigint(e)) END" }
         var ctes: [(String, String)] = [("src", request.source.select(d))]
-        let q = dims.enumerated().map { "\(d.jsonMember(d.quoted("quantity"), $0.element)) AS q_\($0.offset)" }
-        ctes.append(("p1", """
-            SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
-                   \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
-                   \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", "^-?[0-9]{1,18}$"))")) AS amount_ok
-            FROM src
-            """))
+        let q = dims.enumerated().map {
+            "\(d.jsonMember(d.quoted("quantity"), $0.element)) AS q_\($0.offset)"
+        }
+        ctes.append(
+            (
+                "p1",
+                """
+                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+                       \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
+                       \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", "^-?[0-9]{1,18}$"))")) AS amount_ok
+                FROM src
+                """
+            ))
         let t = "at_text"
         let tlen = "length(\(t))"
         let tlast = d.substring(t, tlen, "1")
@@ -180,66 +259,102 @@ public struct PnLSQLCompiler: Sendable {
         let qv = dims.indices.map { i in
             "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^[0-9]+([.][0-9]{1,\(SQLCostPlan.quantityScale)})?$"))) THEN \(d.decimal("q_\(i)", scale: SQLCostPlan.quantityScale)) END AS qv_\(i)"
         }
-        ctes.append(("p2", """
-            SELECT p1.*,
-                   \(n(d.substring(t, "1", "4"))) AS y, \(n(d.substring(t, "6", "2"))) AS mo, \(n(d.substring(t, "9", "2"))) AS dd,
-                   \(n(d.substring(t, "12", "2"))) AS hh, \(n(d.substring(t, "15", "2"))) AS mi, \(n(d.substring(t, "18", "2"))) AS ss,
-                   CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 4", "2"))) ELSE 0 END AS oh,
-                   CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 1", "2"))) ELSE 0 END AS om,
-                   CASE WHEN at_ok AND NOT \(tZ) AND \(d.substring(t, "\(tlen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
-                   CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(d.bigint(d.rightPad(d.substring(t, "21", "least(9, \(tlen) - 20 - \(tOffLen))"), 9, "0")))
-                        WHEN at_ok THEN 0 END AS nanos,
-                   CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
-                   CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", "^-?[0-9]{1,18}$"))")) THEN \(d.bigint("balance_after")) END AS balance\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
-            FROM p1
-            """))
+        ctes.append(
+            (
+                "p2",
+                """
+                SELECT p1.*,
+                       \(n(d.substring(t, "1", "4"))) AS y, \(n(d.substring(t, "6", "2"))) AS mo, \(n(d.substring(t, "9", "2"))) AS dd,
+                       \(n(d.substring(t, "12", "2"))) AS hh, \(n(d.substring(t, "15", "2"))) AS mi, \(n(d.substring(t, "18", "2"))) AS ss,
+                       CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 4", "2"))) ELSE 0 END AS oh,
+                       CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 1", "2"))) ELSE 0 END AS om,
+                       CASE WHEN at_ok AND NOT \(tZ) AND \(d.substring(t, "\(tlen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
+                       CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(d.bigint(d.rightPad(d.substring(t, "21", "least(9, \(tlen) - 20 - \(tOffLen))"), 9, "0")))
+                            WHEN at_ok THEN 0 END AS nanos,
+                       CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
+                       CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", "^-?[0-9]{1,18}$"))")) THEN \(d.bigint("balance_after")) END AS balance\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
+                FROM p1
+                """
+            ))
         let leap = "((y % 4 = 0 AND y % 100 <> 0) OR y % 400 = 0)"
-        let monthDays = "CASE WHEN mo = 2 THEN (CASE WHEN \(leap) THEN 29 ELSE 28 END) WHEN mo IN (4, 6, 9, 11) THEN 30 ELSE 31 END"
-        let qOK = dims.indices.map { "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", "^[0-9]+([.][0-9]+)?$"))))" }
-        let qFine = dims.indices.map { "\(d.isTrue(d.matches("q_\($0)", "^[0-9]+[.][0-9]{\(SQLCostPlan.quantityScale + 1),}$")))" }
-        ctes.append(("p3", """
-            SELECT p2.*, y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,
-                   \(d.isTrue("at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays)) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
-                   \(qOK.isEmpty ? "TRUE" : d.isTrue(qOK.joined(separator: " AND "))) AS quantity_ok,
-                   CASE WHEN \(qFine.isEmpty ? "FALSE" : qFine.joined(separator: " OR ")) THEN 1 ELSE 0 END AS too_fine
-            FROM p2
-            """))
+        let monthDays =
+            "CASE WHEN mo = 2 THEN (CASE WHEN \(leap) THEN 29 ELSE 28 END) WHEN mo IN (4, 6, 9, 11) THEN 30 ELSE 31 END"
+        let qOK = dims.indices.map {
+            "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", "^[0-9]+([.][0-9]+)?$"))))"
+        }
+        let qFine = dims.indices.map {
+            "\(d.isTrue(d.matches("q_\($0)", "^[0-9]+[.][0-9]{\(SQLCostPlan.quantityScale + 1),}$")))"
+        }
+        ctes.append(
+            (
+                "p3",
+                """
+                SELECT p2.*, y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,
+                       \(d.isTrue("at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays)) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
+                       \(qOK.isEmpty ? "TRUE" : d.isTrue(qOK.joined(separator: " AND "))) AS quantity_ok,
+                       CASE WHEN \(qFine.isEmpty ? "FALSE" : qFine.joined(separator: " OR ")) THEN 1 ELSE 0 END AS too_fine
+                FROM p2
+                """
+            ))
         let era = d.smallQuotient("yy", "400")
         let yoe = "(yy - \(era) * 400)"
         let doy = "(\(d.smallQuotient("153 * mp + 2", "5")) + dd - 1)"
-        let doe = "(\(yoe) * 365 + \(d.smallQuotient(yoe, "4")) - \(d.smallQuotient(yoe, "100")) + \(doy))"
+        let doe =
+            "(\(yoe) * 365 + \(d.smallQuotient(yoe, "4")) - \(d.smallQuotient(yoe, "100")) + \(doy))"
         let days = "(\(era) * 146097 + \(doe) - 719468)"
-        ctes.append(("p4", """
-            SELECT p3.*, CASE WHEN time_ok THEN \(days) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60 END AS secs
-            FROM p3
-            """))
+        ctes.append(
+            (
+                "p4",
+                """
+                SELECT p3.*, CASE WHEN time_ok THEN \(days) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60 END AS secs
+                FROM p3
+                """
+            ))
         let kinds = "kind IN ('grant', 'charge', 'refund', 'topup')"
         let sign = "((kind = 'charge' AND amt < 0) OR (kind <> 'charge' AND amt > 0))"
-        let needs = "(kind <> 'charge' OR feature IS NOT NULL) AND (kind <> 'refund' OR (feature IS NOT NULL AND refund_of IS NOT NULL))"
+        let needs =
+            "(kind <> 'charge' OR feature IS NOT NULL) AND (kind <> 'refund' OR (feature IS NOT NULL AND refund_of IS NOT NULL))"
         let balance = "(balance_after IS NULL OR balance IS NOT NULL)"
         let range = "secs BETWEEN \(Self.firstSecond) AND \(Self.lastSecond)"
-        ctes.append(("p5", """
-            SELECT p4.*, \(d.isTrue("id IS NOT NULL AND \(at) IS NOT NULL AND kind IS NOT NULL AND amount IS NOT NULL".replacingOccurrences(of: at, with: "at_text"))) AS present,
-                   \(d.isTrue(range)) AS range_ok, \(d.isTrue(kinds)) AS kind_ok, \(d.isTrue(sign)) AS sign_ok,
-                   \(d.isTrue(needs)) AS needs_ok, \(d.isTrue(balance)) AS balance_ok
-            FROM p4
-            """))
-        ctes.append(("p", """
-            SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok")) AS valid
-            FROM p5
-            """))
+        ctes.append(
+            (
+                "p5",
+                """
+                SELECT p4.*, \(d.isTrue("id IS NOT NULL AND \(at) IS NOT NULL AND kind IS NOT NULL AND amount IS NOT NULL".replacingOccurrences(of: at, with: "at_text"))) AS present,
+                       \(d.isTrue(range)) AS range_ok, \(d.isTrue(kinds)) AS kind_ok, \(d.isTrue(sign)) AS sign_ok,
+                       \(d.isTrue(needs)) AS needs_ok, \(d.isTrue(balance)) AS balance_ok
+                FROM p4
+                """
+            ))
+        ctes.append(
+            (
+                "p",
+                """
+                SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok")) AS valid
+                FROM p5
+                """
+            ))
         // Content, canonically: numbers by value, the time as an instant, NULL as absent.
-        let fields = ["kind", "amt", "secs", "nanos", "feature", "refund_of", "reason", "device", "note", "card", "balance", "payment_ref", "price"]
+        let fields =
+            [
+                "kind", "amt", "secs", "nanos", "feature", "refund_of", "reason", "device", "note",
+                "card", "balance", "payment_ref", "price",
+            ]
             + dims.indices.map { "qv_\($0)" }
-        let content = d.contentHash(fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
+        let content = d.contentHash(
+            fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
         let mins = dims.indices.map { "MIN(qv_\($0)) AS qv_\($0)" }
-        ctes.append(("e", """
-            SELECT id, MIN(kind) AS kind, MIN(amt) AS amt, MIN(feature) AS feature, MIN(refund_of) AS refund_of, MIN(secs) AS secs,
-                   MIN(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                   MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
-            FROM (SELECT p.*, \(content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
-            GROUP BY id
-            """))
+        ctes.append(
+            (
+                "e",
+                """
+                SELECT id, MIN(kind) AS kind, MIN(amt) AS amt, MIN(feature) AS feature, MIN(refund_of) AS refund_of, MIN(secs) AS secs,
+                       MIN(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
+                       MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
+                FROM (SELECT p.*, \(content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
+                GROUP BY id
+                """
+            ))
         return ctes
     }
 
@@ -250,15 +365,19 @@ public struct PnLSQLCompiler: Sendable {
         var arms: [String] = []
         for p in plan.priced {
             guard let f = request.versions[p.version].feature(p.feature) else { continue }
-            arms.append("WHEN v_odd = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(d.hasMemberOutside(d.quoted("quantity"), f.dimensions.map(\.name)))")
+            arms.append(
+                "WHEN v_odd = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(d.hasMemberOutside(d.quoted("quantity"), f.dimensions.map(\.name)))"
+            )
         }
         guard !arms.isEmpty else { return "0" }
         let inner = "CASE " + arms.joined(separator: " ") + " ELSE FALSE END"
-        return "CASE WHEN kind = 'charge' AND \(d.isTrue(inner.replacingOccurrences(of: "v_odd", with: "(\(versionExpression))"))) THEN 1 ELSE 0 END"
+        return
+            "CASE WHEN kind = 'charge' AND \(d.isTrue(inner.replacingOccurrences(of: "v_odd", with: "(\(versionExpression))"))) THEN 1 ELSE 0 END"
     }
 
     /// `YYYY-MM-DD(T|t| )HH:MM:SS[.frac](Z|z|±HH:MM)`, as `Timestamp(rfc3339:)` reads it.
-    static let timestampPattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"
+    static let timestampPattern =
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"
     /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds since the epoch.
     static let firstSecond: Int64 = -62_135_596_800
     static let lastSecond: Int64 = 253_402_300_799
@@ -267,14 +386,18 @@ public struct PnLSQLCompiler: Sendable {
     func quantityColumns(prefix: String) -> String {
         let dims = request.dimensions
         if dims.isEmpty { return "\(d.wideLiteral(0)) AS \(prefix)none" }
-        return dims.indices.map { "COALESCE(\(d.wide("qv_\($0) * 1000000")), \(d.wideLiteral(0))) AS \(prefix)\($0)" }.joined(separator: ", ")
+        return dims.indices.map {
+            "COALESCE(\(d.wide("qv_\($0) * 1000000")), \(d.wideLiteral(0))) AS \(prefix)\($0)"
+        }.joined(separator: ", ")
     }
 
     /// Stages that add to `source` its period's label (`2026-11-29`, `2026-W48`,
     /// `2026-11`) as `period`, drawn at the series' offset, by the same integer arithmetic
     /// as `TakingsSeries` (civil dates from day numbers, H. Hinnant's algorithm; every
     /// division here is of values that are not negative or of exact multiples).
-    func periodCTEs(_ series: TakingsSeries, from source: String, into name: String) -> [(String, String)] {
+    func periodCTEs(_ series: TakingsSeries, from source: String, into name: String) -> [(
+        String, String
+    )] {
         let q = d.smallQuotient
         let local = "(secs + \(series.offsetMinutes * 60))"
         let sod = "((\(local) % 86400 + 86400) % 86400)"
@@ -289,27 +412,45 @@ public struct PnLSQLCompiler: Sendable {
         var ctes: [(String, String)] = [
             ("\(p)1", "SELECT \(source).*, \(day) AS s_day FROM \(source)"),
             ("\(p)2", "SELECT \(p)1.*, \(first) AS s_first FROM \(p)1"),
-            ("\(p)3", "SELECT \(p)2.*, \(q("\(civil) + 719468", "146097")) AS s_era, \(civil) + 719468 - \(q("\(civil) + 719468", "146097")) * 146097 AS s_doe FROM \(p)2"),
-            ("\(p)4", "SELECT \(p)3.*, \(q("s_doe - \(q("s_doe", "1460")) + \(q("s_doe", "36524")) - \(q("s_doe", "146096"))", "365")) AS s_yoe FROM \(p)3"),
-            ("\(p)5", "SELECT \(p)4.*, s_yoe + s_era * 400 AS s_y0, s_doe - (365 * s_yoe + \(q("s_yoe", "4")) - \(q("s_yoe", "100"))) AS s_doy FROM \(p)4"),
+            (
+                "\(p)3",
+                "SELECT \(p)2.*, \(q("\(civil) + 719468", "146097")) AS s_era, \(civil) + 719468 - \(q("\(civil) + 719468", "146097")) * 146097 AS s_doe FROM \(p)2"
+            ),
+            (
+                "\(p)4",
+                "SELECT \(p)3.*, \(q("s_doe - \(q("s_doe", "1460")) + \(q("s_doe", "36524")) - \(q("s_doe", "146096"))", "365")) AS s_yoe FROM \(p)3"
+            ),
+            (
+                "\(p)5",
+                "SELECT \(p)4.*, s_yoe + s_era * 400 AS s_y0, s_doe - (365 * s_yoe + \(q("s_yoe", "4")) - \(q("s_yoe", "100"))) AS s_doy FROM \(p)4"
+            ),
             ("\(p)6", "SELECT \(p)5.*, \(q("5 * s_doy + 2", "153")) AS s_mp FROM \(p)5"),
-            ("\(p)7", """
+            (
+                "\(p)7",
+                """
                 SELECT \(p)6.*, s_doy - \(q("153 * s_mp + 2", "5")) + 1 AS s_dd, CASE WHEN s_mp < 10 THEN s_mp + 3 ELSE s_mp - 9 END AS s_mon,
                        s_y0 + CASE WHEN s_mp >= 10 THEN 1 ELSE 0 END AS s_yr FROM \(p)6
-                """),
+                """
+            ),
         ]
         func pad(_ e: String, _ n: Int) -> String { d.leftPad(d.text(e), n, "0") }
         let label: String
         switch series.period {
-        case .day: label = "\(pad("s_yr", 4)) || '-' || \(pad("s_mon", 2)) || '-' || \(pad("s_dd", 2))"
+        case .day:
+            label = "\(pad("s_yr", 4)) || '-' || \(pad("s_mon", 2)) || '-' || \(pad("s_dd", 2))"
         case .month: label = "\(pad("s_yr", 4)) || '-' || \(pad("s_mon", 2))"
         case .week:
             // January 1st of the Thursday's year, as a day number (month 1 is mp = 10).
             let y1 = "(s_yr - 1)"
             let era = q(y1, "400")
             let yoe = "(\(y1) - \(era) * 400)"
-            let jan1 = "(\(era) * 146097 + \(yoe) * 365 + \(q(yoe, "4")) - \(q(yoe, "100")) + 306 - 719468)"
-            ctes.append(("\(p)8", "SELECT \(p)7.*, \(q("s_first + 3 - \(jan1)", "7")) + 1 AS s_week FROM \(p)7"))
+            let jan1 =
+                "(\(era) * 146097 + \(yoe) * 365 + \(q(yoe, "4")) - \(q(yoe, "100")) + 306 - 719468)"
+            ctes.append(
+                (
+                    "\(p)8",
+                    "SELECT \(p)7.*, \(q("s_first + 3 - \(jan1)", "7")) + 1 AS s_week FROM \(p)7"
+                ))
             label = "\(pad("s_yr", 4)) || '-W' || \(pad("s_week", 2))"
         }
         let last = ctes[ctes.count - 1].0
@@ -333,7 +474,9 @@ public struct PnLSQLCompiler: Sendable {
     var versionExpression: String {
         let e = plan.effective
         guard e.count > 1 else { return "0" }
-        let arms = e.indices.dropFirst().reversed().map { "WHEN \(atOrAfter("secs", "nanos", e[$0])) THEN \($0)" }
+        let arms = e.indices.dropFirst().reversed().map {
+            "WHEN \(atOrAfter("secs", "nanos", e[$0])) THEN \($0)"
+        }
         return "CASE " + arms.joined(separator: " ") + " ELSE 0 END"
     }
 
@@ -349,7 +492,10 @@ public struct PnLSQLCompiler: Sendable {
             let arms = s.windows.map { w in
                 "WHEN \(weekday) IN (\(w.weekdays.sorted().map(String.init).joined(separator: ", "))) AND \(sod) >= \(w.from) AND \(sod) < \(w.until) THEN \(d.literal(w.period))"
             }
-            let body = arms.isEmpty ? d.literal(s.defaultPeriod) : "CASE " + arms.joined(separator: " ") + " ELSE \(d.literal(s.defaultPeriod)) END"
+            let body =
+                arms.isEmpty
+                ? d.literal(s.defaultPeriod)
+                : "CASE " + arms.joined(separator: " ") + " ELSE \(d.literal(s.defaultPeriod)) END"
             return ", \(body) AS period_\(k)"
         }.joined()
     }
@@ -363,25 +509,38 @@ public struct PnLSQLCompiler: Sendable {
                 guard let i = dims.firstIndex(of: t.dimension) else { return nil }
                 let q = "qi_\(i)"
                 func rate(_ pick: (SQLCostPlan.Rate) -> Int128) -> String {
-                    guard let k = t.schedule, t.rates.count > 1 else { return d.wideLiteral(t.rates.first.map { pick($0.rate) } ?? 0) }
-                    return "(CASE period_\(k) " + t.rates.map { "WHEN \(d.literal($0.period ?? "")) THEN \(d.wideLiteral(pick($0.rate)))" }.joined(separator: " ")
+                    guard let k = t.schedule, t.rates.count > 1 else {
+                        return d.wideLiteral(t.rates.first.map { pick($0.rate) } ?? 0)
+                    }
+                    return "(CASE period_\(k) "
+                        + t.rates.map {
+                            "WHEN \(d.literal($0.period ?? "")) THEN \(d.wideLiteral(pick($0.rate)))"
+                        }.joined(separator: " ")
                         + " ELSE \(d.wideLiteral(0)) END)"
                 }
                 guard let first = t.rates.first?.rate else { return nil }
                 var cost: String
                 if first.hasIncrement {
-                    let steps = d.quotient("\(q) * \(d.wideLiteral(first.stepNumerator)) + \(d.wideLiteral(first.stepDenominator - 1))", d.wideLiteral(first.stepDenominator))
+                    let steps = d.quotient(
+                        "\(q) * \(d.wideLiteral(first.stepNumerator)) + \(d.wideLiteral(first.stepDenominator - 1))",
+                        d.wideLiteral(first.stepDenominator))
                     cost = "\(steps) * \(rate(\.step))"
                 } else {
                     cost = "\(q) * \(rate(\.linear))"
                 }
-                if t.rates.contains(where: { $0.rate.minimum > 0 }) { cost = "greatest(\(cost), \(rate(\.minimum)))" }
+                if t.rates.contains(where: { $0.rate.minimum > 0 }) {
+                    cost = "greatest(\(cost), \(rate(\.minimum)))"
+                }
                 return "(CASE WHEN \(q) > 0 THEN \(cost) ELSE \(d.wideLiteral(0)) END)"
             }
             guard !terms.isEmpty else { continue }
-            arms.append("WHEN v = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(terms.joined(separator: " + "))")
+            arms.append(
+                "WHEN v = \(p.version) AND feature = \(d.literal(p.feature)) THEN \(terms.joined(separator: " + "))"
+            )
         }
-        return arms.isEmpty ? d.wideLiteral(0) : "CASE " + arms.joined(separator: "\n        ") + " ELSE \(d.wideLiteral(0)) END"
+        return arms.isEmpty
+            ? d.wideLiteral(0)
+            : "CASE " + arms.joined(separator: "\n        ") + " ELSE \(d.wideLiteral(0)) END"
     }
 
     /// Stages that turn each integer numerator `x` over D into its rounded quotient `x_q`
@@ -389,9 +548,15 @@ public struct PnLSQLCompiler: Sendable {
     func moneyCTEs(from source: String, columns: [String]) -> [(String, String)] {
         let dd = d.wideLiteral(plan.denominator)
         let unit = d.wideLiteral(Int128(tenTo: plan.scale))
-        let a = columns.map { "\($0) < 0 AS \($0)_neg, CASE WHEN \($0) < 0 THEN -\($0) ELSE \($0) END AS \($0)_abs" }
-        let b = columns.map { "\(d.quotient("\($0)_abs", dd)) AS \($0)_q, \($0)_abs % \(dd) AS \($0)_r" }
-        let c = columns.map { "\(d.quotient("\($0)_r * \(unit)", dd)) AS \($0)_f0, (\($0)_r * \(unit)) % \(dd) AS \($0)_rr" }
+        let a = columns.map {
+            "\($0) < 0 AS \($0)_neg, CASE WHEN \($0) < 0 THEN -\($0) ELSE \($0) END AS \($0)_abs"
+        }
+        let b = columns.map {
+            "\(d.quotient("\($0)_abs", dd)) AS \($0)_q, \($0)_abs % \(dd) AS \($0)_r"
+        }
+        let c = columns.map {
+            "\(d.quotient("\($0)_r * \(unit)", dd)) AS \($0)_f0, (\($0)_r * \(unit)) % \(dd) AS \($0)_rr"
+        }
         let e = columns.map { x in
             "CASE WHEN 2 * \(x)_rr > \(dd) OR (2 * \(x)_rr = \(dd) AND \(x)_f0 % 2 = 1) THEN \(x)_f0 + 1 ELSE \(x)_f0 END AS \(x)_f1"
         }
@@ -410,7 +575,9 @@ public struct PnLSQLCompiler: Sendable {
     /// The exact decimal of numerator column `x` (after `moneyCTEs`).
     func moneyResult(_ x: String) -> String {
         let sign = "CASE WHEN \(x)_neg THEN '-' ELSE '' END"
-        let text = plan.scale == 0 ? "\(sign) || \(d.text("\(x)_q1"))"
+        let text =
+            plan.scale == 0
+            ? "\(sign) || \(d.text("\(x)_q1"))"
             : "\(sign) || \(d.text("\(x)_q1")) || '.' || \(d.leftPad(d.text("\(x)_f2"), plan.scale, "0"))"
         return d.decimalResult(text, scale: plan.scale)
     }

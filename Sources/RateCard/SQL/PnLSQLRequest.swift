@@ -14,8 +14,12 @@ public struct PnLSQLRequest: Sendable {
     /// With a series (`--by`), one row per period and feature instead of one per feature.
     public let series: TakingsSeries?
 
-    public init(dialect: SQLDialect, source: SQLSource, family: String, repository: CardRepository, window: TakingsWindow,
-                currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:], series: TakingsSeries? = nil) {
+    public init(
+        dialect: SQLDialect, source: SQLSource, family: String, repository: CardRepository,
+        window: TakingsWindow,
+        currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:],
+        series: TakingsSeries? = nil
+    ) {
         self.dialect = dialect
         self.source = source
         self.family = family
@@ -40,7 +44,9 @@ public struct PnLSQLRequest: Sendable {
     /// Every feature key of every version.
     var knownFeatures: [String] {
         var keys: [String] = []
-        for card in versions { for f in card.features where !keys.contains(f.key) { keys.append(f.key) } }
+        for card in versions {
+            for f in card.features where !keys.contains(f.key) { keys.append(f.key) }
+        }
         return keys
     }
 

@@ -63,7 +63,14 @@ struct SQLCostPlan: Sendable {
         let qUnit = Exact(integer: 1_000_000)
         var schedules: [PriceSchedule] = []
         // First pass: the rational rates, to find the common denominator.
-        struct RawTerm { let dimension: String; let schedule: Int?; let periods: [(String?, Exact)]; let factor: Exact; let increment: Exact?; let minimum: Exact? }
+        struct RawTerm {
+            let dimension: String
+            let schedule: Int?
+            let periods: [(String?, Exact)]
+            let factor: Exact
+            let increment: Exact?
+            let minimum: Exact?
+        }
         var raw: [(Int, String, [RawTerm])] = []
         var denominators: [(Int128, String)] = []
         var current = ""
@@ -78,33 +85,54 @@ struct SQLCostPlan: Sendable {
                     guard case .provider(let sheetID, let meterKey, _) = d.cost else { continue }
                     let what = "\(card.reference) feature \(f.key), dimension \(d.name)"
                     current = "\(what) (provider \(sheetID), meter \(meterKey))"
-                    guard let sheet = request.repository.providers[sheetID], let meter = sheet.meter(meterKey) else {
-                        throw .cannotExpress(what: what, why: "its provider meter \(sheetID)/\(meterKey) is not loaded")
+                    guard let sheet = request.repository.providers[sheetID],
+                        let meter = sheet.meter(meterKey)
+                    else {
+                        throw .cannotExpress(
+                            what: what,
+                            why: "its provider meter \(sheetID)/\(meterKey) is not loaded")
                     }
                     guard let factor = d.unit.size(in: meter.unit) else {
-                        throw .cannotExpress(what: what, why: "its unit \(d.unit.rawValue) does not convert into the meter's \(meter.unit.rawValue)")
+                        throw .cannotExpress(
+                            what: what,
+                            why:
+                                "its unit \(d.unit.rawValue) does not convert into the meter's \(meter.unit.rawValue)"
+                        )
                     }
                     let fxFactor: Exact
-                    do { fxFactor = try fx.factor(from: sheet.currency, to: request.currency).factor } catch {
+                    do {
+                        fxFactor = try fx.factor(from: sheet.currency, to: request.currency).factor
+                    } catch {
                         throw .cannotExpress(what: what, why: "\(error)")
                     }
                     var scheduleIndex: Int?
                     var periods: [(String?, Exact)] = []
                     do {
-                        let base = try meter.worstVariant.price.divided(by: meter.per).multiplied(by: fxFactor)
+                        let base = try meter.worstVariant.price.divided(by: meter.per).multiplied(
+                            by: fxFactor)
                         if let schedule = sheet.schedule {
-                            if let k = schedules.firstIndex(of: schedule) { scheduleIndex = k } else {
+                            if let k = schedules.firstIndex(of: schedule) {
+                                scheduleIndex = k
+                            } else {
                                 schedules.append(schedule)
                                 scheduleIndex = schedules.count - 1
                             }
-                            for name in Set(schedule.windows.map(\.period) + [schedule.defaultPeriod]).sorted() {
-                                periods.append((name, try base.multiplied(by: schedule.multipliers[name] ?? .one)))
+                            for name in Set(
+                                schedule.windows.map(\.period) + [schedule.defaultPeriod]
+                            ).sorted() {
+                                periods.append(
+                                    (
+                                        name,
+                                        try base.multiplied(by: schedule.multipliers[name] ?? .one)
+                                    ))
                             }
                         } else {
                             periods.append((nil, base))
                         }
                         for (_, rate) in periods {
-                            if let inc = meter.increment { need(try inc.multiplied(by: rate)) } else {
+                            if let inc = meter.increment {
+                                need(try inc.multiplied(by: rate))
+                            } else {
                                 need(try factor.multiplied(by: rate).divided(by: qUnit))
                             }
                             if let m = meter.minimum { need(try m.multiplied(by: rate)) }
@@ -112,8 +140,11 @@ struct SQLCostPlan: Sendable {
                     } catch {
                         throw fail(what)
                     }
-                    terms.append(RawTerm(dimension: d.name, schedule: scheduleIndex, periods: periods, factor: factor,
-                                         increment: meter.increment, minimum: meter.minimum))
+                    terms.append(
+                        RawTerm(
+                            dimension: d.name, schedule: scheduleIndex, periods: periods,
+                            factor: factor,
+                            increment: meter.increment, minimum: meter.minimum))
                 }
                 if !terms.isEmpty { raw.append((i, f.key, terms)) }
             }
@@ -129,15 +160,27 @@ struct SQLCostPlan: Sendable {
             let g = Int128(Exact.gcd(d.magnitude, x.magnitude))
             let (p, o) = (d / g).multipliedReportingOverflow(by: x)
             guard !o, String(p).count <= 36 else {
-                throw .cannotExpress(what: what, why: "with the rates before it, the common denominator of the money figures (\(d) × \(x / g)) exceeds the 38 digits of an exact 128-bit sum; the query sums integer numerators over one denominator and divides once at the end")
+                throw .cannotExpress(
+                    what: what,
+                    why:
+                        "with the rates before it, the common denominator of the money figures (\(d) × \(x / g)) exceeds the 38 digits of an exact 128-bit sum; the query sums integer numerators over one denominator and divides once at the end"
+                )
             }
             d = p
         }
         denominator = d
         // The result scale: exact when D divides a power of ten that fits.
-        var rest = d, twos = 0, fives = 0
-        while rest % 2 == 0 { rest /= 2; twos += 1 }
-        while rest % 5 == 0 { rest /= 5; fives += 1 }
+        var rest = d
+        var twos = 0
+        var fives = 0
+        while rest % 2 == 0 {
+            rest /= 2
+            twos += 1
+        }
+        while rest % 5 == 0 {
+            rest /= 5
+            fives += 1
+        }
         let digits = String(d).count
         if rest == 1, max(twos, fives) <= Self.maxScale, digits + max(twos, fives) <= 37 {
             scale = max(twos, fives)
@@ -166,16 +209,33 @@ struct SQLCostPlan: Sendable {
                 for (period, rate) in t.periods {
                     do {
                         var minimum: Int128 = 0
-                        if let m = t.minimum { minimum = try integer(try m.multiplied(by: rate), what) }
+                        if let m = t.minimum {
+                            minimum = try integer(try m.multiplied(by: rate), what)
+                        }
                         if let inc = t.increment {
                             // steps = ceil(q × factor / inc) with q = numerator / 10^6.
                             let perStep = try t.factor.divided(by: inc).divided(by: qUnit)
-                            rates.append((period, Rate(linear: 0, step: try integer(try inc.multiplied(by: rate), what),
-                                                       stepNumerator: perStep.numerator, stepDenominator: perStep.denominator,
-                                                       minimum: minimum, hasIncrement: true)))
+                            rates.append(
+                                (
+                                    period,
+                                    Rate(
+                                        linear: 0,
+                                        step: try integer(try inc.multiplied(by: rate), what),
+                                        stepNumerator: perStep.numerator,
+                                        stepDenominator: perStep.denominator,
+                                        minimum: minimum, hasIncrement: true)
+                                ))
                         } else {
-                            rates.append((period, Rate(linear: try integer(try t.factor.multiplied(by: rate).divided(by: qUnit), what), step: 0,
-                                                       stepNumerator: 0, stepDenominator: 1, minimum: minimum, hasIncrement: false)))
+                            rates.append(
+                                (
+                                    period,
+                                    Rate(
+                                        linear: try integer(
+                                            try t.factor.multiplied(by: rate).divided(by: qUnit),
+                                            what), step: 0,
+                                        stepNumerator: 0, stepDenominator: 1, minimum: minimum,
+                                        hasIncrement: false)
+                                ))
                         }
                     } catch let e as SQLCompileError {
                         throw e
@@ -190,7 +250,9 @@ struct SQLCostPlan: Sendable {
         self.priced = priced
         valueRate = try integer(request.perCredit.amount, "the value of a credit")
         var fixed: [(String, Int128)] = []
-        for (k, m) in request.fixedCosts.sorted(by: { $0.key < $1.key }) { fixed.append((k, try integer(m.amount, "the fixed cost of \(k)"))) }
+        for (k, m) in request.fixedCosts.sorted(by: { $0.key < $1.key }) {
+            fixed.append((k, try integer(m.amount, "the fixed cost of \(k)")))
+        }
         self.fixed = fixed
     }
 }

@@ -28,7 +28,9 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// backslash is doubled there; quotes are doubled everywhere.
     func literal(_ text: String) -> String {
         var s = text.replacingOccurrences(of: "'", with: "''")
-        if self == .spark || self == .clickhouse { s = s.replacingOccurrences(of: "\\", with: "\\\\") }
+        if self == .spark || self == .clickhouse {
+            s = s.replacingOccurrences(of: "\\", with: "\\\\")
+        }
         return "'\(s)'"
     }
 
@@ -187,7 +189,8 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     func jsonMember(_ object: String, _ key: String) -> String {
         switch self {
         case .duckdb: "json_extract_string(\(object), \(literal("$.\"\(key)\"")))"
-        case .clickhouse: "nullIf(replaceAll(JSONExtractRaw(\(object), \(literal(key))), '\"', ''), '')"
+        case .clickhouse:
+            "nullIf(replaceAll(JSONExtractRaw(\(object), \(literal(key))), '\"', ''), '')"
         case .spark: "get_json_object(\(object), \(literal("$['\(key)']")))"
         case .postgres: "(\(object) ->> \(literal(key)))"
         }
@@ -201,7 +204,8 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         case .clickhouse: return "NOT hasAll([\(list)], JSONExtractKeys(ifNull(\(object), '')))"
         case .spark: return "size(array_except(json_object_keys(\(object)), array(\(list)))) > 0"
         case .postgres:
-            return "(jsonb_typeof(\(object)) = 'object' AND EXISTS (SELECT 1 FROM jsonb_object_keys(\(object)) k WHERE k NOT IN (\(list))))"
+            return
+                "(jsonb_typeof(\(object)) = 'object' AND EXISTS (SELECT 1 FROM jsonb_object_keys(\(object)) k WHERE k NOT IN (\(list))))"
         }
     }
 

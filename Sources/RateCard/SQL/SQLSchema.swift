@@ -18,16 +18,22 @@ public enum SQLSchema {
         Column(name: "id", json: "id", meaning: "the entry id (required)"),
         Column(name: "at", json: "at", meaning: "RFC 3339 time with an offset (required)"),
         Column(name: "kind", json: "kind", meaning: "grant, charge, refund or topup (required)"),
-        Column(name: "amount", json: "amount", meaning: "whole credits as text, charges negative (required)"),
+        Column(
+            name: "amount", json: "amount",
+            meaning: "whole credits as text, charges negative (required)"),
         Column(name: "feature", json: "feature", meaning: "the feature key (charges, refunds)"),
-        Column(name: "refund_of", json: "refundOf", meaning: "the id of the charge a refund gives back"),
+        Column(
+            name: "refund_of", json: "refundOf", meaning: "the id of the charge a refund gives back"
+        ),
         Column(name: "reason", json: "reason", meaning: "why a charge was declined"),
-        Column(name: "quantity", json: "quantity", meaning: "dimension → number used, a JSON object"),
+        Column(
+            name: "quantity", json: "quantity", meaning: "dimension → number used, a JSON object"),
         Column(name: "device", json: "device", meaning: "the device log"),
         Column(name: "note", json: "note", meaning: "a note"),
         Column(name: "card", json: "card", meaning: "the card id@version that priced it"),
         Column(name: "balance_after", json: "balanceAfter", meaning: "whole credits as text"),
-        Column(name: "payment_ref", json: "paymentRef", meaning: "the payment reference of a top-up"),
+        Column(
+            name: "payment_ref", json: "paymentRef", meaning: "the payment reference of a top-up"),
         Column(name: "price", json: "price", meaning: "the money a top-up recorded, e.g. GBP 4.99"),
     ]
 
@@ -57,7 +63,8 @@ public enum SQLSchema {
         case .spark: tail = "\nUSING parquet"
         default: break
         }
-        body = "-- The ledger entries `margin pnl --table \(name) --sql \(dialect.rawValue)` reads: one row per entry,\n"
+        body =
+            "-- The ledger entries `margin pnl --table \(name) --sql \(dialect.rawValue)` reads: one row per entry,\n"
             + "-- every field as exported (text; quantity as a JSON object). See docs/sql.md.\n"
             + "CREATE TABLE \(name) (\n\(body)\n)\(tail);\n"
         return body

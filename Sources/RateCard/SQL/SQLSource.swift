@@ -14,7 +14,8 @@ public enum SQLSource: Sendable, Hashable {
         case .table(let name):
             return "SELECT \(names.map { dialect.quoted($0) }.joined(separator: ", ")) FROM \(name)"
         case .files(let paths):
-            return paths.map { fileSelect(dialect, path: $0) }.joined(separator: "\n    UNION ALL\n    ")
+            return paths.map { fileSelect(dialect, path: $0) }.joined(
+                separator: "\n    UNION ALL\n    ")
         }
     }
 
@@ -25,17 +26,21 @@ public enum SQLSource: Sendable, Hashable {
             // Every field as text: DuckDB writes a JSON number or object into VARCHAR as its
             // JSON text, so the query checks the digits itself.
             let spec = columns.map { "\(d.literal($0.json)): 'VARCHAR'" }.joined(separator: ", ")
-            let list = columns.map { "\(d.quoted($0.json)) AS \(d.quoted($0.name))" }.joined(separator: ", ")
+            let list = columns.map { "\(d.quoted($0.json)) AS \(d.quoted($0.name))" }.joined(
+                separator: ", ")
             return "SELECT \(list) FROM read_ndjson(\(d.literal(path)), columns = {\(spec)})"
         case .clickhouse:
             // Numbers and objects read as text by the query's SETTINGS.
             let spec = columns.map { "\($0.json) Nullable(String)" }.joined(separator: ", ")
-            let list = columns.map { "\(d.quoted($0.json)) AS \(d.quoted($0.name))" }.joined(separator: ", ")
+            let list = columns.map { "\(d.quoted($0.json)) AS \(d.quoted($0.name))" }.joined(
+                separator: ", ")
             return "SELECT \(list) FROM file(\(d.literal(path)), 'JSONEachRow', \(d.literal(spec)))"
         case .spark:
             // Spark's JSON source infers types (quantities as DOUBLE): each line is read as
             // text and its fields taken with get_json_object, which keeps a number's digits.
-            let list = columns.map { "get_json_object(value, \(d.literal("$.\($0.json)"))) AS \(d.quoted($0.name))" }.joined(separator: ", ")
+            let list = columns.map {
+                "get_json_object(value, \(d.literal("$.\($0.json)"))) AS \(d.quoted($0.name))"
+            }.joined(separator: ", ")
             return "SELECT \(list) FROM text.\(d.quoted(path)) WHERE trim(value) <> ''"
         case .postgres:
             // Not reached: PostgreSQL reads a table only (checked when the query is built).
@@ -49,7 +54,13 @@ extension SQLSource {
     /// so a device ledger document, CSV, a roll-up or standard input is an error.
     public static func jsonLinesFiles(_ paths: [String]) throws(SQLCompileError) -> SQLSource {
         for path in paths {
-            guard path != "-" else { throw .input(path: "-", why: "--sql reads files where the engine runs, not standard input: give a file or --table") }
+            guard path != "-" else {
+                throw .input(
+                    path: "-",
+                    why:
+                        "--sql reads files where the engine runs, not standard input: give a file or --table"
+                )
+            }
             let peek: [UInt8]
             do { peek = try FileBytes.prefix(path: path, count: 1 << 16) } catch {
                 throw .input(path: path, why: error.message)
@@ -59,7 +70,11 @@ extension SQLSource {
                 throw .input(path: path, why: error.message)
             }
             guard format == .jsonLines else {
-                throw .input(path: path, why: "is \(format.sqlName), not JSON Lines: --sql reads JSON Lines with the engine's own reader (convert it, or load it into a table and give --table)")
+                throw .input(
+                    path: path,
+                    why:
+                        "is \(format.sqlName), not JSON Lines: --sql reads JSON Lines with the engine's own reader (convert it, or load it into a table and give --table)"
+                )
             }
         }
         return .files(paths)

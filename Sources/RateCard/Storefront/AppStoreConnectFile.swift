@@ -24,11 +24,15 @@ public struct AppStoreConnectFile: Sendable, Hashable {
     /// Problems that do not stop the file from being used (a point with no proceeds).
     public let warnings: [Diagnostic]
 
-    static let pointTypes: Set<String> = ["inAppPurchasePricePoints", "subscriptionPricePoints", "appPricePoints"]
+    static let pointTypes: Set<String> = [
+        "inAppPurchasePricePoints", "subscriptionPricePoints", "appPricePoints",
+    ]
     static let priceTypes: Set<String> = ["inAppPurchasePrices", "subscriptionPrices", "appPrices"]
     static let scheduleTypes: Set<String> = ["inAppPurchasePriceSchedules", "appPriceSchedules"]
     /// The relationship of a price record that names its point, by record type.
-    static let pointRelationships = ["inAppPurchasePricePoint", "subscriptionPricePoint", "appPricePoint"]
+    static let pointRelationships = [
+        "inAppPurchasePricePoint", "subscriptionPricePoint", "appPricePoint",
+    ]
 
     /// Reads and parses the file at `path`.
     public static func load(path: String) throws(Diagnostics) -> AppStoreConnectFile {
@@ -37,7 +41,9 @@ public struct AppStoreConnectFile: Sendable, Hashable {
     }
 
     /// Reads a parsed response; `path` names it in messages.
-    public static func read(_ root: JSONNode, path: String) throws(Diagnostics) -> AppStoreConnectFile {
+    public static func read(_ root: JSONNode, path: String) throws(Diagnostics)
+        -> AppStoreConnectFile
+    {
         var reader = Reader(r: FieldReader(path: path))
         let file = reader.file(root)
         if let file, reader.r.diagnostics.isEmpty { return file }
@@ -59,34 +65,55 @@ public struct AppStoreConnectFile: Sendable, Hashable {
         mutating func file(_ root: JSONNode) -> AppStoreConnectFile? {
             guard let m = r.object(root, "") else { return nil }
             if let errors = m["errors"] {
-                r.error("errors: the file is an App Store Connect error response, not price data", at: errors.value.location)
+                r.error(
+                    "errors: the file is an App Store Connect error response, not price data",
+                    at: errors.value.location)
                 return nil
             }
-            guard let dataNode = r.required(m, "data", in: "", at: root.location) else { return nil }
+            guard let dataNode = r.required(m, "data", in: "", at: root.location) else {
+                return nil
+            }
             var data: [Resource] = []
             switch dataNode.value {
             case .array(let items):
-                for (i, item) in items.enumerated() { if let res = resource(item, "data[\(i)]") { data.append(res) } }
+                for (i, item) in items.enumerated() {
+                    if let res = resource(item, "data[\(i)]") { data.append(res) }
+                }
             case .object:
                 if let res = resource(dataNode, "data") { data.append(res) }
             default:
-                r.error("data: expected an array or an object, found \(dataNode.value.kindName)", at: dataNode.location)
+                r.error(
+                    "data: expected an array or an object, found \(dataNode.value.kindName)",
+                    at: dataNode.location)
                 return nil
             }
             var included: [Resource] = []
             if let inc = m["included"]?.value, let items = r.array(inc, "included") {
-                for (i, item) in items.enumerated() { if let res = resource(item, "included[\(i)]") { included.append(res) } }
+                for (i, item) in items.enumerated() {
+                    if let res = resource(item, "included[\(i)]") { included.append(res) }
+                }
             }
-            for res in data where !(pointTypes.contains(res.type) || priceTypes.contains(res.type) || scheduleTypes.contains(res.type)) {
-                r.error("\(res.field).type: \"\(FieldReader.excerpt(res.type))\" is not a price point, price or price schedule (save inAppPurchasePricePoints, inAppPurchasePrices or inAppPurchasePriceSchedules)", at: res.node["type"]?.location ?? res.node.location)
+            for res in data
+            where
+                !(pointTypes.contains(res.type) || priceTypes.contains(res.type)
+                || scheduleTypes.contains(res.type))
+            {
+                r.error(
+                    "\(res.field).type: \"\(FieldReader.excerpt(res.type))\" is not a price point, price or price schedule (save inAppPurchasePricePoints, inAppPurchasePrices or inAppPurchasePriceSchedules)",
+                    at: res.node["type"]?.location ?? res.node.location)
             }
             let all = data + included
             let currencies = territoryCurrencies(all)
             // Price records name their point and, in schedules, the territory the point lacks.
             var pointTerritory: [String: (String, JSONNode)] = [:]
-            var records: [(Resource, pointID: String, pointNode: JSONNode, territory: (String, JSONNode)?)] = []
+            var records:
+                [(Resource, pointID: String, pointNode: JSONNode, territory: (String, JSONNode)?)] =
+                    []
             for res in all where priceTypes.contains(res.type) {
-                guard let rel = relationshipID(res, AppStoreConnectFile.pointRelationships, kind: "price point") else { continue }
+                guard
+                    let rel = relationshipID(
+                        res, AppStoreConnectFile.pointRelationships, kind: "price point")
+                else { continue }
                 let territory = optionalRelationshipID(res, "territory")
                 if let territory { pointTerritory[rel.0] = territory }
                 records.append((res, rel.0, rel.1, territory))
@@ -98,7 +125,9 @@ public struct AppStoreConnectFile: Sendable, Hashable {
             for res in all where AppStoreConnectFile.pointTypes.contains(res.type) {
                 guard seen.insert(res.id).inserted else { continue }
                 if res.node["attributes"]?["customerPrice"] == nil { withoutPrice.insert(res.id) }
-                if let p = point(res, territoryFromPrice: pointTerritory[res.id], currencies: currencies) {
+                if let p = point(
+                    res, territoryFromPrice: pointTerritory[res.id], currencies: currencies)
+                {
                     points[res.id] = p
                     if !res.field.hasPrefix("included") || records.isEmpty { pointList.append(p) }
                 }
@@ -112,37 +141,61 @@ public struct AppStoreConnectFile: Sendable, Hashable {
             for (res, pointID, pointNode, _) in records {
                 guard let p = points[pointID] else {
                     if withoutPrice.contains(pointID) {
-                        r.error("\(res.field).relationships: price point \"\(FieldReader.excerpt(pointID))\" is included without customerPrice and proceeds (save the response without fields[inAppPurchasePricePoints]=priceTier)", at: pointNode.location)
+                        r.error(
+                            "\(res.field).relationships: price point \"\(FieldReader.excerpt(pointID))\" is included without customerPrice and proceeds (save the response without fields[inAppPurchasePricePoints]=priceTier)",
+                            at: pointNode.location)
                     } else if !seen.contains(pointID) {
-                        r.error("\(res.field).relationships: price point \"\(FieldReader.excerpt(pointID))\" is not in included[] (save the response with include=inAppPurchasePricePoint)", at: pointNode.location)
+                        r.error(
+                            "\(res.field).relationships: price point \"\(FieldReader.excerpt(pointID))\" is not in included[] (save the response with include=inAppPurchasePricePoint)",
+                            at: pointNode.location)
                     }
                     continue
                 }
                 let attrs = res.node["attributes"]
-                let start = attrs?["startDate"].flatMap { date($0, "\(res.field).attributes.startDate") } ?? nil
-                let end = attrs?["endDate"].flatMap { date($0, "\(res.field).attributes.endDate") } ?? nil
-                let manual = attrs?["manual"].flatMap { r.bool($0, "\(res.field).attributes.manual") } ?? (manualIDs.contains(res.id) || manualIDs.isEmpty)
+                let start =
+                    attrs?["startDate"].flatMap { date($0, "\(res.field).attributes.startDate") }
+                    ?? nil
+                let end =
+                    attrs?["endDate"].flatMap { date($0, "\(res.field).attributes.endDate") } ?? nil
+                let manual =
+                    attrs?["manual"].flatMap { r.bool($0, "\(res.field).attributes.manual") }
+                    ?? (manualIDs.contains(res.id) || manualIDs.isEmpty)
                 if let start, let end, end <= start, let endNode = attrs?["endDate"] {
-                    r.error("\(res.field).attributes.endDate: \(end) is not after startDate \(start)", at: endNode.location)
+                    r.error(
+                        "\(res.field).attributes.endDate: \(end) is not after startDate \(start)",
+                        at: endNode.location)
                     continue
                 }
-                scheduled.append(AppleScheduledPrice(id: res.id, point: p, manual: manual, start: start, end: end, location: res.node.location))
+                scheduled.append(
+                    AppleScheduledPrice(
+                        id: res.id, point: p, manual: manual, start: start, end: end,
+                        location: res.node.location))
             }
             let links = m["links"]?.value
-            let selfLink = links?["self"].flatMap { if case .string(let s) = $0.value { s } else { nil } }
-            let nextLink = links?["next"].flatMap { if case .string(let s) = $0.value { s } else { nil } }
+            let selfLink = links?["self"].flatMap {
+                if case .string(let s) = $0.value { s } else { nil }
+            }
+            let nextLink = links?["next"].flatMap {
+                if case .string(let s) = $0.value { s } else { nil }
+            }
             var total: Int?
             if let t = m["meta"]?.value["paging"]?["total"] {
                 total = r.integer(t, "meta.paging.total", range: 0...1_000_000).map { Int($0) }
             }
-            return AppStoreConnectFile(path: r.path, pricePoints: pointList, scheduledPrices: scheduled, selfLink: selfLink, nextLink: nextLink,
-                                       total: total, dataCount: data.count, warnings: warnings)
+            return AppStoreConnectFile(
+                path: r.path, pricePoints: pointList, scheduledPrices: scheduled,
+                selfLink: selfLink, nextLink: nextLink,
+                total: total, dataCount: data.count, warnings: warnings)
         }
 
         func resource(_ node: JSONNode, _ field: String) -> Resource? {
             guard let m = r.object(node, field) else { return nil }
-            let type = r.required(m, "type", in: field, at: node.location).flatMap { r.nonEmptyString($0, "\(field).type") }
-            let id = r.required(m, "id", in: field, at: node.location).flatMap { r.nonEmptyString($0, "\(field).id") }
+            let type = r.required(m, "type", in: field, at: node.location).flatMap {
+                r.nonEmptyString($0, "\(field).type")
+            }
+            let id = r.required(m, "id", in: field, at: node.location).flatMap {
+                r.nonEmptyString($0, "\(field).id")
+            }
             guard let type, let id else { return nil }
             return Resource(type: type, id: id, node: node, field: field)
         }
@@ -152,7 +205,9 @@ public struct AppStoreConnectFile: Sendable, Hashable {
             var out: [String: Currency] = [:]
             for res in all where res.type == "territories" {
                 guard let c = res.node["attributes"]?["currency"] else {
-                    r.error("\(res.field).attributes.currency: missing required field (the territory's currency)", at: res.node.location)
+                    r.error(
+                        "\(res.field).attributes.currency: missing required field (the territory's currency)",
+                        at: res.node.location)
                     continue
                 }
                 if let cur = r.currency(c, "\(res.field).attributes.currency") { out[res.id] = cur }
@@ -161,39 +216,59 @@ public struct AppStoreConnectFile: Sendable, Hashable {
         }
 
         /// `relationships.<name>.data.id` for the first of `names` present; an error when none is.
-        func relationshipID(_ res: Resource, _ names: [String], kind: String) -> (String, JSONNode)? {
+        func relationshipID(_ res: Resource, _ names: [String], kind: String) -> (String, JSONNode)?
+        {
             let rels = res.node["relationships"]
             for name in names {
                 guard let rel = rels?[name] else { continue }
                 guard let data = rel["data"], let idNode = data["id"] else {
-                    r.error("\(res.field).relationships.\(name).data.id: missing required field (the \(kind) this record points at)", at: rel.location)
+                    r.error(
+                        "\(res.field).relationships.\(name).data.id: missing required field (the \(kind) this record points at)",
+                        at: rel.location)
                     return nil
                 }
-                guard let id = r.nonEmptyString(idNode, "\(res.field).relationships.\(name).data.id") else { return nil }
+                guard
+                    let id = r.nonEmptyString(idNode, "\(res.field).relationships.\(name).data.id")
+                else { return nil }
                 return (id, idNode)
             }
-            r.error("\(res.field).relationships.\(names[0]): missing required field (the \(kind) this record points at)", at: (rels ?? res.node).location)
+            r.error(
+                "\(res.field).relationships.\(names[0]): missing required field (the \(kind) this record points at)",
+                at: (rels ?? res.node).location)
             return nil
         }
 
         /// `relationships.<name>.data.id`, or nil when the relationship is absent or empty
         /// (`"territory": {}` on points included in a schedule response).
         func optionalRelationshipID(_ res: Resource, _ name: String) -> (String, JSONNode)? {
-            guard let data = res.node["relationships"]?[name]?["data"], case .object = data.value, let idNode = data["id"] else { return nil }
-            guard let id = r.nonEmptyString(idNode, "\(res.field).relationships.\(name).data.id") else { return nil }
+            guard let data = res.node["relationships"]?[name]?["data"], case .object = data.value,
+                let idNode = data["id"]
+            else { return nil }
+            guard let id = r.nonEmptyString(idNode, "\(res.field).relationships.\(name).data.id")
+            else { return nil }
             return (id, idNode)
         }
 
         /// The ids of a schedule's `relationships.<name>.data[]`.
         func listIDs(_ res: Resource, _ name: String) -> [String] {
-            guard let data = res.node["relationships"]?[name]?["data"], case .array(let items) = data.value else { return [] }
-            return items.compactMap { item in item["id"].flatMap { if case .string(let s) = $0.value { s } else { nil } } }
+            guard let data = res.node["relationships"]?[name]?["data"],
+                case .array(let items) = data.value
+            else { return [] }
+            return items.compactMap { item in
+                item["id"].flatMap { if case .string(let s) = $0.value { s } else { nil } }
+            }
         }
 
-        mutating func point(_ res: Resource, territoryFromPrice: (String, JSONNode)?, currencies: [String: Currency]) -> ApplePricePoint? {
+        mutating func point(
+            _ res: Resource, territoryFromPrice: (String, JSONNode)?, currencies: [String: Currency]
+        ) -> ApplePricePoint? {
             let f = res.field
-            guard let attrsNode = res.node["attributes"], let attrs = r.object(attrsNode, "\(f).attributes") else {
-                r.error("\(f).attributes: missing required field (customerPrice and proceeds)", at: res.node.location)
+            guard let attrsNode = res.node["attributes"],
+                let attrs = r.object(attrsNode, "\(f).attributes")
+            else {
+                r.error(
+                    "\(f).attributes: missing required field (customerPrice and proceeds)",
+                    at: res.node.location)
                 return nil
             }
             let own = optionalRelationshipID(res, "territory")
@@ -201,44 +276,66 @@ public struct AppStoreConnectFile: Sendable, Hashable {
                 // A point included only for its tier (fields[inAppPurchasePricePoints]=priceTier)
                 // carries no price and no territory: nothing to read from it.
                 if attrs["customerPrice"] == nil { return nil }
-                r.error("\(f).relationships.territory.data.id: the point has no territory and no price record names one", at: res.node["relationships"]?.location ?? res.node.location)
+                r.error(
+                    "\(f).relationships.territory.data.id: the point has no territory and no price record names one",
+                    at: res.node["relationships"]?.location ?? res.node.location)
                 return nil
             }
             guard StorefrontTable.isTerritoryCode(territory) else {
-                r.error("\(f).relationships.territory.data.id: \"\(FieldReader.excerpt(territory))\" is not a territory code (three capital letters)", at: territoryNode.location)
+                r.error(
+                    "\(f).relationships.territory.data.id: \"\(FieldReader.excerpt(territory))\" is not a territory code (three capital letters)",
+                    at: territoryNode.location)
                 return nil
             }
             var currency = currencies[territory]
-            if let c = attrs["currency"] { currency = r.currency(c.value, "\(f).attributes.currency") ?? currency }
+            if let c = attrs["currency"] {
+                currency = r.currency(c.value, "\(f).attributes.currency") ?? currency
+            }
             guard let currency else {
-                r.error("\(f).relationships.territory.data.id: territory \"\(territory)\" is not in included[] and the point states no currency (save the response with include=territory)", at: territoryNode.location)
+                r.error(
+                    "\(f).relationships.territory.data.id: territory \"\(territory)\" is not in included[] and the point states no currency (save the response with include=territory)",
+                    at: territoryNode.location)
                 return nil
             }
-            let tier = attrs["priceTier"].flatMap { r.nonEmptyString($0.value, "\(f).attributes.priceTier") }
+            let tier = attrs["priceTier"].flatMap {
+                r.nonEmptyString($0.value, "\(f).attributes.priceTier")
+            }
             guard let priceNode = attrs["customerPrice"]?.value else {
                 if tier != nil, own == nil { return nil }
-                r.error("\(f).attributes.customerPrice: missing required field", at: attrsNode.location)
+                r.error(
+                    "\(f).attributes.customerPrice: missing required field", at: attrsNode.location)
                 return nil
             }
             let price = amount(priceNode, "\(f).attributes.customerPrice", currency)
             let proceedsNode = attrs["proceeds"]?.value
-            if proceedsNode == nil { r.error("\(f).attributes.proceeds: missing required field", at: attrsNode.location) }
+            if proceedsNode == nil {
+                r.error("\(f).attributes.proceeds: missing required field", at: attrsNode.location)
+            }
             var proceeds = proceedsNode.flatMap { amount($0, "\(f).attributes.proceeds", currency) }
-            let year2 = attrs["proceedsYear2"].flatMap { amount($0.value, "\(f).attributes.proceedsYear2", currency) }
+            let year2 = attrs["proceedsYear2"].flatMap {
+                amount($0.value, "\(f).attributes.proceedsYear2", currency)
+            }
             guard let price else { return nil }
             if let p = proceeds, p.amount.isZero, price.amount.isPositive, let proceedsNode {
-                warnings.append(Diagnostic(path: r.path, location: proceedsNode.location, severity: .warning,
-                                           message: "\(f).attributes.proceeds: Apple states proceeds of 0.0 for a price of \(price) in \(territory); the modelled proceeds are used instead",
-                                           rule: "apple-proceeds"))
+                warnings.append(
+                    Diagnostic(
+                        path: r.path, location: proceedsNode.location, severity: .warning,
+                        message:
+                            "\(f).attributes.proceeds: Apple states proceeds of 0.0 for a price of \(price) in \(territory); the modelled proceeds are used instead",
+                        rule: "apple-proceeds"))
                 proceeds = nil
             } else if let p = proceeds, p.amount > price.amount, let proceedsNode {
-                r.error("\(f).attributes.proceeds: \(p) is more than the customer price \(price)", at: proceedsNode.location)
+                r.error(
+                    "\(f).attributes.proceeds: \(p) is more than the customer price \(price)",
+                    at: proceedsNode.location)
                 return nil
             } else if proceeds == nil, proceedsNode != nil {
                 return nil
             }
-            return ApplePricePoint(id: res.id, territory: territory, customerPrice: price, proceeds: proceeds, proceedsYear2: year2, priceTier: tier,
-                                   path: r.path, location: res.node.location)
+            return ApplePricePoint(
+                id: res.id, territory: territory, customerPrice: price, proceeds: proceeds,
+                proceedsYear2: year2, priceTier: tier,
+                path: r.path, location: res.node.location)
         }
 
         /// A non-negative decimal amount, written by Apple as a string ("1.0", "499.0", "190").

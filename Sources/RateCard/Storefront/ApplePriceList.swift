@@ -20,19 +20,24 @@ public struct ApplePriceList: Sendable, Hashable {
 
     /// Reads `bindings` (product id → files, in the order given), collecting every problem
     /// of every file before throwing.
-    public static func load(_ bindings: [(productId: String, path: String)]) throws(Diagnostics) -> [String: ApplePriceList] {
+    public static func load(_ bindings: [(productId: String, path: String)]) throws(Diagnostics)
+        -> [String: ApplePriceList]
+    {
         var byProduct: [String: [AppStoreConnectFile]] = [:]
         var problems: [Diagnostic] = []
         for b in bindings {
             do {
-                byProduct[b.productId, default: []].append(try AppStoreConnectFile.load(path: b.path))
+                byProduct[b.productId, default: []].append(
+                    try AppStoreConnectFile.load(path: b.path))
             } catch {
                 problems.append(contentsOf: error.items)
             }
         }
         if !problems.isEmpty { throw Diagnostics(problems) }
         var out: [String: ApplePriceList] = [:]
-        for (product, files) in byProduct { out[product] = ApplePriceList(productId: product, files: files) }
+        for (product, files) in byProduct {
+            out[product] = ApplePriceList(productId: product, files: files)
+        }
         return out
     }
 
@@ -43,18 +48,24 @@ public struct ApplePriceList: Sendable, Hashable {
         let selfs = Set(files.compactMap(\.selfLink))
         for f in files {
             if let next = f.nextLink, !selfs.contains(next) {
-                out.append(Diagnostic(path: f.path, severity: .warning,
-                                      message: "links.next names a page that is not loaded (\(FieldReader.excerpt(next))): save it and add it with another --price-points \(productId)=FILE",
-                                      rule: "apple-paging"))
+                out.append(
+                    Diagnostic(
+                        path: f.path, severity: .warning,
+                        message:
+                            "links.next names a page that is not loaded (\(FieldReader.excerpt(next))): save it and add it with another --price-points \(productId)=FILE",
+                        rule: "apple-paging"))
             }
         }
         let paged = files.filter { $0.total != nil }
         if let total = paged.compactMap(\.total).max() {
             let read = paged.map(\.dataCount).reduce(0, +)
             if read < total, let first = paged.first {
-                out.append(Diagnostic(path: first.path, severity: .warning,
-                                      message: "meta.paging.total is \(total) but the \(paged.count) page\(paged.count == 1 ? "" : "s") given for \(productId) hold \(read) records: some territories are missing",
-                                      rule: "apple-paging"))
+                out.append(
+                    Diagnostic(
+                        path: first.path, severity: .warning,
+                        message:
+                            "meta.paging.total is \(total) but the \(paged.count) page\(paged.count == 1 ? "" : "s") given for \(productId) hold \(read) records: some territories are missing",
+                        rule: "apple-paging"))
             }
         }
         return out
@@ -67,7 +78,9 @@ public struct ApplePriceList: Sendable, Hashable {
     /// territory with one price point has that one; one with several (a list of every
     /// point of the product) has the one whose customer price is the card's price in that
     /// currency, else none and a warning.
-    public func resolve(on date: CalendarDate, cardPrices: [PackPrice]) -> (prices: [String: Resolved], diagnostics: [Diagnostic]) {
+    public func resolve(on date: CalendarDate, cardPrices: [PackPrice]) -> (
+        prices: [String: Resolved], diagnostics: [Diagnostic]
+    ) {
         var out: [String: Resolved] = [:]
         var diagnostics: [Diagnostic] = []
         let scheduled = files.flatMap(\.scheduledPrices)
@@ -79,27 +92,41 @@ public struct ApplePriceList: Sendable, Hashable {
             let chosen = now.filter(\.manual).isEmpty ? now : now.filter(\.manual)
             guard let first = chosen.first else { continue }
             if chosen.count > 1 {
-                diagnostics.append(Diagnostic(path: first.point.path, location: chosen[1].location, severity: .warning,
-                                              message: "\(productId) in \(territory): \(chosen.count) prices are in force on \(date) (\(chosen.map { "\($0.point.customerPrice)" }.joined(separator: ", "))); the first is used",
-                                              rule: "apple-schedule"))
+                diagnostics.append(
+                    Diagnostic(
+                        path: first.point.path, location: chosen[1].location, severity: .warning,
+                        message:
+                            "\(productId) in \(territory): \(chosen.count) prices are in force on \(date) (\(chosen.map { "\($0.point.customerPrice)" }.joined(separator: ", "))); the first is used",
+                        rule: "apple-schedule"))
             }
             out[territory] = Resolved(point: first.point, scheduled: first)
         }
-        let points = uniquePoints(files.flatMap(\.pricePoints)).filter { !scheduledTerritories.contains($0.territory) }
+        let points = uniquePoints(files.flatMap(\.pricePoints)).filter {
+            !scheduledTerritories.contains($0.territory)
+        }
         for territory in Set(points.map(\.territory)).sorted() {
             let candidates = points.filter { $0.territory == territory }
             if candidates.count == 1 {
                 out[territory] = Resolved(point: candidates[0], scheduled: nil)
                 continue
             }
-            let wanted = cardPrices.filter { $0.storefront == nil || $0.storefront == territory }.map(\.price)
-            let matching = candidates.filter { c in wanted.contains { $0.currency == c.customerPrice.currency && $0.amount == c.customerPrice.amount } }
+            let wanted = cardPrices.filter { $0.storefront == nil || $0.storefront == territory }
+                .map(\.price)
+            let matching = candidates.filter { c in
+                wanted.contains {
+                    $0.currency == c.customerPrice.currency && $0.amount == c.customerPrice.amount
+                }
+            }
             if matching.count == 1 {
                 out[territory] = Resolved(point: matching[0], scheduled: nil)
             } else {
-                diagnostics.append(Diagnostic(path: candidates[0].path, location: candidates[0].location, severity: .warning,
-                                              message: "\(productId) in \(territory): the files list \(candidates.count) price points and none is the card's price; give the product's schedule or the equalizations of its price point",
-                                              rule: "apple-ambiguous"))
+                diagnostics.append(
+                    Diagnostic(
+                        path: candidates[0].path, location: candidates[0].location,
+                        severity: .warning,
+                        message:
+                            "\(productId) in \(territory): the files list \(candidates.count) price points and none is the card's price; give the product's schedule or the equalizations of its price point",
+                        rule: "apple-ambiguous"))
             }
         }
         return (out, diagnostics)

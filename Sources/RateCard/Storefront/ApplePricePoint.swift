@@ -23,7 +23,11 @@ public struct ApplePricePoint: Sendable, Hashable {
     public let path: String
     public let location: SourceLocation
 
-    public init(id: String, territory: String, customerPrice: Money, proceeds: Money?, proceedsYear2: Money? = nil, priceTier: String? = nil, path: String, location: SourceLocation) {
+    public init(
+        id: String, territory: String, customerPrice: Money, proceeds: Money?,
+        proceedsYear2: Money? = nil, priceTier: String? = nil, path: String,
+        location: SourceLocation
+    ) {
         self.id = id
         self.territory = territory
         self.customerPrice = customerPrice

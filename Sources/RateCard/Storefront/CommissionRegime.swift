@@ -20,7 +20,10 @@ public struct CommissionRegime: Sendable, Hashable {
     public let source: String?
     public let location: SourceLocation
 
-    public init(program: StoreProgram, rate: Exact, from: CalendarDate, until: CalendarDate? = nil, status: Status, source: String? = nil, location: SourceLocation = .start) {
+    public init(
+        program: StoreProgram, rate: Exact, from: CalendarDate, until: CalendarDate? = nil,
+        status: Status, source: String? = nil, location: SourceLocation = .start
+    ) {
         self.program = program
         self.rate = rate
         self.from = from
@@ -36,7 +39,9 @@ public struct CommissionRegime: Sendable, Hashable {
     }
 
     /// Of `regimes`, the one for `program` in force on `date` that started last.
-    static func inForce(_ regimes: [CommissionRegime], program: StoreProgram, on date: CalendarDate) -> CommissionRegime? {
+    static func inForce(_ regimes: [CommissionRegime], program: StoreProgram, on date: CalendarDate)
+        -> CommissionRegime?
+    {
         regimes.filter { $0.program == program && $0.applies(on: date) }.max { $0.from < $1.from }
     }
 }

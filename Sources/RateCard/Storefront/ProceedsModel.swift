@@ -26,20 +26,25 @@ public struct ModelledProceeds: Sendable, Hashable {
         self.price = price
         self.regime = regime
         do {
-            let net = storefront.taxIncluded ? try price.amount.divided(by: Exact.one.adding(storefront.tax)) : price.amount
+            let net =
+                storefront.taxIncluded
+                ? try price.amount.divided(by: Exact.one.adding(storefront.tax)) : price.amount
             let dst = try net.multiplied(by: storefront.digitalServicesTax)
             let kept = try net.multiplied(by: Exact.one.subtracting(regime.rate)).subtracting(dst)
             taxExclusive = Money(net, price.currency)
             digitalServicesTax = Money(dst, price.currency)
             exact = Money(kept, price.currency)
-            rounded = Money(try ModelledProceeds.roundToMinorUnit(kept, price.currency), price.currency)
+            rounded = Money(
+                try ModelledProceeds.roundToMinorUnit(kept, price.currency), price.currency)
         } catch {
             throw .arithmetic(error)
         }
     }
 
     /// `amount` rounded half-even to whole minor units of `currency`.
-    static func roundToMinorUnit(_ amount: Exact, _ currency: Currency) throws(ArithmeticError) -> Exact {
+    static func roundToMinorUnit(_ amount: Exact, _ currency: Currency) throws(ArithmeticError)
+        -> Exact
+    {
         let steps = try amount.scaled(currency.minorUnits, rule: rounding)
         return try Exact(steps, over: try Exact.powerOfTen(currency.minorUnits))
     }

@@ -20,8 +20,12 @@ public struct Storefront: Sendable, Hashable {
     public let note: String?
     public let location: SourceLocation
 
-    public init(territory: String, name: String, currency: Currency, taxIncluded: Bool, tax: Exact, digitalServicesTax: Exact = .zero,
-                commission: [CommissionRegime] = [], placeholder: Bool = false, note: String? = nil, location: SourceLocation = .start) {
+    public init(
+        territory: String, name: String, currency: Currency, taxIncluded: Bool, tax: Exact,
+        digitalServicesTax: Exact = .zero,
+        commission: [CommissionRegime] = [], placeholder: Bool = false, note: String? = nil,
+        location: SourceLocation = .start
+    ) {
         self.territory = territory
         self.name = name
         self.currency = currency

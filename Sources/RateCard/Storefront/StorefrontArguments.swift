@@ -9,7 +9,9 @@ public struct StorefrontArguments: Sendable, Hashable {
     public var program: StoreProgram?
 
     public static func == (lhs: StorefrontArguments, rhs: StorefrontArguments) -> Bool {
-        lhs.bindings.map { "\($0.productId)=\($0.path)" } == rhs.bindings.map { "\($0.productId)=\($0.path)" } && lhs.date == rhs.date && lhs.program == rhs.program
+        lhs.bindings.map { "\($0.productId)=\($0.path)" }
+            == rhs.bindings.map { "\($0.productId)=\($0.path)" } && lhs.date == rhs.date
+            && lhs.program == rhs.program
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -19,11 +21,17 @@ public struct StorefrontArguments: Sendable, Hashable {
     }
 
     /// Parses the options' text; `today` is the default for `--at`.
-    public init(pricePoints: [String], at: String?, program: String?, today: CalendarDate) throws(UsageError) {
+    public init(pricePoints: [String], at: String?, program: String?, today: CalendarDate)
+        throws(UsageError)
+    {
         var bindings: [(productId: String, path: String)] = []
         for text in pricePoints {
-            guard let eq = text.firstIndex(of: "="), eq != text.startIndex, text.index(after: eq) != text.endIndex else {
-                throw UsageError("--price-points \(text): expected PRODUCT_ID=FILE, e.g. 3000tks=prices/3000tks-equalizations.json")
+            guard let eq = text.firstIndex(of: "="), eq != text.startIndex,
+                text.index(after: eq) != text.endIndex
+            else {
+                throw UsageError(
+                    "--price-points \(text): expected PRODUCT_ID=FILE, e.g. 3000tks=prices/3000tks-equalizations.json"
+                )
             }
             bindings.append((String(text[..<eq]), String(text[text.index(after: eq)...])))
         }

@@ -9,7 +9,8 @@ extension StorefrontMargins {
     /// "30% standard", "25% standard (reported)"
     static func commissionText(_ r: CommissionRegime?) -> String {
         guard let r else { return "—" }
-        return "\(Format.percent(r.rate, places: 0)) \(r.program.rawValue)\(r.status == .reported ? " (reported)" : "")"
+        return
+            "\(Format.percent(r.rate, places: 0)) \(r.program.rawValue)\(r.status == .reported ? " (reported)" : "")"
     }
 
     static func taxText(_ sf: Storefront?) -> String {
@@ -20,19 +21,27 @@ extension StorefrontMargins {
     }
 
     /// Margin share × 100, exact.
-    static func percentValue(_ share: Exact?) -> Exact? { share.flatMap { try? $0.multiplied(by: 100) } }
+    static func percentValue(_ share: Exact?) -> Exact? {
+        share.flatMap { try? $0.multiplied(by: 100) }
+    }
 
     /// One row per pack and territory, worst first.
     public var table: TextTable {
         var t = TextTable([
-            .init("card"), .init("pack"), .init("territory"), .init("currency"), .init("price", .right), .init("tax", .right),
-            .init("commission"), .init("proceeds", .right), .init("source"), .init("worst cost", .right), .init("margin", .right), .init("margin %", .right),
+            .init("card"), .init("pack"), .init("territory"), .init("currency"),
+            .init("price", .right), .init("tax", .right),
+            .init("commission"), .init("proceeds", .right), .init("source"),
+            .init("worst cost", .right), .init("margin", .right), .init("margin %", .right),
         ])
         for r in rows {
             t.append([
-                card.reference, r.pack.productId, r.territory, r.customerPrice.currency.code, StorefrontMargins.money(r.customerPrice),
-                StorefrontMargins.taxText(r.storefront), StorefrontMargins.commissionText(r.modelled?.regime), StorefrontMargins.money(r.proceeds),
-                r.proceedsSource?.rawValue ?? "—", StorefrontMargins.money(r.worstCost), StorefrontMargins.money(r.margin),
+                card.reference, r.pack.productId, r.territory, r.customerPrice.currency.code,
+                StorefrontMargins.money(r.customerPrice),
+                StorefrontMargins.taxText(r.storefront),
+                StorefrontMargins.commissionText(r.modelled?.regime),
+                StorefrontMargins.money(r.proceeds),
+                r.proceedsSource?.rawValue ?? "—", StorefrontMargins.money(r.worstCost),
+                StorefrontMargins.money(r.margin),
                 r.marginShare.map { Format.percent($0) } ?? "—",
             ])
         }
@@ -41,29 +50,46 @@ extension StorefrontMargins {
 
     /// The worst storefront of each pack.
     public var worstTable: TextTable {
-        var t = TextTable([.init("pack"), .init("worst territory"), .init("currency"), .init("price", .right), .init("proceeds", .right),
-                           .init("worst cost", .right), .init("margin", .right), .init("margin %", .right)])
+        var t = TextTable([
+            .init("pack"), .init("worst territory"), .init("currency"), .init("price", .right),
+            .init("proceeds", .right),
+            .init("worst cost", .right), .init("margin", .right), .init("margin %", .right),
+        ])
         for r in worstPerPack {
-            t.append([r.pack.productId, r.territory, r.customerPrice.currency.code, StorefrontMargins.money(r.customerPrice), StorefrontMargins.money(r.proceeds),
-                      StorefrontMargins.money(r.worstCost), StorefrontMargins.money(r.margin), r.marginShare.map { Format.percent($0) } ?? "—"])
+            t.append([
+                r.pack.productId, r.territory, r.customerPrice.currency.code,
+                StorefrontMargins.money(r.customerPrice), StorefrontMargins.money(r.proceeds),
+                StorefrontMargins.money(r.worstCost), StorefrontMargins.money(r.margin),
+                r.marginShare.map { Format.percent($0) } ?? "—",
+            ])
         }
         return t
     }
 
     /// What a reader needs under the table: program, date, FX, sources, rounding.
     public var notes: [String] {
-        var out = ["program \(program.rawValue), prices and regimes on \(date); margin % is the margin as a share of the price the customer pays"]
+        var out = [
+            "program \(program.rawValue), prices and regimes on \(date); margin % is the margin as a share of the price the customer pays"
+        ]
         if let s = storefronts {
-            out.append("storefront data dated \(s.date) (\(s.source.path)\(s.placeholder ? ", placeholder" : "")): \(s.sourceNote)")
+            out.append(
+                "storefront data dated \(s.date) (\(s.source.path)\(s.placeholder ? ", placeholder" : "")): \(s.sourceNote)"
+            )
         } else {
             out.append("no storefront data file: only Apple's figures are shown")
         }
         if !fxUsed.isEmpty {
             let d = fx.date.map { " dated \($0)" } ?? ""
-            out.append("FX\(d) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): " + fxUsed.map(\.description).joined(separator: ", "))
+            out.append(
+                "FX\(d) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): "
+                    + fxUsed.map(\.description).joined(separator: ", "))
         }
-        out.append("proceeds: \"apple\" is App Store Connect's figure; \"modelled\" is price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the minor unit; a difference of more than one minor unit between the two is a warning")
-        out.append("amounts rounded half-even to the currency's minor unit for display; worst costs are the worst case converted at the FX rates named")
+        out.append(
+            "proceeds: \"apple\" is App Store Connect's figure; \"modelled\" is price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the minor unit; a difference of more than one minor unit between the two is a warning"
+        )
+        out.append(
+            "amounts rounded half-even to the currency's minor unit for display; worst costs are the worst case converted at the FX rates named"
+        )
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
         return out
     }
@@ -73,12 +99,17 @@ extension StorefrontMargins {
         func opt(_ m: Money?) -> JSONOutput { m.map { .decimal($0.amount) } ?? .null }
         let rowList: [JSONOutput] = rows.map { r in
             var o: [String: JSONOutput] = [
-                "card": .string(card.reference), "productId": .string(r.pack.productId), "territory": .string(r.territory),
-                "currency": .string(r.customerPrice.currency.code), "customerPrice": .decimal(r.customerPrice.amount),
-                "proceeds": opt(r.proceeds), "proceedsSource": r.proceedsSource.map { .string($0.rawValue) } ?? .null,
-                "appleProceeds": opt(r.apple?.proceeds), "modelledProceeds": opt(r.modelled?.rounded),
+                "card": .string(card.reference), "productId": .string(r.pack.productId),
+                "territory": .string(r.territory),
+                "currency": .string(r.customerPrice.currency.code),
+                "customerPrice": .decimal(r.customerPrice.amount),
+                "proceeds": opt(r.proceeds),
+                "proceedsSource": r.proceedsSource.map { .string($0.rawValue) } ?? .null,
+                "appleProceeds": opt(r.apple?.proceeds),
+                "modelledProceeds": opt(r.modelled?.rounded),
                 "worstCost": opt(r.worstCost), "margin": opt(r.margin),
-                "marginPercent": StorefrontMargins.percentValue(r.marginShare).map { .decimal($0) } ?? .null,
+                "marginPercent": StorefrontMargins.percentValue(r.marginShare).map { .decimal($0) }
+                    ?? .null,
                 "fx": .array(r.fxUsed.map { .string($0.description) }),
             ]
             if let sf = r.storefront {
@@ -88,8 +119,11 @@ extension StorefrontMargins {
                 o["digitalServicesTax"] = .decimal(sf.digitalServicesTax)
             }
             if let m = r.modelled {
-                o["commission"] = .object(["rate": .decimal(m.regime.rate), "program": .string(m.regime.program.rawValue),
-                                           "status": .string(m.regime.status.rawValue), "from": .string(m.regime.from.description)])
+                o["commission"] = .object([
+                    "rate": .decimal(m.regime.rate), "program": .string(m.regime.program.rawValue),
+                    "status": .string(m.regime.status.rawValue),
+                    "from": .string(m.regime.from.description),
+                ])
             }
             if let p = r.apple {
                 o["applePricePoint"] = .string(p.id)
@@ -98,48 +132,75 @@ extension StorefrontMargins {
             }
             return .object(o)
         }
-        var fxObject: [String: JSONOutput] = ["file": .string(fx.source.path), "placeholder": .bool(fx.placeholder),
-                                              "used": .array(fxUsed.map { .string($0.description) })]
+        var fxObject: [String: JSONOutput] = [
+            "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder),
+            "used": .array(fxUsed.map { .string($0.description) }),
+        ]
         if let d = fx.date { fxObject["date"] = .string(d.description) }
         return .object([
-            "card": .string(card.reference), "program": .string(program.rawValue), "at": .string(date.description),
+            "card": .string(card.reference), "program": .string(program.rawValue),
+            "at": .string(date.description),
             "rows": .array(rowList),
-            "worst": .array(worstPerPack.map { r in
-                .object(["productId": .string(r.pack.productId), "territory": .string(r.territory),
-                         "marginPercent": StorefrontMargins.percentValue(r.marginShare).map { .decimal($0) } ?? .null])
-            }),
+            "worst": .array(
+                worstPerPack.map { r in
+                    .object([
+                        "productId": .string(r.pack.productId), "territory": .string(r.territory),
+                        "marginPercent": StorefrontMargins.percentValue(r.marginShare).map {
+                            .decimal($0)
+                        } ?? .null,
+                    ])
+                }),
             "fx": .object(fxObject),
             "warnings": .array(warnings.map { .string($0.rendered) }),
         ])
     }
 
     /// Renders several cards in one format.
-    public static func render(_ all: [StorefrontMargins], format: String, bold: Bool = false) -> String {
+    public static func render(_ all: [StorefrontMargins], format: String, bold: Bool = false)
+        -> String
+    {
         switch format {
         case "json":
             return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
         case "csv":
-            var t = TextTable([.init("card"), .init("product_id"), .init("territory"), .init("currency"), .init("customer_price"), .init("proceeds"),
-                               .init("proceeds_source"), .init("worst_cost"), .init("margin"), .init("margin_percent")])
+            var t = TextTable([
+                .init("card"), .init("product_id"), .init("territory"), .init("currency"),
+                .init("customer_price"), .init("proceeds"),
+                .init("proceeds_source"), .init("worst_cost"), .init("margin"),
+                .init("margin_percent"),
+            ])
             for m in all {
                 for r in m.rows {
-                    t.append([m.card.reference, r.pack.productId, r.territory, r.customerPrice.currency.code, r.customerPrice.amount.decimalText(),
-                              r.proceeds?.amount.decimalText() ?? "", r.proceedsSource?.rawValue ?? "", r.worstCost?.amount.decimalText() ?? "",
-                              r.margin?.amount.decimalText() ?? "", percentValue(r.marginShare)?.decimalText() ?? ""])
+                    t.append([
+                        m.card.reference, r.pack.productId, r.territory,
+                        r.customerPrice.currency.code, r.customerPrice.amount.decimalText(),
+                        r.proceeds?.amount.decimalText() ?? "", r.proceedsSource?.rawValue ?? "",
+                        r.worstCost?.amount.decimalText() ?? "",
+                        r.margin?.amount.decimalText() ?? "",
+                        percentValue(r.marginShare)?.decimalText() ?? "",
+                    ])
                 }
             }
             return t.csv()
         case "markdown":
             return all.map { m in
                 var s = "## \(m.card.reference) in every storefront\n\n"
-                s += m.rows.isEmpty ? "No storefront prices this card's packs.\n" : m.table.markdown() + "\nWorst storefront per pack:\n\n" + m.worstTable.markdown()
+                s +=
+                    m.rows.isEmpty
+                    ? "No storefront prices this card's packs.\n"
+                    : m.table.markdown() + "\nWorst storefront per pack:\n\n"
+                        + m.worstTable.markdown()
                 s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
                 return s
             }.joined(separator: "\n")
         default:
             return all.map { m in
                 var s = "\(m.card.reference) in every storefront\n\n"
-                s += m.rows.isEmpty ? "No storefront prices this card's packs.\n" : m.table.plain(bold: bold) + "\nworst storefront per pack:\n" + m.worstTable.plain(bold: bold)
+                s +=
+                    m.rows.isEmpty
+                    ? "No storefront prices this card's packs.\n"
+                    : m.table.plain(bold: bold) + "\nworst storefront per pack:\n"
+                        + m.worstTable.plain(bold: bold)
                 s += "\n" + m.notes.joined(separator: "\n") + "\n"
                 return s
             }.joined(separator: "\n")

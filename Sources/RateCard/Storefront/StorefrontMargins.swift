@@ -56,8 +56,11 @@ public struct StorefrontMargins: Sendable {
         (try? Exact(1, over: (try? Exact.powerOfTen(currency.minorUnits)) ?? 1)) ?? .one
     }
 
-    public init(card: RateCard, repository: CardRepository, priceLists: [String: ApplePriceList] = [:], program: StoreProgram? = nil,
-                date: CalendarDate, fx: FXTable? = nil) throws(WorstCaseError) {
+    public init(
+        card: RateCard, repository: CardRepository, priceLists: [String: ApplePriceList] = [:],
+        program: StoreProgram? = nil,
+        date: CalendarDate, fx: FXTable? = nil
+    ) throws(WorstCaseError) {
         self.card = card
         let program = program ?? card.storeProgram ?? .standard
         self.program = program
@@ -67,7 +70,8 @@ public struct StorefrontMargins: Sendable {
         let table = repository.storefronts
         self.storefronts = table
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
-        let providerCurrencies = Set(PackMargins.providers(of: card, in: repository).map(\.currency))
+        let providerCurrencies = Set(
+            PackMargins.providers(of: card, in: repository).map(\.currency))
         var rows: [Row] = []
         var warnings: [Diagnostic] = []
         var used: [FXRate] = []
@@ -79,7 +83,9 @@ public struct StorefrontMargins: Sendable {
                 do {
                     let w = try engine.worstCase(credits: pack.credits, in: currency, fx: fx)
                     var rates: [FXRate] = []
-                    if providerCurrencies.count == 1, let pc = providerCurrencies.first, pc != currency, !w.cost.amount.isZero {
+                    if providerCurrencies.count == 1, let pc = providerCurrencies.first,
+                        pc != currency, !w.cost.amount.isZero
+                    {
                         rates = (try? fx.factor(from: pc, to: currency).used) ?? []
                     }
                     result = (w.cost, rates)
@@ -103,29 +109,45 @@ public struct StorefrontMargins: Sendable {
                     var modelled: ModelledProceeds?
                     if let sf {
                         if sf.currency != point.customerPrice.currency {
-                            warnings.append(Diagnostic(path: point.path, location: point.location, severity: .warning,
-                                                       message: "\(pack.productId) in \(territory): Apple prices in \(point.customerPrice.currency) but the storefront data says \(sf.currency); the model is not used",
-                                                       rule: "storefront-currency"))
+                            warnings.append(
+                                Diagnostic(
+                                    path: point.path, location: point.location, severity: .warning,
+                                    message:
+                                        "\(pack.productId) in \(territory): Apple prices in \(point.customerPrice.currency) but the storefront data says \(sf.currency); the model is not used",
+                                    rule: "storefront-currency"))
                         } else if let regime = table?.regime(for: sf, program: program, on: date) {
-                            do throws(MoneyError) { modelled = try ModelledProceeds(price: point.customerPrice, storefront: sf, regime: regime) } catch { throw .fx(error) }
+                            do throws(MoneyError) {
+                                modelled = try ModelledProceeds(
+                                    price: point.customerPrice, storefront: sf, regime: regime)
+                            } catch { throw .fx(error) }
                         }
                     }
                     if let apple = point.proceeds, let m = modelled {
                         let diff = (try? apple.amount.subtracting(m.rounded.amount)) ?? .zero
                         let magnitude = diff.isNegative ? ((try? diff.negated()) ?? diff) : diff
                         if StorefrontMargins.tolerance(apple.currency) < magnitude {
-                            warnings.append(Diagnostic(path: point.path, location: point.location, severity: .warning,
-                                                       message: "\(pack.productId) in \(territory): Apple pays \(StorefrontMargins.show(apple)) for \(StorefrontMargins.show(point.customerPrice)) but the storefront data models \(StorefrontMargins.show(m.rounded)) (\(StorefrontMargins.modelText(sf, m))); the tax or commission data is stale or wrong",
-                                                       rule: "storefront-cross-check"))
+                            warnings.append(
+                                Diagnostic(
+                                    path: point.path, location: point.location, severity: .warning,
+                                    message:
+                                        "\(pack.productId) in \(territory): Apple pays \(StorefrontMargins.show(apple)) for \(StorefrontMargins.show(point.customerPrice)) but the storefront data models \(StorefrontMargins.show(m.rounded)) (\(StorefrontMargins.modelText(sf, m))); the tax or commission data is stale or wrong",
+                                    rule: "storefront-cross-check"))
                         }
                     }
                     let proceeds = point.proceeds ?? modelled?.rounded
-                    let source: ProceedsSource? = point.proceeds != nil ? .apple : (modelled != nil ? .modelled : nil)
+                    let source: ProceedsSource? =
+                        point.proceeds != nil ? .apple : (modelled != nil ? .modelled : nil)
                     if proceeds == nil {
-                        warnings.append(Diagnostic(path: point.path, location: point.location, severity: .warning,
-                                                   message: "\(pack.productId) in \(territory): Apple states no proceeds and the storefront data does not cover \(territory); no margin", rule: "storefront-proceeds"))
+                        warnings.append(
+                            Diagnostic(
+                                path: point.path, location: point.location, severity: .warning,
+                                message:
+                                    "\(pack.productId) in \(territory): Apple states no proceeds and the storefront data does not cover \(territory); no margin",
+                                rule: "storefront-proceeds"))
                     }
-                    let row = try StorefrontMargins.makeRow(pack, territory, sf, point.customerPrice, proceeds, source, point, modelled, cost, path: point.path, location: point.location)
+                    let row = try StorefrontMargins.makeRow(
+                        pack, territory, sf, point.customerPrice, proceeds, source, point, modelled,
+                        cost, path: point.path, location: point.location)
                     rows.append(row)
                 }
             }
@@ -133,13 +155,24 @@ public struct StorefrontMargins: Sendable {
             // no Apple file covered: modelled.
             if let table {
                 for price in pack.prices {
-                    let targets = price.storefront.map { s in table.storefront(s).map { [$0] } ?? [] } ?? table.storefronts(in: price.price.currency)
-                    for sf in targets where !covered.contains(sf.territory) && sf.currency == price.price.currency {
+                    let targets =
+                        price.storefront.map { s in table.storefront(s).map { [$0] } ?? [] }
+                        ?? table.storefronts(in: price.price.currency)
+                    for sf in targets
+                    where !covered.contains(sf.territory) && sf.currency == price.price.currency {
                         covered.insert(sf.territory)
-                        guard let regime = table.regime(for: sf, program: program, on: date) else { continue }
+                        guard let regime = table.regime(for: sf, program: program, on: date) else {
+                            continue
+                        }
                         let m: ModelledProceeds
-                        do throws(MoneyError) { m = try ModelledProceeds(price: price.price, storefront: sf, regime: regime) } catch { throw .fx(error) }
-                        rows.append(try StorefrontMargins.makeRow(pack, sf.territory, sf, price.price, m.rounded, .modelled, nil, m, cost, path: card.source.path, location: price.location))
+                        do throws(MoneyError) {
+                            m = try ModelledProceeds(
+                                price: price.price, storefront: sf, regime: regime)
+                        } catch { throw .fx(error) }
+                        rows.append(
+                            try StorefrontMargins.makeRow(
+                                pack, sf.territory, sf, price.price, m.rounded, .modelled, nil, m,
+                                cost, path: card.source.path, location: price.location))
                     }
                 }
             }
@@ -147,9 +180,12 @@ public struct StorefrontMargins: Sendable {
         for r in rows {
             for rate in r.fxUsed where !used.contains(rate) { used.append(rate) }
             if r.worstCost == nil {
-                warnings.append(Diagnostic(path: r.path, location: r.location, severity: .warning,
-                                           message: "\(r.pack.productId) in \(r.territory): no FX rate converts the worst-case cost into \(r.customerPrice.currency) (add one to the FX file or pass --fx); no margin",
-                                           rule: "storefront-fx"))
+                warnings.append(
+                    Diagnostic(
+                        path: r.path, location: r.location, severity: .warning,
+                        message:
+                            "\(r.pack.productId) in \(r.territory): no FX rate converts the worst-case cost into \(r.customerPrice.currency) (add one to the FX file or pass --fx); no margin",
+                        rule: "storefront-fx"))
             }
         }
         self.rows = rows.sorted(by: StorefrontMargins.worstFirst)
@@ -157,9 +193,13 @@ public struct StorefrontMargins: Sendable {
         self.fxUsed = used
     }
 
-    private static func makeRow(_ pack: Pack, _ territory: String, _ sf: Storefront?, _ price: Money, _ proceeds: Money?, _ source: ProceedsSource?,
-                         _ apple: ApplePricePoint?, _ modelled: ModelledProceeds?, _ cost: (Currency) throws(WorstCaseError) -> (Money?, [FXRate]),
-                         path: String, location: SourceLocation) throws(WorstCaseError) -> Row {
+    private static func makeRow(
+        _ pack: Pack, _ territory: String, _ sf: Storefront?, _ price: Money, _ proceeds: Money?,
+        _ source: ProceedsSource?,
+        _ apple: ApplePricePoint?, _ modelled: ModelledProceeds?,
+        _ cost: (Currency) throws(WorstCaseError) -> (Money?, [FXRate]),
+        path: String, location: SourceLocation
+    ) throws(WorstCaseError) -> Row {
         let (worst, rates) = try cost(price.currency)
         var margin: Money?
         var share: Exact?
@@ -169,11 +209,16 @@ public struct StorefrontMargins: Sendable {
                 margin = m
                 share = price.amount.isZero ? nil : try m.amount.divided(by: price.amount)
             } catch {
-                throw .arithmetic("pack \(pack.productId) in \(territory): the margin is too large to compute exactly")
+                throw .arithmetic(
+                    "pack \(pack.productId) in \(territory): the margin is too large to compute exactly"
+                )
             }
         }
-        return Row(pack: pack, territory: territory, storefront: sf, customerPrice: price, proceeds: proceeds, proceedsSource: source, apple: apple,
-                   modelled: modelled, worstCost: worst, fxUsed: rates, margin: margin, marginShare: share, path: path, location: location)
+        return Row(
+            pack: pack, territory: territory, storefront: sf, customerPrice: price,
+            proceeds: proceeds, proceedsSource: source, apple: apple,
+            modelled: modelled, worstCost: worst, fxUsed: rates, margin: margin, marginShare: share,
+            path: path, location: location)
     }
 
     static func worstFirst(_ a: Row, _ b: Row) -> Bool {
@@ -187,7 +232,9 @@ public struct StorefrontMargins: Sendable {
 
     /// The worst storefront of each pack (by margin share), in the card's pack order.
     public var worstPerPack: [Row] {
-        card.packs.compactMap { p in rows.first { $0.pack.productId == p.productId && $0.marginShare != nil } }
+        card.packs.compactMap { p in
+            rows.first { $0.pack.productId == p.productId && $0.marginShare != nil }
+        }
     }
 
     /// "EUR 1.76": rounded half-even to the currency's minor unit.
@@ -196,9 +243,17 @@ public struct StorefrontMargins: Sendable {
     /// "19% tax removed, 30% standard commission (confirmed)"
     static func modelText(_ sf: Storefront?, _ m: ModelledProceeds) -> String {
         var parts: [String] = []
-        if let sf, sf.taxIncluded { parts.append("\(Format.percent(sf.tax)) tax removed") } else { parts.append("prices exclude tax") }
-        if let sf, !sf.digitalServicesTax.isZero { parts.append("\(Format.percent(sf.digitalServicesTax)) digital services tax") }
-        parts.append("\(Format.percent(m.regime.rate, places: 0)) \(m.regime.program.rawValue) commission (\(m.regime.status.rawValue))")
+        if let sf, sf.taxIncluded {
+            parts.append("\(Format.percent(sf.tax)) tax removed")
+        } else {
+            parts.append("prices exclude tax")
+        }
+        if let sf, !sf.digitalServicesTax.isZero {
+            parts.append("\(Format.percent(sf.digitalServicesTax)) digital services tax")
+        }
+        parts.append(
+            "\(Format.percent(m.regime.rate, places: 0)) \(m.regime.program.rawValue) commission (\(m.regime.status.rawValue))"
+        )
         return parts.joined(separator: ", ")
     }
 }

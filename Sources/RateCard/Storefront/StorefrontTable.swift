@@ -17,7 +17,10 @@ public struct StorefrontTable: Sendable, Hashable {
     public let notes: [String]
     public let source: SourceFile
 
-    public init(date: CalendarDate, placeholder: Bool, sourceNote: String, commission: [CommissionRegime], storefronts: [Storefront], notes: [String] = [], source: SourceFile) {
+    public init(
+        date: CalendarDate, placeholder: Bool, sourceNote: String, commission: [CommissionRegime],
+        storefronts: [Storefront], notes: [String] = [], source: SourceFile
+    ) {
         self.date = date
         self.placeholder = placeholder
         self.sourceNote = sourceNote
@@ -39,7 +42,9 @@ public struct StorefrontTable: Sendable, Hashable {
 
     /// The regime for `program` in `storefront` on `date`: the territory's own when it lists
     /// one in force, else the file's default.
-    public func regime(for storefront: Storefront, program: StoreProgram, on date: CalendarDate) -> CommissionRegime? {
+    public func regime(for storefront: Storefront, program: StoreProgram, on date: CalendarDate)
+        -> CommissionRegime?
+    {
         CommissionRegime.inForce(storefront.commission, program: program, on: date)
             ?? CommissionRegime.inForce(commission, program: program, on: date)
     }

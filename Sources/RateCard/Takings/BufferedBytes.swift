@@ -74,7 +74,9 @@ struct CSVRecordReader {
         if bytes.failure == nil {
             // A UTF-8 byte-order mark (as spreadsheets write) is skipped.
             var probe = self.bytes
-            if probe.next() == 0xEF, probe.next() == 0xBB, probe.next() == 0xBF { self.bytes = probe }
+            if probe.next() == 0xEF, probe.next() == 0xBB, probe.next() == 0xBF {
+                self.bytes = probe
+            }
         }
     }
 
@@ -112,11 +114,20 @@ struct CSVRecordReader {
                 }
                 if !closed {
                     fields.append(field)
-                    return (start, fields, LineProblem(.truncated, "unterminated quoted field: the input ends inside quotes", column: fieldColumn))
+                    return (
+                        start, fields,
+                        LineProblem(
+                            .truncated, "unterminated quoted field: the input ends inside quotes",
+                            column: fieldColumn)
+                    )
                 }
                 let after = bytes.peek()
-                if after != nil, after != UInt8(ascii: ","), after != 0x0A, after != 0x0D, problem == nil {
-                    problem = LineProblem(.malformedJSON, "text after a closing quote in a CSV field", column: fieldColumn)
+                if after != nil, after != UInt8(ascii: ","), after != 0x0A, after != 0x0D,
+                    problem == nil
+                {
+                    problem = LineProblem(
+                        .malformedJSON, "text after a closing quote in a CSV field",
+                        column: fieldColumn)
                 }
                 continue
             }
@@ -131,7 +142,10 @@ struct CSVRecordReader {
                 fields.append(field)
                 return (start, fields, problem)
             case UInt8(ascii: "\""):
-                if problem == nil { problem = LineProblem(.malformedJSON, "a quote inside an unquoted CSV field", column: column - 1) }
+                if problem == nil {
+                    problem = LineProblem(
+                        .malformedJSON, "a quote inside an unquoted CSV field", column: column - 1)
+                }
                 field.append(b)
             default:
                 field.append(b)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads an input's bytes in large blocks: a file, standard input, or memory.
@@ -25,12 +25,14 @@ final class ByteSource {
         case .file(let file):
             let fd = open(file, O_RDONLY)
             guard fd >= 0 else {
-                throw TakingsInputError(path: input.path, message: "cannot open: \(String(cString: strerror(errno)))")
+                throw TakingsInputError(
+                    path: input.path, message: "cannot open: \(String(cString: strerror(errno)))")
             }
             var st = stat()
             if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
-                throw TakingsInputError(path: input.path, message: "is a directory, not a takings export")
+                throw TakingsInputError(
+                    path: input.path, message: "is a directory, not a takings export")
             }
             self.fd = fd
             ownsFD = true
@@ -69,7 +71,8 @@ final class ByteSource {
     }
 
     /// Reads up to `count` bytes into `buffer`; 0 at the end.
-    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(TakingsInputError) -> Int {
+    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(TakingsInputError) -> Int
+    {
         if let memory {
             let n = min(count, memory.count - offset)
             if n > 0 {
@@ -88,7 +91,8 @@ final class ByteSource {
                 return n
             }
             if errno == EINTR { continue }
-            throw TakingsInputError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+            throw TakingsInputError(
+                path: path, message: "read failed: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -7,8 +7,10 @@
 /// JSON Lines (which accepts amounts and quantities written as strings), so the rules and
 /// the content hash are the same in every format. A row of one empty cell is blank.
 struct CSVLedgerReader {
-    static let fields: Set<String> = ["id", "at", "kind", "amount", "feature", "refundOf", "reason", "device",
-                                      "note", "card", "balanceAfter", "paymentRef", "price"]
+    static let fields: Set<String> = [
+        "id", "at", "kind", "amount", "feature", "refundOf", "reason", "device",
+        "note", "card", "balanceAfter", "paymentRef", "price",
+    ]
     private var records: CSVRecordReader
     private let keepQuantity: QuantityNeed
     private var header: [String]?
@@ -24,7 +26,9 @@ struct CSVLedgerReader {
     mutating func next(records limit: Int) -> ParsedChunk? {
         if header == nil {
             guard let first = records.next() else { return nil }
-            header = first.fields.map { String(decoding: $0, as: UTF8.self).trimmingWhitespaceString }
+            header = first.fields.map {
+                String(decoding: $0, as: UTF8.self).trimmingWhitespaceString
+            }
         }
         let header = self.header!
         var builder = ChunkBuilder(keepQuantity: keepQuantity)
@@ -36,7 +40,9 @@ struct CSVLedgerReader {
         while lineNumbers.count < limit, let record = records.next() {
             let k = UInt32(lineNumbers.count)
             lineNumbers.append(record.line)
-            if record.fields.count == 1, record.fields[0].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            if record.fields.count == 1,
+                record.fields[0].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+            {
                 blank += 1
                 continue
             }
@@ -45,7 +51,12 @@ struct CSVLedgerReader {
                 continue
             }
             guard record.fields.count == header.count else {
-                builder.reject(line: k, LineProblem(.malformedJSON, "the row has \(record.fields.count) fields, the header has \(header.count)"))
+                builder.reject(
+                    line: k,
+                    LineProblem(
+                        .malformedJSON,
+                        "the row has \(record.fields.count) fields, the header has \(header.count)")
+                )
                 continue
             }
             text.removeAll(keepingCapacity: true)

@@ -81,8 +81,17 @@ struct AuditTally: Sendable {
             kind = .mismatch
             checked += 1
             mismatches += 1
-            let (sum, o) = charged > expected ? overCharged.addingReportingOverflow(charged - expected) : underCharged.addingReportingOverflow(expected - charged)
-            if o { overflowed = true } else if charged > expected { overCharged = sum } else { underCharged = sum }
+            let (sum, o) =
+                charged > expected
+                ? overCharged.addingReportingOverflow(charged - expected)
+                : underCharged.addingReportingOverflow(expected - charged)
+            if o {
+                overflowed = true
+            } else if charged > expected {
+                overCharged = sum
+            } else {
+                underCharged = sum
+            }
         case .missingQuantity(let isMetered):
             kind = .missingQuantity
             missingQuantity += 1
@@ -91,7 +100,8 @@ struct AuditTally: Sendable {
             kind = .unchecked
             unchecked += 1
         }
-        guard findings.count < ChargeAudit.shown || findings.contains(where: { place < $0.place }) else { return }
+        guard findings.count < ChargeAudit.shown || findings.contains(where: { place < $0.place })
+        else { return }
         let message: String
         var expectedCredits: Int128?
         switch outcome {
@@ -99,13 +109,19 @@ struct AuditTally: Sendable {
             expectedCredits = expected
             message = "charged \(charged) credits, the card charges \(expected) for its quantity"
         case .missingQuantity(let isMetered):
-            message = isMetered ? "no quantity: its metered cost is missing" : "no quantity: the charge cannot be checked"
+            message =
+                isMetered
+                ? "no quantity: its metered cost is missing"
+                : "no quantity: the charge cannot be checked"
         case .unchecked(let why):
             message = "cannot be checked: \(why.error)"
         case .unknownDimension:
             message = "cannot be checked: its quantity names a dimension the card does not have"
         }
-        keep(ChargeAudit.Finding(kind: kind, place: place, charged: charged, expected: expectedCredits, message: message))
+        keep(
+            ChargeAudit.Finding(
+                kind: kind, place: place, charged: charged, expected: expectedCredits,
+                message: message))
     }
 
     private mutating func keep(_ f: ChargeAudit.Finding) {

@@ -40,8 +40,10 @@ public final class ChargeRules: Sendable {
     /// From the versions of one family, oldest first.
     init(key: String, versions cards: [RateCard]) {
         versions = cards.map { card in
-            Version(effectiveSeconds: card.effective.seconds, effectiveNanos: card.effective.nanoseconds,
-                    rule: card.features.first { $0.key == key }.map(Rule.init))
+            Version(
+                effectiveSeconds: card.effective.seconds,
+                effectiveNanos: card.effective.nanoseconds,
+                rule: card.features.first { $0.key == key }.map(Rule.init))
         }
     }
 
@@ -50,7 +52,11 @@ public final class ChargeRules: Sendable {
     func rule(seconds: Int64, nanoseconds: UInt32) -> Rule? {
         var k = 0
         var j = 1
-        while j < versions.count, (versions[j].effectiveSeconds, versions[j].effectiveNanos) <= (seconds, Int32(nanoseconds)) {
+        while j < versions.count,
+            (versions[j].effectiveSeconds, versions[j].effectiveNanos) <= (
+                seconds, Int32(nanoseconds)
+            )
+        {
             k = j
             j += 1
         }
@@ -80,7 +86,9 @@ extension ChargeRules.Rule {
     /// with the terms precomputed), `Feature.credits` for any other.
     @inline(__always)
     func audit(_ amount: Int64, _ dims: [EntryScanner.Dimension]) -> ChargeAuditOutcome? {
-        for (k, d) in dims.enumerated() where !keyHashes.contains(d.keyHash) { return .unknownDimension(k) }
+        for (k, d) in dims.enumerated() where !keyHashes.contains(d.keyHash) {
+            return .unknownDimension(k)
+        }
         let expected: Int128?
         do throws(ChargeError) {
             expected = try self.expected(dims)
@@ -97,8 +105,9 @@ extension ChargeRules.Rule {
     private func expected(_ dims: [EntryScanner.Dimension]) throws(ChargeError) -> Int128? {
         if dims.isEmpty {
             guard perUse else { return nil }
-            return try Dimension.credits(whole: 1, credits: terms[0].credits, per: terms[0].per, rounding: terms[0].rounding,
-                                         name: feature.dimensions[0].name)
+            return try Dimension.credits(
+                whole: 1, credits: terms[0].credits, per: terms[0].per, rounding: terms[0].rounding,
+                name: feature.dimensions[0].name)
         }
         var whole = true
         for d in dims where d.scale != 0 { whole = false }
@@ -114,7 +123,9 @@ extension ChargeRules.Rule {
             for d in dims where d.keyHash == keyHashes[k] { quantity = d.significand }
             guard quantity != 0 else { continue }
             let t = terms[k]
-            let c = try Dimension.credits(whole: quantity, credits: t.credits, per: t.per, rounding: t.rounding, name: feature.dimensions[k].name)
+            let c = try Dimension.credits(
+                whole: quantity, credits: t.credits, per: t.per, rounding: t.rounding,
+                name: feature.dimensions[k].name)
             let (sum, o) = total.addingReportingOverflow(c)
             guard !o else { throw .overflow(dimension: feature.dimensions[k].name) }
             total = sum

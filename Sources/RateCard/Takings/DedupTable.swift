@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The memory of which entry ids were seen: an open-addressing hash table of 32-byte
@@ -108,7 +108,10 @@ struct DedupSlots {
     /// A small table (a small input's) comes from the heap, without a system call.
     private static func allocate(_ capacity: Int) -> (UnsafeMutablePointer<Slot>, Bool) {
         let bytes = capacity * MemoryLayout<Slot>.stride
-        guard bytes >= 64 << 10, let raw = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {
+        guard bytes >= 64 << 10,
+            let raw = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            raw != MAP_FAILED
+        else {
             let p = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
             p.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
             return (p, false)
@@ -173,9 +176,13 @@ enum SlotMeta {
 
     static func line(_ m: UInt64) -> Int { Int(m & 0xF_FFFF_FFFF) }
     /// Whether place `a` comes before place `b` in input order.
-    static func precedes(_ a: UInt64, _ b: UInt64) -> Bool { (input(a), line(a)) < (input(b), line(b)) }
+    static func precedes(_ a: UInt64, _ b: UInt64) -> Bool {
+        (input(a), line(a)) < (input(b), line(b))
+    }
     static func input(_ m: UInt64) -> Int { Int((m >> 36) & 0x3FF) }
-    static func kind(_ m: UInt64) -> LedgerEntry.Kind { LedgerEntry.Kind(code: UInt8((m >> 46) & 3)) }
+    static func kind(_ m: UInt64) -> LedgerEntry.Kind {
+        LedgerEntry.Kind(code: UInt8((m >> 46) & 3))
+    }
     /// The global feature index, or nil when there is none or it did not fit.
     static func feature(_ m: UInt64) -> Int? {
         let f = m >> 48

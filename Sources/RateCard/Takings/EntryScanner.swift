@@ -111,7 +111,8 @@ struct EntryScanner {
 
     func string(_ s: Span) -> String? {
         guard s.isPresent else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: pointer(s), count: Int(s.count)), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: pointer(s), count: Int(s.count)), as: UTF8.self)
     }
 
     // MARK: Scanning
@@ -119,14 +120,19 @@ struct EntryScanner {
     /// Scans one entry object that fills `count` bytes at `base` (surrounding blanks
     /// allowed). `truncatedAtEnd` says the bytes end without a newline, so running out of
     /// input is reported as a truncated line.
-    mutating func scan(_ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false) throws(LineProblem) -> Fields {
+    mutating func scan(_ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false)
+        throws(LineProblem) -> Fields
+    {
         var f = Fields()
         try scan(base, count, truncatedAtEnd: truncatedAtEnd, into: &f)
         return f
     }
 
     /// The same, filling `f` in place (the hot path: no copies of the fields).
-    mutating func scan(_ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false, into f: inout Fields) throws(LineProblem) {
+    mutating func scan(
+        _ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false,
+        into f: inout Fields
+    ) throws(LineProblem) {
         self.base = base
         self.end = count
         self.i = 0
@@ -143,9 +149,12 @@ struct EntryScanner {
             try scanObject(&f)
         } catch {
             if error.reason == .malformedJSON, i >= end {
-                throw LineProblem(.truncated, truncatedAtEnd
-                    ? "truncated last line: the input ends inside a JSON value (\(error.message))"
-                    : "the line ends inside a JSON value (\(error.message))", column: error.column)
+                throw LineProblem(
+                    .truncated,
+                    truncatedAtEnd
+                        ? "truncated last line: the input ends inside a JSON value (\(error.message))"
+                        : "the line ends inside a JSON value (\(error.message))",
+                    column: error.column)
             }
             throw error
         }
@@ -175,7 +184,9 @@ struct EntryScanner {
         skipWhitespace()
         guard i < end else { throw syntax("expected a JSON object, found end of line") }
         guard base[i] == UInt8(ascii: "{") else {
-            if base[i] == UInt8(ascii: "[") { throw syntax("expected a JSON object for the entry, found an array") }
+            if base[i] == UInt8(ascii: "[") {
+                throw syntax("expected a JSON object for the entry, found an array")
+            }
             throw syntax("unexpected \(describeCurrent()): expected '{' to start an entry")
         }
         i += 1
@@ -205,14 +216,17 @@ struct EntryScanner {
                     }
                     i += 1
                     skipWhitespace()
-                    state = try field(key, keyColumn: keyColumn, into: &f, seen: &seen, state: state)
+                    state = try field(
+                        key, keyColumn: keyColumn, into: &f, seen: &seen, state: state)
                 }
                 skipWhitespace()
                 guard i < end else { throw syntax("unexpected end of line inside an object") }
                 if base[i] == UInt8(ascii: ",") {
                     i += 1
                     skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "}") { throw syntax("trailing comma before '}'") }
+                    if i < end, base[i] == UInt8(ascii: "}") {
+                        throw syntax("trailing comma before '}'")
+                    }
                     continue
                 }
                 if base[i] == UInt8(ascii: "}") {
@@ -224,7 +238,10 @@ struct EntryScanner {
         }
         skipWhitespace()
         guard i == end else {
-            throw LineProblem(.malformedJSON, "unexpected \(describeCurrent()) after the entry's closing '}' (one entry per line)", column: i + 1)
+            throw LineProblem(
+                .malformedJSON,
+                "unexpected \(describeCurrent()) after the entry's closing '}' (one entry per line)",
+                column: i + 1)
         }
         try checkRules(f)
     }
@@ -232,13 +249,26 @@ struct EntryScanner {
     // MARK: Known fields
 
     private enum Key: UInt32 {
-        case id = 1, at = 2, kind = 4, amount = 8, feature = 16, refundOf = 32, reason = 64
-        case quantity = 128, device = 256, note = 512, card = 1024, balanceAfter = 2048
-        case paymentRef = 4096, price = 8192
+        case id = 1
+        case at = 2
+        case kind = 4
+        case amount = 8
+        case feature = 16
+        case refundOf = 32
+        case reason = 64
+        case quantity = 128
+        case device = 256
+        case note = 512
+        case card = 1024
+        case balanceAfter = 2048
+        case paymentRef = 4096
+        case price = 8192
 
         /// The field names by bit index (`rawValue == 1 << index`).
-        static let names = ["id", "at", "kind", "amount", "feature", "refundOf", "reason", "quantity",
-                            "device", "note", "card", "balanceAfter", "paymentRef", "price"]
+        static let names = [
+            "id", "at", "kind", "amount", "feature", "refundOf", "reason", "quantity",
+            "device", "note", "card", "balanceAfter", "paymentRef", "price",
+        ]
 
         var name: String {
             switch self {
@@ -272,11 +302,15 @@ struct EntryScanner {
         let raw = UnsafeRawPointer(base + i)
         let matches: Bool
         if n >= 8 {
-            matches = raw.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: patterns[2 * k])
-                && raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == UInt64(littleEndian: patterns[2 * k + 1])
+            matches =
+                raw.loadUnaligned(as: UInt64.self) == UInt64(littleEndian: patterns[2 * k])
+                && raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                    == UInt64(littleEndian: patterns[2 * k + 1])
         } else {
-            matches = UInt64(raw.loadUnaligned(as: UInt32.self)) == UInt64(littleEndian: patterns[2 * k])
-                && UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) == UInt64(littleEndian: patterns[2 * k + 1])
+            matches =
+                UInt64(raw.loadUnaligned(as: UInt32.self)) == UInt64(littleEndian: patterns[2 * k])
+                && UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+                    == UInt64(littleEndian: patterns[2 * k + 1])
         }
         guard matches else { return nil }
         i += n
@@ -289,7 +323,9 @@ struct EntryScanner {
     }
 
     @inline(__always)
-    private static func equals(_ p: UnsafePointer<UInt8>, _ count: Int, _ word: StaticString) -> Bool {
+    private static func equals(_ p: UnsafePointer<UInt8>, _ count: Int, _ word: StaticString)
+        -> Bool
+    {
         let n = word.utf8CodeUnitCount
         guard count == n else { return false }
         let w = word.utf8Start
@@ -301,14 +337,22 @@ struct EntryScanner {
     private static func knownKey(_ p: UnsafePointer<UInt8>, _ n: Int) -> (Key, String)? {
         @inline(__always) func keyIs(_ word: StaticString) -> Bool { equals(p, n, word) }
         switch n {
-        case 2: if keyIs("id") { return (.id, "id") }; if keyIs("at") { return (.at, "at") }
-        case 4: if keyIs("kind") { return (.kind, "kind") }; if keyIs("card") { return (.card, "card") }
+        case 2:
+            if keyIs("id") { return (.id, "id") }
+            if keyIs("at") { return (.at, "at") }
+        case 4:
+            if keyIs("kind") { return (.kind, "kind") }
+            if keyIs("card") { return (.card, "card") }
             if keyIs("note") { return (.note, "note") }
         case 5: if keyIs("price") { return (.price, "price") }
-        case 6: if keyIs("amount") { return (.amount, "amount") }; if keyIs("reason") { return (.reason, "reason") }
+        case 6:
+            if keyIs("amount") { return (.amount, "amount") }
+            if keyIs("reason") { return (.reason, "reason") }
             if keyIs("device") { return (.device, "device") }
         case 7: if keyIs("feature") { return (.feature, "feature") }
-        case 8: if keyIs("refundOf") { return (.refundOf, "refundOf") }; if keyIs("quantity") { return (.quantity, "quantity") }
+        case 8:
+            if keyIs("refundOf") { return (.refundOf, "refundOf") }
+            if keyIs("quantity") { return (.quantity, "quantity") }
         case 10: if keyIs("paymentRef") { return (.paymentRef, "paymentRef") }
         case 12: if keyIs("balanceAfter") { return (.balanceAfter, "balanceAfter") }
         default: break
@@ -317,11 +361,14 @@ struct EntryScanner {
     }
 
     /// A key read the slow way and its value; returns the prediction state after it.
-    private mutating func field(_ key: Span, keyColumn: Int, into f: inout Fields, seen: inout UInt32, state: Int) throws(LineProblem) -> Int {
+    private mutating func field(
+        _ key: Span, keyColumn: Int, into f: inout Fields, seen: inout UInt32, state: Int
+    ) throws(LineProblem) -> Int {
         guard let (k, _) = Self.knownKey(pointer(key), Int(key.count)) else {
             let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
             if unknownKeys.contains(h) {
-                throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
+                throw LineProblem(
+                    .malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
             }
             unknownKeys.append(h)
             try skipValue(depth: 1)
@@ -333,7 +380,9 @@ struct EntryScanner {
     }
 
     /// The value of known field `k`, at `i`.
-    private mutating func knownField(_ k: Key, keyColumn: Int, into f: inout Fields, seen: inout UInt32) throws(LineProblem) {
+    private mutating func knownField(
+        _ k: Key, keyColumn: Int, into f: inout Fields, seen: inout UInt32
+    ) throws(LineProblem) {
         guard seen & k.rawValue == 0 else {
             throw LineProblem(.malformedJSON, "duplicate key \"\(k.name)\"", column: keyColumn)
         }
@@ -342,19 +391,28 @@ struct EntryScanner {
         switch k {
         case .id:
             f.id = try requiredString(k)
-            if f.id.count == 0 { throw LineProblem(.badValue, "id: must not be empty", column: column) }
+            if f.id.count == 0 {
+                throw LineProblem(.badValue, "id: must not be empty", column: column)
+            }
         case .at:
             let s = try requiredString(k)
             try parseTimestamp(s, into: &f, column: column)
             f.hasAt = true
         case .kind:
             let s = try requiredString(k)
-            if keyIs(s, "charge") { f.kind = .charge }
-            else if keyIs(s, "refund") { f.kind = .refund }
-            else if keyIs(s, "grant") { f.kind = .grant }
-            else if keyIs(s, "topup") { f.kind = .topup }
-            else {
-                throw LineProblem(.unknownKind, "kind: unknown kind \"\(FieldReader.excerpt(string(s) ?? ""))\" (expected grant, charge, refund or topup)", column: column)
+            if keyIs(s, "charge") {
+                f.kind = .charge
+            } else if keyIs(s, "refund") {
+                f.kind = .refund
+            } else if keyIs(s, "grant") {
+                f.kind = .grant
+            } else if keyIs(s, "topup") {
+                f.kind = .topup
+            } else {
+                throw LineProblem(
+                    .unknownKind,
+                    "kind: unknown kind \"\(FieldReader.excerpt(string(s) ?? ""))\" (expected grant, charge, refund or topup)",
+                    column: column)
             }
             f.hasKind = true
         case .amount:
@@ -392,7 +450,8 @@ struct EntryScanner {
             let column = i + 1
             let found = typeName()
             try skipValue(depth: 1)
-            throw LineProblem(.wrongType, "\(key.name): expected a string, found \(found)", column: column)
+            throw LineProblem(
+                .wrongType, "\(key.name): expected a string, found \(found)", column: column)
         }
         return try parseString()
     }
@@ -406,7 +465,9 @@ struct EntryScanner {
     }
 
     /// A whole number written as a JSON integer or a string of one, within ±`maxAmount`.
-    private mutating func integerValue(_ key: Key, column: Int, nullable: Bool) throws(LineProblem) -> Int64? {
+    private mutating func integerValue(_ key: Key, column: Int, nullable: Bool) throws(LineProblem)
+        -> Int64?
+    {
         guard i < end else { throw syntax("unexpected end of line: expected a value") }
         let b = base[i]
         if nullable, b == UInt8(ascii: "n") {
@@ -420,7 +481,8 @@ struct EntryScanner {
         guard b == UInt8(ascii: "-") || (b >= 0x30 && b <= 0x39) else {
             let found = typeName()
             try skipValue(depth: 1)
-            throw LineProblem(.wrongType, "\(key.name): expected a whole number, found \(found)", column: column)
+            throw LineProblem(
+                .wrongType, "\(key.name): expected a whole number, found \(found)", column: column)
         }
         // Fast path: an optional '-' and 1 to 18 digits without a leading zero that end
         // the number (18 digits are always within ±maxAmount). Anything else, the slow
@@ -436,7 +498,9 @@ struct EntryScanner {
                 k += 1
             }
             let next = k < end ? base[k] : 0x20
-            if !(next >= 0x30 && next <= 0x39) && next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
+            if !(next >= 0x30 && next <= 0x39) && next != UInt8(ascii: ".")
+                && next != UInt8(ascii: "e") && next != UInt8(ascii: "E")
+            {
                 i = k
                 return negative ? -value : value
             }
@@ -446,36 +510,57 @@ struct EntryScanner {
         return try wholeNumber(base + start, i - start, key: key, column: column, quoted: false)
     }
 
-    private func wholeNumber(_ p: UnsafePointer<UInt8>, _ n: Int, key: Key, column: Int, quoted: Bool) throws(LineProblem) -> Int64 {
-        let text = { FieldReader.excerpt(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)) }
+    private func wholeNumber(
+        _ p: UnsafePointer<UInt8>, _ n: Int, key: Key, column: Int, quoted: Bool
+    ) throws(LineProblem) -> Int64 {
+        let text = {
+            FieldReader.excerpt(
+                String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        }
         var k = 0
         var negative = false
-        if k < n, p[k] == UInt8(ascii: "-") { negative = true; k += 1 }
+        if k < n, p[k] == UInt8(ascii: "-") {
+            negative = true
+            k += 1
+        }
         let digitsStart = k
         var value: Int64 = 0
         var tooLarge = false
         while k < n, p[k] >= 0x30, p[k] <= 0x39 {
             if !tooLarge {
                 let d = Int64(p[k] - 0x30)
-                if value > (LedgerEntry.maxAmount - d) / 10 { tooLarge = true } else { value = value * 10 + d }
+                if value > (LedgerEntry.maxAmount - d) / 10 {
+                    tooLarge = true
+                } else {
+                    value = value * 10 + d
+                }
             }
             k += 1
         }
         let digits = k - digitsStart
         if digits == 0 {
-            throw LineProblem(.wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
+            throw LineProblem(
+                .wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
         }
         if k < n {
             if p[k] == UInt8(ascii: ".") || p[k] == UInt8(ascii: "e") || p[k] == UInt8(ascii: "E") {
-                throw LineProblem(.fractionalAmount, "\(key.name): \(text()) is not a whole number: amounts are whole numbers of the card's credit unit", column: column)
+                throw LineProblem(
+                    .fractionalAmount,
+                    "\(key.name): \(text()) is not a whole number: amounts are whole numbers of the card's credit unit",
+                    column: column)
             }
-            throw LineProblem(.wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
+            throw LineProblem(
+                .wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
         }
         if quoted, digits > 1, p[digitsStart] == UInt8(ascii: "0") {
-            throw LineProblem(.wrongType, "\(key.name): \"\(text())\" has a leading zero", column: column)
+            throw LineProblem(
+                .wrongType, "\(key.name): \"\(text())\" has a leading zero", column: column)
         }
         if tooLarge {
-            throw LineProblem(.amountOutOfRange, "\(key.name): \(text()) is too large: at most 18 digits (±\(LedgerEntry.maxAmount))", column: column)
+            throw LineProblem(
+                .amountOutOfRange,
+                "\(key.name): \(text()) is too large: at most 18 digits (±\(LedgerEntry.maxAmount))",
+                column: column)
         }
         return negative ? -value : value
     }
@@ -490,7 +575,9 @@ struct EntryScanner {
         guard base[i] == UInt8(ascii: "{") else {
             let found = typeName()
             try skipValue(depth: 1)
-            throw LineProblem(.wrongType, "quantity: expected an object of dimension → number, found \(found)", column: column)
+            throw LineProblem(
+                .wrongType, "quantity: expected an object of dimension → number, found \(found)",
+                column: column)
         }
         i += 1
         skipWhitespace()
@@ -501,16 +588,25 @@ struct EntryScanner {
         while true {
             skipWhitespace()
             guard i < end else { throw syntax("unexpected end of line inside an object") }
-            guard base[i] == UInt8(ascii: "\"") else { throw syntax("unexpected \(describeCurrent()): expected a quoted key") }
+            guard base[i] == UInt8(ascii: "\"") else {
+                throw syntax("unexpected \(describeCurrent()): expected a quoted key")
+            }
             let keyColumn = i + 1
             let key = try parseString()
             let keyHash = ContentHasher.dimensionKeyHash(pointer(key), Int(key.count))
             if dimensions.contains(where: { $0.keyHash == keyHash }) {
-                throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\" in quantity", column: keyColumn)
+                throw LineProblem(
+                    .malformedJSON, "duplicate key \"\(string(key) ?? "")\" in quantity",
+                    column: keyColumn)
             }
-            if key.count == 0 { throw LineProblem(.badValue, "quantity: a dimension name must not be empty", column: keyColumn) }
+            if key.count == 0 {
+                throw LineProblem(
+                    .badValue, "quantity: a dimension name must not be empty", column: keyColumn)
+            }
             skipWhitespace()
-            guard i < end, base[i] == UInt8(ascii: ":") else { throw syntax("unexpected \(describeCurrent()): expected ':' after a key") }
+            guard i < end, base[i] == UInt8(ascii: ":") else {
+                throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
+            }
             i += 1
             skipWhitespace()
             let valueColumn = i + 1
@@ -529,22 +625,29 @@ struct EntryScanner {
             } else {
                 let found = typeName()
                 try skipValue(depth: 2)
-                throw LineProblem(.wrongType, "quantity.\(string(key) ?? ""): expected a number, found \(found)", column: valueColumn)
+                throw LineProblem(
+                    .wrongType, "quantity.\(string(key) ?? ""): expected a number, found \(found)",
+                    column: valueColumn)
             }
             // The field's name is only built for a message (not once per line).
-            let significand: Int128, scale: Int
+            let significand: Int128
+            let scale: Int
             if let v = try? Self.decimal(p, n, name: "", column: valueColumn) {
                 (significand, scale) = v
             } else {
-                (significand, scale) = try Self.decimal(p, n, name: "quantity.\(string(key) ?? "")", column: valueColumn)
+                (significand, scale) = try Self.decimal(
+                    p, n, name: "quantity.\(string(key) ?? "")", column: valueColumn)
             }
-            dimensions.append(Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
+            dimensions.append(
+                Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
             skipWhitespace()
             guard i < end else { throw syntax("unexpected end of line inside an object") }
             if base[i] == UInt8(ascii: ",") {
                 i += 1
                 skipWhitespace()
-                if i < end, base[i] == UInt8(ascii: "}") { throw syntax("trailing comma before '}'") }
+                if i < end, base[i] == UInt8(ascii: "}") {
+                    throw syntax("trailing comma before '}'")
+                }
                 continue
             }
             if base[i] == UInt8(ascii: "}") {
@@ -556,11 +659,18 @@ struct EntryScanner {
     }
 
     /// Strict non-negative decimal text → significand and scale without trailing zeros.
-    static func decimal(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int) throws(LineProblem) -> (Int128, Int) {
-        let text = { FieldReader.excerpt(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)) }
+    static func decimal(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int)
+        throws(LineProblem) -> (Int128, Int)
+    {
+        let text = {
+            FieldReader.excerpt(
+                String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        }
         var k = 0
         if k < n, p[k] == UInt8(ascii: "-") {
-            throw LineProblem(.badValue, "\(name): \(text()) is negative: a quantity used is zero or more", column: column)
+            throw LineProblem(
+                .badValue, "\(name): \(text()) is negative: a quantity used is zero or more",
+                column: column)
         }
         var value: Int128 = 0
         var scale = 0
@@ -571,26 +681,39 @@ struct EntryScanner {
         while k < n {
             let c = p[k]
             if c >= 0x30, c <= 0x39 {
-                if seenPoint { fracDigits += 1; scale += 1 } else { intDigits += 1 }
+                if seenPoint {
+                    fracDigits += 1
+                    scale += 1
+                } else {
+                    intDigits += 1
+                }
                 if value != 0 || c != 0x30 { significant += 1 }
                 guard significant <= 30, scale <= 30 else {
-                    throw LineProblem(.amountOutOfRange, "\(name): \(text()) has more than 30 digits", column: column)
+                    throw LineProblem(
+                        .amountOutOfRange, "\(name): \(text()) has more than 30 digits",
+                        column: column)
                 }
                 value = value * 10 + Int128(c - 0x30)
             } else if c == UInt8(ascii: "."), !seenPoint, intDigits > 0 {
                 seenPoint = true
             } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                throw LineProblem(.badValue, "\(name): \(text()): exponent notation is not accepted; write the digits out", column: column)
+                throw LineProblem(
+                    .badValue,
+                    "\(name): \(text()): exponent notation is not accepted; write the digits out",
+                    column: column)
             } else {
-                throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
+                throw LineProblem(
+                    .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
             }
             k += 1
         }
         guard intDigits > 0, !seenPoint || fracDigits > 0 else {
-            throw LineProblem(.wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
+            throw LineProblem(
+                .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
         }
         if intDigits > 1, p[0] == 0x30 {
-            throw LineProblem(.wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
+            throw LineProblem(
+                .wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
         }
         while scale > 0, value % 10 == 0 {
             value /= 10
@@ -614,7 +737,8 @@ struct EntryScanner {
             f.offsetMinutes = t.offsetMinutes
         case .failure(let why):
             let text = String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
-            throw LineProblem(.badTimestamp, "at: \"\(FieldReader.excerpt(text))\": \(why)", column: column)
+            throw LineProblem(
+                .badTimestamp, "at: \"\(FieldReader.excerpt(text))\": \(why)", column: column)
         }
     }
 
@@ -627,17 +751,34 @@ struct EntryScanner {
         if !f.hasAmount { throw LineProblem(.missingField, "amount: missing required field") }
         switch f.kind {
         case .charge:
-            if !f.feature.isPresent { throw LineProblem(.missingField, "feature: missing required field for a charge") }
-            if f.amount >= 0 { throw LineProblem(.wrongSign, "amount: a charge is negative, found \(f.amount)") }
+            if !f.feature.isPresent {
+                throw LineProblem(.missingField, "feature: missing required field for a charge")
+            }
+            if f.amount >= 0 {
+                throw LineProblem(.wrongSign, "amount: a charge is negative, found \(f.amount)")
+            }
         case .refund:
-            if !f.feature.isPresent { throw LineProblem(.missingField, "feature: missing required field for a refund") }
-            if !f.refundOf.isPresent { throw LineProblem(.missingField, "refundOf: missing required field for a refund") }
-            if f.amount <= 0 { throw LineProblem(.wrongSign, "amount: a refund is positive, found \(f.amount)") }
+            if !f.feature.isPresent {
+                throw LineProblem(.missingField, "feature: missing required field for a refund")
+            }
+            if !f.refundOf.isPresent {
+                throw LineProblem(.missingField, "refundOf: missing required field for a refund")
+            }
+            if f.amount <= 0 {
+                throw LineProblem(.wrongSign, "amount: a refund is positive, found \(f.amount)")
+            }
         case .grant, .topup:
-            if f.amount <= 0 { throw LineProblem(.wrongSign, "amount: a \(f.kind.rawValue) is positive, found \(f.amount)") }
+            if f.amount <= 0 {
+                throw LineProblem(
+                    .wrongSign, "amount: a \(f.kind.rawValue) is positive, found \(f.amount)")
+            }
         }
-        if f.feature.isPresent, f.feature.count == 0 { throw LineProblem(.badValue, "feature: must not be empty") }
-        if f.refundOf.isPresent, f.refundOf.count == 0 { throw LineProblem(.badValue, "refundOf: must not be empty") }
+        if f.feature.isPresent, f.feature.count == 0 {
+            throw LineProblem(.badValue, "feature: must not be empty")
+        }
+        if f.refundOf.isPresent, f.refundOf.count == 0 {
+            throw LineProblem(.badValue, "refundOf: must not be empty")
+        }
         // A bad `price` is not a reason to drop the entry (its credits would vanish from
         // the outstanding balance): the field is ignored with a warning (`priceProblem`).
     }
@@ -647,9 +788,12 @@ struct EntryScanner {
     func priceProblem(_ f: Fields) -> String? {
         guard f.price.isPresent else { return nil }
         let text = FieldReader.excerpt(string(f.price) ?? "")
-        guard f.kind == .topup else { return "price: \"\(text)\" ignored: only a top-up records money" }
+        guard f.kind == .topup else {
+            return "price: \"\(text)\" ignored: only a top-up records money"
+        }
         guard parsePrice(f.price) == nil else { return nil }
-        return "price: \"\(text)\" is not money (expected e.g. \"GBP 4.99\", at most the currency's minor units): ignored, the top-up is kept without it"
+        return
+            "price: \"\(text)\" is not money (expected e.g. \"GBP 4.99\", at most the currency's minor units): ignored, the top-up is kept without it"
     }
 
     /// `"GBP 4.99"`: an ISO 4217 code, one space, a strict non-negative decimal.
@@ -657,8 +801,9 @@ struct EntryScanner {
         guard let text = string(s) else { return nil }
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, let currency = Currency(code: String(parts[0])),
-              let amount = try? Exact(decimal: parts[1]), !amount.isNegative,
-              let places = amount.terminatingScale, places <= currency.minorUnits else { return nil }
+            let amount = try? Exact(decimal: parts[1]), !amount.isNegative,
+            let places = amount.terminatingScale, places <= currency.minorUnits
+        else { return nil }
         return Money(amount, currency)
     }
 
@@ -667,13 +812,20 @@ struct EntryScanner {
     private mutating func expectWord(_ word: StaticString) throws(LineProblem) {
         let n = word.utf8CodeUnitCount
         let w = word.utf8Start
-        guard i + n <= end else { i = end; throw syntax("invalid literal: expected '\(word)'") }
-        for k in 0..<n where base[i + k] != w[k] { throw syntax("invalid literal: expected '\(word)'") }
+        guard i + n <= end else {
+            i = end
+            throw syntax("invalid literal: expected '\(word)'")
+        }
+        for k in 0..<n where base[i + k] != w[k] {
+            throw syntax("invalid literal: expected '\(word)'")
+        }
         i += n
     }
 
     private mutating func scanNumber() throws(LineProblem) {
-        @inline(__always) func isDigit(_ k: Int) -> Bool { k < end && base[k] >= 0x30 && base[k] <= 0x39 }
+        @inline(__always) func isDigit(_ k: Int) -> Bool {
+            k < end && base[k] >= 0x30 && base[k] <= 0x39
+        }
         let start = i
         if base[i] == UInt8(ascii: "-") { i += 1 }
         guard isDigit(i) else {
@@ -682,7 +834,11 @@ struct EntryScanner {
         }
         if base[i] == 0x30 {
             i += 1
-            if isDigit(i) { throw LineProblem(.malformedJSON, "invalid number: leading zeros are not allowed", column: start + 1) }
+            if isDigit(i) {
+                throw LineProblem(
+                    .malformedJSON, "invalid number: leading zeros are not allowed",
+                    column: start + 1)
+            }
         } else {
             while isDigit(i) { i += 1 }
         }
@@ -694,14 +850,18 @@ struct EntryScanner {
         if i < end, base[i] == UInt8(ascii: "e") || base[i] == UInt8(ascii: "E") {
             i += 1
             if i < end, base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-") { i += 1 }
-            guard isDigit(i) else { throw syntax("invalid number: expected a digit in the exponent") }
+            guard isDigit(i) else {
+                throw syntax("invalid number: expected a digit in the exponent")
+            }
             while isDigit(i) { i += 1 }
         }
     }
 
     /// Any JSON value, checked and skipped (unknown fields are validated, then ignored).
     private mutating func skipValue(depth: Int) throws(LineProblem) {
-        guard depth <= Self.maxDepth else { throw syntax("nesting deeper than \(Self.maxDepth) levels") }
+        guard depth <= Self.maxDepth else {
+            throw syntax("nesting deeper than \(Self.maxDepth) levels")
+        }
         guard i < end else { throw syntax("unexpected end of line: expected a value") }
         switch base[i] {
         case UInt8(ascii: "\""):
@@ -713,7 +873,10 @@ struct EntryScanner {
         case UInt8(ascii: "["):
             i += 1
             skipWhitespace()
-            if i < end, base[i] == UInt8(ascii: "]") { i += 1; return }
+            if i < end, base[i] == UInt8(ascii: "]") {
+                i += 1
+                return
+            }
             while true {
                 skipWhitespace()
                 try skipValue(depth: depth + 1)
@@ -722,28 +885,43 @@ struct EntryScanner {
                 if base[i] == UInt8(ascii: ",") {
                     i += 1
                     skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "]") { throw syntax("trailing comma before ']'") }
+                    if i < end, base[i] == UInt8(ascii: "]") {
+                        throw syntax("trailing comma before ']'")
+                    }
                     continue
                 }
-                if base[i] == UInt8(ascii: "]") { i += 1; return }
+                if base[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return
+                }
                 throw syntax("unexpected \(describeCurrent()): expected ',' or ']'")
             }
         case UInt8(ascii: "{"):
             i += 1
             skipWhitespace()
-            if i < end, base[i] == UInt8(ascii: "}") { i += 1; return }
+            if i < end, base[i] == UInt8(ascii: "}") {
+                i += 1
+                return
+            }
             var keys: [UInt64] = []
             while true {
                 skipWhitespace()
                 guard i < end else { throw syntax("unexpected end of line inside an object") }
-                guard base[i] == UInt8(ascii: "\"") else { throw syntax("unexpected \(describeCurrent()): expected a quoted key") }
+                guard base[i] == UInt8(ascii: "\"") else {
+                    throw syntax("unexpected \(describeCurrent()): expected a quoted key")
+                }
                 let keyColumn = i + 1
                 let key = try parseString()
                 let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
-                if keys.contains(h) { throw LineProblem(.malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn) }
+                if keys.contains(h) {
+                    throw LineProblem(
+                        .malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
+                }
                 keys.append(h)
                 skipWhitespace()
-                guard i < end, base[i] == UInt8(ascii: ":") else { throw syntax("unexpected \(describeCurrent()): expected ':' after a key") }
+                guard i < end, base[i] == UInt8(ascii: ":") else {
+                    throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
+                }
                 i += 1
                 skipWhitespace()
                 try skipValue(depth: depth + 1)
@@ -752,10 +930,15 @@ struct EntryScanner {
                 if base[i] == UInt8(ascii: ",") {
                     i += 1
                     skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "}") { throw syntax("trailing comma before '}'") }
+                    if i < end, base[i] == UInt8(ascii: "}") {
+                        throw syntax("trailing comma before '}'")
+                    }
                     continue
                 }
-                if base[i] == UInt8(ascii: "}") { i += 1; return }
+                if base[i] == UInt8(ascii: "}") {
+                    i += 1
+                    return
+                }
                 throw syntax("unexpected \(describeCurrent()): expected ',' or '}'")
             }
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
@@ -783,7 +966,9 @@ struct EntryScanner {
             let highs: UInt64 = 0x8080_8080_8080_8080
             let quote = w ^ (ones &* 0x22)
             let slash = w ^ (ones &* 0x5C)
-            let special = (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w) & highs
+            let special =
+                (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w)
+                & highs
             if special != 0 {
                 j += special.trailingZeroBitCount >> 3
                 if base[j] == UInt8(ascii: "\"") {
@@ -814,18 +999,24 @@ struct EntryScanner {
             for k in start..<i { appendScratch(base[k]) }
         }
         while true {
-            guard i < end else { throw LineProblem(.malformedJSON, "unterminated string", column: openColumn) }
+            guard i < end else {
+                throw LineProblem(.malformedJSON, "unterminated string", column: openColumn)
+            }
             let b = base[i]
             if b == UInt8(ascii: "\"") {
                 i += 1
                 if decode {
-                    return Span(start: Int32(scratchStart), count: Int32(scratchCount - scratchStart), inScratch: true)
+                    return Span(
+                        start: Int32(scratchStart), count: Int32(scratchCount - scratchStart),
+                        inScratch: true)
                 }
                 return Span(start: Int32(start), count: Int32(i - 1 - start), inScratch: false)
             }
             if b == UInt8(ascii: "\\") {
                 i += 1
-                guard i < end else { throw LineProblem(.malformedJSON, "unterminated string", column: openColumn) }
+                guard i < end else {
+                    throw LineProblem(.malformedJSON, "unterminated string", column: openColumn)
+                }
                 let e = base[i]
                 i += 1
                 switch e {
@@ -840,12 +1031,16 @@ struct EntryScanner {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard i + 1 < end, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") else {
+                        guard i + 1 < end, base[i] == UInt8(ascii: "\\"),
+                            base[i + 1] == UInt8(ascii: "u")
+                        else {
                             throw syntax("unpaired surrogate in \\u escape")
                         }
                         i += 2
                         let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw syntax("unpaired surrogate in \\u escape") }
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw syntax("unpaired surrogate in \\u escape")
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00...0xDFFF).contains(scalar) {
                         throw syntax("unpaired surrogate in \\u escape")
@@ -857,7 +1052,10 @@ struct EntryScanner {
                 continue
             }
             if b < 0x20 {
-                throw LineProblem(.malformedJSON, "control character 0x\(String(b, radix: 16, uppercase: true)) must be escaped in a string", column: i + 1)
+                throw LineProblem(
+                    .malformedJSON,
+                    "control character 0x\(String(b, radix: 16, uppercase: true)) must be escaped in a string",
+                    column: i + 1)
             }
             if b < 0x80 {
                 appendScratch(b, decode)
@@ -886,12 +1084,18 @@ struct EntryScanner {
         case 0xF1...0xF3 where cont(i + 1) && cont(i + 2) && cont(i + 3): return 4
         case 0xF4 where cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3): return 4
         default:
-            throw LineProblem(.malformedJSON, "string is not valid UTF-8 (byte 0x\(String(b0, radix: 16, uppercase: true)))", column: i + 1)
+            throw LineProblem(
+                .malformedJSON,
+                "string is not valid UTF-8 (byte 0x\(String(b0, radix: 16, uppercase: true)))",
+                column: i + 1)
         }
     }
 
     private mutating func hex4() throws(LineProblem) -> UInt32 {
-        guard i + 4 <= end else { i = end; throw syntax("incomplete \\u escape") }
+        guard i + 4 <= end else {
+            i = end
+            throw syntax("incomplete \\u escape")
+        }
         var v: UInt32 = 0
         for _ in 0..<4 {
             let b = base[i]
@@ -938,14 +1142,17 @@ struct EntryScanner {
 extension EntryScanner.Fields {
     /// The content hash (see `LedgerEntry.contentHash`; both must agree).
     func contentHash(_ scanner: EntryScanner) -> UInt64 {
-        var f: UInt64 = 0, d: UInt64 = 0
+        var f: UInt64 = 0
+        var d: UInt64 = 0
         return contentHash(scanner, featureHash: &f, deviceHash: &d)
     }
 
     /// The content hash, also handing back the field hashes of `feature` and `device`
     /// so that interning them costs no second pass over their bytes.
     @inline(__always)
-    func contentHash(_ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64) -> UInt64 {
+    func contentHash(_ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64)
+        -> UInt64
+    {
         var h = ContentHasher()
         h.add(.at, seconds: seconds, nanoseconds: nanoseconds)
         h.add(.kind, integer: Int64(kind.code))
@@ -954,7 +1161,8 @@ extension EntryScanner.Fields {
             if s.isPresent { h.add(field, bytes: scanner.pointer(s), count: Int(s.count)) }
         }
         if feature.isPresent {
-            featureHash = TakingsHash.bytes(scanner.pointer(feature), Int(feature.count), seed: ContentField.feature.seed)
+            featureHash = TakingsHash.bytes(
+                scanner.pointer(feature), Int(feature.count), seed: ContentField.feature.seed)
             h.addHash(featureHash)
         }
         add(.refundOf, refundOf)
@@ -963,7 +1171,8 @@ extension EntryScanner.Fields {
             h.addQuantity(keyHash: d.keyHash, significand: d.significand, scale: d.scale)
         }
         if device.isPresent {
-            deviceHash = TakingsHash.bytes(scanner.pointer(device), Int(device.count), seed: ContentField.device.seed)
+            deviceHash = TakingsHash.bytes(
+                scanner.pointer(device), Int(device.count), seed: ContentField.device.seed)
             h.addHash(deviceHash)
         }
         add(.note, note)
@@ -972,7 +1181,9 @@ extension EntryScanner.Fields {
         add(.paymentRef, paymentRef)
         if price.isPresent {
             if let money = scanner.parsePrice(price) {
-                h.add(.price, string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
+                h.add(
+                    .price,
+                    string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
             } else {
                 add(.price, price)
             }
@@ -989,17 +1200,23 @@ extension EntryScanner.Fields {
             quantity[scanner.string(d.key) ?? ""] = value
         }
         return LedgerEntry(
-            id: scanner.string(id) ?? "", at: Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds), offsetMinutes: offsetMinutes),
-            kind: kind, amount: amount, feature: scanner.string(feature), refundOf: scanner.string(refundOf),
-            reason: scanner.string(reason), quantity: quantity, device: scanner.string(device), note: scanner.string(note),
-            card: scanner.string(card), balanceAfter: balanceAfter, paymentRef: scanner.string(paymentRef),
+            id: scanner.string(id) ?? "",
+            at: Timestamp(
+                seconds: seconds, nanoseconds: Int32(nanoseconds), offsetMinutes: offsetMinutes),
+            kind: kind, amount: amount, feature: scanner.string(feature),
+            refundOf: scanner.string(refundOf),
+            reason: scanner.string(reason), quantity: quantity, device: scanner.string(device),
+            note: scanner.string(note),
+            card: scanner.string(card), balanceAfter: balanceAfter,
+            paymentRef: scanner.string(paymentRef),
             price: price.isPresent ? scanner.parsePrice(price) : nil)
     }
 
     func quantity(_ scanner: EntryScanner) -> [String: Exact] {
         var quantity: [String: Exact] = [:]
         for d in scanner.dimensions {
-            quantity[scanner.string(d.key) ?? ""] = (try? Exact(d.significand, over: Exact.powerOfTen(d.scale))) ?? .zero
+            quantity[scanner.string(d.key) ?? ""] =
+                (try? Exact(d.significand, over: Exact.powerOfTen(d.scale))) ?? .zero
         }
         return quantity
     }

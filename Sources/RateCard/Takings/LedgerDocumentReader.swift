@@ -12,21 +12,35 @@ enum LedgerDocumentReader {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            return whole(LineProblem(error.message.contains("truncated") ? .truncated : .malformedJSON,
-                                     "the ledger document is not valid JSON: \(error.message)", column: error.location.column),
-                         line: error.location.line)
+            return whole(
+                LineProblem(
+                    error.message.contains("truncated") ? .truncated : .malformedJSON,
+                    "the ledger document is not valid JSON: \(error.message)",
+                    column: error.location.column),
+                line: error.location.line)
         }
         guard let members = root.members else {
-            return whole(LineProblem(.wrongType, "a ledger document is an object with an \"entries\" array, found \(root.value.kindName)"), line: root.location.line)
+            return whole(
+                LineProblem(
+                    .wrongType,
+                    "a ledger document is an object with an \"entries\" array, found \(root.value.kindName)"
+                ), line: root.location.line)
         }
         guard let entriesNode = members.first(where: { $0.key == "entries" })?.value else {
-            return whole(LineProblem(.missingField, "entries: missing required field of a ledger document"), line: root.location.line)
+            return whole(
+                LineProblem(.missingField, "entries: missing required field of a ledger document"),
+                line: root.location.line)
         }
         guard case .array(let elements) = entriesNode.value else {
-            return whole(LineProblem(.wrongType, "entries: expected an array, found \(entriesNode.value.kindName)"), line: entriesNode.location.line)
+            return whole(
+                LineProblem(
+                    .wrongType, "entries: expected an array, found \(entriesNode.value.kindName)"),
+                line: entriesNode.location.line)
         }
         var device: JSONNode?
-        if let d = members.first(where: { $0.key == "device" })?.value, case .string = d.value { device = d }
+        if let d = members.first(where: { $0.key == "device" })?.value, case .string = d.value {
+            device = d
+        }
 
         var builder = ChunkBuilder(keepQuantity: keepQuantity)
         var scanner = EntryScanner()
@@ -37,7 +51,9 @@ enum LedgerDocumentReader {
             lineNumbers.append(element.location.line)
             text.removeAll(keepingCapacity: true)
             var node = element
-            if let device, case .object(var m) = element.value, !m.contains(where: { $0.key == "device" }) {
+            if let device, case .object(var m) = element.value,
+                !m.contains(where: { $0.key == "device" })
+            {
                 m.append(JSONMember(key: "device", keyLocation: element.location, value: device))
                 node = JSONNode(.object(m), at: element.location)
             }
@@ -48,7 +64,9 @@ enum LedgerDocumentReader {
                 }
                 builder.add(f, scanner, line: UInt32(k))
             } catch {
-                builder.reject(line: UInt32(k), LineProblem(error.reason, error.message, column: element.location.column))
+                builder.reject(
+                    line: UInt32(k),
+                    LineProblem(error.reason, error.message, column: element.location.column))
             }
         }
         var chunk = builder.finish()
@@ -123,7 +141,9 @@ enum TakingsJSONWriter {
                     out.append(hexDigits[Int(b & 15)])
                 }
             }
-            if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
+            if run < bytes.count {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            }
             out.append(UInt8(ascii: "\""))
         }
     }

@@ -43,10 +43,12 @@ public struct LedgerEntry: Sendable, Hashable {
     /// The money a top-up recorded (an extension field, `"price": "GBP 4.99"`).
     public let price: Money?
 
-    public init(id: String, at: Timestamp, kind: Kind, amount: Int64, feature: String? = nil,
-                refundOf: String? = nil, reason: String? = nil, quantity: [String: Exact] = [:],
-                device: String? = nil, note: String? = nil, card: String? = nil,
-                balanceAfter: Int64? = nil, paymentRef: String? = nil, price: Money? = nil) {
+    public init(
+        id: String, at: Timestamp, kind: Kind, amount: Int64, feature: String? = nil,
+        refundOf: String? = nil, reason: String? = nil, quantity: [String: Exact] = [:],
+        device: String? = nil, note: String? = nil, card: String? = nil,
+        balanceAfter: Int64? = nil, paymentRef: String? = nil, price: Money? = nil
+    ) {
         self.id = id
         self.at = at
         self.kind = kind
@@ -79,14 +81,19 @@ extension LedgerEntry {
         if let reason { h.add(.reason, string: reason) }
         for (key, value) in quantity {
             let (significand, scale) = value.canonicalDecimalParts
-            h.addQuantity(keyHash: ContentHasher.dimensionKeyHash(key), significand: significand, scale: scale)
+            h.addQuantity(
+                keyHash: ContentHasher.dimensionKeyHash(key), significand: significand, scale: scale
+            )
         }
         if let device { h.add(.device, string: device) }
         if let note { h.add(.note, string: note) }
         if let card { h.add(.card, string: card) }
         if let balanceAfter { h.add(.balanceAfter, integer: balanceAfter) }
         if let paymentRef { h.add(.paymentRef, string: paymentRef) }
-        if let price { h.add(.price, string: "\(price.currency.code) \(price.amount.decimalText(maxScale: 38))") }
+        if let price {
+            h.add(
+                .price, string: "\(price.currency.code) \(price.amount.decimalText(maxScale: 38))")
+        }
         return h.value
     }
 }
@@ -118,7 +125,8 @@ extension Exact {
     /// a scale that cannot collide with a decimal one.
     var canonicalDecimalParts: (Int128, Int) {
         guard let scale = terminatingScale,
-              let scaled = try? multiplied(by: Exact(integer: Exact.powerOfTen(scale))).integerValue else {
+            let scaled = try? multiplied(by: Exact(integer: Exact.powerOfTen(scale))).integerValue
+        else {
             return (numerator, 1000 + Int(truncatingIfNeeded: denominator % 997))
         }
         return (scaled, scale)

@@ -218,7 +218,10 @@ struct ChunkBuilder {
         var count: Int
     }
 
-    init(keepQuantity: QuantityNeed, devices: DeviceInterner = DeviceInterner(), deferDevices: Bool = false) {
+    init(
+        keepQuantity: QuantityNeed, devices: DeviceInterner = DeviceInterner(),
+        deferDevices: Bool = false
+    ) {
         self.keepQuantity = keepQuantity
         self.devices = devices
         self.deferDevices = deferDevices
@@ -230,15 +233,25 @@ struct ChunkBuilder {
         var featureHash: UInt64 = 0
         var deviceHash: UInt64 = 0
         let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
-        let feature = f.feature.isPresent ? features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash) : TakingsRecord.none
+        let feature =
+            f.feature.isPresent
+            ? features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
+            : TakingsRecord.none
         // The charge audit into locals, so that the record is built in one go.
         var audit: UInt8 = 0
         var finding: ChargeAuditOutcome?
-        if f.kind == .charge, keepQuantity.auditWindow.contains(seconds: f.seconds, nanoseconds: f.nanoseconds),
-           let rules = chargeRules(feature), let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds) {
+        if f.kind == .charge,
+            keepQuantity.auditWindow.contains(seconds: f.seconds, nanoseconds: f.nanoseconds),
+            let rules = chargeRules(feature),
+            let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds)
+        {
             if var outcome = rule.audit(f.amount, scanner.dimensions) {
                 if case .unknownDimension(let k) = outcome {
-                    outcome = .unchecked(ChargeErrorBox(.unknownDimension(feature: rule.feature.key, dimension: scanner.string(scanner.dimensions[k].key) ?? "")))
+                    outcome = .unchecked(
+                        ChargeErrorBox(
+                            .unknownDimension(
+                                feature: rule.feature.key,
+                                dimension: scanner.string(scanner.dimensions[k].key) ?? "")))
                 }
                 finding = outcome
                 audit = 2
@@ -246,15 +259,19 @@ struct ChunkBuilder {
                 audit = 1
             }
         }
-        var r = TakingsRecord(id0: id0, id1: id1, content: content, seconds: f.seconds,
-                              amount: f.amount, line: line, nanoseconds: f.nanoseconds, feature: feature, kind: f.kind, audit: audit)
+        var r = TakingsRecord(
+            id0: id0, id1: id1, content: content, seconds: f.seconds,
+            amount: f.amount, line: line, nanoseconds: f.nanoseconds, feature: feature,
+            kind: f.kind, audit: audit)
         if f.device.isPresent, let balance = f.balanceAfter {
             let p = scanner.pointer(f.device)
             let n = Int(f.device.count)
             let h1 = TakingsHash.bytes(p, n, seed: 0xde71_ce00_0000_0002)
             if deferDevices, !f.device.inScratch {
                 // Looked up in `finish`, a few records ahead of use, so misses overlap.
-                pendingDevices.append(PendingDevice(record: chunk.records.count, h0: deviceHash, h1: h1, name: p, count: n))
+                pendingDevices.append(
+                    PendingDevice(
+                        record: chunk.records.count, h0: deviceHash, h1: h1, name: p, count: n))
             } else {
                 r.device = devices.intern(deviceHash, h1) {
                     String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
@@ -271,7 +288,9 @@ struct ChunkBuilder {
         if f.price.isPresent {
             if extra == nil { extra = RecordExtra() }
             extra!.price = scanner.parsePrice(f.price)
-            if f.kind != .topup || extra!.price == nil { extra!.priceProblem = scanner.priceProblem(f) }
+            if f.kind != .topup || extra!.price == nil {
+                extra!.priceProblem = scanner.priceProblem(f)
+            }
         }
         if let finding {
             if extra == nil { extra = RecordExtra() }
@@ -296,7 +315,9 @@ struct ChunkBuilder {
         if keepQuantity.all { return true }
         let k = Int(feature)
         while quantityWanted.count <= k {
-            quantityWanted.append(keepQuantity.wants(String(decoding: features.bytes[quantityWanted.count], as: UTF8.self)))
+            quantityWanted.append(
+                keepQuantity.wants(
+                    String(decoding: features.bytes[quantityWanted.count], as: UTF8.self)))
         }
         return quantityWanted[k]
     }
@@ -307,7 +328,9 @@ struct ChunkBuilder {
         guard !keepQuantity.chargeRules.isEmpty, feature != TakingsRecord.none else { return nil }
         let k = Int(feature)
         while rules.count <= k {
-            rules.append(keepQuantity.chargeRules[String(decoding: features.bytes[rules.count], as: UTF8.self)])
+            rules.append(
+                keepQuantity.chargeRules[
+                    String(decoding: features.bytes[rules.count], as: UTF8.self)])
         }
         return rules[k]
     }
@@ -339,8 +362,10 @@ struct ChunkBuilder {
 enum JSONLinesChunkParser {
     /// `final` says this is the end of the input, so a last line without a newline may be
     /// a truncated one.
-    static func parse(_ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: QuantityNeed,
-                      devices: inout DeviceInterner, worker: Int) -> ParsedChunk {
+    static func parse(
+        _ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: QuantityNeed,
+        devices: inout DeviceInterner, worker: Int
+    ) -> ParsedChunk {
         var builder = ChunkBuilder(keepQuantity: keepQuantity, devices: devices, deferDevices: true)
         devices = DeviceInterner(capacity: 1)  // the builder now holds the only reference
         defer { devices = builder.devices }
@@ -362,7 +387,9 @@ enum JSONLinesChunkParser {
                 blank += 1
             } else {
                 do {
-                    try scanner.scan(base + start, lineEnd - start, truncatedAtEnd: final && noNewline, into: &fields)
+                    try scanner.scan(
+                        base + start, lineEnd - start, truncatedAtEnd: final && noNewline,
+                        into: &fields)
                     builder.add(fields, scanner, line: line)
                 } catch {
                     builder.reject(line: line, error)
@@ -386,7 +413,7 @@ enum JSONLinesChunkParser {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -28,7 +28,9 @@ enum RollupReader {
             h.add(.rollup, string: period)
             h.add(.at, seconds: since.seconds, nanoseconds: 0)
             if let feature { h.add(.feature, string: feature) }
-            for (k, v) in [charges, charged, declines, givenBack, grants, granted, topups, toppedUp].enumerated() {
+            for (k, v) in [
+                charges, charged, declines, givenBack, grants, granted, topups, toppedUp,
+            ].enumerated() {
                 h.add(.amount, integer: Int64(truncatingIfNeeded: v) &+ Int64(k) << 60)
             }
             return h.value
@@ -41,7 +43,9 @@ enum RollupReader {
         let result: Result<Rollup, LineProblem>?
     }
 
-    static let numberFields = ["charges", "charged", "declines", "givenBack", "grants", "granted", "topups", "toppedUp"]
+    static let numberFields = [
+        "charges", "charged", "declines", "givenBack", "grants", "granted", "topups", "toppedUp",
+    ]
 
     static func jsonLines(_ bytes: inout BufferedBytes) -> [Row] {
         var rows: [Row] = []
@@ -52,25 +56,41 @@ enum RollupReader {
                 rows.append(Row(line: line, result: nil))
                 continue
             }
-            rows.append(Row(line: line, result: Result { () throws(LineProblem) in try parse(jsonLine: text, lastWithoutNewline: !newline) }))
+            rows.append(
+                Row(
+                    line: line,
+                    result: Result { () throws(LineProblem) in
+                        try parse(jsonLine: text, lastWithoutNewline: !newline)
+                    }))
         }
         return rows
     }
 
-    static func parse(jsonLine text: [UInt8], lastWithoutNewline: Bool) throws(LineProblem) -> Rollup {
+    static func parse(jsonLine text: [UInt8], lastWithoutNewline: Bool) throws(LineProblem)
+        -> Rollup
+    {
         let node: JSONNode
         do {
             node = try JSONParser.parse(text)
         } catch {
-            let truncated = error.message.contains("truncated") || error.message.contains("end of file")
-            throw LineProblem(truncated ? .truncated : .malformedJSON,
-                              (truncated && lastWithoutNewline ? "truncated last line: " : "") + error.message, column: error.location.column)
+            let truncated =
+                error.message.contains("truncated") || error.message.contains("end of file")
+            throw LineProblem(
+                truncated ? .truncated : .malformedJSON,
+                (truncated && lastWithoutNewline ? "truncated last line: " : "") + error.message,
+                column: error.location.column)
         }
-        guard let outer = node.members, let inner = outer.first(where: { $0.key == "rollup" })?.value else {
-            throw LineProblem(.missingField, "rollup: missing required field (a roll-up line is {\"rollup\": {...}})")
+        guard let outer = node.members,
+            let inner = outer.first(where: { $0.key == "rollup" })?.value
+        else {
+            throw LineProblem(
+                .missingField,
+                "rollup: missing required field (a roll-up line is {\"rollup\": {...}})")
         }
         guard let members = inner.members else {
-            throw LineProblem(.wrongType, "rollup: expected an object, found \(inner.value.kindName)", column: inner.location.column)
+            throw LineProblem(
+                .wrongType, "rollup: expected an object, found \(inner.value.kindName)",
+                column: inner.location.column)
         }
         var cells: [String: String] = [:]
         for m in members {
@@ -79,7 +99,10 @@ enum RollupReader {
             case .number(let s): cells[m.key] = s
             case .null: break
             default:
-                throw LineProblem(.wrongType, "rollup.\(m.key): expected a string or a number, found \(m.value.value.kindName)", column: m.value.location.column)
+                throw LineProblem(
+                    .wrongType,
+                    "rollup.\(m.key): expected a string or a number, found \(m.value.value.kindName)",
+                    column: m.value.location.column)
             }
         }
         return try rollup(cells)
@@ -89,7 +112,9 @@ enum RollupReader {
         var reader = CSVRecordReader(bytes)
         defer { bytes = reader.bytes }
         guard let head = reader.next() else { return [] }
-        let header = head.fields.map { String(decoding: $0, as: UTF8.self).trimmingWhitespaceString }
+        let header = head.fields.map {
+            String(decoding: $0, as: UTF8.self).trimmingWhitespaceString
+        }
         var rows: [Row] = []
         while let record = reader.next() {
             if let problem = record.problem {
@@ -97,72 +122,128 @@ enum RollupReader {
                 continue
             }
             guard record.fields.count == header.count else {
-                rows.append(Row(line: record.line, result: .failure(LineProblem(.malformedJSON, "the row has \(record.fields.count) fields, the header has \(header.count)"))))
+                rows.append(
+                    Row(
+                        line: record.line,
+                        result: .failure(
+                            LineProblem(
+                                .malformedJSON,
+                                "the row has \(record.fields.count) fields, the header has \(header.count)"
+                            ))))
                 continue
             }
             var cells: [String: String] = [:]
             for (name, cell) in zip(header, record.fields) where !cell.isEmpty {
                 cells[name] = String(decoding: cell, as: UTF8.self)
             }
-            rows.append(Row(line: record.line, result: Result { () throws(LineProblem) in try rollup(cells) }))
+            rows.append(
+                Row(
+                    line: record.line,
+                    result: Result { () throws(LineProblem) in try rollup(cells) }))
         }
         return rows
     }
 
     static func rollup(_ cells: [String: String]) throws(LineProblem) -> Rollup {
-        guard let period = cells["period"] else { throw LineProblem(.missingField, "period: missing required field") }
+        guard let period = cells["period"] else {
+            throw LineProblem(.missingField, "period: missing required field")
+        }
         var offset = 0
         if let tz = cells["tz"] {
-            do { offset = try TakingsSeries.offset(tz) } catch { throw LineProblem(.badTimestamp, "tz: \(error)") }
+            do { offset = try TakingsSeries.offset(tz) } catch {
+                throw LineProblem(.badTimestamp, "tz: \(error)")
+            }
         }
         guard let calendar = CalendarPeriod(label: period, offsetMinutes: offset) else {
-            throw LineProblem(.badTimestamp, "period: \"\(FieldReader.excerpt(period))\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)")
+            throw LineProblem(
+                .badTimestamp,
+                "period: \"\(FieldReader.excerpt(period))\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)"
+            )
         }
         guard let since = calendar.since else {
-            throw LineProblem(.badTimestamp, "period: \(FieldReader.excerpt(period)) at \(UTCOffset.text(offset)) starts before 0001-01-01T00:00:00Z, outside the years 0001 to 9999 in UTC")
+            throw LineProblem(
+                .badTimestamp,
+                "period: \(FieldReader.excerpt(period)) at \(UTCOffset.text(offset)) starts before 0001-01-01T00:00:00Z, outside the years 0001 to 9999 in UTC"
+            )
         }
         // The end may be past 9999-12-31T23:59:59Z (the last period runs to the end of the
         // range); it is only compared with, never written.
         let until = Timestamp(seconds: calendar.endSeconds)
-        var r = Rollup(id: cells["id"], period: period + (offset == 0 ? "" : " (\(cells["tz"] ?? ""))"), since: since, until: until, feature: cells["feature"])
+        var r = Rollup(
+            id: cells["id"], period: period + (offset == 0 ? "" : " (\(cells["tz"] ?? ""))"),
+            since: since, until: until, feature: cells["feature"])
         var values: [Int128] = []
         for name in numberFields {
-            guard let text = cells[name] else { values.append(0); continue }
-            let v = try Array(text.utf8).withUnsafeBufferPointer { buf throws(LineProblem) in try wholeNumber(buf, name: name) }
-            guard v >= 0 else { throw LineProblem(.wrongSign, "\(name): a roll-up counts and sums are zero or more, found \(FieldReader.excerpt(text))") }
+            guard let text = cells[name] else {
+                values.append(0)
+                continue
+            }
+            let v = try Array(text.utf8).withUnsafeBufferPointer { buf throws(LineProblem) in
+                try wholeNumber(buf, name: name)
+            }
+            guard v >= 0 else {
+                throw LineProblem(
+                    .wrongSign,
+                    "\(name): a roll-up counts and sums are zero or more, found \(FieldReader.excerpt(text))"
+                )
+            }
             values.append(Int128(v))
         }
-        (r.charges, r.charged, r.declines, r.givenBack) = (values[0], values[1], values[2], values[3])
+        (r.charges, r.charged, r.declines, r.givenBack) = (
+            values[0], values[1], values[2], values[3]
+        )
         (r.grants, r.granted, r.topups, r.toppedUp) = (values[4], values[5], values[6], values[7])
-        if r.feature == nil, r.charges != 0 || r.charged != 0 || r.declines != 0 || r.givenBack != 0 {
-            throw LineProblem(.missingField, "feature: missing required field for a roll-up row with takings")
+        if r.feature == nil, r.charges != 0 || r.charged != 0 || r.declines != 0 || r.givenBack != 0
+        {
+            throw LineProblem(
+                .missingField, "feature: missing required field for a roll-up row with takings")
         }
-        if let f = r.feature, f.isEmpty { throw LineProblem(.badValue, "feature: must not be empty") }
+        if let f = r.feature, f.isEmpty {
+            throw LineProblem(.badValue, "feature: must not be empty")
+        }
         // Declines are charges given back: there cannot be more of them, or more credits.
         if r.declines > r.charges {
-            throw LineProblem(.impossibleRollup, "declines: \(r.declines) declines of \(r.charges) charges: a decline gives back a charge, so there cannot be more")
+            throw LineProblem(
+                .impossibleRollup,
+                "declines: \(r.declines) declines of \(r.charges) charges: a decline gives back a charge, so there cannot be more"
+            )
         }
         if r.givenBack > r.charged {
-            throw LineProblem(.impossibleRollup, "givenBack: \(r.givenBack) credits given back of \(r.charged) charged: more than was charged")
+            throw LineProblem(
+                .impossibleRollup,
+                "givenBack: \(r.givenBack) credits given back of \(r.charged) charged: more than was charged"
+            )
         }
         return r
     }
 
-    private static func wholeNumber(_ buf: UnsafeBufferPointer<UInt8>, name: String) throws(LineProblem) -> Int64 {
+    private static func wholeNumber(_ buf: UnsafeBufferPointer<UInt8>, name: String)
+        throws(LineProblem) -> Int64
+    {
         let text = FieldReader.excerpt(String(decoding: buf, as: UTF8.self))
         var negative = false
         var k = 0
-        if k < buf.count, buf[k] == UInt8(ascii: "-") { negative = true; k += 1 }
-        guard k < buf.count else { throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number") }
+        if k < buf.count, buf[k] == UInt8(ascii: "-") {
+            negative = true
+            k += 1
+        }
+        guard k < buf.count else {
+            throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number")
+        }
         var v: Int64 = 0
         while k < buf.count {
             let c = buf[k]
             if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
                 throw LineProblem(.fractionalAmount, "\(name): \(text) is not a whole number")
             }
-            guard c >= 0x30, c <= 0x39 else { throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number") }
+            guard c >= 0x30, c <= 0x39 else {
+                throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number")
+            }
             let d = Int64(c - 0x30)
-            if v > (LedgerEntry.maxAmount - d) / 10 { throw LineProblem(.amountOutOfRange, "\(name): \(text) is too large: at most 18 digits") }
+            if v > (LedgerEntry.maxAmount - d) / 10 {
+                throw LineProblem(
+                    .amountOutOfRange, "\(name): \(text) is too large: at most 18 digits")
+            }
             v = v * 10 + d
             k += 1
         }

@@ -16,7 +16,9 @@
 ///
 /// The report is then built by the same `finish` as a run in memory.
 extension TakingsEngine {
-    func finishPartitioned(_ spill: TakingsSpill, memoryLimit: Int) throws(TakingsInputError) -> TakingsReport {
+    func finishPartitioned(_ spill: TakingsSpill, memoryLimit: Int) throws(TakingsInputError)
+        -> TakingsReport
+    {
         try spill.finish(.records)
         try spill.finish(.requests)
         let threads = options.threads
@@ -25,11 +27,18 @@ extension TakingsEngine {
         for p in 0..<spill.partitions {
             let perShard = spill.recordCount(p) / threads
             let parts = (0..<threads).map {
-                TakingsShard(index: $0, rejectionsShown: options.rejectionsShown, expectedEntries: perShard + perShard / 10 + 16)
+                TakingsShard(
+                    index: $0, rejectionsShown: options.rejectionsShown,
+                    expectedEntries: perShard + perShard / 10 + 16)
             }
             let settings = self.settings
-            try spill.readRecords(p, blockBytes: blockBytes, paths: settings.paths, features: features.count, devices: devices.count) { chunks, contexts in
-                let work = MergeWork(shards: parts, settings: settings, chunks: chunks, contexts: contexts, features: names)
+            try spill.readRecords(
+                p, blockBytes: blockBytes, paths: settings.paths, features: features.count,
+                devices: devices.count
+            ) { chunks, contexts in
+                let work = MergeWork(
+                    shards: parts, settings: settings, chunks: chunks, contexts: contexts,
+                    features: names)
                 parallel(parts.count) { s in work.run(shard: s) }
             }
             // The charges refunds name, while this partition's table is here: each slot is
@@ -42,8 +51,11 @@ extension TakingsEngine {
                 let size = MemoryLayout<(UInt64, UInt64)>.stride
                 var at = 0
                 while at + size <= b.count {
-                    let (ref0, ref1) = base.loadUnaligned(fromByteOffset: at, as: (UInt64, UInt64).self)
-                    if let slot = parts[SlotMeta.shard(of: ref0, count: threads)].table.lookup(id0: ref0, id1: ref1) {
+                    let (ref0, ref1) = base.loadUnaligned(
+                        fromByteOffset: at, as: (UInt64, UInt64).self)
+                    if let slot = parts[SlotMeta.shard(of: ref0, count: threads)].table.lookup(
+                        id0: ref0, id1: ref1)
+                    {
                         found.append(slot)
                     }
                     at += size
@@ -56,7 +68,9 @@ extension TakingsEngine {
             }
             for part in parts {
                 for c in part.state.chargeAmounts {
-                    if let w = wanted.lookup(id0: c.id0, id1: c.id1) { found[Int(w.meta)].content = UInt64(bitPattern: c.amount) }
+                    if let w = wanted.lookup(id0: c.id0, id1: c.id1) {
+                        found[Int(w.meta)].content = UInt64(bitPattern: c.amount)
+                    }
                 }
                 part.state.chargeAmounts = []
             }
@@ -90,10 +104,16 @@ extension TakingsEngine {
                     at += size
                 }
             }
-            refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
+            refunds.sort {
+                (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (
+                    SlotMeta.input($1.meta), SlotMeta.line($1.meta)
+                )
+            }
             let charges = refunds.map { table.lookup(id0: $0.ref0, id1: $0.ref1) }
             let amounts = charges.map { $0.map { Int64(bitPattern: $0.content) } }
-            resolveRefunds(refunds, charges: charges, amounts: amounts, into: resolved, log: &log, entries: &entries, inWindow: &inWindow)
+            resolveRefunds(
+                refunds, charges: charges, amounts: amounts, into: resolved, log: &log,
+                entries: &entries, inWindow: &inWindow)
         }
         rejections.merge(log)
         shards[0].state.entries += entries
@@ -110,15 +130,28 @@ extension ShardState {
     mutating func absorb(_ o: ShardState, features: [String]) {
         for (b, list) in o.sums {
             var into = sums[b] ?? []
-            if into.count < list.count { into.append(contentsOf: repeatElement(FeatureSums(), count: list.count - into.count)) }
+            if into.count < list.count {
+                into.append(
+                    contentsOf: repeatElement(FeatureSums(), count: list.count - into.count))
+            }
             for (f, s) in list.enumerated() {
-                do { try into[f].merge(s) } catch { errors.append(Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost")) }
+                do { try into[f].merge(s) } catch {
+                    errors.append(
+                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost"))
+                }
             }
             sums[b] = into
         }
         for (f, m) in o.firstSeen.enumerated() where m != .max {
-            if firstSeen.count <= f { firstSeen.append(contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count)) }
-            if firstSeen[f] == .max || (SlotMeta.input(m), SlotMeta.line(m)) < (SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])) {
+            if firstSeen.count <= f {
+                firstSeen.append(
+                    contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count))
+            }
+            if firstSeen[f] == .max
+                || (SlotMeta.input(m), SlotMeta.line(m)) < (
+                    SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])
+                )
+            {
                 firstSeen[f] = m
             }
         }
@@ -128,7 +161,8 @@ extension ShardState {
         toppedUp &+= o.toppedUp
         for (c, v) in o.topupMoney {
             do { topupMoney[c] = try (topupMoney[c] ?? .zero).adding(v) } catch {
-                errors.append(Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow"))
+                errors.append(
+                    Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow"))
             }
         }
         outstanding &+= o.outstanding
@@ -137,13 +171,22 @@ extension ShardState {
         duplicates += o.duplicates
         rejections.merge(o.rejections)
         ignoredFields.merge(o.ignoredFields)
-        if audit.count < o.audit.count { audit.append(contentsOf: repeatElement(AuditTally(), count: o.audit.count - audit.count)) }
+        if audit.count < o.audit.count {
+            audit.append(
+                contentsOf: repeatElement(AuditTally(), count: o.audit.count - audit.count))
+        }
         for (f, t) in o.audit.enumerated() { audit[f].merge(t) }
         outsideSeries += o.outsideSeries
-        if o.outsideSeriesFirst != .max, outsideSeriesFirst == .max || SlotMeta.precedes(o.outsideSeriesFirst, outsideSeriesFirst) {
+        if o.outsideSeriesFirst != .max,
+            outsideSeriesFirst == .max
+                || SlotMeta.precedes(o.outsideSeriesFirst, outsideSeriesFirst)
+        {
             outsideSeriesFirst = o.outsideSeriesFirst
         }
-        if chains.count < o.chains.count { chains.append(contentsOf: repeatElement(ChainSums(), count: o.chains.count - chains.count)) }
+        if chains.count < o.chains.count {
+            chains.append(
+                contentsOf: repeatElement(ChainSums(), count: o.chains.count - chains.count))
+        }
         for (d, c) in o.chains.enumerated() { chains[d].merge(c) }
         errors.append(contentsOf: o.errors)
     }

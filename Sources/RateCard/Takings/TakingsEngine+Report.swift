@@ -11,8 +11,14 @@ extension TakingsEngine {
 
         // Refunds: every input is read, so the charge each names can be looked up.
         var refunds = shards.flatMap(\.state.pendingRefunds)
-        refunds.sort { (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (SlotMeta.input($1.meta), SlotMeta.line($1.meta)) }
-        resolveRefunds(refunds, charges: lookUpCharges(refunds), into: final, log: &log, entries: &entries, inWindow: &inWindow)
+        refunds.sort {
+            (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (
+                SlotMeta.input($1.meta), SlotMeta.line($1.meta)
+            )
+        }
+        resolveRefunds(
+            refunds, charges: lookUpCharges(refunds), into: final, log: &log, entries: &entries,
+            inWindow: &inWindow)
         errors.append(contentsOf: final.state.errors)
         let window = options.window
 
@@ -26,12 +32,16 @@ extension TakingsEngine {
             let p = final.place(chain.latestMeta, settings)
             let message: String
             if Int128(chain.latestBalance) != chain.total {
-                message = "device \"\(devices[d])\": balance chain broken: its latest entry says balanceAfter \(chain.latestBalance), but its \(chain.count) amounts sum to \(chain.total)"
+                message =
+                    "device \"\(devices[d])\": balance chain broken: its latest entry says balanceAfter \(chain.latestBalance), but its \(chain.count) amounts sum to \(chain.total)"
             } else {
-                message = "device \"\(devices[d])\": balance chain broken: the balanceAfter values of its \(chain.count) entries do not follow from their amounts (an entry is missing, repeated or wrong)"
+                message =
+                    "device \"\(devices[d])\": balance chain broken: the balanceAfter values of its \(chain.count) entries do not follow from their amounts (an entry is missing, repeated or wrong)"
             }
-            let diagnostic = Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1),
-                                        severity: options.strict ? .error : .warning, message: message, rule: "balance-chain")
+            let diagnostic = Diagnostic(
+                path: p.path, location: SourceLocation(line: p.line, column: 1),
+                severity: options.strict ? .error : .warning, message: message,
+                rule: "balance-chain")
             if options.strict { errors.append(diagnostic) } else { warnings.append(diagnostic) }
         }
 
@@ -39,13 +49,20 @@ extension TakingsEngine {
         var ignored = RejectionLog(limit: settings.rejectionsShown)
         for shard in shards { ignored.merge(shard.state.ignoredFields) }
         var ignoredDiagnostics = ignored.first.map { r in
-            Diagnostic(path: r.place.path, location: SourceLocation(line: r.place.line, column: 1),
-                       severity: options.strict ? .error : .warning, message: r.message, rule: "ignored-field")
+            Diagnostic(
+                path: r.place.path, location: SourceLocation(line: r.place.line, column: 1),
+                severity: options.strict ? .error : .warning, message: r.message,
+                rule: "ignored-field")
         }
         if ignored.count > ignored.first.count, let last = ignored.first.last {
-            ignoredDiagnostics.append(Diagnostic(path: last.place.path, location: SourceLocation(line: last.place.line, column: 1),
-                severity: options.strict ? .error : .warning,
-                message: "\(ignored.count - ignored.first.count) more entries with an ignored price after this one (\(ignored.count) in all)", rule: "ignored-field"))
+            ignoredDiagnostics.append(
+                Diagnostic(
+                    path: last.place.path,
+                    location: SourceLocation(line: last.place.line, column: 1),
+                    severity: options.strict ? .error : .warning,
+                    message:
+                        "\(ignored.count - ignored.first.count) more entries with an ignored price after this one (\(ignored.count) in all)",
+                    rule: "ignored-field"))
         }
         if options.strict { errors += ignoredDiagnostics } else { warnings += ignoredDiagnostics }
 
@@ -55,15 +72,30 @@ extension TakingsEngine {
         for shard in shards {
             for (b, list) in shard.state.sums {
                 var into = buckets[b] ?? []
-                if into.count < list.count { into.append(contentsOf: repeatElement(FeatureSums(), count: list.count - into.count)) }
+                if into.count < list.count {
+                    into.append(
+                        contentsOf: repeatElement(FeatureSums(), count: list.count - into.count))
+                }
                 for (f, s) in list.enumerated() {
-                    do { try into[f].merge(s) } catch { errors.append(Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost")) }
+                    do { try into[f].merge(s) } catch {
+                        errors.append(
+                            Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost")
+                        )
+                    }
                 }
                 buckets[b] = into
             }
             for (f, m) in shard.state.firstSeen.enumerated() {
-                if firstSeen.count <= f { firstSeen.append(contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count)) }
-                if m != .max, firstSeen[f] == .max || (SlotMeta.input(m), SlotMeta.line(m)) < (SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])) {
+                if firstSeen.count <= f {
+                    firstSeen.append(
+                        contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count))
+                }
+                if m != .max,
+                    firstSeen[f] == .max
+                        || (SlotMeta.input(m), SlotMeta.line(m)) < (
+                            SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])
+                        )
+                {
                     firstSeen[f] = m
                 }
             }
@@ -71,45 +103,68 @@ extension TakingsEngine {
         var whole: [FeatureSums] = Array(repeating: FeatureSums(), count: features.count)
         for list in buckets.values {
             for (f, s) in list.enumerated() {
-                do { try whole[f].merge(s) } catch { errors.append(Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost")) }
+                do { try whole[f].merge(s) } catch {
+                    errors.append(
+                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost"))
+                }
             }
         }
 
         func rows(_ list: [FeatureSums]) -> [TakingsReport.Row] {
             list.enumerated()
                 .filter { $0.element.charges > 0 || $0.element.declines > 0 }
-                .map { TakingsReport.Row(feature: features[$0.offset], charges: Int($0.element.charges), charged: $0.element.charged,
-                                         declines: Int($0.element.declines), givenBack: $0.element.givenBack, cost: $0.element.cost) }
+                .map {
+                    TakingsReport.Row(
+                        feature: features[$0.offset], charges: Int($0.element.charges),
+                        charged: $0.element.charged,
+                        declines: Int($0.element.declines), givenBack: $0.element.givenBack,
+                        cost: $0.element.cost)
+                }
                 .sorted { $0.feature < $1.feature }
         }
         func total(_ rows: [TakingsReport.Row]) -> TakingsReport.Row {
             var s = FeatureSums()
             for r in rows {
                 do {
-                    try s.merge(FeatureSums(charges: Int64(r.charges), charged: r.charged, declines: Int64(r.declines), givenBack: r.givenBack, cost: r.cost))
+                    try s.merge(
+                        FeatureSums(
+                            charges: Int64(r.charges), charged: r.charged,
+                            declines: Int64(r.declines), givenBack: r.givenBack, cost: r.cost))
                 } catch {
                     errors.append(Diagnostic(path: "-", message: "total: \(error)", rule: "cost"))
                 }
             }
-            return TakingsReport.Row(feature: "total", charges: Int(s.charges), charged: s.charged, declines: Int(s.declines), givenBack: s.givenBack, cost: s.cost)
+            return TakingsReport.Row(
+                feature: "total", charges: Int(s.charges), charged: s.charged,
+                declines: Int(s.declines), givenBack: s.givenBack, cost: s.cost)
         }
         let tableRows = rows(whole)
         var periods: [TakingsReport.Period] = []
         if let series = options.series {
-            for (b, sums) in buckets.sorted(by: { $0.key < $1.key }) where b != TakingsSeries.outside {
+            for (b, sums) in buckets.sorted(by: { $0.key < $1.key })
+            where b != TakingsSeries.outside {
                 let r = rows(sums)
                 let period = series.calendarPeriod(b)
                 guard !r.isEmpty, let label = period.label else { continue }
-                periods.append(TakingsReport.Period(label: label, since: period.since, until: period.until, rows: r, totals: total(r)))
+                periods.append(
+                    TakingsReport.Period(
+                        label: label, since: period.since, until: period.until, rows: r,
+                        totals: total(r)))
             }
             let outside = shards.reduce(final.state.outsideSeries) { $0 + $1.state.outsideSeries }
             if outside > 0 {
-                let first = (shards.map(\.state.outsideSeriesFirst) + [final.state.outsideSeriesFirst])
+                let first =
+                    (shards.map(\.state.outsideSeriesFirst) + [final.state.outsideSeriesFirst])
                     .filter { $0 != .max }.min { SlotMeta.precedes($0, $1) }
-                let p = first.map { final.place($0, settings) } ?? TakingsPlace(input: 0, path: "-", line: 1)
-                errors.append(Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1),
-                    message: "\(outside) \(outside == 1 ? "entry falls" : "entries fall") in a \(series.name) outside the years 0001 to 9999, which has no label: counted in the table, not in the series (the periods do not add up to the table)",
-                    rule: "series-range"))
+                let p =
+                    first.map { final.place($0, settings) }
+                    ?? TakingsPlace(input: 0, path: "-", line: 1)
+                errors.append(
+                    Diagnostic(
+                        path: p.path, location: SourceLocation(line: p.line, column: 1),
+                        message:
+                            "\(outside) \(outside == 1 ? "entry falls" : "entries fall") in a \(series.name) outside the years 0001 to 9999, which has no label: counted in the table, not in the series (the periods do not add up to the table)",
+                        rule: "series-range"))
             }
         }
 
@@ -119,18 +174,28 @@ extension TakingsEngine {
             for row in tableRows where !pricing.isKnownFeature(row.feature) {
                 unknown.append(row.feature)
                 let f = featureIndex[row.feature] ?? firstSeen.count
-                let p = f < firstSeen.count && firstSeen[f] != .max ? final.place(firstSeen[f], settings) : TakingsPlace(input: 0, path: "-", line: 1)
-                warnings.append(Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1), severity: .warning,
-                                           message: "unknown feature key \"\(FieldReader.excerpt(row.feature))\": not on the card (\(row.charges) charges, kept in the table)",
-                                           rule: "unknown-feature"))
+                let p =
+                    f < firstSeen.count && firstSeen[f] != .max
+                    ? final.place(firstSeen[f], settings)
+                    : TakingsPlace(input: 0, path: "-", line: 1)
+                warnings.append(
+                    Diagnostic(
+                        path: p.path, location: SourceLocation(line: p.line, column: 1),
+                        severity: .warning,
+                        message:
+                            "unknown feature key \"\(FieldReader.excerpt(row.feature))\": not on the card (\(row.charges) charges, kept in the table)",
+                        rule: "unknown-feature"))
             }
         }
 
         let audit = chargeAudit()
 
         // Below the line.
-        var grants: Int64 = 0, topups: Int64 = 0
-        var granted: Int128 = 0, toppedUp: Int128 = 0, outstanding: Int128 = final.state.outstanding
+        var grants: Int64 = 0
+        var topups: Int64 = 0
+        var granted: Int128 = 0
+        var toppedUp: Int128 = 0
+        var outstanding: Int128 = final.state.outstanding
         var money: [Currency: Exact] = [:]
         for shard in shards {
             grants += shard.state.grants
@@ -140,23 +205,37 @@ extension TakingsEngine {
             outstanding &+= shard.state.outstanding
             errors.append(contentsOf: shard.state.errors)
             for (c, v) in shard.state.topupMoney {
-                do { money[c] = try (money[c] ?? .zero).adding(v) } catch { errors.append(Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow")) }
+                do { money[c] = try (money[c] ?? .zero).adding(v) } catch {
+                    errors.append(
+                        Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow"))
+                }
             }
         }
-        let below = TakingsReport.BelowTheLine(grants: Int(grants), granted: granted, topups: Int(topups), toppedUp: toppedUp,
-                                               topupMoney: money.sorted { $0.key < $1.key }.map { Money($0.value, $0.key) }, outstanding: outstanding)
+        let below = TakingsReport.BelowTheLine(
+            grants: Int(grants), granted: granted, topups: Int(topups), toppedUp: toppedUp,
+            topupMoney: money.sorted { $0.key < $1.key }.map { Money($0.value, $0.key) },
+            outstanding: outstanding)
 
-        let input = TakingsReport.Input(lines: lines, entries: entries, duplicates: shards.reduce(0) { $0 + $1.state.duplicates },
-                                        rejected: log.count, blank: blank, rejectedByClass: log.byClass, inWindow: inWindow)
+        let input = TakingsReport.Input(
+            lines: lines, entries: entries,
+            duplicates: shards.reduce(0) { $0 + $1.state.duplicates },
+            rejected: log.count, blank: blank, rejectedByClass: log.byClass, inWindow: inWindow)
         if !input.isBalanced {
-            errors.append(Diagnostic(path: "-", message: "internal: the input accounting does not balance: \(input.lines) lines ≠ \(input.entries) entries + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank", rule: "accounting"))
+            errors.append(
+                Diagnostic(
+                    path: "-",
+                    message:
+                        "internal: the input accounting does not balance: \(input.lines) lines ≠ \(input.entries) entries + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank",
+                    rule: "accounting"))
         }
         var costCurrency: Currency?
         for row in tableRows { if let c = row.cost?.currency { costCurrency = c } }
-        return TakingsReport(window: window, series: options.series, rows: tableRows, totals: total(tableRows), periods: periods,
-                             belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
-                             warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency,
-                             chargeAudit: audit)
+        return TakingsReport(
+            window: window, series: options.series, rows: tableRows, totals: total(tableRows),
+            periods: periods,
+            belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
+            warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency,
+            chargeAudit: audit)
     }
 }
 
@@ -167,8 +246,11 @@ extension TakingsEngine {
     /// are the charges' amounts when the caller has them (the partitioned run), else
     /// they are looked up in the shards. Every refund of one charge must be in the same
     /// call.
-    func resolveRefunds(_ refunds: [PendingRefund], charges: [DedupSlots.Slot?], amounts: [Int64?]? = nil, into final: TakingsShard,
-                        log: inout RejectionLog, entries: inout Int, inWindow: inout Int) {
+    func resolveRefunds(
+        _ refunds: [PendingRefund], charges: [DedupSlots.Slot?], amounts: [Int64?]? = nil,
+        into final: TakingsShard,
+        log: inout RejectionLog, entries: inout Int, inWindow: inout Int
+    ) {
         let window = options.window
         let keep = checkRefunds(refunds, charges, amounts: amounts, log: &log)
         entries -= keep.filter { !$0 }.count
@@ -183,7 +265,10 @@ extension TakingsEngine {
             var place: TakingsPlace { final.place(r.meta, settings) }
             func overflow() {
                 let p = place
-                final.state.overflow(ChunkContext(input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []), p.line)
+                final.state.overflow(
+                    ChunkContext(
+                        input: p.input, path: p.path, baseLine: 0, featureMap: [], deviceMap: []),
+                    p.line)
             }
             if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
                 if !addChecked(&final.state.outstanding, r.amount) { overflow() }
@@ -194,7 +279,10 @@ extension TakingsEngine {
             if bucket == TakingsSeries.outside { final.state.noteOutsideSeries(r.meta) }
             // Mutated in place, not copied out of the dictionary and back per refund.
             func give(_ list: inout [FeatureSums]) {
-                if list.count <= r.feature { list.append(contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count)) }
+                if list.count <= r.feature {
+                    list.append(
+                        contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count))
+                }
                 list[r.feature].declines += 1
                 if !addChecked(&list[r.feature].givenBack, r.amount) { overflow() }
             }
@@ -216,27 +304,45 @@ extension TakingsEngine {
         var tallies: [AuditTally] = []
         for shard in shards {
             for (f, t) in shard.state.audit.enumerated() {
-                if tallies.count <= f { tallies.append(contentsOf: repeatElement(AuditTally(), count: f + 1 - tallies.count)) }
+                if tallies.count <= f {
+                    tallies.append(
+                        contentsOf: repeatElement(AuditTally(), count: f + 1 - tallies.count))
+                }
                 tallies[f].merge(t)
             }
         }
         var list: [ChargeAudit.Feature] = []
         let severity: Diagnostic.Severity = options.strict ? .error : .warning
-        func report(_ d: Diagnostic) { if options.strict { errors.append(d) } else { warnings.append(d) } }
+        func report(_ d: Diagnostic) {
+            if options.strict { errors.append(d) } else { warnings.append(d) }
+        }
         func at(_ p: TakingsPlace, _ message: String, _ rule: String) -> Diagnostic {
-            Diagnostic(path: p.path, location: SourceLocation(line: p.line, column: 1), severity: severity, message: message, rule: rule)
+            Diagnostic(
+                path: p.path, location: SourceLocation(line: p.line, column: 1), severity: severity,
+                message: message, rule: rule)
         }
         for (f, t) in tallies.enumerated() where !t.isEmpty {
             let key = features[f]
             let findings = t.findings.sorted()
-            list.append(ChargeAudit.Feature(feature: key, metered: t.metered, checked: t.checked, mismatches: t.mismatches,
-                                            overCharged: t.overCharged, underCharged: t.underCharged, missingQuantity: t.missingQuantity,
-                                            unchecked: t.unchecked, findings: findings))
+            list.append(
+                ChargeAudit.Feature(
+                    feature: key, metered: t.metered, checked: t.checked, mismatches: t.mismatches,
+                    overCharged: t.overCharged, underCharged: t.underCharged,
+                    missingQuantity: t.missingQuantity,
+                    unchecked: t.unchecked, findings: findings))
             if t.overflowed {
-                errors.append(Diagnostic(path: "-", message: "charge audit of \(key): the credits over- or under-charged overflow 128 bits", rule: "overflow"))
+                errors.append(
+                    Diagnostic(
+                        path: "-",
+                        message:
+                            "charge audit of \(key): the credits over- or under-charged overflow 128 bits",
+                        rule: "overflow"))
             }
             for finding in findings {
-                report(at(finding.place, "\(FieldReader.excerpt(key)) charge: \(finding.message)", finding.kind == .missingQuantity ? "missing-quantity" : "charge-audit"))
+                report(
+                    at(
+                        finding.place, "\(FieldReader.excerpt(key)) charge: \(finding.message)",
+                        finding.kind == .missingQuantity ? "missing-quantity" : "charge-audit"))
             }
             func first(_ kind: ChargeAudit.Finding.Kind) -> (TakingsPlace, Int) {
                 let of = findings.filter { $0.kind == kind }
@@ -244,15 +350,30 @@ extension TakingsEngine {
             }
             if t.mismatches > 0 {
                 let (p, shown) = first(.mismatch)
-                report(at(p, "\(FieldReader.excerpt(key)): \(t.mismatches) of \(t.checked) charges differ from the card (over-charged \(t.overCharged) credits, under-charged \(t.underCharged)); the first \(shown) listed", "charge-audit"))
+                report(
+                    at(
+                        p,
+                        "\(FieldReader.excerpt(key)): \(t.mismatches) of \(t.checked) charges differ from the card (over-charged \(t.overCharged) credits, under-charged \(t.underCharged)); the first \(shown) listed",
+                        "charge-audit"))
             }
             if t.unchecked > 0 {
                 let (p, shown) = first(.unchecked)
-                report(at(p, "\(FieldReader.excerpt(key)): \(t.unchecked) charges cannot be checked against the card; the first \(shown) listed", "charge-audit"))
+                report(
+                    at(
+                        p,
+                        "\(FieldReader.excerpt(key)): \(t.unchecked) charges cannot be checked against the card; the first \(shown) listed",
+                        "charge-audit"))
             }
             if t.missingQuantity > 0 {
                 let (p, shown) = first(.missingQuantity)
-                report(at(p, "\(FieldReader.excerpt(key)): \(t.missingQuantity) charges carry no quantity: " + (t.metered ? "their metered cost is missing, so the cost is incomplete" : "the charge audit cannot check them") + "; the first \(shown) listed", "missing-quantity"))
+                report(
+                    at(
+                        p,
+                        "\(FieldReader.excerpt(key)): \(t.missingQuantity) charges carry no quantity: "
+                            + (t.metered
+                                ? "their metered cost is missing, so the cost is incomplete"
+                                : "the charge audit cannot check them")
+                            + "; the first \(shown) listed", "missing-quantity"))
             }
         }
         return ChargeAudit(features: list.sorted { $0.feature < $1.feature })
@@ -279,7 +400,8 @@ extension TakingsEngine {
                     while g < n {
                         let end = min(g + group, n)
                         let ahead = min(end + group, n)
-                        for j in end..<ahead where SlotMeta.shard(of: rs[j].ref0, count: count) == s {
+                        for j in end..<ahead where SlotMeta.shard(of: rs[j].ref0, count: count) == s
+                        {
                             sink ^= table.touch(id0: rs[j].ref0, id1: rs[j].ref1)
                         }
                         for j in g..<end where SlotMeta.shard(of: rs[j].ref0, count: count) == s {

@@ -13,7 +13,9 @@
 /// - empty input: JSON Lines with no lines.
 enum TakingsFormatDetector {
     /// `complete` says the peek holds the whole input.
-    static func detect(_ peek: [UInt8], path: String, complete: Bool = true) throws(TakingsInputError) -> TakingsFormat {
+    static func detect(_ peek: [UInt8], path: String, complete: Bool = true)
+        throws(TakingsInputError) -> TakingsFormat
+    {
         var k = 0
         if peek.starts(with: [0xEF, 0xBB, 0xBF]) { k = 3 }
         while k < peek.count, [0x20, 0x09, 0x0D, 0x0A].contains(peek[k]) { k += 1 }
@@ -25,18 +27,25 @@ enum TakingsFormatDetector {
             let rest = peek[min(lineEnd + 1, peek.count)...]
             // More non-blank content after the first line (or a first line that fills
             // the peek, so more may follow).
-            let moreFollows = rest.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) } || (lineEnd == peek.count && !complete)
+            let moreFollows =
+                rest.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
+                || (lineEnd == peek.count && !complete)
             if let node = try? JSONParser.parse(firstLine), let members = node.members {
                 if members.contains(where: { $0.key == "rollup" }) { return .rollupJSONLines }
-                guard let e = members.first(where: { $0.key == "entries" }), case .array = e.value.value else { return .jsonLines }
+                guard let e = members.first(where: { $0.key == "entries" }),
+                    case .array = e.value.value
+                else { return .jsonLines }
                 // A whole object with an `entries` array: a ledger document on one line,
                 // or a JSON Lines entry that carries an (ignored) `entries` field. Reading
                 // it the wrong way loses entries, so when either could be meant, stop.
                 let entryKeys: Set<String> = ["id", "at", "kind", "amount"]
                 if moreFollows || members.contains(where: { entryKeys.contains($0.key) }) {
-                    throw unsure(path, moreFollows
-                        ? "its first line is a whole object with an \"entries\" array, as a ledger document is, but more lines follow, as in JSON Lines"
-                        : "its only line is an object with an \"entries\" array, as a ledger document is, and entry fields (id, at, kind, amount), as a JSON Lines entry has")
+                    throw unsure(
+                        path,
+                        moreFollows
+                            ? "its first line is a whole object with an \"entries\" array, as a ledger document is, but more lines follow, as in JSON Lines"
+                            : "its only line is an object with an \"entries\" array, as a ledger document is, and entry fields (id, at, kind, amount), as a JSON Lines entry has"
+                    )
                 }
                 return .ledgerDocument
             }
@@ -45,14 +54,22 @@ enum TakingsFormatDetector {
             // when its first entry starts on the same line.
             return opensEntriesArray(Array(peek[k...])) ? .ledgerDocument : .jsonLines
         case UInt8(ascii: "["):
-            throw TakingsInputError(path: path, message: "a JSON array is not a takings export: write JSON Lines (one entry per line) or a ledger document {\"entries\": [...]}")
+            throw TakingsInputError(
+                path: path,
+                message:
+                    "a JSON array is not a takings export: write JSON Lines (one entry per line) or a ledger document {\"entries\": [...]}"
+            )
         default:
             let header = String(decoding: firstLine, as: UTF8.self)
                 .split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: "\" \r") }
             if header.contains("period") { return .rollupCSV }
             if header.contains("id") || header.contains("kind") { return .csv }
-            throw TakingsInputError(path: path, message: "cannot tell the format: not JSON Lines, a ledger document, or a CSV with an id or period column; use --input-format")
+            throw TakingsInputError(
+                path: path,
+                message:
+                    "cannot tell the format: not JSON Lines, a ledger document, or a CSV with an id or period column; use --input-format"
+            )
         }
     }
 }
@@ -60,7 +77,11 @@ enum TakingsFormatDetector {
 extension TakingsFormatDetector {
     /// The input could be read two ways that count different entries: the run stops.
     static func unsure(_ path: String, _ why: String) -> TakingsInputError {
-        TakingsInputError(path: path, message: "cannot tell the format: \(why); say which with --input-format ledger or --input-format jsonl")
+        TakingsInputError(
+            path: path,
+            message:
+                "cannot tell the format: \(why); say which with --input-format ledger or --input-format jsonl"
+        )
     }
 
     /// True when `"entries"` is followed, after blanks, by `:` and `[`.
@@ -70,7 +91,9 @@ extension TakingsFormatDetector {
         while i + key.count <= bytes.count {
             if bytes[i] == key[0], bytes[i..<i + key.count].elementsEqual(key) {
                 var j = i + key.count
-                func skip() { while j < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[j]) { j += 1 } }
+                func skip() {
+                    while j < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[j]) { j += 1 }
+                }
                 skip()
                 if j < bytes.count, bytes[j] == UInt8(ascii: ":") {
                     j += 1

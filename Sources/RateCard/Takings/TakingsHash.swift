@@ -33,7 +33,8 @@ enum TakingsHash {
             var w: UInt64 = 0
             if count >= 8 {
                 // The last eight bytes, shifted down to the ones not yet read.
-                let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                let last = UInt64(
+                    littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
                 w = last >> UInt64(8 * (8 - (count - i)))
             } else {
                 var shift: UInt64 = 0
@@ -90,7 +91,8 @@ enum TakingsHash {
             var w: UInt64 = 0
             if count >= 8 {
                 // The last eight bytes, shifted down to the ones not yet read.
-                let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                let last = UInt64(
+                    littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
                 w = last >> UInt64(8 * (8 - (count - i)))
             } else {
                 var shift: UInt64 = 0
@@ -117,7 +119,8 @@ enum TakingsHash {
         }
     }
 
-    nonisolated(unsafe) private static let emptyStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    nonisolated(unsafe) private static let emptyStorage = UnsafeMutablePointer<UInt8>.allocate(
+        capacity: 1)
     static var emptyBase: UnsafePointer<UInt8> { UnsafePointer(emptyStorage) }
 }
 

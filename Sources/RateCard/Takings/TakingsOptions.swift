@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How `TakingsRun` reads and summarises its inputs.
@@ -29,23 +29,31 @@ public struct TakingsOptions: Sendable {
     /// The default cap: half of the machine's memory (or of the control group's limit,
     /// when that is smaller).
     public static var defaultMemoryLimit: Int {
-        let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let size = sysconf(Int32(_SC_PAGESIZE))
         var total = pages > 0 && size > 0 ? pages * size : 8 << 30
         let fd = open("/sys/fs/cgroup/memory.max", O_RDONLY)
         if fd >= 0 {
             var buffer = [UInt8](repeating: 0, count: 32)
-            let n = buffer.withUnsafeMutableBytes { b in b.baseAddress.map { read(fd, $0, b.count) } ?? 0 }
+            let n = buffer.withUnsafeMutableBytes { b in
+                b.baseAddress.map { read(fd, $0, b.count) } ?? 0
+            }
             close(fd)
             // "max" when there is no limit.
-            if n > 0, let limit = Int(String(decoding: buffer[0..<n], as: UTF8.self).filter(\.isNumber)), limit > 0 {
+            if n > 0,
+                let limit = Int(String(decoding: buffer[0..<n], as: UTF8.self).filter(\.isNumber)),
+                limit > 0
+            {
                 total = min(total, limit)
             }
         }
         return total / 2
     }
 
-    public init(window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
-                threads: Int = 2, chunkBytes: Int = 16 << 20, rejectionsShown: Int = 20) {
+    public init(
+        window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
+        threads: Int = 2, chunkBytes: Int = 16 << 20, rejectionsShown: Int = 20
+    ) {
         self.window = window
         self.series = series
         self.strict = strict

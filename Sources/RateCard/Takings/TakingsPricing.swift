@@ -44,7 +44,10 @@ struct QuantityNeed: Sendable {
 
     static let none = QuantityNeed(all: false, keys: [])
 
-    init(all: Bool, keys: Set<String>, chargeRules: [String: ChargeRules] = [:], auditWindow: TakingsWindow = .all) {
+    init(
+        all: Bool, keys: Set<String>, chargeRules: [String: ChargeRules] = [:],
+        auditWindow: TakingsWindow = .all
+    ) {
         self.all = all
         self.keys = keys
         self.chargeRules = chargeRules

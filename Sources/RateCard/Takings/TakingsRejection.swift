@@ -43,7 +43,9 @@ public enum RejectionClass: String, Sendable, Hashable, CaseIterable, Codable, C
     case conflictingDuplicate = "conflicting-duplicate"
     case overflow
 
-    public static func < (lhs: RejectionClass, rhs: RejectionClass) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: RejectionClass, rhs: RejectionClass) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
 }
 
 /// One rejected line: where, which class of problem, and a lowercase message.
@@ -60,8 +62,9 @@ public struct TakingsRejection: Sendable, Hashable, Comparable {
 
     /// `path:line:column: error: message [rule]`, compiler style.
     public var diagnostic: Diagnostic {
-        Diagnostic(path: place.path, location: SourceLocation(line: place.line, column: place.column),
-                   severity: .error, message: message, rule: reason.rawValue)
+        Diagnostic(
+            path: place.path, location: SourceLocation(line: place.line, column: place.column),
+            severity: .error, message: message, rule: reason.rawValue)
     }
 
     public static func < (lhs: TakingsRejection, rhs: TakingsRejection) -> Bool {

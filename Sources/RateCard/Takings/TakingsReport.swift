@@ -18,7 +18,10 @@ public struct TakingsReport: Sendable, Hashable {
         /// The metered provider cost of the charges, when the run was priced.
         public let cost: Money?
 
-        public init(feature: String, charges: Int, charged: Int128, declines: Int, givenBack: Int128, cost: Money? = nil) {
+        public init(
+            feature: String, charges: Int, charged: Int128, declines: Int, givenBack: Int128,
+            cost: Money? = nil
+        ) {
             self.feature = feature
             self.charges = charges
             self.charged = charged

@@ -1,8 +1,9 @@
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The library entry point of `margin pnl`: reads every input, merges, windows and sums.
@@ -20,8 +21,12 @@ public enum TakingsRun {
     /// Throws `TakingsInputError` when an input cannot be read at all (exit 2) and
     /// `TakingsOptionError` for bad options; every problem inside an input is a rejection,
     /// a warning or an error in the report instead.
-    public static func run(inputs: [TakingsInput], options: TakingsOptions, pricing: (any TakingsPricing)?) throws -> TakingsReport {
-        guard inputs.count <= maxInputs else { throw TakingsOptionError.tooManyInputs(inputs.count) }
+    public static func run(
+        inputs: [TakingsInput], options: TakingsOptions, pricing: (any TakingsPricing)?
+    ) throws -> TakingsReport {
+        guard inputs.count <= maxInputs else {
+            throw TakingsOptionError.tooManyInputs(inputs.count)
+        }
         if let s = options.window.since, let u = options.window.until, !(s < u) {
             throw TakingsOptionError.emptyWindow(since: s, until: u)
         }
@@ -34,7 +39,11 @@ public enum TakingsRun {
             switch input.source {
             case .file(let path):
                 var st = stat()
-                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) } else { known = false }
+                if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                    bytes += Int(st.st_size)
+                } else {
+                    known = false
+                }
             case .bytes(let b): bytes += b.count
             case .standardInput: known = false
             }
@@ -43,13 +52,16 @@ public enum TakingsRun {
         let parts = partitions(inputBytes: known ? bytes : nil, memoryLimit: options.memoryLimit)
         guard parts > 1, let limit = options.memoryLimit else {
             let expected = min(bytes / 170, 1 << 31) / options.threads
-            let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path), expectedEntriesPerShard: expected)
+            let engine = TakingsEngine(
+                options: options, pricing: pricing, paths: inputs.map(\.path),
+                expectedEntriesPerShard: expected)
             for (index, input) in inputs.enumerated() {
                 try engine.read(input, index: index)
             }
             return engine.finish()
         }
-        let spill = try TakingsSpill(partitions: parts, bufferBytes: min(1 << 20, max(16 << 10, limit / (16 * parts))))
+        let spill = try TakingsSpill(
+            partitions: parts, bufferBytes: min(1 << 20, max(16 << 10, limit / (16 * parts))))
         defer { spill.remove() }
         let engine = TakingsEngine(options: options, pricing: pricing, paths: inputs.map(\.path))
         engine.spill = spill
@@ -111,12 +123,18 @@ final class TakingsEngine {
     /// Rejections found outside the shards (whole-document problems, roll-ups).
     var rejections: RejectionLog
 
-    init(options: TakingsOptions, pricing: (any TakingsPricing)?, paths: [String], expectedEntriesPerShard: Int = 0) {
+    init(
+        options: TakingsOptions, pricing: (any TakingsPricing)?, paths: [String],
+        expectedEntriesPerShard: Int = 0
+    ) {
         self.options = options
-        settings = MergeSettings(window: options.window, series: options.series, pricing: pricing,
-                                 shards: options.threads, rejectionsShown: options.rejectionsShown, paths: paths)
+        settings = MergeSettings(
+            window: options.window, series: options.series, pricing: pricing,
+            shards: options.threads, rejectionsShown: options.rejectionsShown, paths: paths)
         shards = (0..<options.threads).map {
-            TakingsShard(index: $0, rejectionsShown: options.rejectionsShown, expectedEntries: expectedEntriesPerShard)
+            TakingsShard(
+                index: $0, rejectionsShown: options.rejectionsShown,
+                expectedEntries: expectedEntriesPerShard)
         }
         rejections = RejectionLog(limit: options.rejectionsShown)
         // Two pieces per thread and block, so the threads can balance their work.
@@ -139,28 +157,37 @@ final class TakingsEngine {
             try source.fill(buf.baseAddress!, count: peekSize)
         }
         peek.removeSubrange(n...)
-        let format = try input.format ?? TakingsFormatDetector.detect(peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
+        let format =
+            try input.format
+            ?? TakingsFormatDetector.detect(
+                peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
         switch format {
         case .jsonLines:
             // A UTF-8 byte-order mark is skipped, as in every other format.
             let bom = peek.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             if let size = source.regularFileSize, size > 0 {
-                try streamMappedJSONLines(source, size: size, start: bom, input: index, path: input.path)
+                try streamMappedJSONLines(
+                    source, size: size, start: bom, input: index, path: input.path)
             } else {
-                try streamJSONLines(source, initial: Array(peek.dropFirst(bom)), input: index, path: input.path)
+                try streamJSONLines(
+                    source, initial: Array(peek.dropFirst(bom)), input: index, path: input.path)
             }
         case .ledgerDocument:
             let all = try readAll(source, initial: peek, path: input.path)
-            merge([LedgerDocumentReader.read(all, keepQuantity: keepQuantity)], input: index, path: input.path, baseLine: 0)
+            merge(
+                [LedgerDocumentReader.read(all, keepQuantity: keepQuantity)], input: index,
+                path: input.path, baseLine: 0)
         case .csv:
-            var reader = CSVLedgerReader(BufferedBytes(source, initial: peek), keepQuantity: keepQuantity)
+            var reader = CSVLedgerReader(
+                BufferedBytes(source, initial: peek), keepQuantity: keepQuantity)
             while let chunk = reader.next(records: 65_536) {
                 merge([chunk], input: index, path: input.path, baseLine: 0)
             }
             if let failure = reader.failure { throw failure }
         case .rollupJSONLines, .rollupCSV:
             var bytes = BufferedBytes(source, initial: peek)
-            let rows = format == .rollupCSV ? RollupReader.csv(&bytes) : RollupReader.jsonLines(&bytes)
+            let rows =
+                format == .rollupCSV ? RollupReader.csv(&bytes) : RollupReader.jsonLines(&bytes)
             if let failure = bytes.failure { throw failure }
             addRollups(rows, input: index, path: input.path)
         }
@@ -168,7 +195,9 @@ final class TakingsEngine {
         options.progress?.setBytes(bytesBefore)
     }
 
-    private func readAll(_ source: ByteSource, initial: [UInt8], path: String) throws(TakingsInputError) -> [UInt8] {
+    private func readAll(_ source: ByteSource, initial: [UInt8], path: String)
+        throws(TakingsInputError) -> [UInt8]
+    {
         var all = initial
         if source.atKnownEnd { return all }
         if let left = source.remaining { all.reserveCapacity(initial.count + left) }
@@ -180,7 +209,10 @@ final class TakingsEngine {
             if n == 0 { break }
             all.append(contentsOf: block[0..<n])
             if all.count > 1 << 30 {
-                throw TakingsInputError(path: path, message: "larger than 1 GiB: export large takings as JSON Lines, which are streamed")
+                throw TakingsInputError(
+                    path: path,
+                    message:
+                        "larger than 1 GiB: export large takings as JSON Lines, which are streamed")
             }
         }
         return all
@@ -188,13 +220,17 @@ final class TakingsEngine {
 
     /// JSON Lines, the hot path: read blocks of whole lines, parse pieces in parallel,
     /// merge shards in parallel, in input order.
-    private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String) throws {
+    private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String)
+        throws
+    {
         let threads = options.threads
         // Blocks of `chunkBytes` per thread, or smaller when the whole input is known to
         // be smaller (in memory): one more byte than the input, so the first fill sees
         // its end.
         var capacity = max(initial.count, options.chunkBytes * threads)
-        if let left = source.remaining { capacity = max(initial.count, min(capacity, initial.count + left + 1)) }
+        if let left = source.remaining {
+            capacity = max(initial.count, min(capacity, initial.count + left + 1))
+        }
         // Two blocks: while one is parsed, the next is read into the other.
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         var spare = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -221,7 +257,11 @@ final class TakingsEngine {
             if !eof {
                 guard let last = lastNewline(buffer, filled) else {
                     guard capacity < TakingsRun.maxLineBytes else {
-                        throw TakingsInputError(path: path, message: "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?")
+                        throw TakingsInputError(
+                            path: path,
+                            message:
+                                "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?"
+                        )
                     }
                     let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
                     bigger.update(from: buffer, count: filled)
@@ -247,14 +287,22 @@ final class TakingsEngine {
             let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
             parallel(pieces.count + 1) { k in
                 guard k > 0 else {
-                    if carry > 0 { next.pointer.update(from: base.pointer + carryFrom, count: carry) }
-                    read[0] = final ? .success(0) : Result { () throws(TakingsInputError) in try reader.source.fill(next.pointer + carry, count: room) }
+                    if carry > 0 {
+                        next.pointer.update(from: base.pointer + carryFrom, count: carry)
+                    }
+                    read[0] =
+                        final
+                        ? .success(0)
+                        : Result { () throws(TakingsInputError) in
+                            try reader.source.fill(next.pointer + carry, count: room)
+                        }
                     return
                 }
                 let (start, end) = pieces[k - 1]
                 var devices = interners.take(k - 1)
-                parsed[k - 1] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count,
-                                                           keepQuantity: keep, devices: &devices, worker: k - 1)
+                parsed[k - 1] = JSONLinesChunkParser.parse(
+                    base.pointer + start, end - start, final: final && k == pieces.count,
+                    keepQuantity: keep, devices: &devices, worker: k - 1)
                 interners[k - 1] = devices
             }
             let chunks = parsed.values
@@ -276,7 +324,9 @@ final class TakingsEngine {
     /// file. A block starts at the first unparsed line (mapped from the page boundary
     /// below it) and ends at its last newline. Blocks are pipelined: while the shards
     /// merge block N, the other tasks parse block N+1, all on the same threads.
-    private func streamMappedJSONLines(_ source: ByteSource, size: Int, start: Int = 0, input: Int, path: String) throws {
+    private func streamMappedJSONLines(
+        _ source: ByteSource, size: Int, start: Int = 0, input: Int, path: String
+    ) throws {
         let threads = options.threads
         let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
         var blockBytes = options.chunkBytes * threads
@@ -284,14 +334,23 @@ final class TakingsEngine {
         var baseLine = 0
         var pending: (chunks: [ParsedChunk], baseLine: Int)?
         while position < size || pending != nil {
-            var block: (mapped: UnsafeMutableRawPointer, length: Int, data: UnsafeMutablePointer<UInt8>, usable: Int, final: Bool)?
+            var block:
+                (
+                    mapped: UnsafeMutableRawPointer, length: Int, data: UnsafeMutablePointer<UInt8>,
+                    usable: Int, final: Bool
+                )?
             while position < size, block == nil {
                 let mapStart = position - position % page
                 let skip = position - mapStart
                 let length = min(size - mapStart, skip + blockBytes)
-                guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, source.fd, off_t(mapStart)),
-                      mapped != MAP_FAILED else {
-                    throw TakingsInputError(path: path, message: "cannot map the file: \(String(cString: strerror(errno)))")
+                guard
+                    let mapped = mmap(
+                        nil, length, PROT_READ, MAP_PRIVATE, source.fd, off_t(mapStart)),
+                    mapped != MAP_FAILED
+                else {
+                    throw TakingsInputError(
+                        path: path,
+                        message: "cannot map the file: \(String(cString: strerror(errno)))")
                 }
                 let data = mapped.assumingMemoryBound(to: UInt8.self) + skip
                 let final = mapStart + length == size
@@ -300,7 +359,11 @@ final class TakingsEngine {
                     guard let last = lastNewline(data, usable) else {
                         munmap(mapped, length)
                         guard blockBytes < TakingsRun.maxLineBytes else {
-                            throw TakingsInputError(path: path, message: "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?")
+                            throw TakingsInputError(
+                                path: path,
+                                message:
+                                    "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?"
+                            )
                         }
                         blockBytes *= 2
                         continue
@@ -311,12 +374,18 @@ final class TakingsEngine {
             }
             defer { if let block { munmap(block.mapped, block.length) } }
 
-            let contexts = pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) } ?? []
-            let work = MergeWork(shards: shards, settings: settings, chunks: pending?.chunks ?? [], contexts: contexts, features: features, spill: spill)
+            let contexts =
+                pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) }
+                ?? []
+            let work = MergeWork(
+                shards: shards, settings: settings, chunks: pending?.chunks ?? [],
+                contexts: contexts, features: features, spill: spill)
             let merges = pending == nil ? 0 : shards.count
             let pieces = block.map { split($0.data, $0.usable, parts: threads) } ?? []
             let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
-            let base = SendablePointer(pointer: UnsafePointer(block?.data ?? UnsafeMutablePointer(mutating: TakingsHash.emptyBase)))
+            let base = SendablePointer(
+                pointer: UnsafePointer(
+                    block?.data ?? UnsafeMutablePointer(mutating: TakingsHash.emptyBase)))
             let final = block?.final ?? false
             let keep = keepQuantity
             let interners = parserDevices
@@ -330,8 +399,9 @@ final class TakingsEngine {
                 // Piece p of every block has parser state p (its device table).
                 let slot = p
                 var devices = interners.take(slot)
-                parsed[p] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && p == pieces.count - 1,
-                                                       keepQuantity: keep, devices: &devices, worker: slot)
+                parsed[p] = JSONLinesChunkParser.parse(
+                    base.pointer + start, end - start, final: final && p == pieces.count - 1,
+                    keepQuantity: keep, devices: &devices, worker: slot)
                 interners[slot] = devices
             }
             if let block {
@@ -348,15 +418,17 @@ final class TakingsEngine {
 
     /// Parses `[0, count)` of whole lines in one piece per thread, in parallel.
     private func parsePieces(_ base: SendablePointer, _ count: Int, final: Bool) -> [ParsedChunk] {
-        let pieces = split(UnsafeMutablePointer(mutating: base.pointer), count, parts: options.threads)
+        let pieces = split(
+            UnsafeMutablePointer(mutating: base.pointer), count, parts: options.threads)
         let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
         let keep = keepQuantity
         let interners = parserDevices
         parallel(pieces.count) { k in
             let (start, end) = pieces[k]
             var devices = interners.take(k)
-            parsed[k] = JSONLinesChunkParser.parse(base.pointer + start, end - start, final: final && k == pieces.count - 1,
-                                                   keepQuantity: keep, devices: &devices, worker: k)
+            parsed[k] = JSONLinesChunkParser.parse(
+                base.pointer + start, end - start, final: final && k == pieces.count - 1,
+                keepQuantity: keep, devices: &devices, worker: k)
             interners[k] = devices
         }
         return parsed.values
@@ -377,7 +449,9 @@ final class TakingsEngine {
         var start = 0
         for k in 1..<max(parts, 1) {
             let target = n * k / parts
-            guard target > start, target < n, let hit = memchr(p + target, 0x0A, n - target) else { continue }
+            guard target > start, target < n, let hit = memchr(p + target, 0x0A, n - target) else {
+                continue
+            }
             let end = (UnsafeRawPointer(hit) - UnsafeRawPointer(p)) + 1
             if end > start, end < n {
                 ranges.append((start, end))
@@ -404,13 +478,16 @@ final class TakingsEngine {
     func merge(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) {
         let contexts = prepare(chunks, input: input, path: path, baseLine: baseLine)
         let names = features
-        let work = MergeWork(shards: shards, settings: settings, chunks: chunks, contexts: contexts, features: names, spill: spill)
+        let work = MergeWork(
+            shards: shards, settings: settings, chunks: chunks, contexts: contexts, features: names,
+            spill: spill)
         parallel(shards.count) { s in work.run(shard: s) }
     }
 
     /// Maps chunks' local features and devices to global indexes and counts their lines
     /// and rejections, in input order, on the calling thread.
-    func prepare(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) -> [ChunkContext] {
+    func prepare(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) -> [ChunkContext]
+    {
         var contexts: [ChunkContext] = []
         var base = baseLine
         for chunk in chunks {
@@ -425,14 +502,20 @@ final class TakingsEngine {
                 deviceMap.append(Int(deviceNames.intern(d.h0, d.h1) { d.name }))
             }
             if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = deviceMap }
-            contexts.append(ChunkContext(input: input, path: path, baseLine: base, featureMap: featureMap, deviceMap: deviceMap))
+            contexts.append(
+                ChunkContext(
+                    input: input, path: path, baseLine: base, featureMap: featureMap,
+                    deviceMap: deviceMap))
             lines += chunk.lineCount
             blank += chunk.blankCount
             options.progress?.addEntries(chunk.lineCount - chunk.blankCount)
             for (line, problem) in chunk.problems {
-                rejections.add(TakingsRejection(
-                    place: TakingsPlace(input: input, path: path, line: chunk.lineNumber(line, base: base), column: problem.column),
-                    reason: problem.reason, message: problem.message))
+                rejections.add(
+                    TakingsRejection(
+                        place: TakingsPlace(
+                            input: input, path: path, line: chunk.lineNumber(line, base: base),
+                            column: problem.column),
+                        reason: problem.reason, message: problem.message))
             }
             base += chunk.lineCount
         }
@@ -452,30 +535,44 @@ final class TakingsEngine {
                 blank += 1
                 continue
             case .failure(let problem):
-                rejections.add(TakingsRejection(place: TakingsPlace(input: input, path: path, line: row.line, column: problem.column),
-                                                reason: problem.reason, message: problem.message))
+                rejections.add(
+                    TakingsRejection(
+                        place: TakingsPlace(
+                            input: input, path: path, line: row.line, column: problem.column),
+                        reason: problem.reason, message: problem.message))
                 continue
             case .success(let value):
                 r = value
             }
             let counts = r.charges + r.declines + r.grants + r.topups
             guard rollupCounts + counts <= TakingsRun.maxRollupCounts else {
-                rejections.add(TakingsRejection(place: place, reason: .amountOutOfRange,
-                                                message: "the roll-ups count more than 10^18 charges, declines, grants and top-ups in all: the counts of this row (\(counts)) are beyond what one run can add exactly"))
+                rejections.add(
+                    TakingsRejection(
+                        place: place, reason: .amountOutOfRange,
+                        message:
+                            "the roll-ups count more than 10^18 charges, declines, grants and top-ups in all: the counts of this row (\(counts)) are beyond what one run can add exactly"
+                    ))
                 continue
             }
             if let id = r.id {
                 let (id0, id1) = TakingsHash.id("rollup:" + id)
                 let target = shards[SlotMeta.shard(of: id0, count: shards.count)]
-                switch target.table.insert(id0: id0, id1: id1, content: r.contentHash,
-                                           meta: SlotMeta.pack(line: row.line, input: input, kind: .grant, feature: UInt32.max)) {
+                switch target.table.insert(
+                    id0: id0, id1: id1, content: r.contentHash,
+                    meta: SlotMeta.pack(
+                        line: row.line, input: input, kind: .grant, feature: UInt32.max))
+                {
                 case .duplicate:
                     target.state.duplicates += 1
                     continue
                 case .conflict(let existing):
                     let first = target.place(existing, settings)
-                    rejections.add(TakingsRejection(place: place, reason: .conflictingDuplicate,
-                                                    message: "conflicting duplicate: the same roll-up id as \(first.path):\(first.line) with different content"))
+                    rejections.add(
+                        TakingsRejection(
+                            place: place, reason: .conflictingDuplicate,
+                            message:
+                                "conflicting duplicate: the same roll-up id as \(first.path):\(first.line) with different content"
+                        ))
                     continue
                 case .inserted:
                     break
@@ -484,13 +581,19 @@ final class TakingsEngine {
             rollupCounts += counts
             shard.state.entries += 1
             let window = options.window
-            let cut = (window.since.map { r.since < $0 && $0 < r.until } ?? false)
+            let cut =
+                (window.since.map { r.since < $0 && $0 < r.until } ?? false)
                 || (window.until.map { r.since < $0 && $0 < r.until } ?? false)
-            let counted = window.contains(seconds: r.since.seconds, nanoseconds: UInt32(r.since.nanoseconds))
+            let counted = window.contains(
+                seconds: r.since.seconds, nanoseconds: UInt32(r.since.nanoseconds))
             if cut {
-                warnings.append(Diagnostic(path: path, location: SourceLocation(line: row.line, column: 1), severity: .warning,
-                    message: "the window (\(window.name)) cuts roll-up period \(r.period): a roll-up can only be windowed by its period; \(counted ? "counted in full, as it starts inside the window" : "not counted, as it starts before the window")",
-                    rule: "rollup-cut"))
+                warnings.append(
+                    Diagnostic(
+                        path: path, location: SourceLocation(line: row.line, column: 1),
+                        severity: .warning,
+                        message:
+                            "the window (\(window.name)) cuts roll-up period \(r.period): a roll-up can only be windowed by its period; \(counted ? "counted in full, as it starts inside the window" : "not counted, as it starts before the window")",
+                        rule: "rollup-cut"))
             }
             if window.until.map({ r.since < $0 }) ?? true {
                 shard.state.outstanding += r.granted + r.toppedUp + r.givenBack - r.charged
@@ -506,11 +609,17 @@ final class TakingsEngine {
             if let series = options.series {
                 bucket = series.bucket(seconds: r.since.seconds)
                 if bucket == TakingsSeries.outside {
-                    shard.state.noteOutsideSeries(SlotMeta.pack(line: row.line, input: input, kind: .charge, feature: UInt32.max))
+                    shard.state.noteOutsideSeries(
+                        SlotMeta.pack(
+                            line: row.line, input: input, kind: .charge, feature: UInt32.max))
                 } else if series.calendarPeriod(bucket).endSeconds < r.until.seconds {
-                    warnings.append(Diagnostic(path: path, location: SourceLocation(line: row.line, column: 1), severity: .warning,
-                        message: "roll-up period \(r.period) is longer than a \(series.period.rawValue) of the series: counted in the \(series.period.rawValue) it starts in",
-                        rule: "rollup-cut"))
+                    warnings.append(
+                        Diagnostic(
+                            path: path, location: SourceLocation(line: row.line, column: 1),
+                            severity: .warning,
+                            message:
+                                "roll-up period \(r.period) is longer than a \(series.period.rawValue) of the series: counted in the \(series.period.rawValue) it starts in",
+                            rule: "rollup-cut"))
                 }
             }
             let feature: Int
@@ -522,16 +631,26 @@ final class TakingsEngine {
                 features.append(name)
             }
             var list = shard.state.sums[bucket] ?? []
-            if list.count <= feature { list.append(contentsOf: repeatElement(FeatureSums(), count: feature + 1 - list.count)) }
+            if list.count <= feature {
+                list.append(
+                    contentsOf: repeatElement(FeatureSums(), count: feature + 1 - list.count))
+            }
             list[feature].charges += Int64(r.charges)
             list[feature].charged += r.charged
             list[feature].declines += Int64(r.declines)
             list[feature].givenBack += r.givenBack
             shard.state.sums[bucket] = list
-            if shard.state.firstSeen.count <= feature { shard.state.firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - shard.state.firstSeen.count)) }
-            let meta = SlotMeta.pack(line: row.line, input: input, kind: .charge, feature: UInt32(min(feature, 0xFFFE)))
+            if shard.state.firstSeen.count <= feature {
+                shard.state.firstSeen.append(
+                    contentsOf: repeatElement(
+                        UInt64.max, count: feature + 1 - shard.state.firstSeen.count))
+            }
+            let meta = SlotMeta.pack(
+                line: row.line, input: input, kind: .charge, feature: UInt32(min(feature, 0xFFFE)))
             let seen = shard.state.firstSeen[feature]
-            if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) { shard.state.firstSeen[feature] = meta }
+            if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
+                shard.state.firstSeen[feature] = meta
+            }
         }
     }
 }

@@ -11,7 +11,9 @@ struct FeatureSums {
         charged = try checkedAdd(charged, o.charged)
         declines += o.declines
         givenBack = try checkedAdd(givenBack, o.givenBack)
-        if let oc = o.cost { cost = try cost.map { c throws(MoneyError) in try c.adding(oc) } ?? oc }
+        if let oc = o.cost {
+            cost = try cost.map { c throws(MoneyError) in try c.adding(oc) } ?? oc
+        }
     }
 }
 
@@ -51,10 +53,15 @@ struct ChainSums {
     @inline(__always)
     static func mix(_ v: Int128) -> UInt64 {
         let u = UInt128(bitPattern: v)
-        return TakingsHash.integer(UInt64(truncatingIfNeeded: u) ^ TakingsHash.integer(UInt64(truncatingIfNeeded: u >> 64), seed: 7), seed: 0xba1a)
+        return TakingsHash.integer(
+            UInt64(truncatingIfNeeded: u)
+                ^ TakingsHash.integer(UInt64(truncatingIfNeeded: u >> 64), seed: 7), seed: 0xba1a)
     }
 
-    mutating func add(amount: Int64, balanceAfter: Int64, seconds: Int64, nanos: UInt32, id: (UInt64, UInt64), meta: UInt64) {
+    mutating func add(
+        amount: Int64, balanceAfter: Int64, seconds: Int64, nanos: UInt32, id: (UInt64, UInt64),
+        meta: UInt64
+    ) {
         count += 1
         let before = Int128(balanceAfter) - Int128(amount)
         links = links &+ ChainSums.mix(before) &- ChainSums.mix(Int128(balanceAfter))
@@ -73,7 +80,9 @@ struct ChainSums {
         count += o.count
         links = links &+ o.links
         total &+= o.total
-        if (o.latestSeconds, o.latestNanos, o.latestId.0, o.latestId.1) > (latestSeconds, latestNanos, latestId.0, latestId.1) {
+        if (o.latestSeconds, o.latestNanos, o.latestId.0, o.latestId.1) > (
+            latestSeconds, latestNanos, latestId.0, latestId.1
+        ) {
             latestSeconds = o.latestSeconds
             latestNanos = o.latestNanos
             latestId = o.latestId
@@ -132,7 +141,10 @@ struct MergeSettings: @unchecked Sendable {
     /// The keys `pricing` can cost (nil: any).
     let meteredKeys: Set<String>?
 
-    init(window: TakingsWindow, series: TakingsSeries?, pricing: (any TakingsPricing)?, shards: Int, rejectionsShown: Int, paths: [String]) {
+    init(
+        window: TakingsWindow, series: TakingsSeries?, pricing: (any TakingsPricing)?, shards: Int,
+        rejectionsShown: Int, paths: [String]
+    ) {
         self.window = window
         self.series = series
         self.pricing = pricing
@@ -184,7 +196,9 @@ struct ShardState {
 
     mutating func noteOutsideSeries(_ meta: UInt64) {
         outsideSeries += 1
-        if outsideSeriesFirst == .max || SlotMeta.precedes(meta, outsideSeriesFirst) { outsideSeriesFirst = meta }
+        if outsideSeriesFirst == .max || SlotMeta.precedes(meta, outsideSeriesFirst) {
+            outsideSeriesFirst = meta
+        }
     }
 
     init(rejectionsShown: Int) {
@@ -197,8 +211,10 @@ struct ShardState {
     }
 
     mutating func overflow(_ ctx: ChunkContext, _ line: Int) {
-        errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
-                                 message: "a sum of credits overflows 128 bits at this entry", rule: "overflow"))
+        errors.append(
+            Diagnostic(
+                path: ctx.path, location: SourceLocation(line: line, column: 1),
+                message: "a sum of credits overflows 128 bits at this entry", rule: "overflow"))
     }
 }
 
@@ -218,7 +234,9 @@ final class TakingsShard: @unchecked Sendable {
 
     func place(_ meta: UInt64, _ settings: MergeSettings) -> TakingsPlace {
         let input = SlotMeta.input(meta)
-        return TakingsPlace(input: input, path: input < settings.paths.count ? settings.paths[input] : "?", line: SlotMeta.line(meta))
+        return TakingsPlace(
+            input: input, path: input < settings.paths.count ? settings.paths[input] : "?",
+            line: SlotMeta.line(meta))
     }
 
     /// Adds credits exactly; an overflow is an error naming the line, never a trap.
@@ -228,8 +246,12 @@ final class TakingsShard: @unchecked Sendable {
     }
 
     /// Merges the records of one chunk that belong to this shard, in line order.
-    func merge(_ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]) {
-        var run = ShardMerge(index: index, st: state, table: table.storage, chunk: chunk, ctx: ctx, settings: settings, features: features)
+    func merge(
+        _ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]
+    ) {
+        var run = ShardMerge(
+            index: index, st: state, table: table.storage, chunk: chunk, ctx: ctx,
+            settings: settings, features: features)
         state = ShardState(rejectionsShown: 0)
         run.mergeAll()
         state = run.st
@@ -251,7 +273,10 @@ struct ShardMerge {
     var current: [FeatureSums]
     var currentDirty = false
 
-    init(index: Int, st: ShardState, table: DedupSlots, chunk: ParsedChunk, ctx: ChunkContext, settings: MergeSettings, features: [String]) {
+    init(
+        index: Int, st: ShardState, table: DedupSlots, chunk: ParsedChunk, ctx: ChunkContext,
+        settings: MergeSettings, features: [String]
+    ) {
         self.index = index
         self.st = st
         self.table = table
@@ -264,7 +289,9 @@ struct ShardMerge {
     }
 
     mutating func flush() {
-        if currentDirty || st.sums[currentBucket] == nil, !current.isEmpty { st.sums[currentBucket] = current }
+        if currentDirty || st.sums[currentBucket] == nil, !current.isEmpty {
+            st.sums[currentBucket] = current
+        }
         currentDirty = false
     }
 
@@ -278,7 +305,9 @@ struct ShardMerge {
 
     func place(_ meta: UInt64) -> TakingsPlace {
         let input = SlotMeta.input(meta)
-        return TakingsPlace(input: input, path: input < settings.paths.count ? settings.paths[input] : "?", line: SlotMeta.line(meta))
+        return TakingsPlace(
+            input: input, path: input < settings.paths.count ? settings.paths[input] : "?",
+            line: SlotMeta.line(meta))
     }
 
     /// Touches the table slots (and chain sums) of the next group of records while
@@ -338,108 +367,152 @@ struct ShardMerge {
     @inline(__always)
     mutating func isPriced(_ feature: Int) -> Bool {
         if feature < st.priced.count, st.priced[feature] != 0 { return st.priced[feature] == 1 }
-        if st.priced.count <= feature { st.priced.append(contentsOf: repeatElement(0, count: feature + 1 - st.priced.count)) }
-        let priced = settings.pricing != nil && (settings.meteredKeys.map { $0.contains(features[feature]) } ?? true)
+        if st.priced.count <= feature {
+            st.priced.append(contentsOf: repeatElement(0, count: feature + 1 - st.priced.count))
+        }
+        let priced =
+            settings.pricing != nil
+            && (settings.meteredKeys.map { $0.contains(features[feature]) } ?? true)
         st.priced[feature] = priced ? 1 : 2
         return priced
     }
 
     mutating func handle(_ r: TakingsRecord) {
         let window = settings.window
-            let line = chunk.lineNumber(r.line, base: ctx.baseLine)
-            let feature = r.feature == TakingsRecord.none ? -1 : ctx.featureMap[Int(r.feature)]
-            let meta = SlotMeta.pack(line: line, input: ctx.input, kind: r.kind, feature: feature < 0 ? UInt32.max : UInt32(feature))
-            switch table.insert(id0: r.id0, id1: r.id1, content: r.content, meta: meta) {
-            case .duplicate:
-                st.duplicates += 1
-                return
-            case .conflict(let existing):
-                let first = place(existing)
-                st.reject(TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
-                       "conflicting duplicate: the same id as \(first.path):\(first.line) with different content")
-                return
-            case .inserted:
-                break
+        let line = chunk.lineNumber(r.line, base: ctx.baseLine)
+        let feature = r.feature == TakingsRecord.none ? -1 : ctx.featureMap[Int(r.feature)]
+        let meta = SlotMeta.pack(
+            line: line, input: ctx.input, kind: r.kind,
+            feature: feature < 0 ? UInt32.max : UInt32(feature))
+        switch table.insert(id0: r.id0, id1: r.id1, content: r.content, meta: meta) {
+        case .duplicate:
+            st.duplicates += 1
+            return
+        case .conflict(let existing):
+            let first = place(existing)
+            st.reject(
+                TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
+                "conflicting duplicate: the same id as \(first.path):\(first.line) with different content"
+            )
+            return
+        case .inserted:
+            break
+        }
+        st.entries += 1
+        if r.extra >= 0, let problem = chunk.extras[Int(r.extra)].priceProblem {
+            st.ignoredFields.add(
+                TakingsRejection(
+                    place: TakingsPlace(input: ctx.input, path: ctx.path, line: line),
+                    reason: .badValue, message: problem))
+        }
+        if r.hasBalance, r.device != TakingsRecord.none {
+            let d = ctx.deviceMap[Int(r.device)]
+            if st.chains.count <= d {
+                st.chains.append(
+                    contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count))
             }
-            st.entries += 1
-            if r.extra >= 0, let problem = chunk.extras[Int(r.extra)].priceProblem {
-                st.ignoredFields.add(TakingsRejection(place: TakingsPlace(input: ctx.input, path: ctx.path, line: line), reason: .badValue, message: problem))
+            st.chains[d].add(
+                amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds,
+                nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
+        }
+        if r.kind == .charge {
+            st.chargeAmounts.append(ChargeAmount(id0: r.id0, id1: r.id1, amount: r.amount))
+        }
+        if r.kind == .refund {
+            st.pendingRefunds.append(
+                PendingRefund(
+                    id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: meta,
+                    feature: feature, amount: r.amount,
+                    seconds: r.seconds, nanos: r.nanoseconds,
+                    refundOf: r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : ""))
+            return
+        }
+        if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {
+            if !addChecked(&st.outstanding, r.amount) { st.overflow(ctx, line) }
+        }
+        guard window.contains(seconds: r.seconds, nanoseconds: r.nanoseconds) else { return }
+        st.inWindow += 1
+        switch r.kind {
+        case .charge:
+            if let series = settings.series {
+                let b = series.bucket(seconds: r.seconds)
+                if b == TakingsSeries.outside { st.noteOutsideSeries(meta) }
+                select(b)
             }
-            if r.hasBalance, r.device != TakingsRecord.none {
-                let d = ctx.deviceMap[Int(r.device)]
-                if st.chains.count <= d { st.chains.append(contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count)) }
-                st.chains[d].add(amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds, nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
+            if current.count <= feature {
+                current.append(
+                    contentsOf: repeatElement(FeatureSums(), count: feature + 1 - current.count))
             }
-            if r.kind == .charge { st.chargeAmounts.append(ChargeAmount(id0: r.id0, id1: r.id1, amount: r.amount)) }
-            if r.kind == .refund {
-                st.pendingRefunds.append(PendingRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: meta, feature: feature, amount: r.amount,
-                                                    seconds: r.seconds, nanos: r.nanoseconds,
-                                                    refundOf: r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : ""))
-                return
+            currentDirty = true
+            current[feature].charges += 1
+            let (charged, o) = current[feature].charged.addingReportingOverflow(Int128(-r.amount))
+            if o { st.overflow(ctx, line) } else { current[feature].charged = charged }
+            if st.firstSeen.count <= feature {
+                st.firstSeen.append(
+                    contentsOf: repeatElement(UInt64.max, count: feature + 1 - st.firstSeen.count))
             }
-            if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {
-                if !addChecked(&st.outstanding, r.amount) { st.overflow(ctx, line) }
+            let seen = st.firstSeen[feature]
+            if seen == .max
+                || (SlotMeta.input(meta), SlotMeta.line(meta)) < (
+                    SlotMeta.input(seen), SlotMeta.line(seen)
+                )
+            {
+                st.firstSeen[feature] = meta
             }
-            guard window.contains(seconds: r.seconds, nanoseconds: r.nanoseconds) else { return }
-            st.inWindow += 1
-            switch r.kind {
-            case .charge:
-                if let series = settings.series {
-                    let b = series.bucket(seconds: r.seconds)
-                    if b == TakingsSeries.outside { st.noteOutsideSeries(meta) }
-                    select(b)
+            if r.audit != 0 {
+                if st.audit.count <= feature {
+                    st.audit.append(
+                        contentsOf: repeatElement(AuditTally(), count: feature + 1 - st.audit.count)
+                    )
                 }
-                if current.count <= feature {
-                    current.append(contentsOf: repeatElement(FeatureSums(), count: feature + 1 - current.count))
-                }
-                currentDirty = true
-                current[feature].charges += 1
-                let (charged, o) = current[feature].charged.addingReportingOverflow(Int128(-r.amount))
-                if o { st.overflow(ctx, line) } else { current[feature].charged = charged }
-                if st.firstSeen.count <= feature { st.firstSeen.append(contentsOf: repeatElement(UInt64.max, count: feature + 1 - st.firstSeen.count)) }
-                let seen = st.firstSeen[feature]
-                if seen == .max || (SlotMeta.input(meta), SlotMeta.line(meta)) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
-                    st.firstSeen[feature] = meta
-                }
-                if r.audit != 0 {
-                    if st.audit.count <= feature { st.audit.append(contentsOf: repeatElement(AuditTally(), count: feature + 1 - st.audit.count)) }
-                    if r.audit == 1 {
-                        st.audit[feature].checked += 1
-                    } else {
-                        if let outcome = chunk.extras[Int(r.extra)].audit {
-                            let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
-                            st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
-                        }
+                if r.audit == 1 {
+                    st.audit[feature].checked += 1
+                } else {
+                    if let outcome = chunk.extras[Int(r.extra)].audit {
+                        let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
+                        st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
                     }
                 }
-                if isPriced(feature), let pricing = settings.pricing {
-                    let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
-                    let at = Timestamp(seconds: r.seconds, nanoseconds: Int32(r.nanoseconds))
-                    do {
-                        if let cost = try pricing.cost(feature: features[feature], quantity: quantity, at: at) {
-                            current[feature].cost = try current[feature].cost.map { c throws(MoneyError) in try c.adding(cost) } ?? cost
-                        }
-                    } catch {
-                        st.errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
-                                                 message: "cost of this \(features[feature]) charge: \(error)", rule: "cost"))
-                    }
-                }
-            case .grant:
-                st.grants += 1
-                if !addChecked(&st.granted, r.amount) { st.overflow(ctx, line) }
-            case .topup:
-                st.topups += 1
-                if !addChecked(&st.toppedUp, r.amount) { st.overflow(ctx, line) }
-                if r.extra >= 0, let price = chunk.extras[Int(r.extra)].price {
-                    do {
-                        st.topupMoney[price.currency] = try (st.topupMoney[price.currency] ?? .zero).adding(price.amount)
-                    } catch {
-                        st.errors.append(Diagnostic(path: ctx.path, location: SourceLocation(line: line, column: 1),
-                                                 message: "top-up money: \(error)", rule: "overflow"))
-                    }
-                }
-            case .refund:
-                break
             }
+            if isPriced(feature), let pricing = settings.pricing {
+                let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
+                let at = Timestamp(seconds: r.seconds, nanoseconds: Int32(r.nanoseconds))
+                do {
+                    if let cost = try pricing.cost(
+                        feature: features[feature], quantity: quantity, at: at)
+                    {
+                        current[feature].cost =
+                            try current[feature].cost.map { c throws(MoneyError) in
+                                try c.adding(cost)
+                            } ?? cost
+                    }
+                } catch {
+                    st.errors.append(
+                        Diagnostic(
+                            path: ctx.path, location: SourceLocation(line: line, column: 1),
+                            message: "cost of this \(features[feature]) charge: \(error)",
+                            rule: "cost"))
+                }
+            }
+        case .grant:
+            st.grants += 1
+            if !addChecked(&st.granted, r.amount) { st.overflow(ctx, line) }
+        case .topup:
+            st.topups += 1
+            if !addChecked(&st.toppedUp, r.amount) { st.overflow(ctx, line) }
+            if r.extra >= 0, let price = chunk.extras[Int(r.extra)].price {
+                do {
+                    st.topupMoney[price.currency] = try (st.topupMoney[price.currency] ?? .zero)
+                        .adding(price.amount)
+                } catch {
+                    st.errors.append(
+                        Diagnostic(
+                            path: ctx.path, location: SourceLocation(line: line, column: 1),
+                            message: "top-up money: \(error)", rule: "overflow"))
+                }
+            }
+        case .refund:
+            break
+        }
     }
 }

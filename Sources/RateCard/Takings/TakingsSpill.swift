@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The temporary files of a run whose de-duplication state would not fit in its memory
@@ -48,9 +48,15 @@ final class TakingsSpill: @unchecked Sendable {
         self.bufferBytes = bufferBytes
         let base = TakingsSpill.temporaryBase()
         var template = Array((base + "/margin-pnl-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { b in b.baseAddress.flatMap { mkdtemp($0) } }
+        let made = template.withUnsafeMutableBufferPointer { b in
+            b.baseAddress.flatMap { mkdtemp($0) }
+        }
         guard let made else {
-            throw TakingsInputError(path: base, message: "cannot create a temporary directory for the partitions: \(String(cString: strerror(errno)))")
+            throw TakingsInputError(
+                path: base,
+                message:
+                    "cannot create a temporary directory for the partitions: \(String(cString: strerror(errno)))"
+            )
         }
         directory = String(cString: made)
         parts = (0..<partitions).map { _ in Partition() }
@@ -130,7 +136,9 @@ final class TakingsSpill: @unchecked Sendable {
 
     private func fail(_ what: String) {
         let message = "\(what): \(String(cString: strerror(errno)))"
-        lock.locked { if failure == nil { failure = TakingsInputError(path: directory, message: message) } }
+        lock.locked {
+            if failure == nil { failure = TakingsInputError(path: directory, message: message) }
+        }
     }
 
     /// Writes the records of `chunks` that fall in the partitions task `task` of `tasks`
@@ -142,12 +150,19 @@ final class TakingsSpill: @unchecked Sendable {
                 let p = TakingsSpill.partition(of: r.id0, count: partitions)
                 if p % tasks == task {
                     var g = r
-                    if r.feature != TakingsRecord.none { g.feature = UInt32(ctx.featureMap[Int(r.feature)]) }
-                    if r.device != TakingsRecord.none { g.device = UInt32(ctx.deviceMap[Int(r.device)]) }
-                    let extra = r.extra >= 0 ? SpillCoding.encode(chunk.extras[Int(r.extra)], outcomes: outcomes) : []
+                    if r.feature != TakingsRecord.none {
+                        g.feature = UInt32(ctx.featureMap[Int(r.feature)])
+                    }
+                    if r.device != TakingsRecord.none {
+                        g.device = UInt32(ctx.deviceMap[Int(r.device)])
+                    }
+                    let extra =
+                        r.extra >= 0
+                        ? SpillCoding.encode(chunk.extras[Int(r.extra)], outcomes: outcomes) : []
                     g.extra = extra.isEmpty ? -1 : 0
-                    let header = SpilledRecord(record: g, line: Int64(chunk.lineNumber(r.line, base: ctx.baseLine)),
-                                               input: Int32(ctx.input), extraBytes: Int32(extra.count))
+                    let header = SpilledRecord(
+                        record: g, line: Int64(chunk.lineNumber(r.line, base: ctx.baseLine)),
+                        input: Int32(ctx.input), extraBytes: Int32(extra.count))
                     append(p, .records, value: header)
                     if !extra.isEmpty { extra.withUnsafeBytes { append(p, .records, $0) } }
                     parts[p].records += 1
@@ -169,8 +184,13 @@ final class TakingsSpill: @unchecked Sendable {
         for r in refunds {
             let q = TakingsSpill.partition(of: r.ref0, count: partitions)
             let name = Array(r.refundOf.utf8)
-            append(q, .refunds, value: SpilledRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int64(r.feature),
-                                                     amount: r.amount, seconds: r.seconds, nanos: r.nanos, nameBytes: Int32(name.count)))
+            append(
+                q, .refunds,
+                value: SpilledRefund(
+                    id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta,
+                    feature: Int64(r.feature),
+                    amount: r.amount, seconds: r.seconds, nanos: r.nanos,
+                    nameBytes: Int32(name.count)))
             name.withUnsafeBytes { append(q, .refunds, $0) }
             parts[q].refunds += 1
         }
@@ -184,20 +204,29 @@ final class TakingsSpill: @unchecked Sendable {
         let fd = open(name, O_RDONLY)
         guard fd >= 0 else {
             if errno == ENOENT { return [] }
-            throw TakingsInputError(path: name, message: "cannot open a partition: \(String(cString: strerror(errno)))")
+            throw TakingsInputError(
+                path: name, message: "cannot open a partition: \(String(cString: strerror(errno)))")
         }
         defer {
             close(fd)
             unlink(name)
         }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw TakingsInputError(path: name, message: "cannot read a partition") }
+        guard fstat(fd, &st) == 0 else {
+            throw TakingsInputError(path: name, message: "cannot read a partition")
+        }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { b in b.baseAddress.map { read(fd, $0 + done, b.count - done) } ?? 0 }
+            let n = bytes.withUnsafeMutableBytes { b in
+                b.baseAddress.map { read(fd, $0 + done, b.count - done) } ?? 0
+            }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw TakingsInputError(path: name, message: "cannot read a partition: \(String(cString: strerror(errno)))") }
+            guard n > 0 else {
+                throw TakingsInputError(
+                    path: name,
+                    message: "cannot read a partition: \(String(cString: strerror(errno)))")
+            }
             done += n
         }
         return bytes
@@ -205,13 +234,16 @@ final class TakingsSpill: @unchecked Sendable {
 
     /// Streams `p.rec` in blocks of about `blockBytes`, each as chunks of one input
     /// apiece (records keep their order), then deletes the file.
-    func readRecords(_ p: Int, blockBytes: Int, paths: [String], features: Int, devices: Int,
-                     _ body: ([ParsedChunk], [ChunkContext]) -> Void) throws(TakingsInputError) {
+    func readRecords(
+        _ p: Int, blockBytes: Int, paths: [String], features: Int, devices: Int,
+        _ body: ([ParsedChunk], [ChunkContext]) -> Void
+    ) throws(TakingsInputError) {
         let name = path(p, .records)
         let fd = open(name, O_RDONLY)
         guard fd >= 0 else {
             if errno == ENOENT { return }
-            throw TakingsInputError(path: name, message: "cannot open a partition: \(String(cString: strerror(errno)))")
+            throw TakingsInputError(
+                path: name, message: "cannot open a partition: \(String(cString: strerror(errno)))")
         }
         defer {
             close(fd)
@@ -226,9 +258,15 @@ final class TakingsSpill: @unchecked Sendable {
         while true {
             if !atEnd {
                 while filled < buffer.count {
-                    let n = buffer.withUnsafeMutableBytes { b in b.baseAddress.map { read(fd, $0 + filled, b.count - filled) } ?? 0 }
+                    let n = buffer.withUnsafeMutableBytes { b in
+                        b.baseAddress.map { read(fd, $0 + filled, b.count - filled) } ?? 0
+                    }
                     if n < 0, errno == EINTR { continue }
-                    if n < 0 { throw TakingsInputError(path: name, message: "cannot read a partition: \(String(cString: strerror(errno)))") }
+                    if n < 0 {
+                        throw TakingsInputError(
+                            path: name,
+                            message: "cannot read a partition: \(String(cString: strerror(errno)))")
+                    }
                     if n == 0 {
                         atEnd = true
                         break
@@ -247,8 +285,11 @@ final class TakingsSpill: @unchecked Sendable {
                     guard !chunk.records.isEmpty else { return }
                     chunk.lineCount = chunk.records.count
                     chunks.append(chunk)
-                    contexts.append(ChunkContext(input: input, path: input < paths.count ? paths[input] : "?", baseLine: 0,
-                                                 featureMap: featureMap, deviceMap: deviceMap))
+                    contexts.append(
+                        ChunkContext(
+                            input: input, path: input < paths.count ? paths[input] : "?",
+                            baseLine: 0,
+                            featureMap: featureMap, deviceMap: deviceMap))
                     chunk = ParsedChunk()
                 }
                 while used + headerSize <= filled {
@@ -264,7 +305,11 @@ final class TakingsSpill: @unchecked Sendable {
                     r.line = UInt32(chunk.records.count)
                     if h.extraBytes > 0 {
                         r.extra = Int32(chunk.extras.count)
-                        chunk.extras.append(SpillCoding.decode(UnsafeRawBufferPointer(start: base + used + headerSize, count: Int(h.extraBytes)), outcomes: outcomes))
+                        chunk.extras.append(
+                            SpillCoding.decode(
+                                UnsafeRawBufferPointer(
+                                    start: base + used + headerSize, count: Int(h.extraBytes)),
+                                outcomes: outcomes))
                     }
                     chunk.records.append(r)
                     chunk.lineNumbers?.append(Int(h.line))
@@ -275,12 +320,16 @@ final class TakingsSpill: @unchecked Sendable {
             if !chunks.isEmpty { body(chunks, contexts) }
             if used < filled {
                 buffer.withUnsafeMutableBytes { b in
-                    if let base = b.baseAddress { base.copyMemory(from: base + used, byteCount: filled - used) }
+                    if let base = b.baseAddress {
+                        base.copyMemory(from: base + used, byteCount: filled - used)
+                    }
                 }
             }
             filled -= used
             if atEnd {
-                guard filled == 0 else { throw TakingsInputError(path: name, message: "a partition ends inside a record") }
+                guard filled == 0 else {
+                    throw TakingsInputError(path: name, message: "a partition ends inside a record")
+                }
                 return
             }
             if used == 0 { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
@@ -299,9 +348,14 @@ final class TakingsSpill: @unchecked Sendable {
             while at + size <= b.count {
                 let r = base.loadUnaligned(fromByteOffset: at, as: SpilledRefund.self)
                 let n = Int(r.nameBytes)
-                let name = String(decoding: UnsafeRawBufferPointer(start: base + at + size, count: min(n, b.count - at - size)), as: UTF8.self)
-                refunds.append(PendingRefund(id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta, feature: Int(r.feature), amount: r.amount,
-                                             seconds: r.seconds, nanos: r.nanos, refundOf: name))
+                let name = String(
+                    decoding: UnsafeRawBufferPointer(
+                        start: base + at + size, count: min(n, b.count - at - size)), as: UTF8.self)
+                refunds.append(
+                    PendingRefund(
+                        id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta,
+                        feature: Int(r.feature), amount: r.amount,
+                        seconds: r.seconds, nanos: r.nanos, refundOf: name))
                 at += size + n
             }
         }
@@ -333,7 +387,8 @@ final class TakingsSpill: @unchecked Sendable {
 
     // The directory of the live run, kept where a signal handler can reach it without
     // allocating: a fixed buffer for the path and the partition count.
-    private nonisolated(unsafe) static let signalPath = UnsafeMutablePointer<CChar>.allocate(capacity: 4096)
+    private nonisolated(unsafe) static let signalPath = UnsafeMutablePointer<CChar>.allocate(
+        capacity: 4096)
     private nonisolated(unsafe) static var signalPartitions = 0
 
     private static func register(_ directory: String, partitions: Int) {
@@ -450,7 +505,8 @@ enum SpillCoding {
             withUnsafeBytes(of: x.numerator) { out.append(contentsOf: $0) }
             withUnsafeBytes(of: x.denominator) { out.append(contentsOf: $0) }
         }
-        let flags: UInt8 = (e.refundOf != nil ? 1 : 0) | (e.price != nil ? 2 : 0) | (e.quantity.isEmpty ? 0 : 4)
+        let flags: UInt8 =
+            (e.refundOf != nil ? 1 : 0) | (e.price != nil ? 2 : 0) | (e.quantity.isEmpty ? 0 : 4)
             | (e.priceProblem != nil ? 8 : 0) | (e.audit != nil ? 16 : 0)
         guard flags != 0 else { return [] }
         out.append(flags)
@@ -497,7 +553,9 @@ enum SpillCoding {
         if flags & 16 != 0 { e.audit = outcomes[int()] }
         if flags & 2 != 0 {
             let code = string()
-            if let amount = exact(), let currency = Currency(code: code) { e.price = Money(amount, currency) }
+            if let amount = exact(), let currency = Currency(code: code) {
+                e.price = Money(amount, currency)
+            }
         }
         if flags & 4 != 0 {
             let n = int()

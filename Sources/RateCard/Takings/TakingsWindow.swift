@@ -8,14 +8,16 @@ public struct TakingsWindow: Sendable, Hashable {
     public init(since: Timestamp?, until: Timestamp?, name: String? = nil) {
         self.since = since
         self.until = until
-        self.name = name ?? {
-            switch (since, until) {
-            case (nil, nil): "all"
-            case (let s?, nil): "since \(s.rfc3339UTC)"
-            case (nil, let u?): "until \(u.rfc3339UTC)"
-            case (let s?, let u?): "\(s.rfc3339UTC) to \(u.rfc3339UTC)"
-            }
-        }()
+        self.name =
+            name
+            ?? {
+                switch (since, until) {
+                case (nil, nil): "all"
+                case (let s?, nil): "since \(s.rfc3339UTC)"
+                case (nil, let u?): "until \(u.rfc3339UTC)"
+                case (let s?, let u?): "\(s.rfc3339UTC) to \(u.rfc3339UTC)"
+                }
+            }()
     }
 
     /// Everything, with no bounds.
@@ -27,18 +29,26 @@ public struct TakingsWindow: Sendable, Hashable {
             self = .all
             return
         }
-        guard text.count >= 2, text.hasSuffix("d"), let days = Int(text.dropLast()), days > 0, days <= 36_600,
-              text.dropLast().allSatisfy(\.isASCII) else {
+        guard text.count >= 2, text.hasSuffix("d"), let days = Int(text.dropLast()), days > 0,
+            days <= 36_600,
+            text.dropLast().allSatisfy(\.isASCII)
+        else {
             throw .badWindow(text)
         }
-        let since = Timestamp(seconds: now.seconds - Int64(days) * 86_400, nanoseconds: now.nanoseconds, offsetMinutes: now.offsetMinutes)
+        let since = Timestamp(
+            seconds: now.seconds - Int64(days) * 86_400, nanoseconds: now.nanoseconds,
+            offsetMinutes: now.offsetMinutes)
         self.init(since: since, until: now, name: text)
     }
 
     @inline(__always)
     func contains(seconds: Int64, nanoseconds: UInt32) -> Bool {
-        if let since, (seconds, Int32(nanoseconds)) < (since.seconds, since.nanoseconds) { return false }
-        if let until, !((seconds, Int32(nanoseconds)) < (until.seconds, until.nanoseconds)) { return false }
+        if let since, (seconds, Int32(nanoseconds)) < (since.seconds, since.nanoseconds) {
+            return false
+        }
+        if let until, !((seconds, Int32(nanoseconds)) < (until.seconds, until.nanoseconds)) {
+            return false
+        }
         return true
     }
 
@@ -65,12 +75,19 @@ public struct TakingsSeries: Sendable, Hashable {
     public init(period: Period, offsetMinutes: Int = 0) {
         self.period = period
         self.offsetMinutes = offsetMinutes
-        var first = CalendarPeriod(length: period, number: CalendarPeriod.number(containing: Timestamp.firstSecond, length: period, offsetMinutes: offsetMinutes), offsetMinutes: offsetMinutes)
+        var first = CalendarPeriod(
+            length: period,
+            number: CalendarPeriod.number(
+                containing: Timestamp.firstSecond, length: period, offsetMinutes: offsetMinutes),
+            offsetMinutes: offsetMinutes)
         if first.label == nil { first = first.next }
-        let lastNumber = CalendarPeriod.number(containing: Timestamp.lastSecond, length: period, offsetMinutes: offsetMinutes)
+        let lastNumber = CalendarPeriod.number(
+            containing: Timestamp.lastSecond, length: period, offsetMinutes: offsetMinutes)
         var last = CalendarPeriod(length: period, number: lastNumber, offsetMinutes: offsetMinutes)
         if last.label == nil {
-            last = CalendarPeriod(length: period, number: lastNumber - (period == .week ? 7 : 1), offsetMinutes: offsetMinutes)
+            last = CalendarPeriod(
+                length: period, number: lastNumber - (period == .week ? 7 : 1),
+                offsetMinutes: offsetMinutes)
         }
         labelled = first.number...last.number
     }
@@ -85,7 +102,8 @@ public struct TakingsSeries: Sendable, Hashable {
     /// `outside` when that period has no label.
     @inline(__always)
     func bucket(seconds: Int64) -> Int64 {
-        let b = CalendarPeriod.number(containing: seconds, length: period, offsetMinutes: offsetMinutes)
+        let b = CalendarPeriod.number(
+            containing: seconds, length: period, offsetMinutes: offsetMinutes)
         return labelled.contains(b) ? b : TakingsSeries.outside
     }
 
@@ -112,9 +130,12 @@ public enum TakingsOptionError: Error, Sendable, Hashable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case .badWindow(let s): "unknown window \"\(s)\": expected all, 7d, 30d or another number of days like 90d"
-        case .badOffset(let s): "bad time-zone offset \"\(s)\": expected Z, UTC or ±HH:MM such as +08:00"
-        case .emptyWindow(let s, let u): "the window is empty: since \(s.rfc3339UTC) is not before until \(u.rfc3339UTC)"
+        case .badWindow(let s):
+            "unknown window \"\(s)\": expected all, 7d, 30d or another number of days like 90d"
+        case .badOffset(let s):
+            "bad time-zone offset \"\(s)\": expected Z, UTC or ±HH:MM such as +08:00"
+        case .emptyWindow(let s, let u):
+            "the window is empty: since \(s.rfc3339UTC) is not before until \(u.rfc3339UTC)"
         case .tooManyInputs(let n): "\(n) inputs in one run: at most \(TakingsRun.maxInputs)"
         }
     }

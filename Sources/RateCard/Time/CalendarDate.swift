@@ -6,7 +6,8 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...CalendarDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -16,8 +17,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     public init?(_ text: some StringProtocol) {
         let b = Array(text.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let y = CalendarDate.digits(b[0..<4]), let m = CalendarDate.digits(b[5..<7]),
-              let d = CalendarDate.digits(b[8..<10]) else { return nil }
+            let y = CalendarDate.digits(b[0..<4]), let m = CalendarDate.digits(b[5..<7]),
+            let d = CalendarDate.digits(b[8..<10])
+        else { return nil }
         self.init(year: y, month: m, day: d)
     }
 
@@ -41,7 +43,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     }
 
     /// Days since 1970-01-01 (negative before it).
-    public var daysSinceEpoch: Int { CalendarDate.daysFromCivil(year: year, month: month, day: day) }
+    public var daysSinceEpoch: Int {
+        CalendarDate.daysFromCivil(year: year, month: month, day: day)
+    }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
     /// days_from_civil); any year, so that period arithmetic needs no checks.

@@ -46,11 +46,15 @@ struct CalendarPeriod: Sendable, Hashable {
         func digits(_ r: Range<Int>) -> Int? { CalendarDate.digits(b[r]) }
         if b.count == 10, let d = CalendarDate(text) {
             self.init(length: .day, number: Int64(d.daysSinceEpoch), offsetMinutes: offsetMinutes)
-        } else if b.count == 7, b[4] == UInt8(ascii: "-"), let y = digits(0..<4), let m = digits(5..<7),
-                  CalendarDate(year: y, month: m, day: 1) != nil {
+        } else if b.count == 7, b[4] == UInt8(ascii: "-"), let y = digits(0..<4),
+            let m = digits(5..<7),
+            CalendarDate(year: y, month: m, day: 1) != nil
+        {
             self.init(length: .month, number: Int64(y * 12 + m - 1), offsetMinutes: offsetMinutes)
-        } else if b.count == 8, b[4] == UInt8(ascii: "-"), b[5] == UInt8(ascii: "W"), let y = digits(0..<4), let w = digits(6..<8),
-                  let jan4 = CalendarDate(year: y, month: 1, day: 4), w >= 1 {
+        } else if b.count == 8, b[4] == UInt8(ascii: "-"), b[5] == UInt8(ascii: "W"),
+            let y = digits(0..<4), let w = digits(6..<8),
+            let jan4 = CalendarDate(year: y, month: 1, day: 4), w >= 1
+        {
             let monday = jan4.daysSinceEpoch - (jan4.isoWeekday - 1) + (w - 1) * 7
             // A week number past the year's last ISO week is not a period.
             guard CalendarDate(daysSinceEpoch: monday + 3).year == y else { return nil }
@@ -68,7 +72,10 @@ struct CalendarPeriod: Sendable, Hashable {
         case .month:
             let (y, m) = yearAndMonth
             let first = CalendarDate.daysFromCivil(year: y, month: m, day: 1)
-            let next = m == 12 ? CalendarDate.daysFromCivil(year: y + 1, month: 1, day: 1) : CalendarDate.daysFromCivil(year: y, month: m + 1, day: 1)
+            let next =
+                m == 12
+                ? CalendarDate.daysFromCivil(year: y + 1, month: 1, day: 1)
+                : CalendarDate.daysFromCivil(year: y, month: m + 1, day: 1)
             return (Int64(first), Int64(next))
         }
     }
@@ -123,7 +130,9 @@ struct CalendarPeriod: Sendable, Hashable {
 
     /// The next period of the same length.
     var next: CalendarPeriod {
-        CalendarPeriod(length: length, number: number + (length == .week ? 7 : 1), offsetMinutes: offsetMinutes)
+        CalendarPeriod(
+            length: length, number: number + (length == .week ? 7 : 1), offsetMinutes: offsetMinutes
+        )
     }
 }
 

@@ -15,7 +15,8 @@ enum RFC3339 {
 
     @inline(__always)
     static func twoDigits(_ p: UnsafePointer<UInt8>, _ k: Int) -> Int? {
-        let a = p[k] &- 0x30, b = p[k + 1] &- 0x30
+        let a = p[k] &- 0x30
+        let b = p[k + 1] &- 0x30
         guard a <= 9, b <= 9 else { return nil }
         return Int(a) * 10 + Int(b)
     }
@@ -25,18 +26,26 @@ enum RFC3339 {
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> Result<Parsed, TimestampError> {
         guard n >= 19 else {
             var hasT = false
-            for k in 0..<n where p[k] == UInt8(ascii: "T") || p[k] == UInt8(ascii: "t") || p[k] == 0x20 { hasT = true }
+            for k in 0..<n
+            where p[k] == UInt8(ascii: "T") || p[k] == UInt8(ascii: "t") || p[k] == 0x20 {
+                hasT = true
+            }
             return .failure(n >= 10 && !hasT ? .missingTime : .truncated)
         }
         guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
-              p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
-              p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
-              let y1 = twoDigits(p, 0), let y2 = twoDigits(p, 2), let month = twoDigits(p, 5), let day = twoDigits(p, 8),
-              let hour = twoDigits(p, 11), let minute = twoDigits(p, 14), let second = twoDigits(p, 17) else {
+            p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
+            p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
+            let y1 = twoDigits(p, 0), let y2 = twoDigits(p, 2), let month = twoDigits(p, 5),
+            let day = twoDigits(p, 8),
+            let hour = twoDigits(p, 11), let minute = twoDigits(p, 14),
+            let second = twoDigits(p, 17)
+        else {
             return .failure(.malformed)
         }
         let year = y1 * 100 + y2
-        guard year >= 1, month >= 1, month <= 12, day >= 1, day <= CalendarDate.daysIn(month: month, year: year) else {
+        guard year >= 1, month >= 1, month <= 12, day >= 1,
+            day <= CalendarDate.daysIn(month: month, year: year)
+        else {
             return .failure(.invalidDate)
         }
         guard hour <= 23, minute <= 59, second <= 60 else { return .failure(.invalidTime) }
@@ -55,15 +64,20 @@ enum RFC3339 {
         }
         guard k < n else { return .failure(.missingOffset) }
         let offsetLength = p[k] == UInt8(ascii: "Z") || p[k] == UInt8(ascii: "z") ? 1 : 6
-        guard p[k] == UInt8(ascii: "+") || p[k] == UInt8(ascii: "-") || offsetLength == 1 else { return .failure(.malformedOffset) }
+        guard p[k] == UInt8(ascii: "+") || p[k] == UInt8(ascii: "-") || offsetLength == 1 else {
+            return .failure(.malformedOffset)
+        }
         guard k + offsetLength <= n, let offset = UTCOffset.parse(p + k, offsetLength) else {
             return .failure(.malformedOffset)
         }
         guard k + offsetLength == n else { return .failure(.trailing) }
-        let local = Int64(CalendarDate.daysFromCivil(year: year, month: month, day: day)) * 86_400
+        let local =
+            Int64(CalendarDate.daysFromCivil(year: year, month: month, day: day)) * 86_400
             + Int64(hour * 3600 + minute * 60 + second)
         let seconds = local - Int64(offset * 60)
-        guard seconds >= Timestamp.firstSecond, seconds <= Timestamp.lastSecond else { return .failure(.outOfRange) }
+        guard seconds >= Timestamp.firstSecond, seconds <= Timestamp.lastSecond else {
+            return .failure(.outOfRange)
+        }
         return .success(Parsed(seconds: seconds, nanoseconds: Int32(nanos), offsetMinutes: offset))
     }
 }

@@ -24,7 +24,9 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         b.append(0)  // never read: keeps the buffer non-empty
         let parsed = b.withUnsafeBufferPointer { RFC3339.parse($0.baseAddress!, $0.count - 1) }
         switch parsed {
-        case .success(let p): self.init(seconds: p.seconds, nanoseconds: p.nanoseconds, offsetMinutes: p.offsetMinutes)
+        case .success(let p):
+            self.init(
+                seconds: p.seconds, nanoseconds: p.nanoseconds, offsetMinutes: p.offsetMinutes)
         case .failure(let e): throw e
         }
     }
@@ -59,7 +61,9 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
     /// The UTC instant at the start of `date`.
     public init(startOf date: CalendarDate, offsetMinutes: Int = 0) {
-        self.init(seconds: Int64(date.daysSinceEpoch) * 86_400 - Int64(offsetMinutes * 60), offsetMinutes: offsetMinutes)
+        self.init(
+            seconds: Int64(date.daysSinceEpoch) * 86_400 - Int64(offsetMinutes * 60),
+            offsetMinutes: offsetMinutes)
     }
 
     /// RFC 3339 in UTC, e.g. `2026-11-29T10:00:00Z` (fraction only when non-zero).
@@ -79,13 +83,15 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 
 /// Why a timestamp was not accepted.
 public enum TimestampError: Error, Sendable, Hashable, CustomStringConvertible {
-    case truncated, malformed, missingTime, invalidDate, invalidTime, missingOffset, malformedOffset, trailing, outOfRange
+    case truncated, malformed, missingTime, invalidDate, invalidTime, missingOffset,
+        malformedOffset, trailing, outOfRange
 
     public var description: String {
         switch self {
         case .truncated: "timestamp is too short (expected RFC 3339, e.g. 2026-11-29T10:00:00Z)"
         case .malformed: "timestamp is not RFC 3339 (expected e.g. 2026-11-29T10:00:00+08:00)"
-        case .missingTime: "a date alone is not a timestamp: add a time and an offset, e.g. T00:00:00Z"
+        case .missingTime:
+            "a date alone is not a timestamp: add a time and an offset, e.g. T00:00:00Z"
         case .invalidDate: "timestamp has an impossible date"
         case .invalidTime: "timestamp has an impossible time of day"
         case .missingOffset: "timestamp has no UTC offset: add Z or ±HH:MM"

@@ -12,8 +12,10 @@ enum UTCOffset {
     @inline(__always)
     static func parse(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
         if count == 1 { return p[0] == UInt8(ascii: "Z") || p[0] == UInt8(ascii: "z") ? 0 : nil }
-        guard count == 6, p[0] == UInt8(ascii: "+") || p[0] == UInt8(ascii: "-"), p[3] == UInt8(ascii: ":"),
-              let h = RFC3339.twoDigits(p, 1), let m = RFC3339.twoDigits(p, 4), h <= 23, m <= 59 else { return nil }
+        guard count == 6, p[0] == UInt8(ascii: "+") || p[0] == UInt8(ascii: "-"),
+            p[3] == UInt8(ascii: ":"),
+            let h = RFC3339.twoDigits(p, 1), let m = RFC3339.twoDigits(p, 4), h <= 23, m <= 59
+        else { return nil }
         return (p[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 60 + m)
     }
 
@@ -23,7 +25,9 @@ enum UTCOffset {
         if text == "UTC" { return 0 }
         var bytes = Array(text.utf8)
         guard !bytes.isEmpty else { return nil }
-        return bytes.withUnsafeMutableBufferPointer { parse(UnsafePointer($0.baseAddress!), $0.count) }
+        return bytes.withUnsafeMutableBufferPointer {
+            parse(UnsafePointer($0.baseAddress!), $0.count)
+        }
     }
 
     /// `+08:00`, `-05:30`, `Z` for 0.

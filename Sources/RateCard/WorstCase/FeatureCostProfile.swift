@@ -31,7 +31,10 @@ public struct FeatureCostProfile: Sendable, Hashable {
         for s in shapes where s.cost.amount.isPositive {
             let r = try s.costPerCredit()
             if let b = best {
-                if r > b.1 || (r == b.1 && (s.credits, s.dimension) < (b.0.credits, b.0.dimension)) { best = (s, r) }
+                if r > b.1 || (r == b.1 && (s.credits, s.dimension) < (b.0.credits, b.0.dimension))
+                {
+                    best = (s, r)
+                }
             } else {
                 best = (s, r)
             }
@@ -50,11 +53,13 @@ public struct FeatureCostProfile: Sendable, Hashable {
                 none.append("\(d.name): \(reason)")
             case .provider(let sheetID, let meterKey, _):
                 guard let sheet = providers[sheetID], let meter = sheet.meter(meterKey),
-                      let factor = d.unit.size(in: meter.unit) else {
+                    let factor = d.unit.size(in: meter.unit)
+                else {
                     throw .unboundMeter(feature: feature.key, dimension: d.name)
                 }
                 do {
-                    let (dimShapes, dimFree) = try FeatureCostProfile.shapes(for: d, feature: feature.key, sheet: sheet, meter: meter, factor: factor)
+                    let (dimShapes, dimFree) = try FeatureCostProfile.shapes(
+                        for: d, feature: feature.key, sheet: sheet, meter: meter, factor: factor)
                     shapes.append(contentsOf: dimShapes)
                     if let dimFree { free.append(dimFree) }
                 } catch let e as WorstCaseError {
@@ -64,24 +69,30 @@ public struct FeatureCostProfile: Sendable, Hashable {
                 }
             }
         }
-        self.shapes = shapes.sorted { ($0.credits, $0.cost.amount, $0.dimension) < ($1.credits, $1.cost.amount, $1.dimension) }
+        self.shapes = shapes.sorted {
+            ($0.credits, $0.cost.amount, $0.dimension) < ($1.credits, $1.cost.amount, $1.dimension)
+        }
         self.freeUsage = free
         self.noRunningCost = none
     }
 
-    static func shapes(for d: Dimension, feature: String, sheet: ProviderSheet, meter: Meter, factor: Exact) throws -> ([RequestShape], RequestShape?) {
+    static func shapes(
+        for d: Dimension, feature: String, sheet: ProviderSheet, meter: Meter, factor: Exact
+    ) throws -> ([RequestShape], RequestShape?) {
         let variant = meter.worstVariant
         let period = sheet.schedule?.worstPeriod
         // Price per provider unit at the worst variant and period.
         var unitPrice = try variant.price.divided(by: meter.per)
         if let period { unitPrice = try unitPrice.multiplied(by: period.multiplier) }
-        let interval = try Exact(integer: d.per).multiplied(by: factor)  // provider units per card interval
+        // provider units per card interval
+        let interval = try Exact(integer: d.per).multiplied(by: factor)
 
         func shape(quantity: Int128, intervals: Int128) throws -> RequestShape {
             let billed = try meter.billedUnits(Exact(integer: quantity).multiplied(by: factor))
             let credits = try Exact.multiply(intervals, d.credits)
             return RequestShape(
-                feature: feature, dimension: d.name, quantity: quantity, unit: d.unit, credits: credits,
+                feature: feature, dimension: d.name, quantity: quantity, unit: d.unit,
+                credits: credits,
                 billedUnits: billed, providerUnit: meter.unit,
                 cost: Money(try billed.multiplied(by: unitPrice), sheet.currency),
                 meter: "\(sheet.id)/\(meter.key)", variant: variant.name, period: period?.name
@@ -89,17 +100,18 @@ public struct FeatureCostProfile: Sendable, Hashable {
         }
 
         // P: intervals after which interval × P is a whole number of provider increments.
-        var period_: Int128 = 1
+        var periodLength: Int128 = 1
         if let inc = meter.increment {
-            period_ = try interval.divided(by: inc).denominator
+            periodLength = try interval.divided(by: inc).denominator
         }
         var first: Int128 = 0
         if let minimum = meter.minimum, minimum.isPositive {
             first = try minimum.divided(by: interval).rounded(.up)
         }
-        let (limit, o) = first.addingReportingOverflow(period_ + 1)
+        let (limit, o) = first.addingReportingOverflow(periodLength + 1)
         guard !o, limit <= maxIntervals else {
-            throw WorstCaseError.searchTooLarge(feature: feature, dimension: d.name, intervals: o ? .max : limit)
+            throw WorstCaseError.searchTooLarge(
+                feature: feature, dimension: d.name, intervals: o ? .max : limit)
         }
 
         var out: [RequestShape] = []
@@ -142,10 +154,14 @@ public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unboundMeter(let f, let d): "feature \(f), dimension \(d): its provider meter is not loaded"
-        case .overflow(let f, let d): "feature \(f), dimension \(d): a request's cost is too large to compute exactly"
-        case .searchTooLarge(let f, let d, let n): "feature \(f), dimension \(d): the card's interval and the provider's increment only line up after \(n) intervals, beyond the \(FeatureCostProfile.maxIntervals) the engine searches"
-        case .packTooLarge(let p, let n): "pack \(p): the exact search would need \(n) steps; simplify the card's intervals"
+        case .unboundMeter(let f, let d):
+            "feature \(f), dimension \(d): its provider meter is not loaded"
+        case .overflow(let f, let d):
+            "feature \(f), dimension \(d): a request's cost is too large to compute exactly"
+        case .searchTooLarge(let f, let d, let n):
+            "feature \(f), dimension \(d): the card's interval and the provider's increment only line up after \(n) intervals, beyond the \(FeatureCostProfile.maxIntervals) the engine searches"
+        case .packTooLarge(let p, let n):
+            "pack \(p): the exact search would need \(n) steps; simplify the card's intervals"
         case .arithmetic(let s): s
         case .fx(let e): e.description
         case .unbounded(let shapes): shapes.map(\.freeUsageMessage).joined(separator: "; ")

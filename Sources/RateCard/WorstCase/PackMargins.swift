@@ -16,7 +16,8 @@ public struct PackMargins: Sendable, Hashable {
     /// not modelled and prices are taken as what the store receives before commission.
     public let taxRates: [Currency: Exact]
     /// What margin % is a share of.
-    public static let marginBasis = "margin % is the margin as a share of the price the customer pays"
+    public static let marginBasis =
+        "margin % is the margin as a share of the price the customer pays"
 
     /// One pack in one currency.
     public struct Row: Sendable, Hashable {
@@ -50,7 +51,10 @@ public struct PackMargins: Sendable, Hashable {
 
     /// Computes every row. `commission` gives the rates per currency on the card's effective
     /// date unless `rates` overrides them for all currencies.
-    public init(card: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil, taxRates: [Currency: Exact] = [:]) throws(WorstCaseError) {
+    public init(
+        card: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil,
+        taxRates: [Currency: Exact] = [:]
+    ) throws(WorstCaseError) {
         self.card = card
         self.taxRates = taxRates
         let fx = fx ?? repository.fx
@@ -58,7 +62,8 @@ public struct PackMargins: Sendable, Hashable {
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
         freeUsage = engine.freeUsage
         providers = PackMargins.providers(of: card, in: repository)
-        commissionNote = rates == nil ? repository.commission.note : "rates given on the command line"
+        commissionNote =
+            rates == nil ? repository.commission.note : "rates given on the command line"
         let effectiveDate = card.effective.local(offsetMinutes: card.effective.offsetMinutes).date
         var rows: [Row] = []
         var used: [FXRate] = []
@@ -71,29 +76,42 @@ public struct PackMargins: Sendable, Hashable {
                 var providerCost: Money?
                 let rowFX = worst.fxUsed
                 let providerCurrencies = Set(providers.map(\.currency))
-                if providerCurrencies.count == 1, let pc = providerCurrencies.first, pc != currency, !worst.cost.amount.isZero {
+                if providerCurrencies.count == 1, let pc = providerCurrencies.first, pc != currency,
+                    !worst.cost.amount.isZero
+                {
                     providerCost = try engine.worstCase(credits: pack.credits, in: pc, fx: fx).cost
                 }
                 for r in rowFX where !used.contains(r) { used.append(r) }
-                let rateList = rates ?? repository.commission.rates(currency: currency, on: effectiveDate)
+                let rateList =
+                    rates ?? repository.commission.rates(currency: currency, on: effectiveDate)
                 var lines: [CommissionLine] = []
                 for rate in rateList.sorted() {
                     do {
                         // A tax-inclusive price: the tax is removed before commission.
                         var net = price.price
                         if let tax = taxRates[currency] {
-                            net = try price.price.multiplied(by: Exact.one.divided(by: Exact.one.adding(tax)))
+                            net = try price.price.multiplied(
+                                by: Exact.one.divided(by: Exact.one.adding(tax)))
                         }
                         let commission = try net.multiplied(by: rate)
                         let proceeds = try net.subtracting(commission)
                         let margin = try proceeds.subtracting(worst.cost)
-                        let share = price.price.amount.isZero ? Exact.zero : try margin.amount.divided(by: price.price.amount)
-                        lines.append(CommissionLine(rate: rate, commission: commission, proceeds: proceeds, margin: margin, marginShare: share))
+                        let share =
+                            price.price.amount.isZero
+                            ? Exact.zero : try margin.amount.divided(by: price.price.amount)
+                        lines.append(
+                            CommissionLine(
+                                rate: rate, commission: commission, proceeds: proceeds,
+                                margin: margin, marginShare: share))
                     } catch {
-                        throw .arithmetic("pack \(pack.productId): the margin is too large to compute exactly")
+                        throw .arithmetic(
+                            "pack \(pack.productId): the margin is too large to compute exactly")
                     }
                 }
-                rows.append(Row(pack: pack, price: price, worst: worst, providerCost: providerCost, fxUsed: rowFX, lines: lines))
+                rows.append(
+                    Row(
+                        pack: pack, price: price, worst: worst, providerCost: providerCost,
+                        fxUsed: rowFX, lines: lines))
             }
         }
         self.rows = rows
@@ -119,10 +137,13 @@ public struct PackMargins: Sendable, Hashable {
     }
 
     /// The provider sheets `card`'s features are costed by, sorted by id.
-    public static func providers(of card: RateCard, in repository: CardRepository) -> [ProviderSheet] {
-        let ids = Set(card.features.flatMap(\.dimensions).compactMap { d -> String? in
-            if case .provider(let s, _, _) = d.cost { return s } else { return nil }
-        })
+    public static func providers(of card: RateCard, in repository: CardRepository)
+        -> [ProviderSheet]
+    {
+        let ids = Set(
+            card.features.flatMap(\.dimensions).compactMap { d -> String? in
+                if case .provider(let s, _, _) = d.cost { return s } else { return nil }
+            })
         return ids.sorted().compactMap { repository.providers[$0] }
     }
 

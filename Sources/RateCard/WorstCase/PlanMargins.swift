@@ -25,9 +25,11 @@ public struct PlanMargins: Sendable, Hashable {
         public let afterYearOne: Exact
 
         /// 30% in year one, 15% after one year of paid service.
-        public static let standard = Program(name: "standard", yearOne: Exact(percent: 30), afterYearOne: Exact(percent: 15))
+        public static let standard = Program(
+            name: "standard", yearOne: Exact(percent: 30), afterYearOne: Exact(percent: 15))
         /// The App Store Small Business Program: 15% throughout.
-        public static let smallBusiness = Program(name: "small business", yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
+        public static let smallBusiness = Program(
+            name: "small business", yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
     }
 
     /// The programs a plan is shown under when neither the command nor the card names one.
@@ -131,8 +133,11 @@ public struct PlanMargins: Sendable, Hashable {
     /// Computes every row. `priceLists` (product id → Apple's files) add rows from
     /// Apple's proceeds on `date`; `program` (else the card's `storeProgram`) narrows the
     /// programs shown.
-    public init(card: RateCard, repository: CardRepository, fx: FXTable? = nil, priceLists: [String: ApplePriceList] = [:],
-                date: CalendarDate? = nil, program: StoreProgram? = nil) throws(WorstCaseError) {
+    public init(
+        card: RateCard, repository: CardRepository, fx: FXTable? = nil,
+        priceLists: [String: ApplePriceList] = [:],
+        date: CalendarDate? = nil, program: StoreProgram? = nil
+    ) throws(WorstCaseError) {
         self.card = card
         let fx = fx ?? repository.fx
         self.fx = fx
@@ -145,14 +150,20 @@ public struct PlanMargins: Sendable, Hashable {
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
         func tierYear(_ currency: Currency) throws(WorstCaseError) -> PlanWorstCase? {
             guard let tier = card.freeTier else { return nil }
-            return try PlanWorstCase(span: .year, credits: 0, creditPeriod: tier.period, limits: tier.allowances, card: card,
-                                     engine: engine, providers: repository.providers, currency: currency, fx: fx)
+            return try PlanWorstCase(
+                span: .year, credits: 0, creditPeriod: tier.period, limits: tier.allowances,
+                card: card,
+                engine: engine, providers: repository.providers, currency: currency, fx: fx)
         }
         if let tier = card.freeTier {
             let currency = PackMargins.costCurrency(card: card, providers: providers)
-            let period = try PlanWorstCase(span: tier.period, credits: 0, creditPeriod: tier.period, limits: tier.allowances, card: card,
-                                           engine: engine, providers: repository.providers, currency: currency, fx: fx)
-            guard let year = try tierYear(currency) else { throw .arithmetic("the free tier vanished") }
+            let period = try PlanWorstCase(
+                span: tier.period, credits: 0, creditPeriod: tier.period, limits: tier.allowances,
+                card: card,
+                engine: engine, providers: repository.providers, currency: currency, fx: fx)
+            guard let year = try tierYear(currency) else {
+                throw .arithmetic("the free tier vanished")
+            }
             freeTier = FreeTierCost(tier: tier, perPeriod: period, perYear: year)
         } else {
             freeTier = nil
@@ -161,17 +172,21 @@ public struct PlanMargins: Sendable, Hashable {
         for plan in card.subscriptions {
             for price in plan.prices {
                 let currency = price.price.currency
-                let worst = try PlanWorstCase(span: plan.period, credits: plan.credits, creditPeriod: plan.period,
-                                              limits: plan.quotas + plan.allowances, card: card, engine: engine,
-                                              providers: repository.providers, currency: currency, fx: fx)
+                let worst = try PlanWorstCase(
+                    span: plan.period, credits: plan.credits, creditPeriod: plan.period,
+                    limits: plan.quotas + plan.allowances, card: card, engine: engine,
+                    providers: repository.providers, currency: currency, fx: fx)
                 var intro: Intro?
                 if let offer = plan.introductoryOffer {
                     let introPrice: Money?
-                    do { introPrice = try offer.totalPrice(in: currency) } catch { throw .fx(error) }
+                    do { introPrice = try offer.totalPrice(in: currency) } catch {
+                        throw .fx(error)
+                    }
                     if let introPrice {
-                        let w = try PlanWorstCase(span: offer.span, credits: plan.credits, creditPeriod: plan.period,
-                                                  limits: plan.quotas + plan.allowances, card: card, engine: engine,
-                                                  providers: repository.providers, currency: currency, fx: fx)
+                        let w = try PlanWorstCase(
+                            span: offer.span, credits: plan.credits, creditPeriod: plan.period,
+                            limits: plan.quotas + plan.allowances, card: card, engine: engine,
+                            providers: repository.providers, currency: currency, fx: fx)
                         intro = Intro(offer: offer, price: introPrice, worst: w)
                     }
                 }
@@ -181,14 +196,22 @@ public struct PlanMargins: Sendable, Hashable {
                 var lines: [Line] = []
                 for program in programs {
                     do {
-                        lines.append(try PlanMargins.line(program: program, price: price.price, worst: worst.cost, yearOnePeriods: y1,
-                                                          laterYearPeriods: later, intro: intro, freeYear: freeYear))
+                        lines.append(
+                            try PlanMargins.line(
+                                program: program, price: price.price, worst: worst.cost,
+                                yearOnePeriods: y1,
+                                laterYearPeriods: later, intro: intro, freeYear: freeYear))
                     } catch {
-                        throw .arithmetic("subscription \(plan.productId): the margin is too large to compute exactly")
+                        throw .arithmetic(
+                            "subscription \(plan.productId): the margin is too large to compute exactly"
+                        )
                     }
                 }
-                rows.append(Row(plan: plan, price: price, worst: worst, yearOnePeriods: y1, laterYearPeriods: later,
-                                intro: intro, freeTierYear: freeYear, lines: lines))
+                rows.append(
+                    Row(
+                        plan: plan, price: price, worst: worst, yearOnePeriods: y1,
+                        laterYearPeriods: later,
+                        intro: intro, freeTierYear: freeYear, lines: lines))
             }
         }
         self.rows = rows
@@ -203,21 +226,30 @@ public struct PlanMargins: Sendable, Hashable {
                 let price = point.customerPrice
                 var worst: PlanWorstCase?
                 do {
-                    worst = try PlanWorstCase(span: plan.period, credits: plan.credits, creditPeriod: plan.period,
-                                              limits: plan.quotas + plan.allowances, card: card, engine: engine,
-                                              providers: repository.providers, currency: price.currency, fx: fx)
+                    worst = try PlanWorstCase(
+                        span: plan.period, credits: plan.credits, creditPeriod: plan.period,
+                        limits: plan.quotas + plan.allowances, card: card, engine: engine,
+                        providers: repository.providers, currency: price.currency, fx: fx)
                 } catch {
                     guard case .fx = error else { throw error }
-                    warnings.append(Diagnostic(path: point.path, location: point.location, severity: .warning,
-                                               message: "\(plan.productId) in \(territory): \(error); the row has no margin",
-                                               rule: "storefront-fx"))
+                    warnings.append(
+                        Diagnostic(
+                            path: point.path, location: point.location, severity: .warning,
+                            message:
+                                "\(plan.productId) in \(territory): \(error); the row has no margin",
+                            rule: "storefront-fx"))
                 }
                 func margin(_ proceeds: Money?) -> (margin: Money, share: Exact)? {
                     guard let proceeds, let worst, price.amount.isPositive,
-                          let m = try? proceeds.subtracting(worst.cost), let share = try? m.amount.divided(by: price.amount) else { return nil }
+                        let m = try? proceeds.subtracting(worst.cost),
+                        let share = try? m.amount.divided(by: price.amount)
+                    else { return nil }
                     return (m, share)
                 }
-                apple.append(AppleRow(plan: plan, point: point, worst: worst, yearOne: margin(point.proceeds), afterYearOne: margin(point.proceedsYear2)))
+                apple.append(
+                    AppleRow(
+                        plan: plan, point: point, worst: worst, yearOne: margin(point.proceeds),
+                        afterYearOne: margin(point.proceedsYear2)))
             }
         }
         appleRows = apple
@@ -239,8 +271,10 @@ public struct PlanMargins: Sendable, Hashable {
         return PeriodMargin(rate: rate, proceeds: proceeds, margin: margin, marginShare: share)
     }
 
-    static func line(program: Program, price: Money, worst: Money, yearOnePeriods: Int, laterYearPeriods: Int,
-                     intro: Intro?, freeYear: Money?) throws -> Line {
+    static func line(
+        program: Program, price: Money, worst: Money, yearOnePeriods: Int, laterYearPeriods: Int,
+        intro: Intro?, freeYear: Money?
+    ) throws -> Line {
         let one = try margin(price: price, rate: program.yearOne, cost: worst)
         let after = try margin(price: price, rate: program.afterYearOne, cost: worst)
         let yearOneTotal = try one.margin.multiplied(by: Exact(yearOnePeriods))
@@ -248,28 +282,39 @@ public struct PlanMargins: Sendable, Hashable {
         var introMargin: Money?
         var payback: Int?
         if let intro {
-            let m = try margin(price: intro.price, rate: program.yearOne, cost: intro.worst.cost).margin
+            let m = try margin(price: intro.price, rate: program.yearOne, cost: intro.worst.cost)
+                .margin
             introMargin = m
-            payback = try paybackPeriods(loss: m.amount, yearOne: one.margin.amount, yearOnePeriods: yearOnePeriods, after: after.margin.amount)
+            payback = try paybackPeriods(
+                loss: m.amount, yearOne: one.margin.amount, yearOnePeriods: yearOnePeriods,
+                after: after.margin.amount)
         }
         var free: FreeUsers?
         if let freeYear {
             func share(_ margin: Money) throws -> (Exact?, Int128) {
                 guard margin.amount.isPositive else { return (nil, 0) }
                 guard freeYear.amount.isPositive else { return (.zero, Int128.max) }
-                return (try freeYear.amount.divided(by: margin.amount), try margin.amount.divided(by: freeYear.amount).rounded(.down))
+                return (
+                    try freeYear.amount.divided(by: margin.amount),
+                    try margin.amount.divided(by: freeYear.amount).rounded(.down)
+                )
             }
             let a = try share(yearOneTotal)
             let b = try share(laterTotal)
-            free = FreeUsers(yearOneShare: a.0, yearOneCovered: a.1, laterYearShare: b.0, laterYearCovered: b.1)
+            free = FreeUsers(
+                yearOneShare: a.0, yearOneCovered: a.1, laterYearShare: b.0, laterYearCovered: b.1)
         }
-        return Line(program: program, yearOne: one, afterYearOne: after, yearOneTotal: yearOneTotal, laterYearTotal: laterTotal,
-                    introMargin: introMargin, paybackPeriods: payback, freeUsers: free)
+        return Line(
+            program: program, yearOne: one, afterYearOne: after, yearOneTotal: yearOneTotal,
+            laterYearTotal: laterTotal,
+            introMargin: introMargin, paybackPeriods: payback, freeUsers: free)
     }
 
     /// The fewest regular periods `k` with `introMargin + Σ margin(i) ≥ 0`, where period
     /// `i` earns `yearOne` for `i ≤ yearOnePeriods` and `after` beyond; nil when none does.
-    static func paybackPeriods(loss introMargin: Exact, yearOne: Exact, yearOnePeriods: Int, after: Exact) throws -> Int? {
+    static func paybackPeriods(
+        loss introMargin: Exact, yearOne: Exact, yearOnePeriods: Int, after: Exact
+    ) throws -> Int? {
         if !introMargin.isNegative { return 0 }
         let owed = try introMargin.negated()
         if yearOne.isPositive {

@@ -37,9 +37,16 @@ public struct PlanWorstCase: Sendable, Hashable {
 
         /// "31 × (12,000 × 3 s of asr.second (billed 3 s))"
         public var witnessSummary: String {
-            if let why = noRunningCost { return "\(limit.feature).\(limit.dimension): no running cost (\(why))" }
-            if perWindow.plan.isEmpty { return "\(limit.feature).\(limit.dimension): no request costs the providers anything" }
-            let steps = perWindow.plan.map { "\(Format.grouped($0.count)) × \($0.shape.quantity) \($0.shape.unit.abbreviation) of \($0.shape.feature).\($0.shape.dimension) (\($0.shape.billing))" }
+            if let why = noRunningCost {
+                return "\(limit.feature).\(limit.dimension): no running cost (\(why))"
+            }
+            if perWindow.plan.isEmpty {
+                return
+                    "\(limit.feature).\(limit.dimension): no request costs the providers anything"
+            }
+            let steps = perWindow.plan.map {
+                "\(Format.grouped($0.count)) × \($0.shape.quantity) \($0.shape.unit.abbreviation) of \($0.shape.feature).\($0.shape.dimension) (\($0.shape.billing))"
+            }
             return "\(Format.grouped(Int128(windows))) × (\(steps.joined(separator: " + ")))"
         }
     }
@@ -48,7 +55,9 @@ public struct PlanWorstCase: Sendable, Hashable {
     public var witnessSummary: String {
         var parts: [String] = []
         if let w = creditWorst {
-            parts.append("\(creditWindows == 1 ? "" : "\(creditWindows) × ")\(Format.grouped(credits)) credits as \(w.witnessSummary)")
+            parts.append(
+                "\(creditWindows == 1 ? "" : "\(creditWindows) × ")\(Format.grouped(credits)) credits as \(w.witnessSummary)"
+            )
         }
         parts.append(contentsOf: limits.map { "\($0.limit.kind.rawValue) \($0.witnessSummary)" })
         return parts.isEmpty ? "nothing included" : parts.joined(separator: "; ")
@@ -56,9 +65,12 @@ public struct PlanWorstCase: Sendable, Hashable {
 
     /// The worst case of `credits` added every `creditPeriod` and `limits` used in full,
     /// over `span`, with every cost in `currency`.
-    public init(span: SubscriptionPeriod, credits: Int128, creditPeriod: SubscriptionPeriod, limits: [UsageLimit],
-                card: RateCard, engine: WorstCaseEngine, providers: [String: ProviderSheet],
-                currency: Currency, fx: FXTable) throws(WorstCaseError) {
+    public init(
+        span: SubscriptionPeriod, credits: Int128, creditPeriod: SubscriptionPeriod,
+        limits: [UsageLimit],
+        card: RateCard, engine: WorstCaseEngine, providers: [String: ProviderSheet],
+        currency: Currency, fx: FXTable
+    ) throws(WorstCaseError) {
         self.span = span
         self.credits = credits
         var total = Money.zero(currency)
@@ -74,7 +86,8 @@ public struct PlanWorstCase: Sendable, Hashable {
         }
         var costs: [LimitCost] = []
         for limit in limits {
-            let c = try PlanWorstCase.cost(of: limit, over: span, card: card, providers: providers, currency: currency, fx: fx)
+            let c = try PlanWorstCase.cost(
+                of: limit, over: span, card: card, providers: providers, currency: currency, fx: fx)
             total = try PlanWorstCase.add(total, c.cost, times: 1)
             costs.append(c)
         }
@@ -83,47 +96,73 @@ public struct PlanWorstCase: Sendable, Hashable {
     }
 
     /// The worst case of one quota or allowance over `span`.
-    static func cost(of limit: UsageLimit, over span: SubscriptionPeriod, card: RateCard, providers: [String: ProviderSheet],
-                     currency: Currency, fx: FXTable) throws(WorstCaseError) -> LimitCost {
-        guard let feature = card.feature(limit.feature), let d = feature.dimensions.first(where: { $0.name == limit.dimension }) else {
-            throw .arithmetic("\(limit.kind.rawValue) on \(limit.feature).\(limit.dimension): no such feature dimension")
+    static func cost(
+        of limit: UsageLimit, over span: SubscriptionPeriod, card: RateCard,
+        providers: [String: ProviderSheet],
+        currency: Currency, fx: FXTable
+    ) throws(WorstCaseError) -> LimitCost {
+        guard let feature = card.feature(limit.feature),
+            let d = feature.dimensions.first(where: { $0.name == limit.dimension })
+        else {
+            throw .arithmetic(
+                "\(limit.kind.rawValue) on \(limit.feature).\(limit.dimension): no such feature dimension"
+            )
         }
         let windows = span.windows(of: limit.reset)
         let intervals = limit.amount / d.per
         if case .none(let why) = d.cost {
-            let empty = WorstCase(credits: intervals, cost: .zero(currency), plan: [], unspent: 0, worstShape: nil, fxUsed: [])
-            return LimitCost(limit: limit, unit: d.unit, windows: windows, intervals: intervals, perWindow: empty, cost: .zero(currency), noRunningCost: why)
+            let empty = WorstCase(
+                credits: intervals, cost: .zero(currency), plan: [], unspent: 0, worstShape: nil,
+                fxUsed: [])
+            return LimitCost(
+                limit: limit, unit: d.unit, windows: windows, intervals: intervals,
+                perWindow: empty, cost: .zero(currency), noRunningCost: why)
         }
         let engine = try intervalEngine(feature: feature, dimension: d, providers: providers)
         let w = try engine.worstCase(credits: intervals, in: currency, fx: fx)
         let cost = try add(.zero(currency), w.cost, times: windows)
-        return LimitCost(limit: limit, unit: d.unit, windows: windows, intervals: intervals, perWindow: w, cost: cost, noRunningCost: nil)
+        return LimitCost(
+            limit: limit, unit: d.unit, windows: windows, intervals: intervals, perWindow: w,
+            cost: cost, noRunningCost: nil)
     }
 
     /// The engine over one dimension's request shapes with one "credit" per interval: what
     /// a quota counts, whatever credits the card charges for the dimension.
-    static func intervalEngine(feature: Feature, dimension d: Dimension, providers: [String: ProviderSheet]) throws(WorstCaseError) -> WorstCaseEngine {
-        let perInterval = Dimension(name: d.name, unit: d.unit, credits: 1, per: d.per, rounding: d.rounding, cost: d.cost,
-                                    location: d.location, creditsLocation: d.creditsLocation)
-        let only = Feature(key: feature.key, name: feature.name, dimensions: [perInterval], placeholder: feature.placeholder,
-                           location: feature.location, keyLocation: feature.keyLocation)
-        return WorstCaseEngine(profiles: [try FeatureCostProfile(feature: only, providers: providers)])
+    static func intervalEngine(
+        feature: Feature, dimension d: Dimension, providers: [String: ProviderSheet]
+    ) throws(WorstCaseError) -> WorstCaseEngine {
+        let perInterval = Dimension(
+            name: d.name, unit: d.unit, credits: 1, per: d.per, rounding: d.rounding, cost: d.cost,
+            location: d.location, creditsLocation: d.creditsLocation)
+        let only = Feature(
+            key: feature.key, name: feature.name, dimensions: [perInterval],
+            placeholder: feature.placeholder,
+            location: feature.location, keyLocation: feature.keyLocation)
+        return WorstCaseEngine(profiles: [
+            try FeatureCostProfile(feature: only, providers: providers)
+        ])
     }
 
     /// A request of `limit`'s dimension that uses none of it but costs money, if the
     /// card's rounding allows one (rounding `down` below one interval): the quota can then
     /// be used without limit.
-    public static func freeUsage(of limit: UsageLimit, card: RateCard, providers: [String: ProviderSheet]) throws(WorstCaseError) -> RequestShape? {
-        guard let feature = card.feature(limit.feature), let d = feature.dimensions.first(where: { $0.name == limit.dimension }) else { return nil }
+    public static func freeUsage(
+        of limit: UsageLimit, card: RateCard, providers: [String: ProviderSheet]
+    ) throws(WorstCaseError) -> RequestShape? {
+        guard let feature = card.feature(limit.feature),
+            let d = feature.dimensions.first(where: { $0.name == limit.dimension })
+        else { return nil }
         if case .none = d.cost { return nil }
-        return try intervalEngine(feature: feature, dimension: d, providers: providers).freeUsage.first
+        return try intervalEngine(feature: feature, dimension: d, providers: providers).freeUsage
+            .first
     }
 
     static func add(_ total: Money, _ part: Money, times: Int) throws(WorstCaseError) -> Money {
         do {
             return try total.adding(part.multiplied(by: Exact(times)))
         } catch {
-            throw .arithmetic("the worst case of a subscription period is too large to compute exactly")
+            throw .arithmetic(
+                "the worst case of a subscription period is too large to compute exactly")
         }
     }
 }

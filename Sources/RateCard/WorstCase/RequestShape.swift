@@ -26,11 +26,14 @@ public struct RequestShape: Sendable, Hashable {
     }
 
     /// The same request with its cost converted by `factor` into `currency`.
-    func converted(by factor: Exact, to currency: Currency) throws(ArithmeticError) -> RequestShape {
-        RequestShape(feature: feature, dimension: dimension, quantity: quantity, unit: unit, credits: credits,
-                     billedUnits: billedUnits, providerUnit: providerUnit,
-                     cost: Money(try cost.amount.multiplied(by: factor), currency),
-                     meter: meter, variant: variant, period: period)
+    func converted(by factor: Exact, to currency: Currency) throws(ArithmeticError) -> RequestShape
+    {
+        RequestShape(
+            feature: feature, dimension: dimension, quantity: quantity, unit: unit,
+            credits: credits,
+            billedUnits: billedUnits, providerUnit: providerUnit,
+            cost: Money(try cost.amount.multiplied(by: factor), currency),
+            meter: meter, variant: variant, period: period)
     }
 
     /// "3 s of asr.second for 1 credit (billed 3 s of doubao/audio, peak)"
@@ -43,7 +46,8 @@ public struct RequestShape: Sendable, Hashable {
         // Say the billed quantity in the card's unit when the two convert (a provider billing
         // hours still reads "billed 3 s"), else in the provider's.
         var billing: String
-        if let f = providerUnit.size(in: unit), let inCardUnit = try? billedUnits.multiplied(by: f) {
+        if let f = providerUnit.size(in: unit), let inCardUnit = try? billedUnits.multiplied(by: f)
+        {
             billing = "billed \(inCardUnit.decimalText()) \(unit.abbreviation)"
         } else {
             billing = "billed \(billedUnits.decimalText()) \(providerUnit.abbreviation)"

@@ -26,8 +26,13 @@ public struct WorstCase: Sendable, Hashable {
     /// "3,000 × 3 s of asr.second for 1 credit …"
     public var witnessSummary: String {
         if plan.isEmpty {
-            let left = unspent > 0 ? "; \(Format.grouped(unspent)) credit\(unspent == 1 ? "" : "s") left unspent" : ""
-            return (worstShape == nil ? "no request costs the providers anything" : "no request with a running cost fits") + left
+            let left =
+                unspent > 0
+                ? "; \(Format.grouped(unspent)) credit\(unspent == 1 ? "" : "s") left unspent" : ""
+            return
+                (worstShape == nil
+                ? "no request costs the providers anything" : "no request with a running cost fits")
+                + left
         }
         var parts = plan.map { "\(Format.grouped($0.count)) × \($0.shape.summary)" }
         if unspent > 0 { parts.append("\(Format.grouped(unspent)) credits left unspent") }
@@ -35,7 +40,9 @@ public struct WorstCase: Sendable, Hashable {
     }
 
     /// The feature of the witness's main step.
-    public var witnessFeature: String? { plan.max { $0.count * $0.shape.credits < $1.count * $1.shape.credits }?.shape.feature }
+    public var witnessFeature: String? {
+        plan.max { $0.count * $0.shape.credits < $1.count * $1.shape.credits }?.shape.feature
+    }
 }
 
 /// Finds worst cases: the most expensive way to spend exactly a number of whole credits.
@@ -47,7 +54,9 @@ public struct WorstCaseEngine: Sendable {
 
     public init(card: RateCard, providers: [String: ProviderSheet]) throws(WorstCaseError) {
         var p: [FeatureCostProfile] = []
-        for f in card.features { p.append(try FeatureCostProfile(feature: f, providers: providers)) }
+        for f in card.features {
+            p.append(try FeatureCostProfile(feature: f, providers: providers))
+        }
         profiles = p
     }
 
@@ -63,7 +72,9 @@ public struct WorstCaseEngine: Sendable {
     /// than `s` other requests, using at most `(s − 1) × largest` credits. The engine solves
     /// that small knapsack exactly and fills the rest with `b`. All of this runs in steps of
     /// the greatest common divisor of the request sizes, so micro-credit cards stay small.
-    public func worstCase(credits: Int128, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
+    public func worstCase(credits: Int128, in currency: Currency, fx: FXTable)
+        throws(WorstCaseError) -> WorstCase
+    {
         do {
             return try compute(credits: credits, currency: currency, fx: fx)
         } catch let e as WorstCaseError {
@@ -71,7 +82,8 @@ public struct WorstCaseEngine: Sendable {
         } catch let e as MoneyError {
             throw .fx(e)
         } catch {
-            throw .arithmetic("the worst case of \(credits) credits is too large to compute exactly")
+            throw .arithmetic(
+                "the worst case of \(credits) credits is too large to compute exactly")
         }
     }
 
@@ -98,17 +110,24 @@ public struct WorstCaseEngine: Sendable {
                 bySize[c.credits] = c
             }
         }
-        let items = bySize.values.sorted { ($0.credits, $0.feature, $0.dimension) < ($1.credits, $1.feature, $1.dimension) }
+        let items = bySize.values.sorted {
+            ($0.credits, $0.feature, $0.dimension) < ($1.credits, $1.feature, $1.dimension)
+        }
         // Nothing with a running cost: every credit is left unspent (as when no costly
         // request fits), and the figure is zero.
         guard n > 0, !items.isEmpty else {
-            return WorstCase(credits: n, cost: .zero(currency), plan: [], unspent: max(n, 0), worstShape: nil, fxUsed: [])
+            return WorstCase(
+                credits: n, cost: .zero(currency), plan: [], unspent: max(n, 0), worstShape: nil,
+                fxUsed: [])
         }
         var best = items[0]
         var bestRatio = try best.costPerCredit()
         for s in items.dropFirst() {
             let r = try s.costPerCredit()
-            if r > bestRatio { best = s; bestRatio = r }
+            if r > bestRatio {
+                best = s
+                bestRatio = r
+            }
         }
         // Every request uses a multiple of g credits (10,000 micro-credits on a card priced
         // in whole pence), so the search runs in steps of g; the remainder is unspendable.
@@ -124,7 +143,8 @@ public struct WorstCaseEngine: Sendable {
         let size = Int(limit)
         // table[t]: the most t steps can cost using any items (some steps may go unused).
         var table = [Exact](repeating: .zero, count: size + 1)
-        var choice = [Int](repeating: -1, count: size + 1)  // item index, or -1 = leave one step unused
+        // item index, or -1 = leave one step unused
+        var choice = [Int](repeating: -1, count: size + 1)
         if size > 0 {
             for t in 1...size {
                 table[t] = table[t - 1]
@@ -166,20 +186,32 @@ public struct WorstCaseEngine: Sendable {
         unspentSteps += (steps - Int128(bestT)) - copies * s
         let unspent = unspentSteps * g + n % g
         let plan = counts.map { WorstCase.PlanStep(shape: $0.key, count: $0.value) }
-            .sorted { ($0.count * $0.shape.credits, $0.shape.feature, $0.shape.credits) > ($1.count * $1.shape.credits, $1.shape.feature, $1.shape.credits) }
-        return WorstCase(credits: n, cost: Money(bestTotal, currency), plan: plan, unspent: unspent, worstShape: best, fxUsed: used)
+            .sorted {
+                ($0.count * $0.shape.credits, $0.shape.feature, $0.shape.credits) > (
+                    $1.count * $1.shape.credits, $1.shape.feature, $1.shape.credits
+                )
+            }
+        return WorstCase(
+            credits: n, cost: Money(bestTotal, currency), plan: plan, unspent: unspent,
+            worstShape: best, fxUsed: used)
     }
 
     /// The worst case of spending `credits` entirely on one feature, in `currency`.
-    public func worstCase(credits: Int128, feature: String, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
+    public func worstCase(credits: Int128, feature: String, in currency: Currency, fx: FXTable)
+        throws(WorstCaseError) -> WorstCase
+    {
         let only = profiles.filter { $0.feature.key == feature }
         return try WorstCaseEngine(profiles: only).worstCase(credits: credits, in: currency, fx: fx)
     }
 
     /// The worst case of spending `credits` entirely on one dimension of one feature.
-    public func worstCase(credits: Int128, feature: String, dimension: String, in currency: Currency, fx: FXTable) throws(WorstCaseError) -> WorstCase {
+    public func worstCase(
+        credits: Int128, feature: String, dimension: String, in currency: Currency, fx: FXTable
+    ) throws(WorstCaseError) -> WorstCase {
         let only = profiles.filter { $0.feature.key == feature }.map { p in
-            FeatureCostProfile(feature: p.feature, shapes: p.shapes.filter { $0.dimension == dimension }, freeUsage: [], noRunningCost: [])
+            FeatureCostProfile(
+                feature: p.feature, shapes: p.shapes.filter { $0.dimension == dimension },
+                freeUsage: [], noRunningCost: [])
         }
         return try WorstCaseEngine(profiles: only).worstCase(credits: credits, in: currency, fx: fx)
     }
@@ -190,7 +222,9 @@ public struct WorstCaseEngine: Sendable {
 }
 
 extension FeatureCostProfile {
-    init(feature: Feature, shapes: [RequestShape], freeUsage: [RequestShape], noRunningCost: [String]) {
+    init(
+        feature: Feature, shapes: [RequestShape], freeUsage: [RequestShape], noRunningCost: [String]
+    ) {
         self.feature = feature
         self.shapes = shapes
         self.freeUsage = freeUsage

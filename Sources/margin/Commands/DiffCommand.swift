@@ -4,9 +4,13 @@ import RateCard
 /// worst-case margin of every pack.
 enum DiffCommand: Command {
     static let name = "diff"
-    static let summary = "What changed between two card versions: prices, features, packs, and every pack's worst-case margin before and after."
-    static let usage = "margin diff OLD NEW [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE]"
-    static let parser = ArgumentParser([Common.cardsOption, Common.formatOption, Common.commissionOption, Common.fxOption])
+    static let summary =
+        "What changed between two card versions: prices, features, packs, and every pack's worst-case margin before and after."
+    static let usage =
+        "margin diff OLD NEW [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE]"
+    static let parser = ArgumentParser([
+        Common.cardsOption, Common.formatOption, Common.commissionOption, Common.fxOption,
+    ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         let format: String
@@ -17,7 +21,9 @@ enum DiffCommand: Command {
             fxOverrides = try Common.fxOverrides(args)
             rates = try Common.commissionRates(args)
             guard args.positionals.count == 2 else {
-                throw UsageError("expected two cards, OLD and NEW (card files or id@version), found \(args.positionals.count)")
+                throw UsageError(
+                    "expected two cards, OLD and NEW (card files or id@version), found \(args.positionals.count)"
+                )
             }
         } catch {
             io.error(error.message)
@@ -38,7 +44,9 @@ enum DiffCommand: Command {
         }
         let diff: CardDiff
         do {
-            diff = try CardDiff(old: sides[0], new: sides[1], repository: repo, fx: repo.fx.overriding(with: fxOverrides), rates: rates)
+            diff = try CardDiff(
+                old: sides[0], new: sides[1], repository: repo,
+                fx: repo.fx.overriding(with: fxOverrides), rates: rates)
         } catch {
             io.error("cannot price \(sides[0].reference) against \(sides[1].reference): \(error)")
             return 2

@@ -3,9 +3,14 @@ import RateCard
 /// `margin packs [CARD…]`: worst-case cost and margin of every pack and grant.
 enum PacksCommand: Command {
     static let name = "packs"
-    static let summary = "Worst-case cost and margin of every pack and grant, per currency and commission rate."
-    static let usage = "margin packs [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE] [--tax CUR=RATE]"
-    static let parser = ArgumentParser([Common.cardsOption, Common.formatOption, Common.commissionOption, Common.fxOption, Common.taxOption])
+    static let summary =
+        "Worst-case cost and margin of every pack and grant, per currency and commission rate."
+    static let usage =
+        "margin packs [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE] [--tax CUR=RATE]"
+    static let parser = ArgumentParser([
+        Common.cardsOption, Common.formatOption, Common.commissionOption, Common.fxOption,
+        Common.taxOption,
+    ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         let format: String
@@ -26,7 +31,9 @@ enum PacksCommand: Command {
         var all: [PackMargins] = []
         for card in cards {
             do {
-                all.append(try PackMargins(card: card, repository: repo, fx: fx, rates: rates, taxRates: taxes))
+                all.append(
+                    try PackMargins(
+                        card: card, repository: repo, fx: fx, rates: rates, taxRates: taxes))
             } catch {
                 return Common.reportWorstCaseFailure(error, card: card, io)
             }

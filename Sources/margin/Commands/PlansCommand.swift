@@ -5,9 +5,12 @@ import RateCard
 /// proceeds in each territory too.
 enum PlansCommand: Command {
     static let name = "plans"
-    static let summary = "Worst-case margin of every subscription plan in year one and after, offers' payback, and the free tier's cost."
-    static let usage = "margin plans [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--fx BASE/QUOTE=RATE] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program standard|small-business]"
-    static let parser = ArgumentParser([Common.cardsOption, Common.formatOption, Common.fxOption] + Common.storefrontOptions)
+    static let summary =
+        "Worst-case margin of every subscription plan in year one and after, offers' payback, and the free tier's cost."
+    static let usage =
+        "margin plans [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--fx BASE/QUOTE=RATE] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program standard|small-business]"
+    static let parser = ArgumentParser(
+        [Common.cardsOption, Common.formatOption, Common.fxOption] + Common.storefrontOptions)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         let format: String
@@ -22,12 +25,19 @@ enum PlansCommand: Command {
             return 2
         }
         guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
-        guard let lists = Common.priceLists(options, known: Set(cards.flatMap(\.subscriptions).map(\.productId)), what: "subscription", cards: cards, io) else { return 2 }
+        guard
+            let lists = Common.priceLists(
+                options, known: Set(cards.flatMap(\.subscriptions).map(\.productId)),
+                what: "subscription", cards: cards, io)
+        else { return 2 }
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [PlanMargins] = []
         for card in cards {
             do {
-                all.append(try PlanMargins(card: card, repository: repo, fx: fx, priceLists: lists, date: options.date, program: options.program))
+                all.append(
+                    try PlanMargins(
+                        card: card, repository: repo, fx: fx, priceLists: lists, date: options.date,
+                        program: options.program))
             } catch {
                 return Common.reportWorstCaseFailure(error, card: card, io)
             }

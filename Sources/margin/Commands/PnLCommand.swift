@@ -5,27 +5,57 @@ import RateCard
 /// `PnLRequest`; `PnLRun` computes the report; the chosen format renders it.
 enum PnLCommand: Command {
     static let name = "pnl"
-    static let summary = "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
-    static let usage = "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--memory SIZE] [--quiet] [--format table|json|csv|markdown]"
-    static let parser = ArgumentParser([
-        Common.cardsOption,
-        .init("card", value: "ID", help: "The card family that priced the takings (needed when the folder has several)."),
-        .init("window", value: "WINDOW", help: "all (default), 7d, 30d or Nd: the N days before --now."),
-        .init("now", value: "TIME", help: "RFC 3339 time the window ends at (default: the current time)."),
-        .init("since", value: "TIME", help: "Start of the window (RFC 3339, inclusive)."),
-        .init("until", value: "TIME", help: "End of the window (RFC 3339, exclusive)."),
-        .init("by", value: "PERIOD", help: "Also a series by day, week or month."),
-        .init("tz", value: "OFFSET", help: "UTC offset for --by periods, e.g. +08:00 (default UTC)."),
-        .init("input-format", value: "FORMAT", help: "Force the input format: jsonl, ledger, csv, rollup-jsonl or rollup-csv (default: detected)."),
-        .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
-        .init("quiet", help: "No progress line on a terminal (there is never one on a pipe)."),
-        .init("memory", value: "SIZE", help: "Cap on the de-duplication state, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."),
-        .init("credit-value", value: "MONEY", help: "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack of the versions in force, after the highest commission)."),
-        .init("currency", value: "CUR", help: "Reporting currency for value and cost (default: the providers' currency)."),
-        .init("costs", value: "FILE", help: "Fixed costs per feature for a period (a JSON cost sheet, see docs/takings.md); prorated by days to a window inside its period, refused for a window outside it."),
-        Common.fxOption,
-        Common.formatOption,
-    ] + sqlOptions)
+    static let summary =
+        "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
+    static let usage =
+        "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--memory SIZE] [--quiet] [--format table|json|csv|markdown]"
+    static let parser = ArgumentParser(
+        [
+            Common.cardsOption,
+            .init(
+                "card", value: "ID",
+                help:
+                    "The card family that priced the takings (needed when the folder has several)."),
+            .init(
+                "window", value: "WINDOW",
+                help: "all (default), 7d, 30d or Nd: the N days before --now."),
+            .init(
+                "now", value: "TIME",
+                help: "RFC 3339 time the window ends at (default: the current time)."),
+            .init("since", value: "TIME", help: "Start of the window (RFC 3339, inclusive)."),
+            .init("until", value: "TIME", help: "End of the window (RFC 3339, exclusive)."),
+            .init("by", value: "PERIOD", help: "Also a series by day, week or month."),
+            .init(
+                "tz", value: "OFFSET",
+                help: "UTC offset for --by periods, e.g. +08:00 (default UTC)."),
+            .init(
+                "input-format", value: "FORMAT",
+                help:
+                    "Force the input format: jsonl, ledger, csv, rollup-jsonl or rollup-csv (default: detected)."
+            ),
+            .init("strict", help: "Exit 1 on any rejected line or broken balance chain."),
+            .init("quiet", help: "No progress line on a terminal (there is never one on a pipe)."),
+            .init(
+                "memory", value: "SIZE",
+                help:
+                    "Cap on the de-duplication state, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."
+            ),
+            .init(
+                "credit-value", value: "MONEY",
+                help:
+                    "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of any pack of the versions in force, after the highest commission)."
+            ),
+            .init(
+                "currency", value: "CUR",
+                help: "Reporting currency for value and cost (default: the providers' currency)."),
+            .init(
+                "costs", value: "FILE",
+                help:
+                    "Fixed costs per feature for a period (a JSON cost sheet, see docs/takings.md); prorated by days to a window inside its period, refused for a window outside it."
+            ),
+            Common.fxOption,
+            Common.formatOption,
+        ] + sqlOptions)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         do {
@@ -37,12 +67,16 @@ enum PnLCommand: Command {
                 return 0
             }
             // Standard input has no size to plan by: it is partitioned only under an explicit cap.
-            request.takingsOptions.memoryLimit = try args.value("memory").map { try parseSize($0) }
+            request.takingsOptions.memoryLimit =
+                try args.value("memory").map { try parseSize($0) }
                 ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
             installCleanup()
             let environment = ProcessInfo.processInfo.environment
             var display: ProgressDisplay?
-            if ProgressDisplay.isWanted(stderrIsTerminal: isatty(2) == 1, environment: environment, quiet: args.flag("quiet")) {
+            if ProgressDisplay.isWanted(
+                stderrIsTerminal: isatty(2) == 1, environment: environment,
+                quiet: args.flag("quiet"))
+            {
                 let progress = TakingsProgress()
                 request.takingsOptions.progress = progress
                 display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
@@ -61,7 +95,9 @@ enum PnLCommand: Command {
             // Diagnostics once, on stderr: the first rejections, warnings and errors.
             io.report(report.diagnostics)
             if report.rejectionsNotShown > 0 {
-                io.err("margin: \(report.rejectionsNotShown) more rejected lines not shown (all are counted)\n")
+                io.err(
+                    "margin: \(report.rejectionsNotShown) more rejected lines not shown (all are counted)\n"
+                )
             }
             return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
         } catch {
@@ -71,44 +107,63 @@ enum PnLCommand: Command {
 
     /// The options as a request; bad values are usage errors.
     static func request(_ args: ParsedArguments) throws -> PnLRequest {
-        guard !args.positionals.isEmpty || args.value("table") != nil else { throw UsageError("give at least one export file (or - for standard input)") }
+        guard !args.positionals.isEmpty || args.value("table") != nil else {
+            throw UsageError("give at least one export file (or - for standard input)")
+        }
         var inputFormat: TakingsFormat?
         if let f = args.value("input-format") {
             guard let v = TakingsFormat(rawValue: f) else {
-                throw UsageError("unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw UsageError(
+                    "unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             inputFormat = v
         }
         func time(_ name: String) throws(UsageError) -> Timestamp? {
             guard let text = args.value(name) else { return nil }
-            do { return try Timestamp(rfc3339: text) } catch { throw UsageError("--\(name) \(text): \(error)") }
+            do { return try Timestamp(rfc3339: text) } catch {
+                throw UsageError("--\(name) \(text): \(error)")
+            }
         }
         let now = try time("now") ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
-        let since = try time("since"), until = try time("until")
+        let since = try time("since")
+        let until = try time("until")
         let window: TakingsWindow
         if since != nil || until != nil {
-            guard args.value("window") == nil else { throw UsageError("give either --window or --since/--until, not both") }
+            guard args.value("window") == nil else {
+                throw UsageError("give either --window or --since/--until, not both")
+            }
             window = TakingsWindow(since: since, until: until)
         } else {
             window = try TakingsWindow(named: args.value("window") ?? "all", now: now)
         }
         var series: TakingsSeries?
         if let by = args.value("by") {
-            guard let p = TakingsSeries.Period(rawValue: by) else { throw UsageError("--by \(by): one of day, week, month") }
-            series = TakingsSeries(period: p, offsetMinutes: try args.value("tz").map { try TakingsSeries.offset($0) } ?? 0)
+            guard let p = TakingsSeries.Period(rawValue: by) else {
+                throw UsageError("--by \(by): one of day, week, month")
+            }
+            series = TakingsSeries(
+                period: p,
+                offsetMinutes: try args.value("tz").map { try TakingsSeries.offset($0) } ?? 0)
         } else if args.value("tz") != nil {
             throw UsageError("--tz only applies with --by")
         }
         var currency: Currency?
         if let code = args.value("currency") {
-            guard let c = Currency(code: code) else { throw UsageError("--currency \(code): not a known ISO 4217 code") }
+            guard let c = Currency(code: code) else {
+                throw UsageError("--currency \(code): not a known ISO 4217 code")
+            }
             currency = c
         }
         return PnLRequest(
             inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
             window: window, series: series, strict: args.flag("strict"), now: now,
-            cards: [Common.cardsDirectory(args)], fxOverrides: try Common.fxOverrides(args), card: args.value("card"),
-            currency: currency, creditValue: try args.value("credit-value").map { try parseMoney($0, option: "--credit-value") },
+            cards: [Common.cardsDirectory(args)], fxOverrides: try Common.fxOverrides(args),
+            card: args.value("card"),
+            currency: currency,
+            creditValue: try args.value("credit-value").map {
+                try parseMoney($0, option: "--credit-value")
+            },
             costSheet: args.value("costs"))
     }
 
@@ -116,13 +171,17 @@ enum PnLCommand: Command {
     static func parseSize(_ text: String) throws -> Int {
         let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
         var digits = Substring(text.uppercased())
-        if digits.hasSuffix("B") || digits.hasSuffix("IB") { digits = digits.dropLast(digits.hasSuffix("IB") ? 2 : 1) }
+        if digits.hasSuffix("B") || digits.hasSuffix("IB") {
+            digits = digits.dropLast(digits.hasSuffix("IB") ? 2 : 1)
+        }
         var shift = 0
         if let last = digits.last, let s = units[last] {
             shift = s
             digits = digits.dropLast()
         }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0, n <= Int.max >> shift else {
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0,
+            n <= Int.max >> shift
+        else {
             throw UsageError("--memory \(text): expected a size such as 256M or 2G")
         }
         return n << shift
@@ -150,10 +209,18 @@ enum PnLCommand: Command {
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
     static func parseMoney(_ text: String, option: String) throws(UsageError) -> Money {
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
-        guard parts.count == 2 else { throw UsageError("\(option) \(text): expected a currency and an amount, e.g. 'CNY 0.005'") }
-        let (code, amount) = Currency(code: parts[0]) != nil ? (parts[0], parts[1]) : (parts[1], parts[0])
-        guard let c = Currency(code: code) else { throw UsageError("\(option) \(text): no ISO 4217 currency code") }
-        guard let a = try? Exact(decimal: amount), !a.isNegative else { throw UsageError("\(option) \(text): '\(amount)' is not a non-negative decimal") }
+        guard parts.count == 2 else {
+            throw UsageError(
+                "\(option) \(text): expected a currency and an amount, e.g. 'CNY 0.005'")
+        }
+        let (code, amount) =
+            Currency(code: parts[0]) != nil ? (parts[0], parts[1]) : (parts[1], parts[0])
+        guard let c = Currency(code: code) else {
+            throw UsageError("\(option) \(text): no ISO 4217 currency code")
+        }
+        guard let a = try? Exact(decimal: amount), !a.isNegative else {
+            throw UsageError("\(option) \(text): '\(amount)' is not a non-negative decimal")
+        }
         return Money(a, c)
     }
 }

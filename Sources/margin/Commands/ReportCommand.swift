@@ -4,17 +4,22 @@ import RateCard
 /// reviews, or (with `--check`) fails when the committed ones are not current.
 enum ReportCommand: Command {
     static let name = "report"
-    static let summary = "Write a Markdown report and SVG chart for every card version, or check they are current."
+    static let summary =
+        "Write a Markdown report and SVG chart for every card version, or check they are current."
     static let usage = "margin report [--cards DIR] [--out DIR] [--check]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         ArgumentParser.Option("out", value: "DIR", help: "The reports folder (default: Reports)."),
-        ArgumentParser.Option("check", help: "Write nothing; exit 1 naming each stale, missing or unexpected generated file."),
+        ArgumentParser.Option(
+            "check",
+            help: "Write nothing; exit 1 naming each stale, missing or unexpected generated file."),
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
         guard args.positionals.isEmpty else {
-            io.error("'margin report' takes no arguments (got '\(args.positionals[0])'); use --cards DIR")
+            io.error(
+                "'margin report' takes no arguments (got '\(args.positionals[0])'); use --cards DIR"
+            )
             return 2
         }
         let cardsDirectory = Common.cardsDirectory(args)
@@ -34,14 +39,18 @@ enum ReportCommand: Command {
                 return 0
             }
             io.report(findings.map { $0.diagnostic(directory: out) })
-            io.error("\(findings.count) of the generated reports in \(out) \(findings.count == 1 ? "is" : "are") not current; run 'margin report' and commit the result")
+            io.error(
+                "\(findings.count) of the generated reports in \(out) \(findings.count == 1 ? "is" : "are") not current; run 'margin report' and commit the result"
+            )
             return 1
         }
         do {
             let result = try set.write(to: out)
             for name in result.written { io.out("wrote \(join(out, name))\n") }
             for name in result.removed { io.out("removed \(join(out, name))\n") }
-            io.err("margin: \(result.written.count) written, \(result.unchanged.count) unchanged, \(result.removed.count) removed in \(out)\n")
+            io.err(
+                "margin: \(result.written.count) written, \(result.unchanged.count) unchanged, \(result.removed.count) removed in \(out)\n"
+            )
             return 0
         } catch {
             io.error(error.description)

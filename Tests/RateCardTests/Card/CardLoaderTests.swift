@@ -1,37 +1,38 @@
 import Testing
+
 @testable import RateCard
 
 /// A small valid card, one field per line so that tests can point at lines.
 let sampleCard = """
-{
-  "kind": "card",
-  "id": "demo",
-  "version": 3,
-  "effective": "2026-08-18T00:00:00+08:00",
-  "creditUnit": {"name": "credit", "priceStep": 1},
-  "features": [
-    {"key": "asr", "dimensions": [
-      {"name": "second", "unit": "second", "credits": 1, "per": 3, "rounding": "up",
-       "cost": {"provider": "asr-sheet", "meter": "audio"}}]}
-  ],
-  "grants": [{"key": "signup", "credits": 1000}],
-  "packs": [
-    {"productId": "3000tks", "type": "consumable", "credits": 3000,
-     "prices": [{"currency": "CNY", "amount": "28"}]}
-  ]
-}
-"""
+    {
+      "kind": "card",
+      "id": "demo",
+      "version": 3,
+      "effective": "2026-08-18T00:00:00+08:00",
+      "creditUnit": {"name": "credit", "priceStep": 1},
+      "features": [
+        {"key": "asr", "dimensions": [
+          {"name": "second", "unit": "second", "credits": 1, "per": 3, "rounding": "up",
+           "cost": {"provider": "asr-sheet", "meter": "audio"}}]}
+      ],
+      "grants": [{"key": "signup", "credits": 1000}],
+      "packs": [
+        {"productId": "3000tks", "type": "consumable", "credits": 3000,
+         "prices": [{"currency": "CNY", "amount": "28"}]}
+      ]
+    }
+    """
 
 let sampleSheet = """
-{
-  "kind": "provider",
-  "id": "asr-sheet",
-  "currency": "CNY",
-  "reviewed": "2026-08-18",
-  "source": "https://example.com/pricing",
-  "meters": [{"key": "audio", "unit": "second", "per": "3600", "price": "4.5"}]
-}
-"""
+    {
+      "kind": "provider",
+      "id": "asr-sheet",
+      "currency": "CNY",
+      "reviewed": "2026-08-18",
+      "source": "https://example.com/pricing",
+      "meters": [{"key": "audio", "unit": "second", "per": "3600", "price": "4.5"}]
+    }
+    """
 
 @Suite struct CardLoaderTests {
     @Test func loadsTheSample() throws {
@@ -45,29 +46,51 @@ let sampleSheet = """
 
     /// Each bad value is reported at its own line and column, naming the field.
     @Test(arguments: [
-        ("\"version\": 3", "\"version\": \"three\"", 4, 14, "version: \"three\" is not a whole number"),
+        (
+            "\"version\": 3", "\"version\": \"three\"", 4, 14,
+            "version: \"three\" is not a whole number"
+        ),
         ("\"version\": 3", "\"version\": 3.5", 4, 14, "version: 3.5 is not a whole number"),
         ("\"version\": 3", "\"version\": 99999999999999999999999999", 4, 14, "out of range"),
-        ("\"effective\": \"2026-08-18T00:00:00+08:00\"", "\"effective\": \"2026-08-18\"", 5, 16, "effective"),
-        ("\"effective\": \"2026-08-18T00:00:00+08:00\"", "\"effective\": \"2026-02-30T00:00:00Z\"", 5, 16, "impossible date"),
-        ("\"effective\": \"2026-08-18T00:00:00+08:00\"", "\"effective\": \"2026-08-18T00:00:00\"", 5, 16, "no UTC offset"),
+        (
+            "\"effective\": \"2026-08-18T00:00:00+08:00\"", "\"effective\": \"2026-08-18\"", 5, 16,
+            "effective"
+        ),
+        (
+            "\"effective\": \"2026-08-18T00:00:00+08:00\"",
+            "\"effective\": \"2026-02-30T00:00:00Z\"", 5, 16, "impossible date"
+        ),
+        (
+            "\"effective\": \"2026-08-18T00:00:00+08:00\"",
+            "\"effective\": \"2026-08-18T00:00:00\"", 5, 16, "no UTC offset"
+        ),
         ("\"unit\": \"second\"", "\"unit\": \"seconds\"", 9, 34, "did you mean \"second\""),
-        ("\"rounding\": \"up\"", "\"rounding\": \"ceil\"", 9, 80, "rounding: \"ceil\" is not one of"),
+        (
+            "\"rounding\": \"up\"", "\"rounding\": \"ceil\"", 9, 80,
+            "rounding: \"ceil\" is not one of"
+        ),
         ("\"per\": 3", "\"per\": 0", 9, 65, "out of range"),
         ("\"per\": 3", "\"per\": -3", 9, 65, "out of range"),
         ("\"credits\": 1000}", "\"credits\": 1e3}", 12, 43, "exponent"),
-        ("\"credits\": 3000", "\"credits\": 1000000000000000000000000000000", 14, 63, "out of range"),
+        (
+            "\"credits\": 3000", "\"credits\": 1000000000000000000000000000000", 14, 63,
+            "out of range"
+        ),
         ("\"currency\": \"CNY\"", "\"currency\": \"RMB\"", 15, 30, "not a known ISO 4217"),
         ("\"amount\": \"28\"", "\"amount\": \"28 CNY\"", 15, 47, "is not a decimal"),
         ("\"amount\": \"28\"", "\"amount\": 28.0.0", 15, 51, "unexpected"),
         ("\"productId\"", "\"productID\"", 14, 6, "did you mean \"productId\""),
         ("\"kind\": \"card\"", "\"kind\": \"cards\"", 2, 11, "did you mean \"card\""),
     ])
-    func reportsFileLineColumnAndField(original: String, replacement: String, line: Int, column: Int, fragment: String) throws {
+    func reportsFileLineColumnAndField(
+        original: String, replacement: String, line: Int, column: Int, fragment: String
+    ) throws {
         let text = sampleCard.replacingFirst(original, with: replacement)
         #expect(text != sampleCard, "the replacement did not apply")
         let diags = loadDiagnostics(text, path: "RateCards/demo-v3.json")
-        let d = try #require(diags.first { $0.message.contains(fragment) } ?? diags.first, "no diagnostic for \(replacement)")
+        let d = try #require(
+            diags.first { $0.message.contains(fragment) } ?? diags.first,
+            "no diagnostic for \(replacement)")
         #expect(d.path == "RateCards/demo-v3.json")
         #expect(d.location == SourceLocation(line: line, column: column), "\(d.rendered)")
         #expect(d.message.contains(fragment), "\(d.rendered)")
@@ -82,7 +105,8 @@ let sampleSheet = """
     }
 
     @Test(arguments: [
-        ("", "empty"), ("   ", "empty"), ("[]", "expected an object"), ("{\"kind\": \"card\"", "truncated"),
+        ("", "empty"), ("   ", "empty"), ("[]", "expected an object"),
+        ("{\"kind\": \"card\"", "truncated"),
         ("{}", "kind: missing required field"), ("{\"kind\": 5}", "expected a string"),
     ])
     func rejectsDegenerateFiles(text: String, fragment: String) throws {
@@ -91,32 +115,64 @@ let sampleSheet = """
     }
 
     @Test func rejectsDuplicatedDimensionsAndMissingFields() throws {
-        let dup = sampleCard.replacingFirst("\"features\": [", with: "\"features\": [\n{\"key\": \"x\", \"dimensions\": [{\"name\": \"a\", \"unit\": \"event\", \"credits\": 1, \"per\": 1, \"rounding\": \"up\", \"cost\": {\"none\": \"device\"}}, {\"name\": \"a\", \"unit\": \"event\", \"credits\": 1, \"per\": 1, \"rounding\": \"up\", \"cost\": {\"none\": \"device\"}}]},")
+        let dup = sampleCard.replacingFirst(
+            "\"features\": [",
+            with:
+                "\"features\": [\n{\"key\": \"x\", \"dimensions\": [{\"name\": \"a\", \"unit\": \"event\", \"credits\": 1, \"per\": 1, \"rounding\": \"up\", \"cost\": {\"none\": \"device\"}}, {\"name\": \"a\", \"unit\": \"event\", \"credits\": 1, \"per\": 1, \"rounding\": \"up\", \"cost\": {\"none\": \"device\"}}]},"
+        )
         #expect(loadDiagnostics(dup).contains { $0.message.contains("appears twice") })
         let missing = sampleCard.replacingFirst("\"id\": \"demo\",", with: "")
-        #expect(loadDiagnostics(missing).contains { $0.message == "id: missing required field" && $0.location.line == 1 })
+        #expect(
+            loadDiagnostics(missing).contains {
+                $0.message == "id: missing required field" && $0.location.line == 1
+            })
     }
 
     @Test func rejectsDuplicatePacksGrantsAndPrices() throws {
-        let packs = sampleCard.replacingFirst("\"packs\": [", with: "\"packs\": [{\"productId\": \"3000tks\", \"type\": \"consumable\", \"credits\": 1, \"prices\": []},")
-        #expect(loadDiagnostics(packs).contains { $0.message.contains("product \"3000tks\" appears twice") })
-        let grants = sampleCard.replacingFirst("[{\"key\": \"signup\", \"credits\": 1000}]", with: "[{\"key\": \"signup\", \"credits\": 1000}, {\"key\": \"signup\", \"credits\": 5}]")
-        #expect(loadDiagnostics(grants).contains { $0.message.contains("grant \"signup\" appears twice") && $0.location.line == 12 })
-        let prices = sampleCard.replacingFirst("[{\"currency\": \"CNY\", \"amount\": \"28\"}]", with: "[{\"currency\": \"CNY\", \"amount\": \"28\"}, {\"currency\": \"CNY\", \"amount\": \"30\"}]")
-        #expect(loadDiagnostics(prices).contains { $0.message.contains("a CNY price is already given") })
+        let packs = sampleCard.replacingFirst(
+            "\"packs\": [",
+            with:
+                "\"packs\": [{\"productId\": \"3000tks\", \"type\": \"consumable\", \"credits\": 1, \"prices\": []},"
+        )
+        #expect(
+            loadDiagnostics(packs).contains {
+                $0.message.contains("product \"3000tks\" appears twice")
+            })
+        let grants = sampleCard.replacingFirst(
+            "[{\"key\": \"signup\", \"credits\": 1000}]",
+            with:
+                "[{\"key\": \"signup\", \"credits\": 1000}, {\"key\": \"signup\", \"credits\": 5}]")
+        #expect(
+            loadDiagnostics(grants).contains {
+                $0.message.contains("grant \"signup\" appears twice") && $0.location.line == 12
+            })
+        let prices = sampleCard.replacingFirst(
+            "[{\"currency\": \"CNY\", \"amount\": \"28\"}]",
+            with:
+                "[{\"currency\": \"CNY\", \"amount\": \"28\"}, {\"currency\": \"CNY\", \"amount\": \"30\"}]"
+        )
+        #expect(
+            loadDiagnostics(prices).contains { $0.message.contains("a CNY price is already given") }
+        )
     }
 
     @Test func crossChecksProviderBindings() throws {
-        let wrongMeter = sampleCard.replacingFirst("\"meter\": \"audio\"", with: "\"meter\": \"video\"")
-        #expect(throws: Diagnostics.self) { try repository(["card.json": wrongMeter, "sheet.json": sampleSheet]) }
+        let wrongMeter = sampleCard.replacingFirst(
+            "\"meter\": \"audio\"", with: "\"meter\": \"video\"")
+        #expect(throws: Diagnostics.self) {
+            try repository(["card.json": wrongMeter, "sheet.json": sampleSheet])
+        }
         do {
             _ = try repository(["card.json": wrongMeter, "sheet.json": sampleSheet])
         } catch let e as Diagnostics {
             #expect(e.items.first?.message.contains("has no meter \"video\"") == true)
             #expect(e.items.first?.location.line == 10)
         }
-        let wrongUnit = sampleCard.replacingFirst("\"unit\": \"second\"", with: "\"unit\": \"token\"")
-        #expect(throws: Diagnostics.self) { try repository(["card.json": wrongUnit, "sheet.json": sampleSheet]) }
+        let wrongUnit = sampleCard.replacingFirst(
+            "\"unit\": \"second\"", with: "\"unit\": \"token\"")
+        #expect(throws: Diagnostics.self) {
+            try repository(["card.json": wrongUnit, "sheet.json": sampleSheet])
+        }
         #expect(throws: Diagnostics.self) { try repository(["card.json": sampleCard]) }
     }
 
@@ -134,7 +190,8 @@ let sampleSheet = """
     @Test func loadsTheRepositorysOwnCards() throws {
         let repo = try CardRepository.load(paths: [repositoryCards])
         #expect(repo.cards.map(\.reference) == ["osg@10", "voice-debrief@1"])
-        #expect(repo.providers.keys.sorted() == ["deepseek-v4-flash", "doubao-seedasr-2-streaming"])
+        #expect(
+            repo.providers.keys.sorted() == ["deepseek-v4-flash", "doubao-seedasr-2-streaming"])
         #expect(repo.fx.placeholder)
     }
 }

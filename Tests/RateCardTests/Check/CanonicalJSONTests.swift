@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 @Suite struct CanonicalJSONTests {
@@ -17,13 +18,19 @@ import Testing
         ("1.50", "1.5"), ("0.00375", "0.00375"), ("3.75e-3", "0.00375"), ("-11.25", "-11.25"),
         ("1e3", "1000"), ("1E-2", "0.01"), ("12.345e1", "123.45"), ("12.345e5", "1234500"),
         ("100", "100"), ("1e0", "1"), ("-5e-1", "-0.5"),
-        ("123456789012345678901234567890123456789012345", "123456789012345678901234567890123456789012345"),
+        (
+            "123456789012345678901234567890123456789012345",
+            "123456789012345678901234567890123456789012345"
+        ),
     ])
     func numbers(input: String, expected: String) {
         #expect(CanonicalJSON.canonicalNumber(input) == expected)
     }
 
-    @Test(arguments: ["1e1000", "1e-1000", "1e999999999999999999999999", "-7E+1000000000", "", "-", "1.", ".5", "1e", "1e+", "0x10", "1 "])
+    @Test(arguments: [
+        "1e1000", "1e-1000", "1e999999999999999999999999", "-7E+1000000000", "", "-", "1.", ".5",
+        "1e", "1e+", "0x10", "1 ",
+    ])
     func rejectedNumbers(input: String) {
         #expect(CanonicalJSON.canonicalNumber(input) == nil)
     }
@@ -34,7 +41,10 @@ import Testing
     }
 
     /// Where `Exact` can read a number, the canonical text is `Exact`'s own.
-    @Test(arguments: ["28", "28.000", "-0.5", "0.00375", "11.25", "100", "-3", "0.10", "99999999999999999999.99999"])
+    @Test(arguments: [
+        "28", "28.000", "-0.5", "0.00375", "11.25", "100", "-3", "0.10",
+        "99999999999999999999.99999",
+    ])
     func agreesWithExact(input: String) throws {
         let exact = try Exact(decimal: input)
         #expect(CanonicalJSON.canonicalNumber(input) == exact.canonicalDecimal)
@@ -42,45 +52,48 @@ import Testing
 
     @Test func sortsKeysAndDropsWhitespace() throws {
         let text = """
-        {
-          "b": [1, 2.0, {"z": null, "a": true}],
-          "a": "x",
-          "B": false
-        }
-        """
+            {
+              "b": [1, 2.0, {"z": null, "a": true}],
+              "a": "x",
+              "B": false
+            }
+            """
         #expect(try canonical(text) == #"{"B":false,"a":"x","b":[1,2,{"a":true,"z":null}]}"#)
     }
 
     @Test func keysSortByUTF8Bytes() throws {
         // "é" is U+00E9 (C3 A9), "z" is 7A, "😀" is F0 9F 98 80, "ｚ" (U+FF5A) is EF BD 9A:
         // byte order puts ｚ before 😀, as code point order does.
-        #expect(try canonical(#"{"😀":1,"ｚ":2,"é":3,"z":4,"Z":5}"#) == #"{"Z":5,"z":4,"é":3,"ｚ":2,"😀":1}"#)
+        #expect(
+            try canonical(#"{"😀":1,"ｚ":2,"é":3,"z":4,"Z":5}"#)
+                == #"{"Z":5,"z":4,"é":3,"ｚ":2,"😀":1}"#)
     }
 
     @Test func stringsEscapeMinimally() throws {
-        #expect(try canonical(#"["a\"b\\c\/d\u0041\u00e9\n\t\r\b\f\u0001\u001f\u007f"]"#)
-            == "[\"a\\\"b\\\\c/dAé\\n\\t\\r\\b\\f\\u0001\\u001f\u{7f}\"]")
+        #expect(
+            try canonical(#"["a\"b\\c\/d\u0041\u00e9\n\t\r\b\f\u0001\u001f\u007f"]"#)
+                == "[\"a\\\"b\\\\c/dAé\\n\\t\\r\\b\\f\\u0001\\u001f\u{7f}\"]")
     }
 
     @Test func reformattingAndReorderingKeepTheDigest() throws {
         let original = """
-        {"kind": "card", "id": "osg", "version": 10,
-         "packs": [{"productId": "3000tks", "credits": 3000, "prices": {"USD": "2.99", "CNY": 28}}]}
-        """
+            {"kind": "card", "id": "osg", "version": 10,
+             "packs": [{"productId": "3000tks", "credits": 3000, "prices": {"USD": "2.99", "CNY": 28}}]}
+            """
         let reformatted = """
-        {
-            "version" : 1.0e1,
-            "packs" : [
-                {
-                    "prices" : { "CNY" : 28.00, "USD" : "2.99" },
-                    "credits" : 3E3,
-                    "productId" : "3000tks"
-                }
-            ],
-            "id" : "osg",
-            "kind" : "card"
-        }
-        """
+            {
+                "version" : 1.0e1,
+                "packs" : [
+                    {
+                        "prices" : { "CNY" : 28.00, "USD" : "2.99" },
+                        "credits" : 3E3,
+                        "productId" : "3000tks"
+                    }
+                ],
+                "id" : "osg",
+                "kind" : "card"
+            }
+            """
         #expect(try digest(original) == digest(reformatted))
     }
 
@@ -104,7 +117,9 @@ import Testing
 
     @Test func absurdNumberIsAnErrorWithItsPlace() throws {
         let node = try JSONParser.parse("{\n  \"a\": 1e5000\n}")
-        let error = try #require(throws: CanonicalJSONError.self) { try CanonicalJSON.serialize(node) }
+        let error = try #require(throws: CanonicalJSONError.self) {
+            try CanonicalJSON.serialize(node)
+        }
         #expect(error.location == SourceLocation(line: 2, column: 8))
         #expect(error.message.contains("1e5000"))
     }

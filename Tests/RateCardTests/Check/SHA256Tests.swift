@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 @Suite struct SHA256Tests {
@@ -21,7 +22,9 @@ import Testing
 
     @Test func oneMillionA() {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-        #expect(SHA256.hexDigest(message) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            SHA256.hexDigest(message)
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     /// Lengths around the padding boundary (55 bytes fit one block with the length, 56 do

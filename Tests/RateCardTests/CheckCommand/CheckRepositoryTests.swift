@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 /// `margin check` and `margin publish` on the repository's own cards and on copies of them.
@@ -28,7 +29,9 @@ import Testing
         try edited.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try runMargin(["check", "RateCards"], in: folder.path)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("RateCards/osg-v10.json:4:14: error: card osg@10 was published with sha256"))
+        #expect(
+            result.stderr.contains(
+                "RateCards/osg-v10.json:4:14: error: card osg@10 was published with sha256"))
         #expect(result.stderr.contains("publish a new version instead [published-card-edited]"))
     }
 
@@ -39,10 +42,16 @@ import Testing
         let file = cards + "/osg-v10.json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         // Another key order, blank lines, tabs and other indentation.
-        let reformatted = text
-            .replacingOccurrences(of: "\"kind\": \"card\",\n  \"id\": \"osg\",", with: "\"id\":\"osg\",\n\n\t\"kind\"  :  \"card\",")
+        let reformatted =
+            text
+            .replacingOccurrences(
+                of: "\"kind\": \"card\",\n  \"id\": \"osg\",",
+                with: "\"id\":\"osg\",\n\n\t\"kind\"  :  \"card\","
+            )
             .replacingOccurrences(of: "\n    ", with: "\n        ")
-            .replacingOccurrences(of: "{ \"currency\": \"USD\", \"amount\": \"0.99\" }", with: "{\"amount\":\"0.99\",\"currency\":\"USD\"}")
+            .replacingOccurrences(
+                of: "{ \"currency\": \"USD\", \"amount\": \"0.99\" }",
+                with: "{\"amount\":\"0.99\",\"currency\":\"USD\"}")
         #expect(reformatted != text)
         try reformatted.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try runMargin(["check", "RateCards"], in: folder.path)
@@ -56,10 +65,14 @@ import Testing
         let cards = try folder.copyRepositoryCards()
         let file = cards + "/osg-v10.json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"version\": 10,", with: "\"version\": 11,").write(toFile: file, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"version\": 10,", with: "\"version\": 11,").write(
+            toFile: file, atomically: true, encoding: .utf8)
         let result = try runMargin(["check", "RateCards"], in: folder.path)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("RateCards/osg-v10.json:4:14: error: osg-v10.json was published as osg@10 but now holds osg@11"))
+        #expect(
+            result.stderr.contains(
+                "RateCards/osg-v10.json:4:14: error: osg-v10.json was published as osg@10 but now holds osg@11"
+            ))
     }
 
     @Test func publishRefusesAnEditedPublishedVersion() throws {
@@ -70,10 +83,14 @@ import Testing
         let lockBefore = try Data(contentsOf: URL(fileURLWithPath: lockPath))
         let file = cards + "/osg-v10.json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"amount\": \"2.99\"", with: "\"amount\": \"3.99\"").write(toFile: file, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"amount\": \"2.99\"", with: "\"amount\": \"3.99\"")
+            .write(toFile: file, atomically: true, encoding: .utf8)
         let result = try runMargin(["publish", "RateCards/osg-v10.json"], in: folder.path)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("RateCards/osg-v10.json:4:14: error: card osg@10 is already published with a different digest; publish a new version instead [already-published]"))
+        #expect(
+            result.stderr.contains(
+                "RateCards/osg-v10.json:4:14: error: card osg@10 is already published with a different digest; publish a new version instead [already-published]"
+            ))
         #expect(try Data(contentsOf: URL(fileURLWithPath: lockPath)) == lockBefore)
     }
 
@@ -82,15 +99,21 @@ import Testing
         defer { folder.cleanup() }
         let cards = try folder.copyRepositoryCards()
         let text = try String(contentsOfFile: cards + "/osg-v10.json", encoding: .utf8)
-        let v11 = text
+        let v11 =
+            text
             .replacingOccurrences(of: "\"version\": 10,", with: "\"version\": 11,")
-            .replacingOccurrences(of: "2026-08-18T00:00:00+08:00", with: "2026-12-01T00:00:00+08:00")
+            .replacingOccurrences(
+                of: "2026-08-18T00:00:00+08:00", with: "2026-12-01T00:00:00+08:00"
+            )
             .replacingOccurrences(of: "\"amount\": \"2.99\"", with: "\"amount\": \"3.99\"")
         try v11.write(toFile: cards + "/osg-v11.json", atomically: true, encoding: .utf8)
 
         let before = try runMargin(["check", "RateCards"], in: folder.path)
         #expect(before.status == 0)
-        #expect(before.stderr.contains("RateCards/osg-v11.json:4:14: warning: card osg@11 is not published in RateCards/published.lock; run 'margin publish RateCards/osg-v11.json' once it is final [unpublished-card]"))
+        #expect(
+            before.stderr.contains(
+                "RateCards/osg-v11.json:4:14: warning: card osg@11 is not published in RateCards/published.lock; run 'margin publish RateCards/osg-v11.json' once it is final [unpublished-card]"
+            ))
 
         let publish = try runMargin(["publish", "RateCards/osg-v11.json"], in: folder.path)
         #expect(publish.status == 0, "\(publish.stderr)")
@@ -112,7 +135,8 @@ import Testing
         defer { folder.cleanup() }
         let cards = try folder.copyRepositoryCards()
         let text = try String(contentsOfFile: cards + "/osg-v10.json", encoding: .utf8)
-        let v11 = text
+        let v11 =
+            text
             .replacingOccurrences(of: "\"version\": 10,", with: "\"version\": 11,")
             .replacingOccurrences(of: "\"amount\": \"2.99\"", with: "\"amount\": \"2.999\"")
         try v11.write(toFile: cards + "/osg-v11.json", atomically: true, encoding: .utf8)
@@ -120,7 +144,9 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("[currency-decimals]"))
         #expect(result.stderr.contains("[version-order]"))
-        #expect(try PublishLock.load(path: cards + "/published.lock").entry(card: "osg", version: 11) == nil)
+        #expect(
+            try PublishLock.load(path: cards + "/published.lock").entry(card: "osg", version: 11)
+                == nil)
     }
 
     @Test func removingAPublishedCardFileFails() throws {
@@ -130,6 +156,9 @@ import Testing
         try FileManager.default.removeItem(atPath: cards + "/voice-debrief-v1.json")
         let result = try runMargin(["check", "RateCards"], in: folder.path)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("RateCards/published.lock:5:5: error: card voice-debrief@1 is published as voice-debrief-v1.json but that file is gone"))
+        #expect(
+            result.stderr.contains(
+                "RateCards/published.lock:5:5: error: card voice-debrief@1 is published as voice-debrief-v1.json but that file is gone"
+            ))
     }
 }

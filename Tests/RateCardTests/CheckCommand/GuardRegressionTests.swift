@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 /// Issue 10, items 18–20 and 22: the CI guard, through the library and through the binary.
@@ -20,27 +21,47 @@ import Testing
     @Test func aLockNamedOnTheCommandLineMustExist() throws {
         let folder = try CheckFixture.folder(["card.json": CheckFixture.card])
         defer { folder.cleanup() }
-        let report = CardChecker.check(paths: [folder.path], options: .init(lockPath: folder.path + "/nope.lock"))
+        let report = CardChecker.check(
+            paths: [folder.path], options: .init(lockPath: folder.path + "/nope.lock"))
         #expect(report.exitCode == 2)
-        #expect(report.diagnostics.contains { $0.path.hasSuffix("nope.lock") && $0.message.contains("does not exist") })
+        #expect(
+            report.diagnostics.contains {
+                $0.path.hasSuffix("nope.lock") && $0.message.contains("does not exist")
+            })
         let r = try runMargin(["check", ".", "--lock", "nope.lock"], in: folder.path)
         #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr.contains("nope.lock:1:1: error: the lock file given with --lock does not exist"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "nope.lock:1:1: error: the lock file given with --lock does not exist"),
+            "\(r.stderr)")
     }
 
     @Test func cardsInForceWithNoLockAtAllFail() throws {
-        let folder = try CheckFixture.folder(["card.json": CheckFixture.card, "card-v2.json": Self.version2(price: "0.99")])
+        let folder = try CheckFixture.folder([
+            "card.json": CheckFixture.card, "card-v2.json": Self.version2(price: "0.99"),
+        ])
         defer { folder.cleanup() }
         // In January demo@1 is live and demo@2 a draft.
-        let january = CardChecker.check(paths: [folder.path], options: .init(now: try Timestamp(rfc3339: Self.inJanuary)))
+        let january = CardChecker.check(
+            paths: [folder.path], options: .init(now: try Timestamp(rfc3339: Self.inJanuary)))
         #expect(january.exitCode == 1)
-        #expect(january.diagnostics.filter { $0.rule == "lock-missing" }.map(\.path) == [folder.path + "/card.json"])
-        #expect(january.diagnostics.filter { $0.rule == "unpublished-card" }.map(\.path) == [folder.path + "/card-v2.json"])
+        #expect(
+            january.diagnostics.filter { $0.rule == "lock-missing" }.map(\.path) == [
+                folder.path + "/card.json"
+            ])
+        #expect(
+            january.diagnostics.filter { $0.rule == "unpublished-card" }.map(\.path) == [
+                folder.path + "/card-v2.json"
+            ])
         let r = try runMargin(["check", ".", "--now", Self.inJanuary], in: folder.path)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("card.json:4:14: error: card demo@1 is in force since 2026-01-01T00:00:00Z but there is no lock file published.lock: nothing stops an edit of a live card; run 'margin publish card.json' and commit the lock (or pass --lock PATH) [lock-missing]"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "card.json:4:14: error: card demo@1 is in force since 2026-01-01T00:00:00Z but there is no lock file published.lock: nothing stops an edit of a live card; run 'margin publish card.json' and commit the lock (or pass --lock PATH) [lock-missing]"
+            ), "\(r.stderr)")
         // Before anything is in force, drafts are warnings only.
-        let early = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective], in: folder.path)
+        let early = try runMargin(
+            ["check", ".", "--now", CheckFixture.beforeEffective], in: folder.path)
         #expect(early.status == 0, "\(early.stderr)")
         // Publishing creates the lock; then the check passes.
         let publish = try runMargin(["publish", "card.json", "--cards", "."], in: folder.path)
@@ -54,25 +75,38 @@ import Testing
     @Test func aSupersededVersionBelowTheFloorNoLongerBlocks() throws {
         // Worst case USD 0.30. demo@1 at USD 0.99: USD 0.393 after 30%, 39.7%; demo@2 at
         // USD 1.99: USD 1.093, 54.9%. Floor 50%: only demo@1 is below it.
-        let folder = try CheckFixture.folder(["card.json": CheckFixture.card, "card-v2.json": Self.version2(price: "1.99")])
+        let folder = try CheckFixture.folder([
+            "card.json": CheckFixture.card, "card-v2.json": Self.version2(price: "1.99"),
+        ])
         defer { folder.cleanup() }
         for file in ["card.json", "card-v2.json"] {
             let p = try runMargin(["publish", file, "--cards", "."], in: folder.path)
             #expect(p.status == 0, "\(p.stderr)")
         }
-        var options = CardChecker.Options(minMargin: exact("0.5"), now: try Timestamp(rfc3339: Self.inJune))
+        var options = CardChecker.Options(
+            minMargin: exact("0.5"), now: try Timestamp(rfc3339: Self.inJune))
         #expect(CardChecker.check(paths: [folder.path], options: options).exitCode == 0)
         options.allVersions = true
         let all = CardChecker.check(paths: [folder.path], options: options)
-        #expect(all.diagnostics.filter { $0.rule == "min-margin" }.map(\.path) == [folder.path + "/card.json"])
+        #expect(
+            all.diagnostics.filter { $0.rule == "min-margin" }.map(\.path) == [
+                folder.path + "/card.json"
+            ])
 
-        let june = try runMargin(["check", ".", "--min-margin", "50", "--now", Self.inJune], in: folder.path)
+        let june = try runMargin(
+            ["check", ".", "--min-margin", "50", "--now", Self.inJune], in: folder.path)
         #expect(june.status == 0, "\(june.stderr)")
-        let every = try runMargin(["check", ".", "--min-margin", "50", "--now", Self.inJune, "--all-versions"], in: folder.path)
+        let every = try runMargin(
+            ["check", ".", "--min-margin", "50", "--now", Self.inJune, "--all-versions"],
+            in: folder.path)
         #expect(every.status == 1)
-        #expect(every.stderr.contains("card.json:18:50: error: pack \"p1000\" at USD 0.99: the worst-case margin after 30% commission is USD 0.39 (39.7% of the price), below the 50.0% floor"), "\(every.stderr)")
+        #expect(
+            every.stderr.contains(
+                "card.json:18:50: error: pack \"p1000\" at USD 0.99: the worst-case margin after 30% commission is USD 0.39 (39.7% of the price), below the 50.0% floor"
+            ), "\(every.stderr)")
         // In January demo@1 is the version in force: the floor applies to it.
-        let january = try runMargin(["check", ".", "--min-margin", "50", "--now", Self.inJanuary], in: folder.path)
+        let january = try runMargin(
+            ["check", ".", "--min-margin", "50", "--now", Self.inJanuary], in: folder.path)
         #expect(january.status == 1)
         #expect(january.stderr.contains("[min-margin]"))
     }
@@ -80,20 +114,30 @@ import Testing
     // MARK: 20. An uncomputable worst case is [worst-case]; --fx, --commission, --tax
 
     /// The fixture card priced in GBP with a USD provider and no FX file.
-    static let gbpCard = CheckFixture.card.replacingOccurrences(of: "\"currency\": \"USD\", \"amount\": \"0.99\"", with: "\"currency\": \"GBP\", \"amount\": \"0.99\"")
+    static let gbpCard = CheckFixture.card.replacingOccurrences(
+        of: "\"currency\": \"USD\", \"amount\": \"0.99\"",
+        with: "\"currency\": \"GBP\", \"amount\": \"0.99\"")
 
     @Test func aWorstCaseThatCannotBeComputedIsAWorstCaseFinding() throws {
         let folder = try CheckFixture.folder(["card.json": Self.gbpCard])
         defer { folder.cleanup() }
-        let report = CardChecker.check(paths: [folder.path], options: .init(now: try Timestamp(rfc3339: CheckFixture.beforeEffective)))
+        let report = CardChecker.check(
+            paths: [folder.path],
+            options: .init(now: try Timestamp(rfc3339: CheckFixture.beforeEffective)))
         let finding = try #require(report.diagnostics.first { $0.severity == .error })
         #expect(finding.rule == "worst-case")
-        #expect(finding.message.contains("no FX rate from USD to GBP; add one to the FX file or pass --fx USD/GBP=RATE"))
-        let r = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective], in: folder.path)
+        #expect(
+            finding.message.contains(
+                "no FX rate from USD to GBP; add one to the FX file or pass --fx USD/GBP=RATE"))
+        let r = try runMargin(
+            ["check", ".", "--now", CheckFixture.beforeEffective], in: folder.path)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("[worst-case]") && !r.stderr.contains("[min-margin]"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("[worst-case]") && !r.stderr.contains("[min-margin]"), "\(r.stderr)")
         // The advice can be followed.
-        let fixed = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective, "--fx", "USD/GBP=0.8"], in: folder.path)
+        let fixed = try runMargin(
+            ["check", ".", "--now", CheckFixture.beforeEffective, "--fx", "USD/GBP=0.8"],
+            in: folder.path)
         #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 
@@ -101,11 +145,21 @@ import Testing
         let folder = try CheckFixture.folder(["card.json": Self.gbpCard])
         defer { folder.cleanup() }
         // With --fx the floor is compared; at 99% it fails, naming the command line's rate.
-        let floor = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective, "--fx", "USD/GBP=0.8", "--min-margin", "99"], in: folder.path)
+        let floor = try runMargin(
+            [
+                "check", ".", "--now", CheckFixture.beforeEffective, "--fx", "USD/GBP=0.8",
+                "--min-margin", "99",
+            ], in: folder.path)
         #expect(floor.status == 1)
-        #expect(floor.stderr.contains("; FX USD/GBP 0.8 (given on the command line) [min-margin]"), "\(floor.stderr)")
+        #expect(
+            floor.stderr.contains("; FX USD/GBP 0.8 (given on the command line) [min-margin]"),
+            "\(floor.stderr)")
         // Commission and tax change the figures as they do for packs.
-        let commission = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective, "--fx", "USD/GBP=0.8", "--commission", "0.5", "--tax", "GBP=0.2", "--min-margin", "30"], in: folder.path)
+        let commission = try runMargin(
+            [
+                "check", ".", "--now", CheckFixture.beforeEffective, "--fx", "USD/GBP=0.8",
+                "--commission", "0.5", "--tax", "GBP=0.2", "--min-margin", "30",
+            ], in: folder.path)
         #expect(commission.status == 1)
         #expect(commission.stderr.contains("after 50% commission"), "\(commission.stderr)")
         #expect(try runMargin(["check", ".", "--commission", "lots"], in: folder.path).status == 2)
@@ -113,20 +167,32 @@ import Testing
         let refused = try runMargin(["publish", "card.json", "--cards", "."], in: folder.path)
         #expect(refused.status == 1, "\(refused.stderr)")
         #expect(refused.stderr.contains("[worst-case]"))
-        let published = try runMargin(["publish", "card.json", "--cards", ".", "--fx", "USD/GBP=0.8"], in: folder.path)
+        let published = try runMargin(
+            ["publish", "card.json", "--cards", ".", "--fx", "USD/GBP=0.8"], in: folder.path)
         #expect(published.status == 0, "\(published.stderr)")
     }
 
     @Test func aCommandLineRateIsNeverCreditedToTheFile() throws {
         let fx = """
-        {"kind": "fx", "date": "2026-01-01", "placeholder": true, "source": "placeholder", "rates": [{"base": "GBP", "quote": "USD", "rate": "1.25"}]}
-        """
+            {"kind": "fx", "date": "2026-01-01", "placeholder": true, "source": "placeholder", "rates": [{"base": "GBP", "quote": "USD", "rate": "1.25"}]}
+            """
         let folder = try CheckFixture.folder(["card.json": Self.gbpCard, "fx.json": fx])
         defer { folder.cleanup() }
-        let fromFile = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective, "--min-margin", "99"], in: folder.path)
-        #expect(fromFile.stderr.contains("; FX GBP/USD 1.25 (./fx.json, placeholder) [min-margin]") || fromFile.stderr.contains("; FX GBP/USD 1.25 (fx.json, placeholder) [min-margin]"), "\(fromFile.stderr)")
-        let overridden = try runMargin(["check", ".", "--now", CheckFixture.beforeEffective, "--min-margin", "99", "--fx", "GBP/USD=1.3"], in: folder.path)
-        #expect(overridden.stderr.contains("; FX GBP/USD 1.3 (given on the command line) [min-margin]"), "\(overridden.stderr)")
+        let fromFile = try runMargin(
+            ["check", ".", "--now", CheckFixture.beforeEffective, "--min-margin", "99"],
+            in: folder.path)
+        #expect(
+            fromFile.stderr.contains("; FX GBP/USD 1.25 (./fx.json, placeholder) [min-margin]")
+                || fromFile.stderr.contains("; FX GBP/USD 1.25 (fx.json, placeholder) [min-margin]"),
+            "\(fromFile.stderr)")
+        let overridden = try runMargin(
+            [
+                "check", ".", "--now", CheckFixture.beforeEffective, "--min-margin", "99", "--fx",
+                "GBP/USD=1.3",
+            ], in: folder.path)
+        #expect(
+            overridden.stderr.contains("; FX GBP/USD 1.3 (given on the command line) [min-margin]"),
+            "\(overridden.stderr)")
         #expect(!overridden.stderr.contains("fx.json"))
     }
 
@@ -134,12 +200,15 @@ import Testing
 
     /// The rule ids of the table in docs/check.md.
     static func documentedRules() throws -> Set<String> {
-        let text = try String(contentsOf: packageRoot.appendingPathComponent("docs/check.md"), encoding: .utf8)
+        let text = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/check.md"), encoding: .utf8)
         var rules = Set<String>()
         // Every `id` of the first cell (a row may name several related rules).
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {
             let cell = line.dropFirst(2).prefix { $0 != "|" }
-            for (i, part) in cell.split(separator: "`", omittingEmptySubsequences: false).enumerated() where i % 2 == 1 {
+            for (i, part) in cell.split(separator: "`", omittingEmptySubsequences: false)
+                .enumerated() where i % 2 == 1
+            {
                 rules.insert(String(part))
             }
         }
@@ -159,7 +228,10 @@ import Testing
         let files = FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []
         let known = Set(CheckRule.allCases.map(\.rawValue))
         var unknown: [String] = []
-        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("Takings/") && !file.hasPrefix("PnL/") && !file.hasPrefix("Report/") {
+        for file in files
+        where file.hasSuffix(".swift") && !file.hasPrefix("Takings/") && !file.hasPrefix("PnL/")
+            && !file.hasPrefix("Report/")
+        {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") {
                 guard let range = line.range(of: "rule: \"") else { continue }
@@ -180,18 +252,25 @@ import Testing
         ])
         defer { folder.cleanup() }
         var printed = Set<String>()
-        for args in [["check", ".", "--storekit", "products.storekit"], ["check", ".", "--format", "json"], ["publish", "card.json", "--cards", "."]] {
+        for args in [
+            ["check", ".", "--storekit", "products.storekit"], ["check", ".", "--format", "json"],
+            ["publish", "card.json", "--cards", "."],
+        ] {
             let r = try runMargin(args, in: folder.path)
             for line in (r.stderr + r.stdout).split(separator: "\n") {
                 if line.hasSuffix("]"), let open = line.lastIndex(of: "[") {
-                    printed.insert(String(line[line.index(after: open)..<line.index(before: line.endIndex)]))
+                    printed.insert(
+                        String(line[line.index(after: open)..<line.index(before: line.endIndex)]))
                 }
                 if let range = line.range(of: "\"rule\" : \"") ?? line.range(of: "\"rule\": \"") {
                     printed.insert(String(line[range.upperBound...].prefix { $0 != "\"" }))
                 }
             }
         }
-        #expect(printed.contains("version-order") && printed.contains("storekit-price"), "\(printed)")
-        #expect(printed.subtracting(documented).isEmpty, "undocumented: \(printed.subtracting(documented))")
+        #expect(
+            printed.contains("version-order") && printed.contains("storekit-price"), "\(printed)")
+        #expect(
+            printed.subtracting(documented).isEmpty,
+            "undocumented: \(printed.subtracting(documented))")
     }
 }

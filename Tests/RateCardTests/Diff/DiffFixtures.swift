@@ -1,10 +1,12 @@
 import Foundation
+
 @testable import RateCard
 
 /// The `Fixtures/diff` folder copied into a fresh temporary folder, removed afterwards.
 final class DiffFixtureFolder {
     /// `Tests/RateCardTests/Fixtures/diff` in the source tree (never written to).
-    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/diff").path
 
     let root: String
@@ -22,7 +24,9 @@ final class DiffFixtureFolder {
     func repository() throws -> CardRepository { try CardRepository.load(paths: [cards]) }
 
     /// Writes a copy of a fixture card outside the card folder, with text replaced.
-    func variant(of name: String, as newName: String, replacing pairs: [(String, String)]) throws -> String {
+    func variant(of name: String, as newName: String, replacing pairs: [(String, String)]) throws
+        -> String
+    {
         var text = try String(contentsOfFile: cards + "/" + name, encoding: .utf8)
         for (a, b) in pairs {
             precondition(text.contains(a), "fixture \(name) has no \(a)")
@@ -37,6 +41,8 @@ final class DiffFixtureFolder {
     static func v10v11(rates: [Exact]? = nil) throws -> CardDiff {
         let folder = try DiffFixtureFolder()
         let repo = try folder.repository()
-        return try CardDiff(old: repo.card(reference: "osg@10")!, new: repo.card(reference: "osg@11")!, repository: repo, rates: rates)
+        return try CardDiff(
+            old: repo.card(reference: "osg@10")!, new: repo.card(reference: "osg@11")!,
+            repository: repo, rates: rates)
     }
 }

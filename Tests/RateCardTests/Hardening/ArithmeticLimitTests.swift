@@ -1,28 +1,42 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 /// The "Limits" table of docs/formats.md, checked against what the loader and engine do.
 @Suite struct ArithmeticLimitTests {
     /// The sample card and sheet with one edit each.
-    func margins(card: (String, String)? = nil, sheet: (String, String)? = nil) throws -> Result<PackMargins, WorstCaseError> {
+    func margins(card: (String, String)? = nil, sheet: (String, String)? = nil) throws -> Result<
+        PackMargins, WorstCaseError
+    > {
         var c = sampleCard
         var s = sampleSheet
         if let card { c = replacingOnce(c, card.0, card.1) }
         if let sheet { s = replacingOnce(s, sheet.0, sheet.1) }
         let repo = try repository(["card.json": c, "sheet.json": s])
-        return Result { () throws(WorstCaseError) in try PackMargins(card: repo.cards[0], repository: repo) }
+        return Result { () throws(WorstCaseError) in
+            try PackMargins(card: repo.cards[0], repository: repo)
+        }
     }
 
     @Test(arguments: [
         ("\"credits\": 3000", "\"credits\": 1000000000000000000000000000000", "packs[0].credits"),
-        ("\"credits\": 1000}", "\"credits\": 1000000000000000000000000000000}", "grants[0].credits"),
-        ("\"credits\": 1, ", "\"credits\": 1000000000000000000000000000000, ", "features[0].dimensions[0].credits"),
+        (
+            "\"credits\": 1000}", "\"credits\": 1000000000000000000000000000000}",
+            "grants[0].credits"
+        ),
+        (
+            "\"credits\": 1, ", "\"credits\": 1000000000000000000000000000000, ",
+            "features[0].dimensions[0].credits"
+        ),
         ("\"credits\": 3000", "\"credits\": 1000000000000001", "packs[0].credits"),
     ])
     func creditsBeyondTheLoaderCeilingAreALoadError(_ old: String, _ new: String, _ path: String) {
         let diagnostics = loadDiagnostics(replacingOnce(sampleCard, old, new))
-        #expect(diagnostics.contains { $0.message.hasPrefix("\(path): ") && $0.message.contains("is out of range") }, "\(diagnostics.map(\.rendered))")
+        #expect(
+            diagnostics.contains {
+                $0.message.hasPrefix("\(path): ") && $0.message.contains("is out of range")
+            }, "\(diagnostics.map(\.rendered))")
     }
 
     /// `CardFileLoader.maxCredits` is 10^15.
@@ -45,7 +59,11 @@ import Testing
         let diagnostics = loadDiagnostics(sheet, path: "sheet.json")
         #expect(diagnostics.isEmpty == loads, "\(diagnostics.map(\.rendered))")
         if !loads {
-            #expect(diagnostics.contains { $0.message.hasPrefix("meters[0].price:") && $0.message.contains("more than 38 digits") })
+            #expect(
+                diagnostics.contains {
+                    $0.message.hasPrefix("meters[0].price:")
+                        && $0.message.contains("more than 38 digits")
+                })
         }
     }
 
@@ -58,7 +76,10 @@ import Testing
         case .success(let m):
             let row = try #require(m.rows.first)
             // 3000 credits buy 9000 s: 2.5 hours at 10^-places per hour.
-            #expect(row.worst.cost.amount == (try Exact(5, over: 2).multiplied(by: Exact(1, over: Exact.powerOfTen(places)))))
+            #expect(
+                row.worst.cost.amount
+                    == (try Exact(5, over: 2).multiplied(
+                        by: Exact(1, over: Exact.powerOfTen(places)))))
         case .failure(let error):
             #expect(String(describing: error).contains("too large"))
         }
@@ -81,7 +102,10 @@ import Testing
     /// bits: a `WorstCaseError`, and `margin packs` exits 2 naming the card.
     @Test func engineOverflowIsAnError() throws {
         let card = ("\"credits\": 3000", "\"credits\": 1000000000000000")
-        let sheet = ("\"per\": \"3600\", \"price\": \"4.5\"", "\"per\": \"1\", \"price\": \"99999999999999999999999999999999999999\"")
+        let sheet = (
+            "\"per\": \"3600\", \"price\": \"4.5\"",
+            "\"per\": \"1\", \"price\": \"99999999999999999999999999999999999999\""
+        )
         let result = try margins(card: card, sheet: sheet)
         #expect(throws: WorstCaseError.self) { try result.get() }
         if case .failure(let error) = result {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 /// The repository's real card, the base every bad-input case is made from.
@@ -119,7 +120,10 @@ struct LocatedJSONWriter {
 
 /// `text` with the first occurrence of `old` replaced by `new`; the test fails when
 /// `old` is not there, so a changed fixture cannot make a case silently test nothing.
-func replacingOnce(_ text: String, _ old: String, _ new: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {
+func replacingOnce(
+    _ text: String, _ old: String, _ new: String,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> String {
     guard let range = text.range(of: old) else {
         Issue.record("'\(old)' is not in the card", sourceLocation: sourceLocation)
         return text

@@ -1,32 +1,42 @@
 import Testing
+
 @testable import RateCard
 
 /// The takings rows of the Limits table in `docs/takings.md`: what the engine reads
 /// exactly, and a clear rejection (never a trap) just beyond.
 @Suite struct TakingsLimitTests {
     static func line(_ id: String, kind: String, amount: String, feature: String? = nil) -> String {
-        #"{"id":"\#(id)","at":"2026-11-30T10:00:00Z","kind":"\#(kind)","amount":\#(amount)"# + (feature.map { #","feature":"\#($0)""# } ?? "") + "}"
+        #"{"id":"\#(id)","at":"2026-11-30T10:00:00Z","kind":"\#(kind)","amount":\#(amount)"#
+            + (feature.map { #","feature":"\#($0)""# } ?? "") + "}"
     }
 
     @Test("the largest amount, ±(10^18 − 1), is read and summed exactly; 10^18 is rejected")
     func largestAmount() throws {
         let max = "999999999999999999"
-        let lines = [Self.line("c1", kind: "charge", amount: "-" + max, feature: "asr"),
-                     Self.line("c2", kind: "charge", amount: "\"-\(max)\"", feature: "asr"),
-                     Self.line("g1", kind: "grant", amount: max),
-                     Self.line("c3", kind: "charge", amount: "-1000000000000000000", feature: "asr")]
-        let report = Takings.balanced(try Takings.run(lines.joined(separator: "\n"), name: "max.jsonl"))
+        let lines = [
+            Self.line("c1", kind: "charge", amount: "-" + max, feature: "asr"),
+            Self.line("c2", kind: "charge", amount: "\"-\(max)\"", feature: "asr"),
+            Self.line("g1", kind: "grant", amount: max),
+            Self.line("c3", kind: "charge", amount: "-1000000000000000000", feature: "asr"),
+        ]
+        let report = Takings.balanced(
+            try Takings.run(lines.joined(separator: "\n"), name: "max.jsonl"))
         #expect(report.input.entries == 3)
         #expect(Takings.row(report, "asr")?.charged == 2 * Int128(LedgerEntry.maxAmount))
         #expect(report.belowTheLine.outstanding == -Int128(LedgerEntry.maxAmount))
         let r = try #require(report.rejections.first)
-        #expect(r.reason == .amountOutOfRange && r.place.line == 4 && r.message.contains("at most 18 digits"))
+        #expect(
+            r.reason == .amountOutOfRange && r.place.line == 4
+                && r.message.contains("at most 18 digits"))
     }
 
     @Test("a feature's sum is an Int128: 10^4 charges of 10^18 − 1 sum beyond Int64 exactly")
     func sumBeyondInt64() throws {
-        let lines = (0..<10_000).map { Self.line("c\($0)", kind: "charge", amount: "-999999999999999999", feature: "asr") }
-        let report = Takings.balanced(try Takings.run(lines.joined(separator: "\n"), name: "big.jsonl"))
+        let lines = (0..<10_000).map {
+            Self.line("c\($0)", kind: "charge", amount: "-999999999999999999", feature: "asr")
+        }
+        let report = Takings.balanced(
+            try Takings.run(lines.joined(separator: "\n"), name: "big.jsonl"))
         let row = try #require(Takings.row(report, "asr"))
         #expect(row.charged == 10_000 * Int128(LedgerEntry.maxAmount))
         #expect(row.charged > Int128(Int64.max))
@@ -45,41 +55,74 @@ import Testing
 
     @Test("a roll-up of 10^12 charges (and 10^17 in all) is read exactly")
     func teraRollup() throws {
-        let rows = (1...100_000).map { #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 1000000000000, "charged": "26000000000000", "id": "r\#($0)"}}"# }
-        let report = Takings.balanced(try Takings.run(rows.joined(separator: "\n"), name: "tera.jsonl"))
+        let rows = (1...100_000).map {
+            #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 1000000000000, "charged": "26000000000000", "id": "r\#($0)"}}"#
+        }
+        let report = Takings.balanced(
+            try Takings.run(rows.joined(separator: "\n"), name: "tera.jsonl"))
         #expect(report.input.rejected == 0)
         let row = try #require(Takings.row(report, "asr"))
         #expect(row.charges == 100_000_000_000_000_000)
         #expect(row.charged == 2_600_000_000_000_000_000)
     }
 
-    @Test("roll-ups that count more than 10^18 in all are rejected with a clear message, never a trap",
-          arguments: [TakingsFormat.rollupJSONLines, .rollupCSV])
+    @Test(
+        "roll-ups that count more than 10^18 in all are rejected with a clear message, never a trap",
+        arguments: [TakingsFormat.rollupJSONLines, .rollupCSV])
     func rollupCountsBeyondTheLimit(format: TakingsFormat) throws {
         // Each row counts 10^18 − 1 charges and as many grants: the second row is beyond.
-        let text = format == .rollupCSV
-            ? "period,feature,charges,grants\n" + String(repeating: "2026-11,asr,999999999999999999,999999999999999999\n", count: 12)
-            : String(repeating: #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 999999999999999999, "grants": 999999999999999999}}"# + "\n", count: 12)
+        let text =
+            format == .rollupCSV
+            ? "period,feature,charges,grants\n"
+                + String(
+                    repeating: "2026-11,asr,999999999999999999,999999999999999999\n", count: 12)
+            : String(
+                repeating:
+                    #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 999999999999999999, "grants": 999999999999999999}}"#
+                    + "\n", count: 12)
         let report = Takings.balanced(try Takings.run([("counts", text)], format: format))
         #expect(report.input.rejected == 12)
         let r = try #require(report.rejections.first)
         #expect(r.reason == .amountOutOfRange)
         #expect(r.message.contains("more than 10^18"))
         // One row within the limit is read.
-        let one = Takings.balanced(try Takings.run([("one", format == .rollupCSV ? "period,feature,charges\n2026-11,asr,999999999999999999\n"
-                                                                 : #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 999999999999999999}}"#)], format: format))
+        let one = Takings.balanced(
+            try Takings.run(
+                [
+                    (
+                        "one",
+                        format == .rollupCSV
+                            ? "period,feature,charges\n2026-11,asr,999999999999999999\n"
+                            : #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 999999999999999999}}"#
+                    )
+                ], format: format))
         #expect(Takings.row(one, "asr")?.charges == 999_999_999_999_999_999)
     }
 
-    @Test("through margin pnl: roll-up counts beyond the limit are rejections (exit 0, 1 with --strict)")
+    @Test(
+        "through margin pnl: roll-up counts beyond the limit are rejections (exit 0, 1 with --strict)"
+    )
     func rollupCountsCLI() throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
-        try dir.write("counts.jsonl", String(repeating: #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 999999999999999999, "declines": 999999999999999999}}"# + "\n", count: 3))
-        let r = try runMargin(["pnl", dir.path + "/counts.jsonl", "--cards", repositoryCards, "--card", "osg", "--format", "csv"])
+        try dir.write(
+            "counts.jsonl",
+            String(
+                repeating:
+                    #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 999999999999999999, "declines": 999999999999999999}}"#
+                    + "\n", count: 3))
+        let r = try runMargin([
+            "pnl", dir.path + "/counts.jsonl", "--cards", repositoryCards, "--card", "osg",
+            "--format", "csv",
+        ])
         #expect(r.status == 0)
-        #expect(r.stderr.contains("/counts.jsonl:1:") && r.stderr.contains("more than 10^18") && r.stderr.contains("[amount-out-of-range]"), "\(r.stderr)")
-        let strict = try runMargin(["pnl", dir.path + "/counts.jsonl", "--cards", repositoryCards, "--card", "osg", "--strict"])
+        #expect(
+            r.stderr.contains("/counts.jsonl:1:") && r.stderr.contains("more than 10^18")
+                && r.stderr.contains("[amount-out-of-range]"), "\(r.stderr)")
+        let strict = try runMargin([
+            "pnl", dir.path + "/counts.jsonl", "--cards", repositoryCards, "--card", "osg",
+            "--strict",
+        ])
         #expect(strict.status == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 @Suite struct JSONParserTests {
@@ -6,15 +7,24 @@ import Testing
         let node = try JSONParser.parse("{\n  \"a\": [1,\n    \"x\"],\n  \"b\": {\"c\": true}\n}")
         let a = try #require(node["a"])
         #expect(a.location == SourceLocation(line: 2, column: 8))
-        guard case .array(let items) = a.value else { Issue.record("not an array"); return }
+        guard case .array(let items) = a.value else {
+            Issue.record("not an array")
+            return
+        }
         #expect(items[1].location == SourceLocation(line: 3, column: 5))
         #expect(node["b"]?["c"]?.location == SourceLocation(line: 4, column: 14))
     }
 
     @Test func keepsNumberTextExact() throws {
         let node = try JSONParser.parse("[0.1, 12345678901234567890123, -0, 1e400]")
-        guard case .array(let items) = node.value else { Issue.record("not an array"); return }
-        #expect(items.map(\.value) == [.number("0.1"), .number("12345678901234567890123"), .number("-0"), .number("1e400")])
+        guard case .array(let items) = node.value else {
+            Issue.record("not an array")
+            return
+        }
+        #expect(
+            items.map(\.value) == [
+                .number("0.1"), .number("12345678901234567890123"), .number("-0"), .number("1e400"),
+            ])
     }
 
     @Test(arguments: [
@@ -37,14 +47,19 @@ import Testing
             _ = try JSONParser.parse(text)
             Issue.record("accepted \(text)")
         } catch {
-            #expect(error.location == SourceLocation(line: line, column: column), "\(error.message)")
+            #expect(
+                error.location == SourceLocation(line: line, column: column), "\(error.message)")
             #expect(error.message.contains(fragment), "\(error.message)")
         }
     }
 
     @Test func rejectsInvalidUTF8AndControlCharacters() {
-        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x5B, 0x22, 0xFF, 0x22, 0x5D]) }
-        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x5B, 0x22, 0x01, 0x22, 0x5D]) }
+        #expect(throws: JSONParseError.self) {
+            try JSONParser.parse([0x5B, 0x22, 0xFF, 0x22, 0x5D])
+        }
+        #expect(throws: JSONParseError.self) {
+            try JSONParser.parse([0x5B, 0x22, 0x01, 0x22, 0x5D])
+        }
     }
 
     @Test func skipsAByteOrderMark() throws {
@@ -61,7 +76,10 @@ import Testing
 
     @Test func decodesEscapesAndSurrogatePairs() throws {
         let node = try JSONParser.parse("[\"a\\n\\u00e9\\ud83d\\ude00\\\"\"]")
-        guard case .array(let items) = node.value else { Issue.record("not an array"); return }
+        guard case .array(let items) = node.value else {
+            Issue.record("not an array")
+            return
+        }
         #expect(items[0].value == .string("a\né😀\""))
     }
 }

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import RateCard
 
 @Suite struct ExactDecimalTests {
     @Test(arguments: [
-        ("11.25", "11.25"), ("0.00375", "0.00375"), ("28", "28"), ("28.000", "28"), ("-0.5", "-0.5"),
-        ("0", "0"), ("-0", "0"), ("0.10", "0.1"), ("00012", "12"), ("12345678901234567890123456789012345678", "12345678901234567890123456789012345678"),
+        ("11.25", "11.25"), ("0.00375", "0.00375"), ("28", "28"), ("28.000", "28"),
+        ("-0.5", "-0.5"),
+        ("0", "0"), ("-0", "0"), ("0.10", "0.1"), ("00012", "12"),
+        ("12345678901234567890123456789012345678", "12345678901234567890123456789012345678"),
     ])
     func parsesAndPrintsCanonically(input: String, canonical: String) throws {
         let v = try Exact(decimal: input)
@@ -12,8 +15,11 @@ import Testing
         #expect(v.decimalText() == canonical)
     }
 
-    @Test(arguments: ["", "-", ".5", "5.", "1e3", "1E-2", "+1", " 1", "1 ", "1,000", "0x10", "1.2.3", "NaN", "Infinity", "１", "1_000",
-                      "123456789012345678901234567890123456789"])
+    @Test(arguments: [
+        "", "-", ".5", "5.", "1e3", "1E-2", "+1", " 1", "1 ", "1,000", "0x10", "1.2.3", "NaN",
+        "Infinity", "１", "1_000",
+        "123456789012345678901234567890123456789",
+    ])
     func rejectsLooseDecimalText(input: String) {
         #expect(throws: DecimalParseError.self) { try Exact(decimal: input) }
     }
@@ -27,8 +33,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("2.5", RoundingRule.halfEven, Int128(2)), ("3.5", .halfEven, 4), ("2.5", .halfUp, 3), ("2.5", .halfDown, 2),
-        ("-2.5", .halfUp, -3), ("-2.5", .halfEven, -2), ("2.1", .up, 3), ("-2.1", .up, -2), ("2.9", .down, 2),
+        ("2.5", RoundingRule.halfEven, Int128(2)), ("3.5", .halfEven, 4), ("2.5", .halfUp, 3),
+        ("2.5", .halfDown, 2),
+        ("-2.5", .halfUp, -3), ("-2.5", .halfEven, -2), ("2.1", .up, 3), ("-2.1", .up, -2),
+        ("2.9", .down, 2),
         ("-2.1", .down, -3), ("-2.9", .towardZero, -2), ("2.1", .awayFromZero, 3), ("7", .up, 7),
     ])
     func roundsByNamedRule(value: String, rule: RoundingRule, expected: Int128) throws {
@@ -59,8 +67,12 @@ import Testing
     @Test func arithmeticInvariants() throws {
         var rng = SplitMix(seed: 7)
         for _ in 0..<2000 {
-            let a = try Exact(Int128(rng.next(in: -1_000_000...1_000_000)), over: Int128(rng.next(in: 1...10_000)))
-            let b = try Exact(Int128(rng.next(in: -1_000_000...1_000_000)), over: Int128(rng.next(in: 1...10_000)))
+            let a = try Exact(
+                Int128(rng.next(in: -1_000_000...1_000_000)), over: Int128(rng.next(in: 1...10_000))
+            )
+            let b = try Exact(
+                Int128(rng.next(in: -1_000_000...1_000_000)), over: Int128(rng.next(in: 1...10_000))
+            )
             #expect(try a.adding(b).subtracting(b) == a)
             if !b.isZero { #expect(try a.multiplied(by: b).divided(by: b) == a) }
             #expect((a < b) == (try b.subtracting(a).isPositive))
@@ -77,10 +89,16 @@ import Testing
     }
 
     @Test func convertsOnlyThroughAnFXRate() throws {
-        let usd = Currency(code: "USD")!, cny = Currency(code: "CNY")!, gbp = Currency(code: "GBP")!
-        let table = FXTable(date: nil, sourceNote: "test", placeholder: false,
-                            rates: [FXRate(base: usd, quote: cny, rate: exact("7.1")), FXRate(base: gbp, quote: cny, rate: exact("9.2"))],
-                            source: SourceFile(path: "fx.json"))
+        let usd = Currency(code: "USD")!
+        let cny = Currency(code: "CNY")!
+        let gbp = Currency(code: "GBP")!
+        let table = FXTable(
+            date: nil, sourceNote: "test", placeholder: false,
+            rates: [
+                FXRate(base: usd, quote: cny, rate: exact("7.1")),
+                FXRate(base: gbp, quote: cny, rate: exact("9.2")),
+            ],
+            source: SourceFile(path: "fx.json"))
         #expect(try table.convert(Money(exact("1"), usd), to: cny).amount == exact("7.1"))
         #expect(try table.convert(Money(exact("7.1"), cny), to: usd).amount == .one)
         // Through CNY: 1 GBP = 9.2/7.1 USD, exactly.

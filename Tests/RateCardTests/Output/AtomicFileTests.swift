@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 @Suite("AtomicFile")
@@ -7,9 +8,13 @@ struct AtomicFileTests {
     /// A fresh folder for one test, removed afterwards.
     final class Folder {
         let path = NSTemporaryDirectory() + "atomic-file-\(UUID().uuidString)"
-        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        init() throws {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
         deinit { try? FileManager.default.removeItem(atPath: path) }
-        var entries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+        var entries: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        }
     }
 
     /// File content named by its size, so that `swift test` does not print 3 MB of bytes.
@@ -18,7 +23,10 @@ struct AtomicFileTests {
         var testDescription: String { "\(bytes.count) bytes" }
     }
 
-    @Test(arguments: [Content(bytes: []), Content(bytes: Array("hello\n".utf8)), Content(bytes: Array(repeating: UInt8(ascii: "x"), count: 3_000_000))])
+    @Test(arguments: [
+        Content(bytes: []), Content(bytes: Array("hello\n".utf8)),
+        Content(bytes: Array(repeating: UInt8(ascii: "x"), count: 3_000_000)),
+    ])
     func writesTheBytesAndLeavesNoTemporaryFile(content: Content) throws {
         let bytes = content.bytes
         let folder = try Folder()
@@ -43,7 +51,9 @@ struct AtomicFileTests {
     @Test func missingFolderIsAnErrorNamingThePath() throws {
         let folder = try Folder()
         let path = folder.path + "/no-such-folder/report.md"
-        let error = #expect(throws: AtomicFileError.self) { try AtomicFile.write([1, 2, 3], to: path) }
+        let error = #expect(throws: AtomicFileError.self) {
+            try AtomicFile.write([1, 2, 3], to: path)
+        }
         let message = try #require(error).description
         #expect(message.hasPrefix("cannot write '\(path)': "))
         #expect(message.contains("no such file or directory"))
@@ -58,7 +68,10 @@ struct AtomicFileTests {
         #expect(folder.entries == ["Reports"])
     }
 
-    @Test(arguments: [("a/b/c.md", "a/b", "c.md"), ("c.md", ".", "c.md"), ("/c.md", "/", "c.md"), ("./c.md", ".", "c.md")])
+    @Test(arguments: [
+        ("a/b/c.md", "a/b", "c.md"), ("c.md", ".", "c.md"), ("/c.md", "/", "c.md"),
+        ("./c.md", ".", "c.md"),
+    ])
     func splitsPaths(path: String, directory: String, name: String) {
         #expect(AtomicFile.directoryName(of: path) == directory)
         #expect(AtomicFile.baseName(of: path) == name)

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import Testing
+
 @testable import RateCard
 
 /// Realistic chart figures for the V10 card's packs, and a parsed view of drawn SVG.
@@ -19,7 +20,9 @@ enum ChartFixtures {
     static func decimal(_ text: String) throws -> Exact { try Exact(decimal: text) }
 
     /// One group per pack, one bar per commission rate.
-    static func groups(price: (Int) throws -> Exact, cost: (Int) throws -> Exact) throws -> [MarginChart.Group] {
+    static func groups(price: (Int) throws -> Exact, cost: (Int) throws -> Exact) throws
+        -> [MarginChart.Group]
+    {
         try packs.indices.map { index in
             let bars = try rates.map { rate in
                 let p = try price(index)
@@ -39,10 +42,16 @@ enum ChartFixtures {
             title: "OSG card v10 · worst-case margin per pack",
             subtitle: "Worst case: every credit spent on ASR. FX 1 USD = 7.1 CNY (sample).",
             panels: [
-                MarginChart.Panel(currency: cny, groups: try groups(
-                    price: { try decimal(packs[$0].cny) }, cost: { try decimal(packs[$0].costCNY) })),
-                MarginChart.Panel(currency: usd, groups: try groups(
-                    price: { try decimal(packs[$0].usd) }, cost: { try decimal(packs[$0].costCNY).divided(by: fx) })),
+                MarginChart.Panel(
+                    currency: cny,
+                    groups: try groups(
+                        price: { try decimal(packs[$0].cny) },
+                        cost: { try decimal(packs[$0].costCNY) })),
+                MarginChart.Panel(
+                    currency: usd,
+                    groups: try groups(
+                        price: { try decimal(packs[$0].usd) },
+                        cost: { try decimal(packs[$0].costCNY).divided(by: fx) })),
             ])
     }
 
@@ -54,8 +63,11 @@ enum ChartFixtures {
             title: "Hypothetical card · 3000tks cut to USD 1.99",
             subtitle: "FX 1 USD = 7.1 CNY (sample).",
             panels: [
-                MarginChart.Panel(currency: usd, groups: try groups(
-                    price: { try decimal(cheap[$0]) }, cost: { try decimal(packs[$0].costCNY).divided(by: fx) })),
+                MarginChart.Panel(
+                    currency: usd,
+                    groups: try groups(
+                        price: { try decimal(cheap[$0]) },
+                        cost: { try decimal(packs[$0].costCNY).divided(by: fx) }))
             ])
     }
 }
@@ -82,7 +94,10 @@ final class ParsedXML: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         open.append(elements.count)
         elements.append(Element(name: name, attributes: attributes))
     }
@@ -91,7 +106,10 @@ final class ParsedXML: NSObject, XMLParserDelegate {
         if let last = open.last { elements[last].text += string }
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
+        qualifiedName: String?
+    ) {
         open.removeLast()
     }
 

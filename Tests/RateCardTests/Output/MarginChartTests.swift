@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 @Suite("MarginChart")
@@ -20,7 +21,10 @@ struct MarginChartTests {
         // Every bar carries an accessible description of its figures.
         let barTitles = xml.named("title").dropFirst().map(\.text)
         #expect(barTitles.count == 12)
-        #expect(barTitles.contains("3000tks at 30%: price CNY 28.00, commission CNY 8.40, worst-case cost CNY 11.25, margin CNY 8.35 (29.8% of price)"))
+        #expect(
+            barTitles.contains(
+                "3000tks at 30%: price CNY 28.00, commission CNY 8.40, worst-case cost CNY 11.25, margin CNY 8.35 (29.8% of price)"
+            ))
     }
 
     @Test func sameInputGivesByteIdenticalOutput() throws {
@@ -42,10 +46,13 @@ struct MarginChartTests {
     }
 
     @Test(arguments: [
-        ("0.125", 2, "0.12"), ("0.135", 2, "0.14"), ("8.4", 2, "8.40"), ("-0.405", 2, "\u{2212}0.40"),
+        ("0.125", 2, "0.12"), ("0.135", 2, "0.14"), ("8.4", 2, "8.40"),
+        ("-0.405", 2, "\u{2212}0.40"),
         ("1200.5", 0, "1200"), ("0.0005", 3, "0.000"), ("0.0015", 3, "0.002"),
     ])
-    func moneyLabelsRoundHalfEvenToMinorUnits(value: String, minorUnits: Int, expected: String) throws {
+    func moneyLabelsRoundHalfEvenToMinorUnits(value: String, minorUnits: Int, expected: String)
+        throws
+    {
         let code = minorUnits == 0 ? "JPY" : minorUnits == 3 ? "KWD" : "USD"
         let currency = try #require(Currency(code: code))
         #expect(currency.minorUnits == minorUnits)
@@ -53,11 +60,15 @@ struct MarginChartTests {
     }
 
     @Test(arguments: [
-        ("28", 2, "5", "30"), ("2.99", 2, "0.5", "3"), ("11.25", 2, "2", "12"), ("0", 2, "0.01", "0.01"),
-        ("0.03", 2, "0.01", "0.03"), ("1200", 0, "200", "1200"), ("1", 0, "1", "1"), ("12345", 2, "5000", "15000"),
+        ("28", 2, "5", "30"), ("2.99", 2, "0.5", "3"), ("11.25", 2, "2", "12"),
+        ("0", 2, "0.01", "0.01"),
+        ("0.03", 2, "0.01", "0.03"), ("1200", 0, "200", "1200"), ("1", 0, "1", "1"),
+        ("12345", 2, "5000", "15000"),
     ])
-    func axisUsesRoundSteps(largest: String, minorUnits: Int, step: String, maximum: String) throws {
-        let axis = try ChartAxis(fitting: Exact(decimal: largest), minorUnits: minorUnits, width: 5600)
+    func axisUsesRoundSteps(largest: String, minorUnits: Int, step: String, maximum: String) throws
+    {
+        let axis = try ChartAxis(
+            fitting: Exact(decimal: largest), minorUnits: minorUnits, width: 5600)
         #expect(axis.step == (try Exact(decimal: step)))
         #expect(axis.maximum == (try Exact(decimal: maximum)))
         let ticks = try axis.ticks()
@@ -83,14 +94,22 @@ struct MarginChartTests {
     ]
 
     @Test(arguments: shapes)
-    func segmentWidthsAreProportionalToTheFigures(code: String, price: String, commission: String, cost: String) throws {
+    func segmentWidthsAreProportionalToTheFigures(
+        code: String, price: String, commission: String, cost: String
+    ) throws {
         let currency = try #require(Currency(code: code))
         let bar = try MarginChart.Bar(
-            label: "30%", price: Exact(decimal: price), commission: Exact(decimal: commission), cost: Exact(decimal: cost))
-        let other = try MarginChart.Bar(label: "15%", price: Exact(decimal: price), commission: .zero, cost: .zero)
-        let chart = MarginChart(title: "t", panels: [
-            MarginChart.Panel(currency: currency, groups: [MarginChart.Group(label: "pack", bars: [bar, other])]),
-        ])
+            label: "30%", price: Exact(decimal: price), commission: Exact(decimal: commission),
+            cost: Exact(decimal: cost))
+        let other = try MarginChart.Bar(
+            label: "15%", price: Exact(decimal: price), commission: .zero, cost: .zero)
+        let chart = MarginChart(
+            title: "t",
+            panels: [
+                MarginChart.Panel(
+                    currency: currency,
+                    groups: [MarginChart.Group(label: "pack", bars: [bar, other])])
+            ])
         try expectProportional(chart)
     }
 
@@ -120,21 +139,29 @@ struct MarginChartTests {
         let xml = ParsedXML(svg)
         #expect(xml.error == nil)
         #expect(xml.named("rect").allSatisfy { $0.attributes["class"] == nil })
-        #expect(xml.named("text").contains { $0.text == "No packs on this card: nothing to chart." })
+        #expect(
+            xml.named("text").contains { $0.text == "No packs on this card: nothing to chart." })
     }
 
     @Test func currencyWithoutPacksSaysSo() throws {
-        let svg = try MarginChart(title: "t", panels: [MarginChart.Panel(currency: ChartFixtures.usd, groups: [])]).svg()
+        let svg = try MarginChart(
+            title: "t", panels: [MarginChart.Panel(currency: ChartFixtures.usd, groups: [])]
+        ).svg()
         let xml = ParsedXML(svg)
         #expect(xml.error == nil)
         #expect(xml.named("text").contains { $0.text == "No packs are priced in USD." })
     }
 
     @Test func textIsEscaped() throws {
-        let bar = try MarginChart.Bar(label: "<1>&'\"", price: Exact(3), commission: .one, cost: .one)
-        let chart = MarginChart(title: "R&D <draft> 'v2'", subtitle: "a & b", panels: [
-            MarginChart.Panel(currency: ChartFixtures.cny, groups: [MarginChart.Group(label: "A&B", bars: [bar])]),
-        ])
+        let bar = try MarginChart.Bar(
+            label: "<1>&'\"", price: Exact(3), commission: .one, cost: .one)
+        let chart = MarginChart(
+            title: "R&D <draft> 'v2'", subtitle: "a & b",
+            panels: [
+                MarginChart.Panel(
+                    currency: ChartFixtures.cny,
+                    groups: [MarginChart.Group(label: "A&B", bars: [bar])])
+            ])
         let xml = ParsedXML(try chart.svg())
         #expect(xml.error == nil)
         #expect(xml.named("title").first?.text == "R&D <draft> 'v2'")
@@ -144,23 +171,37 @@ struct MarginChartTests {
 
     @Test func longLabelsAreShortenedButKeptInFullInTheBarTitle() throws {
         let long = "com.example.app.credits.pack3000.promo"
-        let bar = try MarginChart.Bar(label: "30% (small business programme)", price: Exact(3), commission: .one, cost: .one)
-        let chart = MarginChart(title: "t", panels: [
-            MarginChart.Panel(currency: ChartFixtures.cny, groups: [MarginChart.Group(label: long, bars: [bar])]),
-        ])
+        let bar = try MarginChart.Bar(
+            label: "30% (small business programme)", price: Exact(3), commission: .one, cost: .one)
+        let chart = MarginChart(
+            title: "t",
+            panels: [
+                MarginChart.Panel(
+                    currency: ChartFixtures.cny,
+                    groups: [MarginChart.Group(label: long, bars: [bar])])
+            ])
         let xml = ParsedXML(try chart.svg())
         let texts = xml.named("text").map(\.text)
         #expect(!texts.contains(long))
         let shortened = try #require(texts.first { $0.hasPrefix("com.") })
         #expect(shortened.hasSuffix("…"))
         #expect(texts.contains { $0.hasPrefix("30% (") && $0.hasSuffix("…") })
-        #expect(xml.named("title").contains { $0.text.hasPrefix("\(long) at 30% (small business programme): ") })
+        #expect(
+            xml.named("title").contains {
+                $0.text.hasPrefix("\(long) at 30% (small business programme): ")
+            })
     }
 
-    @Test(arguments: [("-1", "0", "0", "price"), ("1", "-0.01", "0", "commission"), ("1", "0", "-5", "cost")])
-    func negativeFiguresAreRefused(price: String, commission: String, cost: String, field: String) throws {
+    @Test(arguments: [
+        ("-1", "0", "0", "price"), ("1", "-0.01", "0", "commission"), ("1", "0", "-5", "cost"),
+    ])
+    func negativeFiguresAreRefused(price: String, commission: String, cost: String, field: String)
+        throws
+    {
         let error = #expect(throws: MarginChartError.self) {
-            try MarginChart.Bar(label: "x", price: Exact(decimal: price), commission: Exact(decimal: commission), cost: Exact(decimal: cost))
+            try MarginChart.Bar(
+                label: "x", price: Exact(decimal: price), commission: Exact(decimal: commission),
+                cost: Exact(decimal: cost))
         }
         guard case .negativeFigure(_, let named, _) = error else {
             Issue.record("expected negativeFigure, got \(String(describing: error))")
@@ -172,7 +213,9 @@ struct MarginChartTests {
     /// Checks every drawn segment against the figures: segments appear in order
     /// (commission, cost, then margin or loss), abut, start at the plot's left edge, and
     /// each width is within one rounding unit (0.1 px) of figure × the panel's scale.
-    func expectProportional(_ chart: MarginChart, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    func expectProportional(
+        _ chart: MarginChart, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let xml = ParsedXML(try chart.svg())
         #expect(xml.error == nil, sourceLocation: sourceLocation)
         var rects = xml.named("rect").filter { $0.attributes["class"] != nil }[...]
@@ -182,30 +225,40 @@ struct MarginChartTests {
         for panel in chart.panels {
             let bars = panel.groups.flatMap(\.bars)
             var largest = Exact.zero
-            for bar in bars { largest = max(largest, bar.price, try bar.commission.adding(bar.cost)) }
+            for bar in bars {
+                largest = max(largest, bar.price, try bar.commission.adding(bar.cost))
+            }
             let axis = try ChartAxis(
                 fitting: largest, minorUnits: panel.currency.minorUnits,
                 width: (MarginChartDrawing.plotRight - MarginChartDrawing.plotLeft) * 10)
             let pixelsPerUnit = try axis.scale.divided(by: Exact(10))
             for bar in bars {
-                var expected: [(String, Exact)] = [("commission", bar.commission), ("cost", bar.cost)]
+                var expected: [(String, Exact)] = [
+                    ("commission", bar.commission), ("cost", bar.cost),
+                ]
                 if bar.margin.isPositive { expected.append(("margin", bar.margin)) }
                 if bar.margin.isNegative { expected.append(("loss", try bar.margin.negated())) }
                 var x = left
                 for (kind, value) in expected {
                     let exactWidth = try value.multiplied(by: pixelsPerUnit)
-                    if try exactWidth.scaled(1, rule: .halfEven) == 0, value.isPositive || kind != "loss" {
+                    if try exactWidth.scaled(1, rule: .halfEven) == 0,
+                        value.isPositive || kind != "loss"
+                    {
                         // Too small to draw at 0.1 px: the drawing may omit it.
                         if rects.first?.attributes["class"] != kind { continue }
                     }
                     let next = rects.popFirst()
                     let rect = try #require(next, sourceLocation: sourceLocation)
                     #expect(rect.attributes["class"] == kind, sourceLocation: sourceLocation)
-                    #expect(rect.attributes["data-value"] == value.decimalText(), sourceLocation: sourceLocation)
+                    #expect(
+                        rect.attributes["data-value"] == value.decimalText(),
+                        sourceLocation: sourceLocation)
                     let width = try Exact(decimal: try #require(rect.attributes["width"]))
                     let rectX = try Exact(decimal: try #require(rect.attributes["x"]))
                     let close = try Self.within(width, exactWidth, unit)
-                    #expect(close, "\(kind) \(value): width \(width) vs exact \(exactWidth)", sourceLocation: sourceLocation)
+                    #expect(
+                        close, "\(kind) \(value): width \(width) vs exact \(exactWidth)",
+                        sourceLocation: sourceLocation)
                     if kind == "loss" {
                         let priceX = try left.adding(bar.price.multiplied(by: pixelsPerUnit))
                         let atPrice = try Self.within(rectX, priceX, unit)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// The figures of the example plan card, worked by hand in `docs/plans.md`, and the
@@ -56,7 +57,9 @@ import Testing
         #expect(tts.cost == cnyMoney("0") && tts.noRunningCost != nil)
         #expect(pro.worst.cost == cnyMoney("48.3"))
         // The longest month is the worst: 28, 29, 30 and 31 days of the daily quota.
-        let byLength = try [28, 29, 30, 31].map { try asr.perWindow.cost.amount.multiplied(by: Exact($0)).adding(out.cost.amount) }
+        let byLength = try [28, 29, 30, 31].map {
+            try asr.perWindow.cost.amount.multiplied(by: Exact($0)).adding(out.cost.amount)
+        }
         #expect(byLength.max() == pro.worst.cost.amount)
         let std = try line(pro, .standard)
         #expect(std.yearOne.margin == cnyMoney("6.3"))
@@ -90,11 +93,13 @@ import Testing
 
     /// Payback against adding up the periods one by one.
     @Test(arguments: [
-        ("-14.25", "5.35", "9.55"), ("-126.6", "6.3", "18"), ("-10", "-1", "2"), ("-10", "0", "0"), ("5", "1", "1"),
+        ("-14.25", "5.35", "9.55"), ("-126.6", "6.3", "18"), ("-10", "-1", "2"), ("-10", "0", "0"),
+        ("5", "1", "1"),
         ("-100", "1", "0"), ("-0.01", "0.01", "0.01"), ("-1000", "3", "7"),
     ])
     func paybackAgainstSumming(intro: String, yearOne: String, after: String) throws {
-        let got = try PlanMargins.paybackPeriods(loss: exact(intro), yearOne: exact(yearOne), yearOnePeriods: 12, after: exact(after))
+        let got = try PlanMargins.paybackPeriods(
+            loss: exact(intro), yearOne: exact(yearOne), yearOnePeriods: 12, after: exact(after))
         var total = exact(intro)
         var brute: Int?
         if !total.isNegative { brute = 0 }
@@ -131,11 +136,12 @@ import Testing
     /// CNY 10 a week, 300 s of ASR a day at CNY 3.6 an hour (CNY 0.30 a day).
     @Test func weeklyPlanYearsAndAnOfferPaidUpFront() throws {
         let plans = """
-        [{"productId": "w", "group": "g", "period": "P1W", "prices": [{"currency": "CNY", "amount": "10"}],
-          "quotas": [{"feature": "asr", "amount": 5, "unit": "minute", "reset": "P1D"}],
-          "introductoryOffer": {"paymentMode": "payUpFront", "period": "P1M", "prices": [{"currency": "CNY", "amount": "20"}]}}]
-        """
-        let (repo, card) = try PlanFixtures.repository(card: PlanFixtures.card(subscriptions: plans))
+            [{"productId": "w", "group": "g", "period": "P1W", "prices": [{"currency": "CNY", "amount": "10"}],
+              "quotas": [{"feature": "asr", "amount": 5, "unit": "minute", "reset": "P1D"}],
+              "introductoryOffer": {"paymentMode": "payUpFront", "period": "P1M", "prices": [{"currency": "CNY", "amount": "20"}]}}]
+            """
+        let (repo, card) = try PlanFixtures.repository(
+            card: PlanFixtures.card(subscriptions: plans))
         let r = try PlanMargins(card: card, repository: repo).rows[0]
         #expect(r.worst.limits[0].windows == 7)
         #expect(r.worst.cost == cnyMoney("2.1"))
@@ -154,23 +160,33 @@ import Testing
     /// The worst case of a quota of `n` intervals against every way of splitting it into
     /// requests of whole seconds: a request of q seconds uses ceil(q / per) intervals and
     /// costs the provider's bill for q (increment, minimum).
-    @Test(arguments: [
-        (3, "up", nil, nil, 10), (3, "up", "2", nil, 10), (3, "up", "2", "15", 10), (5, "up", "4", "7", 9),
-        (2, "exact", "3", nil, 8), (1, "up", nil, "10", 6), (4, "up", "6", "9", 7),
-    ] as [(Int, String, String?, String?, Int)])
-    func quotaAgainstBruteForce(per: Int, rounding: String, increment: String?, minimum: String?, intervals: Int) throws {
+    @Test(
+        arguments: [
+            (3, "up", nil, nil, 10), (3, "up", "2", nil, 10), (3, "up", "2", "15", 10),
+            (5, "up", "4", "7", 9),
+            (2, "exact", "3", nil, 8), (1, "up", nil, "10", 6), (4, "up", "6", "9", 7),
+        ] as [(Int, String, String?, String?, Int)])
+    func quotaAgainstBruteForce(
+        per: Int, rounding: String, increment: String?, minimum: String?, intervals: Int
+    ) throws {
         let plans = """
-        [{"productId": "p", "group": "g", "period": "P1M", "prices": [{"currency": "CNY", "amount": "10"}],
-          "quotas": [{"feature": "asr", "amount": \(intervals * per)}]}]
-        """
-        let provider = PlanFixtures.provider(price: "3.6", per: "3600", increment: increment, minimum: minimum)
-        let (repo, card) = try PlanFixtures.repository(card: PlanFixtures.card(per: per, rounding: rounding, subscriptions: plans), provider: provider)
+            [{"productId": "p", "group": "g", "period": "P1M", "prices": [{"currency": "CNY", "amount": "10"}],
+              "quotas": [{"feature": "asr", "amount": \(intervals * per)}]}]
+            """
+        let provider = PlanFixtures.provider(
+            price: "3.6", per: "3600", increment: increment, minimum: minimum)
+        let (repo, card) = try PlanFixtures.repository(
+            card: PlanFixtures.card(per: per, rounding: rounding, subscriptions: plans),
+            provider: provider)
         let got = try PlanMargins(card: card, repository: repo).rows[0].worst.cost.amount
 
         // The provider's bill for q seconds, by hand: up to the increment, at least the minimum.
         func bill(_ q: Int) throws -> Exact {
             var billed = Exact(q)
-            if let increment { billed = try exact(increment).multiplied(by: billed.divided(by: exact(increment)).rounded(.up)) }
+            if let increment {
+                billed = try exact(increment).multiplied(
+                    by: billed.divided(by: exact(increment)).rounded(.up))
+            }
             if let minimum, billed < exact(minimum) { billed = exact(minimum) }
             return try billed.multiplied(by: exact("0.001"))  // CNY 3.6 an hour
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// Periods, their lengths and the windows of a reset in them, against counting calendar
@@ -13,11 +14,14 @@ import Testing
     /// Days of `n` consecutive months from every start month of 1896–2404 (every leap
     /// pattern of the Gregorian calendar): the distance between two first days of a month.
     static func bruteDays(months n: Int) -> (min: Int, max: Int) {
-        var lo = Int.max, hi = 0
+        var lo = Int.max
+        var hi = 0
         for year in 1896...2404 {
             for month in 1...12 {
                 let end = month - 1 + n
-                let days = dayNumber(year: year + end / 12, month: end % 12 + 1, day: 1) - dayNumber(year: year, month: month, day: 1)
+                let days =
+                    dayNumber(year: year + end / 12, month: end % 12 + 1, day: 1)
+                    - dayNumber(year: year, month: month, day: 1)
                 lo = min(lo, days)
                 hi = max(hi, days)
             }
@@ -40,9 +44,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("P1M", "P1D", 31), ("P1M", "P1W", 5), ("P1M", "P1M", 1), ("P3M", "P1D", 92), ("P3M", "P1M", 3),
-        ("P6M", "P1D", 184), ("P1Y", "P1D", 366), ("P1Y", "P1W", 53), ("P1Y", "P1M", 12), ("P1Y", "P3M", 4),
-        ("P1W", "P1D", 7), ("P1W", "P1W", 1), ("P1W", "P1M", 1), ("P3D", "P1M", 1), ("P2W", "P1D", 14),
+        ("P1M", "P1D", 31), ("P1M", "P1W", 5), ("P1M", "P1M", 1), ("P3M", "P1D", 92),
+        ("P3M", "P1M", 3),
+        ("P6M", "P1D", 184), ("P1Y", "P1D", 366), ("P1Y", "P1W", 53), ("P1Y", "P1M", 12),
+        ("P1Y", "P3M", 4),
+        ("P1W", "P1D", 7), ("P1W", "P1W", 1), ("P1W", "P1M", 1), ("P3D", "P1M", 1),
+        ("P2W", "P1D", 14),
     ])
     func windows(period: String, reset: String, expected: Int) throws {
         let p = try #require(SubscriptionPeriod(iso8601: period))
@@ -58,7 +65,10 @@ import Testing
         var most = 0
         var start = 0
         var count = 0
-        while start < longest { count += 1; start += windowDays }
+        while start < longest {
+            count += 1
+            start += windowDays
+        }
         most = max(most, count)
         let p = SubscriptionPeriod(count: months, unit: .month)
         #expect(p.windows(of: SubscriptionPeriod(count: windowDays, unit: .day)) == most)

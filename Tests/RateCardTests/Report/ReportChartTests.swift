@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 @Suite("Report chart")
@@ -31,11 +32,18 @@ struct ReportChartTests {
     /// Within a panel, every segment's width is its figure times one scale (to 0.1 px).
     @Test func barLengthsAreProportionalToTheFigures() throws {
         let svg = try ReportFixtures.text(ReportFixtures.realSet(), "osg-v10.svg")
-        let segments = ParsedXML(svg).named("rect").filter { ["commission", "cost", "margin"].contains($0.attributes["class"] ?? "") }
+        let segments = ParsedXML(svg).named("rect").filter {
+            ["commission", "cost", "margin"].contains($0.attributes["class"] ?? "")
+        }
         #expect(segments.count == 36)  // 2 currencies × 3 packs × 2 rates × 3 segments
         let tolerance = try Exact(decimal: "0.21")
         for panel in [segments[..<18], segments[18...]] {
-            let figures = try panel.map { (try Exact(decimal: $0.attributes["data-value"] ?? ""), try Exact(decimal: $0.attributes["width"] ?? "")) }
+            let figures = try panel.map {
+                (
+                    try Exact(decimal: $0.attributes["data-value"] ?? ""),
+                    try Exact(decimal: $0.attributes["width"] ?? "")
+                )
+            }
             let largest = try #require(figures.max { $0.0 < $1.0 })
             let scale = try largest.1.divided(by: largest.0)
             for (value, width) in figures {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 /// `margin report` end to end: the built binary on temporary copies of `RateCards/`.
@@ -8,16 +9,21 @@ struct ReportCommandTests {
     @Test func writesTheCommittedReportsAndCheckPasses() throws {
         let root = try ReportFixtures.temporaryCopy()
         defer { ReportFixtures.cleanUp(root) }
-        let write = try ReportFixtures.margin(["report", "--cards", "RateCards", "--out", "Reports"], in: root)
+        let write = try ReportFixtures.margin(
+            ["report", "--cards", "RateCards", "--out", "Reports"], in: root)
         #expect(write.status == 0, "\(write.stderr)")
         #expect(write.stdout.contains("wrote Reports/osg-v10.md\n"))
         // Byte-identical to the repository's committed reports.
-        #expect(ReportFixtures.files(in: root + "/Reports") == ReportFixtures.files(in: ReportFixtures.reportsDirectory))
-        let check = try ReportFixtures.margin(["report", "--cards", "RateCards", "--out", "Reports", "--check"], in: root)
+        #expect(
+            ReportFixtures.files(in: root + "/Reports")
+                == ReportFixtures.files(in: ReportFixtures.reportsDirectory))
+        let check = try ReportFixtures.margin(
+            ["report", "--cards", "RateCards", "--out", "Reports", "--check"], in: root)
         #expect(check.status == 0, "\(check.stderr)")
         #expect(check.stdout == "")
         // A second run rewrites nothing.
-        let again = try ReportFixtures.margin(["report", "--cards", "RateCards", "--out", "Reports"], in: root)
+        let again = try ReportFixtures.margin(
+            ["report", "--cards", "RateCards", "--out", "Reports"], in: root)
         #expect(again.status == 0)
         #expect(again.stdout == "")
     }
@@ -27,11 +33,19 @@ struct ReportCommandTests {
         defer { ReportFixtures.cleanUp(root) }
         #expect(try ReportFixtures.margin(["report", "--out", "Reports"], in: root).status == 0)
         let before = ReportFixtures.files(in: root + "/Reports")
-        try ReportFixtures.edit(root + "/RateCards/osg-v10.json", replacing: #""currency": "CNY", "amount": "28""#, with: #""currency": "CNY", "amount": "30""#)
+        try ReportFixtures.edit(
+            root + "/RateCards/osg-v10.json", replacing: #""currency": "CNY", "amount": "28""#,
+            with: #""currency": "CNY", "amount": "30""#)
         let check = try ReportFixtures.margin(["report", "--check"], in: root)
         #expect(check.status == 1)
-        #expect(check.stderr.contains("Reports/osg-v10.md:1:1: error: report is stale; run 'margin report' [report-stale]\n"))
-        #expect(check.stderr.contains("Reports/osg-v10.svg:1:1: error: report is stale; run 'margin report' [report-stale]\n"))
+        #expect(
+            check.stderr.contains(
+                "Reports/osg-v10.md:1:1: error: report is stale; run 'margin report' [report-stale]\n"
+            ))
+        #expect(
+            check.stderr.contains(
+                "Reports/osg-v10.svg:1:1: error: report is stale; run 'margin report' [report-stale]\n"
+            ))
         #expect(!check.stderr.contains("voice-debrief"))
         #expect(check.stdout == "")
         // --check wrote nothing.
@@ -43,12 +57,20 @@ struct ReportCommandTests {
         defer { ReportFixtures.cleanUp(root) }
         #expect(try ReportFixtures.margin(["report"], in: root).status == 0)
         try FileManager.default.removeItem(atPath: root + "/Reports/voice-debrief-v1.svg")
-        try "<!-- \(CardReport.generatedMarker) from RateCards/old-v1.json -->\n# old\n".write(toFile: root + "/Reports/old-v1.md", atomically: true, encoding: .utf8)
-        try "# Notes kept by hand\n".write(toFile: root + "/Reports/README.md", atomically: true, encoding: .utf8)
+        try "<!-- \(CardReport.generatedMarker) from RateCards/old-v1.json -->\n# old\n".write(
+            toFile: root + "/Reports/old-v1.md", atomically: true, encoding: .utf8)
+        try "# Notes kept by hand\n".write(
+            toFile: root + "/Reports/README.md", atomically: true, encoding: .utf8)
         let check = try ReportFixtures.margin(["report", "--check"], in: root)
         #expect(check.status == 1)
-        #expect(check.stderr.contains("Reports/voice-debrief-v1.svg:1:1: error: report is missing; run 'margin report' [report-missing]"))
-        #expect(check.stderr.contains("Reports/old-v1.md:1:1: error: generated report has no card any more; run 'margin report' to remove it [report-unexpected]"))
+        #expect(
+            check.stderr.contains(
+                "Reports/voice-debrief-v1.svg:1:1: error: report is missing; run 'margin report' [report-missing]"
+            ))
+        #expect(
+            check.stderr.contains(
+                "Reports/old-v1.md:1:1: error: generated report has no card any more; run 'margin report' to remove it [report-unexpected]"
+            ))
         #expect(!check.stderr.contains("README.md"))
         let write = try ReportFixtures.margin(["report"], in: root)
         #expect(write.status == 0)
@@ -69,7 +91,8 @@ struct ReportCommandTests {
     @Test func unreadableCardsExitTwo() throws {
         let root = try ReportFixtures.temporaryCopy()
         defer { ReportFixtures.cleanUp(root) }
-        try "{ \"kind\": \"card\", ".write(toFile: root + "/RateCards/broken.json", atomically: true, encoding: .utf8)
+        try "{ \"kind\": \"card\", ".write(
+            toFile: root + "/RateCards/broken.json", atomically: true, encoding: .utf8)
         for arguments in [["report"], ["report", "--check"]] {
             let run = try ReportFixtures.margin(arguments, in: root)
             #expect(run.status == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 /// The repository's real rate cards, temporary copies of them, and the built `margin` binary.
@@ -16,7 +17,9 @@ enum ReportFixtures {
 
     /// The real cards' report set, generated in memory.
     static func realSet() throws -> ReportSet {
-        try ReportSet(repository: CardRepository.load(paths: [cardsDirectory]), cardsDirectory: cardsDirectory)
+        try ReportSet(
+            repository: CardRepository.load(paths: [cardsDirectory]), cardsDirectory: cardsDirectory
+        )
     }
 
     static func text(_ set: ReportSet, _ name: String) throws -> String {
@@ -43,7 +46,8 @@ enum ReportFixtures {
             candidates.append(url.deletingLastPathComponent().appendingPathComponent("margin").path)
         }
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("margin").path)
+            candidates.append(
+                bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("margin").path)
         }
         candidates.append(packageRoot + "/.build/debug/margin")
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -77,7 +81,9 @@ enum ReportFixtures {
         let outBytes = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outBytes, as: UTF8.self), stderr: String(decoding: errBytes, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outBytes, as: UTF8.self),
+            stderr: String(decoding: errBytes, as: UTF8.self))
     }
 
     static func files(in directory: String) -> [String: Data] {
@@ -92,6 +98,7 @@ enum ReportFixtures {
     static func edit(_ path: String, replacing old: String, with new: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let range = try #require(text.range(of: old), "\(old) not in \(path)")
-        try text.replacingCharacters(in: range, with: new).write(toFile: path, atomically: true, encoding: .utf8)
+        try text.replacingCharacters(in: range, with: new).write(
+            toFile: path, atomically: true, encoding: .utf8)
     }
 }

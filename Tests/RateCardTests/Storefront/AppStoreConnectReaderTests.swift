@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// Reading App Store Connect API responses in Apple's JSON:API shape.
@@ -7,10 +8,12 @@ import Testing
 
     /// Two pages of a point's equalizations: every territory once, the pages complete.
     @Test func twoPagesOfEqualizations() throws {
-        let lists = try StorefrontFixtures.list("3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json")
+        let lists = try StorefrontFixtures.list(
+            "3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json")
         let list = try #require(lists["3000tks"])
         #expect(list.warnings.isEmpty)
-        let (prices, diagnostics) = list.resolve(on: StorefrontFixtures.date("2026-12-01"), cardPrices: [])
+        let (prices, diagnostics) = list.resolve(
+            on: StorefrontFixtures.date("2026-12-01"), cardPrices: [])
         #expect(diagnostics.isEmpty)
         #expect(prices.keys.sorted() == ["DEU", "GBR", "HUN", "JPN", "USA"])
         let jpn = try #require(prices["JPN"]?.point)
@@ -22,15 +25,21 @@ import Testing
 
     /// One page of two: the missing page is a warning naming `links.next` and the total.
     @Test func aMissingPageIsAWarning() throws {
-        let list = try #require(try StorefrontFixtures.list("3000tks-equalizations-page1.json")["3000tks"])
+        let list = try #require(
+            try StorefrontFixtures.list("3000tks-equalizations-page1.json")["3000tks"])
         let messages = list.warnings.map(\.message)
         #expect(messages.contains { $0.contains("links.next names a page that is not loaded") })
-        #expect(messages.contains { $0.contains("meta.paging.total is 5") && $0.contains("hold 3 records") })
+        #expect(
+            messages.contains {
+                $0.contains("meta.paging.total is 5") && $0.contains("hold 3 records")
+            })
         #expect(list.warnings.allSatisfy { $0.severity == .warning && $0.rule == "apple-paging" })
     }
 
     /// A schedule with a price change: the old price ends on the day the new one starts.
-    @Test(arguments: [("2026-08-31", "25"), ("2026-09-01", "28"), ("2027-01-01", "28"), ("2020-01-01", "25")])
+    @Test(arguments: [
+        ("2026-08-31", "25"), ("2026-09-01", "28"), ("2027-01-01", "28"), ("2020-01-01", "25"),
+    ])
     func scheduleChangesPriceOnItsDate(day: String, yuan: String) throws {
         let list = try #require(try StorefrontFixtures.list("3000tks-schedule.json")["3000tks"])
         let (prices, diagnostics) = list.resolve(on: StorefrontFixtures.date(day), cardPrices: [])
@@ -59,9 +68,13 @@ import Testing
         let e = try #require(errors.first)
         #expect(errors.count == 1)
         #expect(e.path.hasSuffix("territory-missing.json"))
-        #expect(e.message.hasPrefix("data[1].relationships.territory.data.id: territory \"DEU\" is not in included[]"))
+        #expect(
+            e.message.hasPrefix(
+                "data[1].relationships.territory.data.id: territory \"DEU\" is not in included[]"))
         #expect(e.location.line > 1)
-        #expect(e.rendered.contains("territory-missing.json:\(e.location.line):\(e.location.column): error:"))
+        #expect(
+            e.rendered.contains(
+                "territory-missing.json:\(e.location.line):\(e.location.column): error:"))
     }
 
     /// A malformed amount ("2,99"): an error at the amount, naming the field.
@@ -70,19 +83,39 @@ import Testing
         let e = try #require(errors.first)
         #expect(errors.count == 1)
         #expect(e.message.hasPrefix("data[1].attributes.customerPrice: \"2,99\" is not a decimal"))
-        let text = try String(contentsOfFile: StorefrontFixtures.path("malformed-amount.json"), encoding: .utf8)
-        let line = text.split(separator: "\n", omittingEmptySubsequences: false)[e.location.line - 1]
+        let text = try String(
+            contentsOfFile: StorefrontFixtures.path("malformed-amount.json"), encoding: .utf8)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false)[
+            e.location.line - 1]
         #expect(line.contains("\"2,99\""))
     }
 
     /// Other bad inputs, each naming its field.
     @Test(arguments: [
-        (#"{"errors": [{"status": "401"}]}"#, "errors: the file is an App Store Connect error response"),
-        (#"{"data": [{"type": "apps", "id": "1"}]}"#, "data[0].type: \"apps\" is not a price point"),
-        (#"{"data": [{"type": "inAppPurchasePricePoints", "id": "p", "attributes": {"customerPrice": "-1", "proceeds": "0.5", "currency": "USD"}, "relationships": {"territory": {"data": {"type": "territories", "id": "USA"}}}}]}"#, "data[0].attributes.customerPrice: -1 is negative"),
-        (#"{"data": [{"type": "inAppPurchasePricePoints", "id": "p", "attributes": {"customerPrice": "1", "proceeds": "1.5", "currency": "USD"}, "relationships": {"territory": {"data": {"type": "territories", "id": "USA"}}}}]}"#, "data[0].attributes.proceeds: USD 1.5 is more than the customer price"),
-        (#"{"data": [{"type": "inAppPurchasePricePoints", "id": "p", "attributes": {"customerPrice": "1", "proceeds": "0.7"}, "relationships": {"territory": {}}}]}"#, "data[0].relationships.territory.data.id: the point has no territory"),
-        (#"{"data": [{"type": "inAppPurchasePrices", "id": "x", "attributes": {"startDate": "2026-13-01"}, "relationships": {"inAppPurchasePricePoint": {"data": {"type": "inAppPurchasePricePoints", "id": "p"}}}}]}"#, "data[0].relationships: price point \"p\" is not in included[]"),
+        (
+            #"{"errors": [{"status": "401"}]}"#,
+            "errors: the file is an App Store Connect error response"
+        ),
+        (
+            #"{"data": [{"type": "apps", "id": "1"}]}"#,
+            "data[0].type: \"apps\" is not a price point"
+        ),
+        (
+            #"{"data": [{"type": "inAppPurchasePricePoints", "id": "p", "attributes": {"customerPrice": "-1", "proceeds": "0.5", "currency": "USD"}, "relationships": {"territory": {"data": {"type": "territories", "id": "USA"}}}}]}"#,
+            "data[0].attributes.customerPrice: -1 is negative"
+        ),
+        (
+            #"{"data": [{"type": "inAppPurchasePricePoints", "id": "p", "attributes": {"customerPrice": "1", "proceeds": "1.5", "currency": "USD"}, "relationships": {"territory": {"data": {"type": "territories", "id": "USA"}}}}]}"#,
+            "data[0].attributes.proceeds: USD 1.5 is more than the customer price"
+        ),
+        (
+            #"{"data": [{"type": "inAppPurchasePricePoints", "id": "p", "attributes": {"customerPrice": "1", "proceeds": "0.7"}, "relationships": {"territory": {}}}]}"#,
+            "data[0].relationships.territory.data.id: the point has no territory"
+        ),
+        (
+            #"{"data": [{"type": "inAppPurchasePrices", "id": "x", "attributes": {"startDate": "2026-13-01"}, "relationships": {"inAppPurchasePricePoint": {"data": {"type": "inAppPurchasePricePoints", "id": "p"}}}}]}"#,
+            "data[0].relationships: price point \"p\" is not in included[]"
+        ),
     ])
     func badInputNamesTheField(json: String, message: String) throws {
         let root = try JSONParser.parse(json)
@@ -90,23 +123,30 @@ import Testing
         do {
             _ = try AppStoreConnectFile.read(root, path: "x.json")
         } catch {
-            #expect(error.items.contains { $0.message.hasPrefix(message) }, "\(error.items.map(\.message))")
+            #expect(
+                error.items.contains { $0.message.hasPrefix(message) },
+                "\(error.items.map(\.message))")
         }
     }
 
     /// A list of every point of a territory: the card's price picks one; "190" and "0.0" read.
     @Test func listOfPointsPicksTheCardPrice() throws {
         let list = try #require(try StorefrontFixtures.list("3000tks-price-points.json")["3000tks"])
-        let cardPrice = PackPrice(price: Money(exact("2.99"), usd), storefront: nil, location: .start)
-        let (prices, _) = list.resolve(on: StorefrontFixtures.date("2026-12-01"), cardPrices: [cardPrice])
+        let cardPrice = PackPrice(
+            price: Money(exact("2.99"), usd), storefront: nil, location: .start)
+        let (prices, _) = list.resolve(
+            on: StorefrontFixtures.date("2026-12-01"), cardPrices: [cardPrice])
         #expect(prices["USA"]?.point.proceeds?.amount == exact("2.09"))
         #expect(prices["USA"]?.point.priceTier == "3")
         let jpn = try #require(prices["JPN"]?.point)
         #expect(jpn.customerPrice.amount == exact("190"))
         #expect(jpn.proceeds == nil)  // "0.0" beside a positive price: Apple states none
-        #expect(list.warnings.contains { $0.rule == "apple-proceeds" && $0.message.contains("JPY 190") })
+        #expect(
+            list.warnings.contains { $0.rule == "apple-proceeds" && $0.message.contains("JPY 190") }
+        )
         // Without the card's price the three USA points are ambiguous: a warning, no price.
-        let (none, diagnostics) = list.resolve(on: StorefrontFixtures.date("2026-12-01"), cardPrices: [])
+        let (none, diagnostics) = list.resolve(
+            on: StorefrontFixtures.date("2026-12-01"), cardPrices: [])
         #expect(none["USA"] == nil)
         #expect(diagnostics.contains { $0.rule == "apple-ambiguous" && $0.message.contains("USA") })
     }

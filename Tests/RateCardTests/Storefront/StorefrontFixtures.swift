@@ -1,9 +1,12 @@
 import Foundation
+
 @testable import RateCard
 
 /// The hand-made App Store Connect responses in `Fixtures/storefronts/`.
 enum StorefrontFixtures {
-    static let folder = packageRoot.appendingPathComponent("Tests/RateCardTests/Fixtures/storefronts").path
+    static let folder = packageRoot.appendingPathComponent(
+        "Tests/RateCardTests/Fixtures/storefronts"
+    ).path
 
     static func path(_ name: String) -> String { folder + "/" + name }
 
@@ -21,7 +24,9 @@ enum StorefrontFixtures {
         }
     }
 
-    static func list(_ names: String..., product: String = "3000tks") throws -> [String: ApplePriceList] {
+    static func list(_ names: String..., product: String = "3000tks") throws -> [String:
+        ApplePriceList]
+    {
         try ApplePriceList.load(names.map { (product, path($0)) })
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// Margins in every storefront from the repository's own cards, FX and storefront data.
@@ -11,7 +12,9 @@ import Testing
         osg = try #require(repo.card(reference: "osg@10"))
     }
 
-    func row(_ m: StorefrontMargins, _ pack: String, _ territory: String) throws -> StorefrontMargins.Row {
+    func row(_ m: StorefrontMargins, _ pack: String, _ territory: String) throws
+        -> StorefrontMargins.Row
+    {
         try #require(m.rows.first { $0.pack.productId == pack && $0.territory == territory })
     }
 
@@ -19,8 +22,11 @@ import Testing
     /// (19% VAT) and China mainland, with the worst-case cost of CNY 11.25 converted. The
     /// USD 2.99 and EUR 2.99 storefronts are tighter than CNY 28.
     @Test func workedCase() throws {
-        let lists = try StorefrontFixtures.list("3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json")
-        let m = try StorefrontMargins(card: osg, repository: repo, priceLists: lists, program: .standard, date: StorefrontFixtures.date("2026-12-01"))
+        let lists = try StorefrontFixtures.list(
+            "3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json")
+        let m = try StorefrontMargins(
+            card: osg, repository: repo, priceLists: lists, program: .standard,
+            date: StorefrontFixtures.date("2026-12-01"))
         let usa = try row(m, "3000tks", "USA")
         #expect(usa.proceedsSource == .apple)
         #expect(usa.proceeds?.amount == exact("2.09"))
@@ -56,8 +62,12 @@ import Testing
     /// Before the reported China change the seed's figures hold: CNY 19.60 and 8.35 at 30%,
     /// CNY 23.80 and 12.55 at 15%.
     @Test(arguments: [(StoreProgram.standard, "19.6", "8.35"), (.smallBusiness, "23.8", "12.55")])
-    func chinaBeforeTheReportedChange(program: StoreProgram, proceeds: String, margin: String) throws {
-        let m = try StorefrontMargins(card: osg, repository: repo, program: program, date: StorefrontFixtures.date("2026-03-14"))
+    func chinaBeforeTheReportedChange(program: StoreProgram, proceeds: String, margin: String)
+        throws
+    {
+        let m = try StorefrontMargins(
+            card: osg, repository: repo, program: program,
+            date: StorefrontFixtures.date("2026-03-14"))
         let chn = try row(m, "3000tks", "CHN")
         #expect(chn.proceeds?.amount == exact(proceeds))
         #expect(chn.margin?.amount == exact(margin))
@@ -69,9 +79,13 @@ import Testing
     func proceedsShareAfterTax(territory: String, share: String) throws {
         let table = try #require(repo.storefronts)
         let sf = try #require(table.storefront(territory))
-        let regime = try #require(table.regime(for: sf, program: .standard, on: StorefrontFixtures.date("2026-12-01")))
-        let m = try ModelledProceeds(price: Money(exact("1000"), sf.currency), storefront: sf, regime: regime)
-        #expect(try m.exact.amount.divided(by: exact("1000")).formatted(scale: 3, rule: .halfEven) == (try exact(share).formatted(scale: 3, rule: .halfEven)))
+        let regime = try #require(
+            table.regime(for: sf, program: .standard, on: StorefrontFixtures.date("2026-12-01")))
+        let m = try ModelledProceeds(
+            price: Money(exact("1000"), sf.currency), storefront: sf, regime: regime)
+        #expect(
+            try m.exact.amount.divided(by: exact("1000")).formatted(scale: 3, rule: .halfEven)
+                == (try exact(share).formatted(scale: 3, rule: .halfEven)))
     }
 
     /// A digital services tax is deducted from the tax-exclusive price: GBP 2.99 in the UK is
@@ -79,9 +93,13 @@ import Testing
     @Test func digitalServicesTax() throws {
         let table = try #require(repo.storefronts)
         let gbr = try #require(table.storefront("GBR"))
-        let regime = try #require(table.regime(for: gbr, program: .standard, on: StorefrontFixtures.date("2026-12-01")))
-        let m = try ModelledProceeds(price: Money(exact("2.99"), gbr.currency), storefront: gbr, regime: regime)
-        #expect(m.digitalServicesTax.amount == (try Exact(299, over: 120).multiplied(by: exact("0.02"))))
+        let regime = try #require(
+            table.regime(for: gbr, program: .standard, on: StorefrontFixtures.date("2026-12-01")))
+        let m = try ModelledProceeds(
+            price: Money(exact("2.99"), gbr.currency), storefront: gbr, regime: regime)
+        #expect(
+            m.digitalServicesTax.amount == (try Exact(299, over: 120).multiplied(by: exact("0.02")))
+        )
         #expect(m.rounded.amount == exact("1.69"))
     }
 
@@ -89,9 +107,14 @@ import Testing
     /// (as if no VAT were removed) is a warning naming both figures.
     @Test func crossCheckBothWays() throws {
         let date = StorefrontFixtures.date("2026-12-01")
-        let agrees = try StorefrontMargins(card: osg, repository: repo, priceLists: try StorefrontFixtures.list("3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json"), date: date)
+        let agrees = try StorefrontMargins(
+            card: osg, repository: repo,
+            priceLists: try StorefrontFixtures.list(
+                "3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json"), date: date)
         #expect(!agrees.warnings.contains { $0.rule == "storefront-cross-check" })
-        let differs = try StorefrontMargins(card: osg, repository: repo, priceLists: try StorefrontFixtures.list("3000tks-deu-differs.json"), date: date)
+        let differs = try StorefrontMargins(
+            card: osg, repository: repo,
+            priceLists: try StorefrontFixtures.list("3000tks-deu-differs.json"), date: date)
         let w = try #require(differs.warnings.first { $0.rule == "storefront-cross-check" })
         #expect(w.severity == .warning)
         #expect(w.message.contains("Apple pays EUR 2.09") && w.message.contains("models EUR 1.76"))
@@ -109,8 +132,14 @@ import Testing
 
     /// A currency without an FX rate: the row stays, with no margin, last, and a warning.
     @Test func territoryWithoutFXRate() throws {
-        let fx = FXTable(date: nil, sourceNote: "test", placeholder: false, rates: [FXRate(base: .usd, quote: Currency(code: "CNY")!, rate: exact("7.1"))], source: SourceFile(path: "fx.json"))
-        let m = try StorefrontMargins(card: osg, repository: repo, priceLists: try StorefrontFixtures.list("3000tks-kaz.json"), date: StorefrontFixtures.date("2026-12-01"), fx: fx)
+        let fx = FXTable(
+            date: nil, sourceNote: "test", placeholder: false,
+            rates: [FXRate(base: .usd, quote: Currency(code: "CNY")!, rate: exact("7.1"))],
+            source: SourceFile(path: "fx.json"))
+        let m = try StorefrontMargins(
+            card: osg, repository: repo,
+            priceLists: try StorefrontFixtures.list("3000tks-kaz.json"),
+            date: StorefrontFixtures.date("2026-12-01"), fx: fx)
         let kaz = try row(m, "3000tks", "KAZ")
         #expect(kaz.proceeds?.amount == exact("898.99"))
         #expect(kaz.worstCost == nil && kaz.margin == nil && kaz.marginShare == nil)
@@ -121,7 +150,11 @@ import Testing
 
     /// Rows are sorted worst first; every row with a share is at or above the one before.
     @Test func sortedWorstFirst() throws {
-        let m = try StorefrontMargins(card: osg, repository: repo, priceLists: try StorefrontFixtures.list("3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json"), date: StorefrontFixtures.date("2026-12-01"))
+        let m = try StorefrontMargins(
+            card: osg, repository: repo,
+            priceLists: try StorefrontFixtures.list(
+                "3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json"),
+            date: StorefrontFixtures.date("2026-12-01"))
         let shares = m.rows.compactMap(\.marginShare)
         #expect(shares == shares.sorted())
         #expect(m.rows.count == 10)
@@ -131,8 +164,12 @@ import Testing
     /// mainland from the reported change); `--program` overrides it.
     @Test func cardStatesItsProgram() throws {
         let text = try String(contentsOfFile: osg.source.path, encoding: .utf8)
-            .replacingOccurrences(of: #""version": 10,"#, with: #""version": 10, "storeProgram": "small-business","#)
-        guard case .card(let card) = try CardFileLoader.load(bytes: Array(text.utf8), path: "osg-sbp.json") else {
+            .replacingOccurrences(
+                of: #""version": 10,"#, with: #""version": 10, "storeProgram": "small-business","#)
+        guard
+            case .card(let card) = try CardFileLoader.load(
+                bytes: Array(text.utf8), path: "osg-sbp.json")
+        else {
             Issue.record("not a card")
             return
         }
@@ -141,15 +178,21 @@ import Testing
         let sbp = try StorefrontMargins(card: card, repository: repo, date: date)
         #expect(sbp.program == .smallBusiness)
         #expect(try row(sbp, "3000tks", "CHN").proceeds?.amount == exact("24.64"))  // 28 × 0.88
-        #expect(try row(sbp, "3000tks", "USA").proceeds?.amount == exact("2.54"))  // 2.99 × 0.85 = 2.5415
-        let standard = try StorefrontMargins(card: card, repository: repo, program: .standard, date: date)
+        // 2.99 × 0.85 = 2.5415
+        #expect(try row(sbp, "3000tks", "USA").proceeds?.amount == exact("2.54"))
+        let standard = try StorefrontMargins(
+            card: card, repository: repo, program: .standard, date: date)
         #expect(try row(standard, "3000tks", "CHN").proceeds?.amount == exact("21"))
-        #expect(loadDiagnostics(text.replacingOccurrences(of: "small-business", with: "small"), path: "osg.json").contains { $0.message.hasPrefix("storeProgram: \"small\" is not") })
+        #expect(
+            loadDiagnostics(
+                text.replacingOccurrences(of: "small-business", with: "small"), path: "osg.json"
+            ).contains { $0.message.hasPrefix("storeProgram: \"small\" is not") })
     }
 
     /// JSON rows carry the fields as exact decimal strings.
     @Test func jsonRows() throws {
-        let m = try StorefrontMargins(card: osg, repository: repo, date: StorefrontFixtures.date("2026-12-01"))
+        let m = try StorefrontMargins(
+            card: osg, repository: repo, date: StorefrontFixtures.date("2026-12-01"))
         let text = StorefrontMargins.render([m], format: "json")
         #expect(text.contains(#""productId": "3000tks""#))
         #expect(text.contains(#""proceedsSource": "modelled""#))
@@ -163,14 +206,17 @@ import Testing
 /// The storefront data file, read strictly.
 @Suite struct StorefrontFileTests {
     static let good = #"""
-    { "kind": "storefronts", "date": "2026-12-01", "source": "test",
-      "commission": [ { "program": "standard", "rate": "0.30", "from": "2008-07-10", "status": "confirmed" },
-                      { "program": "small-business", "rate": "0.15", "from": "2021-01-01", "status": "confirmed" } ],
-      "territories": [ { "territory": "DEU", "name": "Germany", "currency": "EUR", "taxIncluded": true, "tax": "0.19" } ] }
-    """#
+        { "kind": "storefronts", "date": "2026-12-01", "source": "test",
+          "commission": [ { "program": "standard", "rate": "0.30", "from": "2008-07-10", "status": "confirmed" },
+                          { "program": "small-business", "rate": "0.15", "from": "2021-01-01", "status": "confirmed" } ],
+          "territories": [ { "territory": "DEU", "name": "Germany", "currency": "EUR", "taxIncluded": true, "tax": "0.19" } ] }
+        """#
 
     @Test func loads() throws {
-        guard case .storefronts(let t) = try CardFileLoader.load(bytes: Array(Self.good.utf8), path: "s.json") else {
+        guard
+            case .storefronts(let t) = try CardFileLoader.load(
+                bytes: Array(Self.good.utf8), path: "s.json")
+        else {
             Issue.record("not a storefront file")
             return
         }
@@ -178,18 +224,41 @@ import Testing
     }
 
     @Test(arguments: [
-        (#""tax": "0.19""#, #""tax": "1.19""#, "territories[0].tax: 1.19 must be from 0 to below 1"),
-        (#""program": "standard""#, #""program": "standrd""#, "commission[0].program: \"standrd\" is not \"standard\" or \"small-business\"; did you mean \"standard\"?"),
-        (#""territory": "DEU""#, #""territory": "De""#, "territories[0].territory: \"De\" is not a territory code"),
-        (#""taxIncluded": true"#, #""taxIncluded": false"#, "territories[0].tax: prices exclude tax here"),
-        (#""status": "confirmed" },"#, #""status": "rumoured" },"#, "commission[0].status: \"rumoured\" is not \"confirmed\""),
-        (#""currency": "EUR""#, #""currency": "EUR", "vat": "0.19""#, "territories[0].vat: unknown field"),
-        (#", "tax": "0.19" } ]"#, #", "tax": "0.19" }, { "territory": "DEU", "name": "x", "currency": "EUR", "taxIncluded": true, "tax": "0.2" } ]"#, "territories[1].territory: DEU is already listed"),
+        (
+            #""tax": "0.19""#, #""tax": "1.19""#,
+            "territories[0].tax: 1.19 must be from 0 to below 1"
+        ),
+        (
+            #""program": "standard""#, #""program": "standrd""#,
+            "commission[0].program: \"standrd\" is not \"standard\" or \"small-business\"; did you mean \"standard\"?"
+        ),
+        (
+            #""territory": "DEU""#, #""territory": "De""#,
+            "territories[0].territory: \"De\" is not a territory code"
+        ),
+        (
+            #""taxIncluded": true"#, #""taxIncluded": false"#,
+            "territories[0].tax: prices exclude tax here"
+        ),
+        (
+            #""status": "confirmed" },"#, #""status": "rumoured" },"#,
+            "commission[0].status: \"rumoured\" is not \"confirmed\""
+        ),
+        (
+            #""currency": "EUR""#, #""currency": "EUR", "vat": "0.19""#,
+            "territories[0].vat: unknown field"
+        ),
+        (
+            #", "tax": "0.19" } ]"#,
+            #", "tax": "0.19" }, { "territory": "DEU", "name": "x", "currency": "EUR", "taxIncluded": true, "tax": "0.2" } ]"#,
+            "territories[1].territory: DEU is already listed"
+        ),
     ])
     func badFileNamesTheField(from: String, to: String, message: String) {
         let text = Self.good.replacingOccurrences(of: from, with: to)
         let diagnostics = loadDiagnostics(text, path: "s.json")
-        #expect(diagnostics.contains { $0.message.hasPrefix(message) }, "\(diagnostics.map(\.message))")
+        #expect(
+            diagnostics.contains { $0.message.hasPrefix(message) }, "\(diagnostics.map(\.message))")
     }
 }
 
@@ -203,7 +272,7 @@ import Testing
         let half = try StorefrontMargins.tolerance(currency).divided(by: Exact(2))
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(n))
         }
         for _ in 0..<300 {
@@ -212,13 +281,20 @@ import Testing
             let dst = try Exact(Int128(next(8)), over: 100)
             let rate = try Exact(Int128(5 + next(30)), over: 100)
             func model(_ tax: Exact, _ dst: Exact, _ rate: Exact) throws -> ModelledProceeds {
-                let sf = Storefront(territory: "XXX", name: "x", currency: currency, taxIncluded: true, tax: tax, digitalServicesTax: dst)
-                return try ModelledProceeds(price: price, storefront: sf, regime: CommissionRegime(program: .standard, rate: rate, from: CalendarDate("2020-01-01")!, status: .confirmed))
+                let sf = Storefront(
+                    territory: "XXX", name: "x", currency: currency, taxIncluded: true, tax: tax,
+                    digitalServicesTax: dst)
+                return try ModelledProceeds(
+                    price: price, storefront: sf,
+                    regime: CommissionRegime(
+                        program: .standard, rate: rate, from: CalendarDate("2020-01-01")!,
+                        status: .confirmed))
             }
             let m = try model(tax, dst, rate)
             let gap = try m.rounded.amount.subtracting(m.exact.amount)
             #expect(!(half < (gap.isNegative ? try gap.negated() : gap)))
-            #expect(m.exact.amount < m.taxExclusive.amount || m.exact.amount == m.taxExclusive.amount)
+            #expect(
+                m.exact.amount < m.taxExclusive.amount || m.exact.amount == m.taxExclusive.amount)
             #expect(m.rounded.isWholeMinorUnits)
             #expect(try model(tax.adding(exact("0.01")), dst, rate).exact.amount < m.exact.amount)
             #expect(try model(tax, dst.adding(exact("0.01")), rate).exact.amount < m.exact.amount)

@@ -13,14 +13,18 @@ let marginBinary: String = {
     let candidates = [
         Bundle.main.bundleURL.appendingPathComponent("margin").path,
         Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("margin").path,
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("margin").path,
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("margin").path,
         packageRoot.appendingPathComponent(".build/debug/margin").path,
     ]
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
 }()
 
 /// Runs `margin` with `arguments` in `directory`, reading both pipes before waiting.
-func runMargin(_ arguments: [String], in directory: String = packageRoot.path, environment: [String: String] = [:], stdin: String? = nil) throws -> CLIResult {
+func runMargin(
+    _ arguments: [String], in directory: String = packageRoot.path,
+    environment: [String: String] = [:], stdin: String? = nil
+) throws -> CLIResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: marginBinary)
     process.arguments = arguments
@@ -49,7 +53,9 @@ func runMargin(_ arguments: [String], in directory: String = packageRoot.path, e
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
-    return CLIResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+    return CLIResult(
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
 }
 
 /// What one output stream of a `margin` run must hold, and how to say it in a failure.
@@ -100,7 +106,8 @@ struct OutputExpectation: Sendable, CustomStringConvertible, ExpressibleByString
 
     /// A quoted excerpt short enough for a test log.
     static func excerpt(_ text: String, limit: Int = 500) -> String {
-        text.count <= limit ? "\"\(text)\"" : "\"\(text.prefix(limit))…\" (\(text.count) characters)"
+        text.count <= limit
+            ? "\"\(text)\"" : "\"\(text.prefix(limit))…\" (\(text.count) characters)"
     }
 }
 
@@ -108,17 +115,29 @@ struct OutputExpectation: Sendable, CustomStringConvertible, ExpressibleByString
 /// and stderr. A failure is reported at the caller's line (`sourceLocation`), naming the
 /// command and what it printed, so a table of runs points at the failing row.
 @discardableResult
-func expectMargin(_ arguments: [String], in directory: String = packageRoot.path, environment: [String: String] = [:], stdin: String? = nil,
-                  exits status: Int32, stdout: OutputExpectation? = nil, stderr: OutputExpectation? = nil,
-                  sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> CLIResult {
+func expectMargin(
+    _ arguments: [String], in directory: String = packageRoot.path,
+    environment: [String: String] = [:], stdin: String? = nil,
+    exits status: Int32, stdout: OutputExpectation? = nil, stderr: OutputExpectation? = nil,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> CLIResult {
     let r = try runMargin(arguments, in: directory, environment: environment, stdin: stdin)
     let command = (["margin"] + arguments).joined(separator: " ")
-    #expect(r.status == status, "\(command): exit status; stderr \(OutputExpectation.excerpt(r.stderr))", sourceLocation: sourceLocation)
+    #expect(
+        r.status == status,
+        "\(command): exit status; stderr \(OutputExpectation.excerpt(r.stderr))",
+        sourceLocation: sourceLocation)
     if let stdout {
-        #expect(stdout.holds(r.stdout), "\(command): stdout should \(stdout), but is \(OutputExpectation.excerpt(r.stdout))", sourceLocation: sourceLocation)
+        #expect(
+            stdout.holds(r.stdout),
+            "\(command): stdout should \(stdout), but is \(OutputExpectation.excerpt(r.stdout))",
+            sourceLocation: sourceLocation)
     }
     if let stderr {
-        #expect(stderr.holds(r.stderr), "\(command): stderr should \(stderr), but is \(OutputExpectation.excerpt(r.stderr))", sourceLocation: sourceLocation)
+        #expect(
+            stderr.holds(r.stderr),
+            "\(command): stderr should \(stderr), but is \(OutputExpectation.excerpt(r.stderr))",
+            sourceLocation: sourceLocation)
     }
     return r
 }

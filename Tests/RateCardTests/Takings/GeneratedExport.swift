@@ -9,21 +9,37 @@ struct GeneratedExport {
 
     var lines: [String] = []
 
-    init(entries: Int, seed: UInt64, devices deviceCount: Int = 12, start: Int64 = 1_793_000_000, span: Int64 = 90 * 86_400) {
+    init(
+        entries: Int, seed: UInt64, devices deviceCount: Int = 12, start: Int64 = 1_793_000_000,
+        span: Int64 = 90 * 86_400
+    ) {
         var rng = SplitMix64(seed: seed)
-        struct Device { var name: String; var offset: String; var balance: Int64 = 0; var seq = 0; var charges: [(String, String, Int64)] = [] }
-        var devices = (0..<deviceCount).map { Device(name: "dev\($0)", offset: GeneratedExport.offsets[$0 % GeneratedExport.offsets.count]) }
+        struct Device {
+            var name: String
+            var offset: String
+            var balance: Int64 = 0
+            var seq = 0
+            var charges: [(String, String, Int64)] = []
+        }
+        var devices = (0..<deviceCount).map {
+            Device(
+                name: "dev\($0)",
+                offset: GeneratedExport.offsets[$0 % GeneratedExport.offsets.count])
+        }
         var time = start
         while lines.count < entries {
             time += Int64.random(in: 1...(2 * span / Int64(entries) + 1), using: &rng)
             if !lines.isEmpty, Int.random(in: 0..<100, using: &rng) < 3 {
-                lines.append(GeneratedExport.respell(lines[Int.random(in: 0..<lines.count, using: &rng)]))
+                lines.append(
+                    GeneratedExport.respell(lines[Int.random(in: 0..<lines.count, using: &rng)]))
                 continue
             }
             let d = Int.random(in: 0..<devices.count, using: &rng)
             devices[d].seq += 1
             let id = "\(devices[d].name)-\(devices[d].seq)"
-            let at = GeneratedExport.rfc3339(time, nanos: Int.random(in: 0..<1000, using: &rng) * 1_000_000, offset: devices[d].offset)
+            let at = GeneratedExport.rfc3339(
+                time, nanos: Int.random(in: 0..<1000, using: &rng) * 1_000_000,
+                offset: devices[d].offset)
             var fields: [(String, String)]
             let roll = Int.random(in: 0..<100, using: &rng)
             var amount: Int64
@@ -31,23 +47,38 @@ struct GeneratedExport {
                 amount = 5_000_000
                 fields = [("kind", "\"grant\""), ("note", "\"starting credit\"")]
             } else if roll < 8, !devices[d].charges.isEmpty {
-                let (charge, feature, charged) = devices[d].charges.remove(at: Int.random(in: 0..<devices[d].charges.count, using: &rng))
+                let (charge, feature, charged) = devices[d].charges.remove(
+                    at: Int.random(in: 0..<devices[d].charges.count, using: &rng))
                 amount = charged
-                fields = [("kind", "\"refund\""), ("feature", "\"\(feature)\""), ("refundOf", "\"\(charge)\""), ("reason", "\"notUsable\"")]
+                fields = [
+                    ("kind", "\"refund\""), ("feature", "\"\(feature)\""),
+                    ("refundOf", "\"\(charge)\""), ("reason", "\"notUsable\""),
+                ]
             } else if roll < 11 {
                 amount = 5_000_000
-                fields = [("kind", "\"topup\""), ("paymentRef", "\"pay-\(id)\""), ("price", "\"GBP 5.00\"")]
+                fields = [
+                    ("kind", "\"topup\""), ("paymentRef", "\"pay-\(id)\""),
+                    ("price", "\"GBP 5.00\""),
+                ]
             } else {
-                let feature = GeneratedExport.features[Int.random(in: 0..<GeneratedExport.features.count, using: &rng)]
+                let feature = GeneratedExport.features[
+                    Int.random(in: 0..<GeneratedExport.features.count, using: &rng)]
                 let seconds = Int.random(in: 1...600, using: &rng)
                 amount = Int64((seconds + 59) / 60) * 30_000
-                fields = [("kind", "\"charge\""), ("feature", "\"\(feature)\""), ("quantity", "{\"second\":\(seconds)}")]
+                fields = [
+                    ("kind", "\"charge\""), ("feature", "\"\(feature)\""),
+                    ("quantity", "{\"second\":\(seconds)}"),
+                ]
                 devices[d].charges.append((id, feature, amount))
                 amount = -amount
             }
             devices[d].balance += amount
-            fields = [("id", "\"\(id)\""), ("at", "\"\(at)\""), ("amount", String(amount))] + fields
-                + [("device", "\"\(devices[d].name)\""), ("balanceAfter", String(devices[d].balance))]
+            fields =
+                [("id", "\"\(id)\""), ("at", "\"\(at)\""), ("amount", String(amount))] + fields
+                + [
+                    ("device", "\"\(devices[d].name)\""),
+                    ("balanceAfter", String(devices[d].balance)),
+                ]
             lines.append("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         }
     }
@@ -89,7 +120,13 @@ struct IndependentTable {
     var grants = 0
 
     init(lines: [String], since: Timestamp?, until: Timestamp?, byDayAtOffset offset: Int? = nil) {
-        struct E { var at: Timestamp; var kind: String; var amount: Int128; var feature: String?; var refundOf: String? }
+        struct E {
+            var at: Timestamp
+            var kind: String
+            var amount: Int128
+            var feature: String?
+            var refundOf: String?
+        }
         var entries: [String: E] = [:]
         for line in lines where !line.allSatisfy(\.isWhitespace) {
             guard let node = try? JSONParser.parse(line), let m = node.members else { continue }
@@ -99,11 +136,18 @@ struct IndependentTable {
                 if case .number(let s) = v { return s }
                 return nil
             }
-            guard let id = str("id"), let at = str("at"), let time = try? Timestamp(rfc3339: at), let kind = str("kind"),
-                  let amountText = str("amount"), let amount = try? Exact(decimal: amountText).integerValue else { continue }
-            entries[id] = E(at: time, kind: kind, amount: amount, feature: str("feature"), refundOf: str("refundOf"))
+            guard let id = str("id"), let at = str("at"), let time = try? Timestamp(rfc3339: at),
+                let kind = str("kind"),
+                let amountText = str("amount"),
+                let amount = try? Exact(decimal: amountText).integerValue
+            else { continue }
+            entries[id] = E(
+                at: time, kind: kind, amount: amount, feature: str("feature"),
+                refundOf: str("refundOf"))
         }
-        func inWindow(_ t: Timestamp) -> Bool { (since.map { t >= $0 } ?? true) && (until.map { t < $0 } ?? true) }
+        func inWindow(_ t: Timestamp) -> Bool {
+            (since.map { t >= $0 } ?? true) && (until.map { t < $0 } ?? true)
+        }
         for e in entries.values {
             if e.kind == "refund", entries[e.refundOf ?? ""]?.kind != "charge" { continue }
             if until.map({ e.at < $0 }) ?? true { outstanding += e.amount }
@@ -129,6 +173,14 @@ struct IndependentTable {
     }
 
     static func rows(_ report: [TakingsReport.Row]) -> [String: Row] {
-        Dictionary(uniqueKeysWithValues: report.map { ($0.feature, Row(charges: $0.charges, charged: $0.charged, declines: $0.declines, givenBack: $0.givenBack)) })
+        Dictionary(
+            uniqueKeysWithValues: report.map {
+                (
+                    $0.feature,
+                    Row(
+                        charges: $0.charges, charged: $0.charged, declines: $0.declines,
+                        givenBack: $0.givenBack)
+                )
+            })
     }
 }

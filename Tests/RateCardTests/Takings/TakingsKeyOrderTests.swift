@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// The JSON Lines scanner predicts each key from the one before it (exports write every
@@ -8,7 +9,9 @@ import Testing
 @Suite("Takings: key order")
 struct TakingsKeyOrderTests {
     /// Scans `line` with `scanner` (which keeps its predictions from the lines before).
-    static func scan(_ scanner: inout EntryScanner, _ line: String) -> Result<LedgerEntry, LineProblem> {
+    static func scan(_ scanner: inout EntryScanner, _ line: String) -> Result<
+        LedgerEntry, LineProblem
+    > {
         let bytes = Array(line.utf8)
         return bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress ?? TakingsHash.emptyBase
@@ -25,21 +28,35 @@ struct TakingsKeyOrderTests {
 
     /// A line's members as (key, JSON value) pairs, in the usual order.
     static func members(_ n: Int, rng: inout SplitMix64) -> [(String, String)] {
-        var m: [(String, String)] = [("id", "\"e-\(n)\""), ("at", "\"2026-11-\(10 + n % 18)T0\(n % 10):15:00.125+05:30\"")]
+        var m: [(String, String)] = [
+            ("id", "\"e-\(n)\""), ("at", "\"2026-11-\(10 + n % 18)T0\(n % 10):15:00.125+05:30\""),
+        ]
         switch n % 4 {
         case 0:
-            m += [("kind", "\"charge\""), ("amount", "-\(1 + rng.next() % 90_000)"), ("feature", "\"asr\""),
-                  ("quantity", "{\"seconds\":\(rng.next() % 600),\"audio\":\"12.5\"}")]
+            m += [
+                ("kind", "\"charge\""), ("amount", "-\(1 + rng.next() % 90_000)"),
+                ("feature", "\"asr\""),
+                ("quantity", "{\"seconds\":\(rng.next() % 600),\"audio\":\"12.5\"}"),
+            ]
         case 1:
-            m += [("kind", "\"refund\""), ("amount", "\(1 + rng.next() % 90_000)"), ("feature", "\"asr\""),
-                  ("refundOf", "\"e-\(n - 1)\""), ("reason", "\"notUsable\"")]
+            m += [
+                ("kind", "\"refund\""), ("amount", "\(1 + rng.next() % 90_000)"),
+                ("feature", "\"asr\""),
+                ("refundOf", "\"e-\(n - 1)\""), ("reason", "\"notUsable\""),
+            ]
         case 2:
-            m += [("kind", "\"topup\""), ("amount", "\"\(1 + rng.next() % 90_000)\""), ("price", "\"GBP 4.99\""),
-                  ("paymentRef", "\"p\(n)\"")]
+            m += [
+                ("kind", "\"topup\""), ("amount", "\"\(1 + rng.next() % 90_000)\""),
+                ("price", "\"GBP 4.99\""),
+                ("paymentRef", "\"p\(n)\""),
+            ]
         default:
             m += [("kind", "\"grant\""), ("amount", "5000000"), ("note", "\"starting credit\"")]
         }
-        m += [("device", "\"d\(n % 3)\""), ("card", "\"voice@3\""), ("balanceAfter", "\(rng.next() % 1_000_000)")]
+        m += [
+            ("device", "\"d\(n % 3)\""), ("card", "\"voice@3\""),
+            ("balanceAfter", "\(rng.next() % 1_000_000)"),
+        ]
         return m
     }
 
@@ -47,7 +64,9 @@ struct TakingsKeyOrderTests {
         "{" + members.map { "\"\($0.0)\"\(spacing):\(spacing)\($0.1)" }.joined(separator: ",") + "}"
     }
 
-    @Test("keys in the usual order, shuffled, alternating, spaced or among unknown keys read the same entries")
+    @Test(
+        "keys in the usual order, shuffled, alternating, spaced or among unknown keys read the same entries"
+    )
     func anyOrderReadsTheSame() throws {
         var rng = SplitMix64(seed: 42)
         var usual = EntryScanner()
@@ -63,7 +82,9 @@ struct TakingsKeyOrderTests {
             switch n % 5 {
             case 0: other.shuffle(using: &rng)
             case 1: other.reverse()
-            case 2: other.insert(("idx", "[1,{\"at\":2}]"), at: Int(rng.next() % UInt64(other.count + 1)))
+            case 2:
+                other.insert(
+                    ("idx", "[1,{\"at\":2}]"), at: Int(rng.next() % UInt64(other.count + 1)))
             case 3: other.insert(("a", "null"), at: 1)
             default: break
             }
@@ -72,16 +93,29 @@ struct TakingsKeyOrderTests {
         }
     }
 
-    @Test("a key written with escapes is the same key; a longer or shorter look-alike is an unknown key")
+    @Test(
+        "a key written with escapes is the same key; a longer or shorter look-alike is an unknown key"
+    )
     func escapedAndLookAlikeKeys() throws {
         var scanner = EntryScanner()
         defer { scanner.release() }
         let plain = #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5}"#
         let reference = try Self.scan(&scanner, plain).get()
         // Learned: id → at → kind → amount. Each of these breaks the prediction.
-        #expect(try Self.scan(&scanner, #"{"\u0069d":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5}"#).get() == reference)
-        #expect(try Self.scan(&scanner, #"{"id":"a","atx":1,"at":"2026-11-20T10:00:00Z","kind":"grant","amount":5}"#).get() == reference)
-        #expect(try Self.scan(&scanner, #"{"id":"a","at":"2026-11-20T10:00:00Z","kin":"x","kind":"grant","amount":5}"#).get() == reference)
+        #expect(
+            try Self.scan(
+                &scanner, #"{"\u0069d":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5}"#
+            ).get() == reference)
+        #expect(
+            try Self.scan(
+                &scanner,
+                #"{"id":"a","atx":1,"at":"2026-11-20T10:00:00Z","kind":"grant","amount":5}"#
+            ).get() == reference)
+        #expect(
+            try Self.scan(
+                &scanner,
+                #"{"id":"a","at":"2026-11-20T10:00:00Z","kin":"x","kind":"grant","amount":5}"#
+            ).get() == reference)
         #expect(try Self.scan(&scanner, plain).get() == reference)
     }
 
@@ -89,7 +123,8 @@ struct TakingsKeyOrderTests {
     func duplicatesWithAndWithoutPrediction() {
         var scanner = EntryScanner()
         defer { scanner.release() }
-        let duplicate = #"{"id":"a","kind":"grant","id":"b","at":"2026-11-20T10:00:00Z","amount":5}"#
+        let duplicate =
+            #"{"id":"a","kind":"grant","id":"b","at":"2026-11-20T10:00:00Z","amount":5}"#
         // The first time `id` after `kind` is read the slow way (and learned), the second
         // time it is the predicted key: the same problem at the same column.
         for _ in 0..<2 {
@@ -103,14 +138,20 @@ struct TakingsKeyOrderTests {
         }
     }
 
-    @Test("a predicted key cut short by the end of the line is a truncated line, not a read past it")
+    @Test(
+        "a predicted key cut short by the end of the line is a truncated line, not a read past it")
     func predictedKeyAtTheEnd() throws {
         var scanner = EntryScanner()
         defer { scanner.release() }
-        _ = try Self.scan(&scanner, #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"balanceAfter":5}"#).get()
-        for cut in [#"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"bal"#,
-                    #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"balanceAfter""#,
-                    #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"balanceAfter":"#] {
+        _ = try Self.scan(
+            &scanner,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"balanceAfter":5}"#
+        ).get()
+        for cut in [
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"bal"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"balanceAfter""#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":5,"balanceAfter":"#,
+        ] {
             guard case .failure(let problem) = Self.scan(&scanner, cut) else {
                 Issue.record("accepted: \(cut)")
                 continue
@@ -119,17 +160,24 @@ struct TakingsKeyOrderTests {
         }
     }
 
-    @Test("plain integers: 18 digits are read, 19 are out of range, fractions and exponents are not whole")
+    @Test(
+        "plain integers: 18 digits are read, 19 are out of range, fractions and exponents are not whole"
+    )
     func plainIntegers() {
         var scanner = EntryScanner()
         defer { scanner.release() }
         func amount(_ text: String) -> Result<LedgerEntry, LineProblem> {
-            Self.scan(&scanner, #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":"# + text + "}")
+            Self.scan(
+                &scanner,
+                #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":"# + text + "}")
         }
         #expect((try? amount("999999999999999999").get())?.amount == 999_999_999_999_999_999)
         #expect((try? amount("1").get())?.amount == 1)
-        for (text, reason) in [("1000000000000000000", RejectionClass.amountOutOfRange), ("5.0", .fractionalAmount),
-                               ("5e3", .fractionalAmount), ("05", .malformedJSON), ("-", .malformedJSON), ("0", .wrongSign)] {
+        for (text, reason) in [
+            ("1000000000000000000", RejectionClass.amountOutOfRange), ("5.0", .fractionalAmount),
+            ("5e3", .fractionalAmount), ("05", .malformedJSON), ("-", .malformedJSON),
+            ("0", .wrongSign),
+        ] {
             guard case .failure(let problem) = amount(text) else {
                 Issue.record("accepted amount \(text)")
                 continue

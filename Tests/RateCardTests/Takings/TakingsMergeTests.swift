@@ -1,13 +1,19 @@
 import Testing
+
 @testable import RateCard
 
 @Suite("Takings merge rules")
 struct TakingsMergeTests {
-    @Test("the same id with the same content is one entry, whatever the key order and number spelling")
+    @Test(
+        "the same id with the same content is one entry, whatever the key order and number spelling"
+    )
     func duplicate() throws {
-        let a = #"{"id":"c1","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-60000,"feature":"transcript","quantity":{"second":76,"file":1}}"#
-        let b = #"{"quantity":{"file":1.0,"second":"76.00"},"feature":"tr\u0061nscript","amount":"-60000","kind":"charge","at":"2026-11-20T18:00:00+08:00","id":"c\u0031"}"#
-        let report = Takings.balanced(try Takings.run([("device-a.jsonl", a), ("device-b.jsonl", b + "\n" + a)]))
+        let a =
+            #"{"id":"c1","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-60000,"feature":"transcript","quantity":{"second":76,"file":1}}"#
+        let b =
+            #"{"quantity":{"file":1.0,"second":"76.00"},"feature":"tr\u0061nscript","amount":"-60000","kind":"charge","at":"2026-11-20T18:00:00+08:00","id":"c\u0031"}"#
+        let report = Takings.balanced(
+            try Takings.run([("device-a.jsonl", a), ("device-b.jsonl", b + "\n" + a)]))
         #expect(report.input.entries == 1)
         #expect(report.input.duplicates == 2)
         #expect(report.input.rejected == 0)
@@ -16,21 +22,28 @@ struct TakingsMergeTests {
 
     @Test("the same entry in JSON Lines, CSV and a ledger document is one entry")
     func duplicateAcrossFormats() throws {
-        let jsonl = #"{"id":"c1","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-60000,"feature":"transcript","quantity":{"second":76},"device":"d","balanceAfter":4940000}"#
-        let csv = "id,kind,at,amount,feature,quantity.second,device,balanceAfter\nc1,charge,2026-11-20T10:00:00.000Z,-60000,transcript,76,d,4940000\n"
-        let doc = #"{"device":"d","entries":[{"id":"c1","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-60000,"feature":"transcript","quantity":{"second":76.0},"balanceAfter":4940000}]}"#
-        let report = Takings.balanced(try Takings.run([("a.jsonl", jsonl), ("b.csv", csv), ("c.json", doc)]))
+        let jsonl =
+            #"{"id":"c1","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-60000,"feature":"transcript","quantity":{"second":76},"device":"d","balanceAfter":4940000}"#
+        let csv =
+            "id,kind,at,amount,feature,quantity.second,device,balanceAfter\nc1,charge,2026-11-20T10:00:00.000Z,-60000,transcript,76,d,4940000\n"
+        let doc =
+            #"{"device":"d","entries":[{"id":"c1","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-60000,"feature":"transcript","quantity":{"second":76.0},"balanceAfter":4940000}]}"#
+        let report = Takings.balanced(
+            try Takings.run([("a.jsonl", jsonl), ("b.csv", csv), ("c.json", doc)]))
         #expect(report.input.entries == 1)
         #expect(report.input.duplicates == 2)
     }
 
     @Test("the content hash of a scanned line equals that of the entry value")
     func hashAgreement() throws {
-        let text = #"{"id":"t1","at":"2026-11-02T00:00:00.5+08:00","kind":"topup","amount":"5000000","paymentRef":"p1","price":"GBP 5.00","device":"d","note":"n\u00e9","card":"voice@3","balanceAfter":1}"#
+        let text =
+            #"{"id":"t1","at":"2026-11-02T00:00:00.5+08:00","kind":"topup","amount":"5000000","paymentRef":"p1","price":"GBP 5.00","device":"d","note":"n\u00e9","card":"voice@3","balanceAfter":1}"#
         var scanner = EntryScanner()
         defer { scanner.release() }
         let bytes = Array(text.utf8)
-        let fields = try bytes.withUnsafeBufferPointer { buf throws(LineProblem) in try scanner.scan(buf.baseAddress!, buf.count) }
+        let fields = try bytes.withUnsafeBufferPointer { buf throws(LineProblem) in
+            try scanner.scan(buf.baseAddress!, buf.count)
+        }
         let entry = fields.entry(scanner)
         #expect(entry.note == "né")
         #expect(entry.price == Money(Exact(5), Currency(code: "GBP")!))
@@ -41,7 +54,8 @@ struct TakingsMergeTests {
     func conflictingDuplicate() throws {
         let a = Takings.line(id: "c1", amount: "-60000")
         let b = Takings.line(id: "c1", amount: "-90000")
-        let report = Takings.balanced(try Takings.run([("a.jsonl", "\n" + a), ("b.jsonl", "\n\n" + b)]))
+        let report = Takings.balanced(
+            try Takings.run([("a.jsonl", "\n" + a), ("b.jsonl", "\n\n" + b)]))
         #expect(report.input.rejected == 1)
         let r = try #require(report.rejections.first)
         #expect(r.reason == .conflictingDuplicate)
@@ -54,17 +68,21 @@ struct TakingsMergeTests {
     func orderIndependence(threads: Int) throws {
         var rng = SplitMix64(seed: 7)
         let export = GeneratedExport(entries: 3000, seed: 11)
-        let reference = try Takings.run([("all.jsonl", export.lines.joined(separator: "\n"))], threads: 1)
+        let reference = try Takings.run(
+            [("all.jsonl", export.lines.joined(separator: "\n"))], threads: 1)
         for round in 0..<4 {
             var lines = export.lines
             lines.shuffle(using: &rng)
             let cut1 = Int.random(in: 0...lines.count, using: &rng)
             let cut2 = Int.random(in: cut1...lines.count, using: &rng)
-            var files = [("f0.jsonl", lines[..<cut1].joined(separator: "\n")),
-                         ("f1.jsonl", lines[cut1..<cut2].joined(separator: "\n")),
-                         ("f2.jsonl", lines[cut2...].joined(separator: "\n"))]
+            var files = [
+                ("f0.jsonl", lines[..<cut1].joined(separator: "\n")),
+                ("f1.jsonl", lines[cut1..<cut2].joined(separator: "\n")),
+                ("f2.jsonl", lines[cut2...].joined(separator: "\n")),
+            ]
             files.shuffle(using: &rng)
-            let shuffled = Takings.balanced(try Takings.run(files, threads: threads, chunkBytes: 4096 * (round + 1)))
+            let shuffled = Takings.balanced(
+                try Takings.run(files, threads: threads, chunkBytes: 4096 * (round + 1)))
             #expect(shuffled.rows == reference.rows)
             #expect(shuffled.totals == reference.totals)
             #expect(shuffled.belowTheLine == reference.belowTheLine)
@@ -74,7 +92,8 @@ struct TakingsMergeTests {
         }
     }
 
-    @Test("a refund of a charge in another file, read earlier or later, is resolved after all input")
+    @Test(
+        "a refund of a charge in another file, read earlier or later, is resolved after all input")
     func refundAcrossFiles() throws {
         let charge = Takings.line(id: "c1")
         let refund = Takings.refund(id: "r1", of: "c1")
@@ -85,10 +104,14 @@ struct TakingsMergeTests {
         }
     }
 
-    @Test("a charge given back twice: the earliest refund counts, the other is rejected, in any order")
+    @Test(
+        "a charge given back twice: the earliest refund counts, the other is rejected, in any order"
+    )
     func refundedTwice() throws {
-        let lines = [Takings.line(id: "c1"), Takings.refund(id: "r1", of: "c1", at: "2026-11-20T11:00:00Z"),
-                     Takings.refund(id: "r2", of: "c1", at: "2026-11-20T10:30:00Z")]
+        let lines = [
+            Takings.line(id: "c1"), Takings.refund(id: "r1", of: "c1", at: "2026-11-20T11:00:00Z"),
+            Takings.refund(id: "r2", of: "c1", at: "2026-11-20T10:30:00Z"),
+        ]
         for order in [lines, lines.reversed()] {
             let report = Takings.balanced(try Takings.run(order.joined(separator: "\n")))
             #expect(report.input.rejectedByClass == [.refundedTwice: 1])
@@ -102,7 +125,10 @@ struct TakingsMergeTests {
 
     @Test("a refund larger than its charge is rejected and gives nothing back")
     func refundExceedsCharge() throws {
-        let text = [Takings.line(id: "c1", amount: "-60000"), Takings.refund(id: "r1", of: "c1", amount: "60001")].joined(separator: "\n")
+        let text = [
+            Takings.line(id: "c1", amount: "-60000"),
+            Takings.refund(id: "r1", of: "c1", amount: "60001"),
+        ].joined(separator: "\n")
         let report = Takings.balanced(try Takings.run(text))
         #expect(report.input.rejectedByClass == [.refundExceedsCharge: 1])
         #expect(report.rejections.first?.place.line == 2)
@@ -113,7 +139,8 @@ struct TakingsMergeTests {
 
     @Test("a refund whose feature is not its charge's is rejected")
     func refundFeatureMismatch() throws {
-        let text = [Takings.line(id: "c1"), Takings.refund(id: "r1", of: "c1", feature: "debrief")].joined(separator: "\n")
+        let text = [Takings.line(id: "c1"), Takings.refund(id: "r1", of: "c1", feature: "debrief")]
+            .joined(separator: "\n")
         let report = Takings.balanced(try Takings.run(text))
         #expect(report.input.rejected == 1)
         #expect(report.rejections.first?.place.line == 2)
@@ -132,7 +159,8 @@ struct TakingsMergeTests {
             #expect(report.warnings.isEmpty, "\(report.warnings)")
         }
         var broken = good
-        broken[3] = #"{"id":"t","at":"2026-11-01T11:00:00+08:00","kind":"topup","amount":5000000,"device":"d","balanceAfter":10000001}"#
+        broken[3] =
+            #"{"id":"t","at":"2026-11-01T11:00:00+08:00","kind":"topup","amount":5000000,"device":"d","balanceAfter":10000001}"#
         let warned = try Takings.run(broken.joined(separator: "\n"))
         #expect(warned.warnings.map(\.rule) == ["balance-chain"])
         #expect(warned.warnings.first?.rendered.hasPrefix("t.jsonl:4:") == true)

@@ -1,17 +1,26 @@
 import Foundation
 import Testing
+
 @testable import RateCard
 
 /// The partitioned run (`--memory`, grace hash): on small inputs with a tiny cap, the
 /// report is the one of the run in memory, to the last rejection, warning and place.
 @Suite struct TakingsPartitionTests {
-    static let pricing = FakePricing(known: Set(GeneratedExport.features), perUnit: ["second": Exact(1)])
+    static let pricing = FakePricing(
+        known: Set(GeneratedExport.features), perUnit: ["second": Exact(1)])
 
-    static func run(_ files: [(String, String)], memory: Int?, window: TakingsWindow = .all, series: TakingsSeries? = nil,
-                    strict: Bool = false, threads: Int = 2, chunkBytes: Int = 8 << 20) throws -> TakingsReport {
-        var options = TakingsOptions(window: window, series: series, strict: strict, threads: threads, chunkBytes: chunkBytes)
+    static func run(
+        _ files: [(String, String)], memory: Int?, window: TakingsWindow = .all,
+        series: TakingsSeries? = nil,
+        strict: Bool = false, threads: Int = 2, chunkBytes: Int = 8 << 20
+    ) throws -> TakingsReport {
+        var options = TakingsOptions(
+            window: window, series: series, strict: strict, threads: threads, chunkBytes: chunkBytes
+        )
         options.memoryLimit = memory
-        return try TakingsRun.run(inputs: files.map { TakingsInput(name: $0.0, text: $0.1) }, options: options, pricing: pricing)
+        return try TakingsRun.run(
+            inputs: files.map { TakingsInput(name: $0.0, text: $0.1) }, options: options,
+            pricing: pricing)
     }
 
     /// A generated export spread over three files, lines moved about so that refunds come
@@ -22,7 +31,12 @@ import Testing
         for line in GeneratedExport(entries: entries, seed: seed).lines {
             parts[Int.random(in: 0..<3, using: &rng)].append(line)
         }
-        return parts.enumerated().map { ("part\($0.offset).jsonl", $0.element.shuffled(using: &rng).joined(separator: "\n") + "\n") }
+        return parts.enumerated().map {
+            (
+                "part\($0.offset).jsonl",
+                $0.element.shuffled(using: &rng).joined(separator: "\n") + "\n"
+            )
+        }
     }
 
     @Test func partitionCountFollowsTheCap() {
@@ -30,8 +44,12 @@ import Testing
         #expect(TakingsRun.partitions(inputBytes: 1000, memoryLimit: 1 << 20) == 1)
         // 10 million planned entries × 40 bytes = 400 MB, in halves of 256 MiB: 3.
         #expect(TakingsRun.partitions(inputBytes: 1_000_000_000, memoryLimit: 256 << 20) == 3)
-        #expect(TakingsRun.partitions(inputBytes: 1 << 40, memoryLimit: 1 << 20) == TakingsSpill.maxPartitions)
-        #expect(TakingsRun.partitions(inputBytes: nil, memoryLimit: 1 << 30) == TakingsRun.unknownSizePartitions)
+        #expect(
+            TakingsRun.partitions(inputBytes: 1 << 40, memoryLimit: 1 << 20)
+                == TakingsSpill.maxPartitions)
+        #expect(
+            TakingsRun.partitions(inputBytes: nil, memoryLimit: 1 << 30)
+                == TakingsRun.unknownSizePartitions)
     }
 
     @Test(arguments: [(UInt64(1), 1024), (2, 4096), (3, 100_000), (4, 1)])
@@ -43,16 +61,24 @@ import Testing
         #expect(capped.input.entries > 2500)
         #expect(capped.input.duplicates > 0)
         #expect(capped.rows.contains { $0.declines > 0 })
-        #expect(TakingsRun.partitions(inputBytes: files.reduce(0) { $0 + $1.1.utf8.count }, memoryLimit: memory) > 1)
+        #expect(
+            TakingsRun.partitions(
+                inputBytes: files.reduce(0) { $0 + $1.1.utf8.count }, memoryLimit: memory) > 1)
     }
 
     @Test func sameWindowSeriesAndStrictness() throws {
         let files = Self.files(entries: 2000, seed: 9)
-        let window = TakingsWindow(since: Takings.ts("2026-10-15T00:00:00Z"), until: Takings.ts("2026-11-20T00:00:00+08:00"))
+        let window = TakingsWindow(
+            since: Takings.ts("2026-10-15T00:00:00Z"),
+            until: Takings.ts("2026-11-20T00:00:00+08:00"))
         let series = TakingsSeries(period: .week, offsetMinutes: 480)
         for threads in [1, 2, 3] {
-            let inMemory = try Self.run(files, memory: nil, window: window, series: series, strict: true, threads: threads, chunkBytes: 4096)
-            let capped = try Self.run(files, memory: 512, window: window, series: series, strict: true, threads: threads, chunkBytes: 4096)
+            let inMemory = try Self.run(
+                files, memory: nil, window: window, series: series, strict: true, threads: threads,
+                chunkBytes: 4096)
+            let capped = try Self.run(
+                files, memory: 512, window: window, series: series, strict: true, threads: threads,
+                chunkBytes: 4096)
             #expect(capped == inMemory, "threads \(threads)")
             #expect(!capped.periods.isEmpty)
         }
@@ -63,27 +89,37 @@ import Testing
     /// other files, of unknown charges, of a grant, of another feature, and twice (the
     /// second refund of a charge is rejected).
     static let tricky: [(String, String)] = [
-        ("a.jsonl", [
-            Takings.line(id: "c1"),
-            Takings.line(id: "c2", amount: "-60000"),
-            Takings.line(id: "g1", kind: "grant", amount: "5000000", feature: nil),
-            Takings.refund(id: "r1", of: "c3"),
-            Takings.refund(id: "x1", of: "c1"),
-            Takings.line(id: "c4", feature: "debrief"),
-        ].joined(separator: "\n") + "\n"),
-        ("b.jsonl", [
-            Takings.line(id: "c1", amount: "-1"),
-            Takings.line(id: "c3", at: "2026-11-21T10:00:00Z"),
-            Takings.line(id: "x1"),
-            Takings.refund(id: "r1", of: "c2"),
-            Takings.refund(id: "r2", of: "c2"),
-            Takings.refund(id: "r3", of: "c2", at: "2026-11-20T12:00:00Z"),
-            Takings.refund(id: "r4", of: "nobody"),
-            Takings.refund(id: "r5", of: "g1"),
-            Takings.refund(id: "r6", of: "c4"),
-            Takings.line(id: "c2", amount: "-60000"),
-        ].joined(separator: "\n") + "\n"),
-        ("c.jsonl", Takings.line(id: "x1", kind: "refund", amount: "30000", extra: ",\"refundOf\":\"c3\"") + "\n"),
+        (
+            "a.jsonl",
+            [
+                Takings.line(id: "c1"),
+                Takings.line(id: "c2", amount: "-60000"),
+                Takings.line(id: "g1", kind: "grant", amount: "5000000", feature: nil),
+                Takings.refund(id: "r1", of: "c3"),
+                Takings.refund(id: "x1", of: "c1"),
+                Takings.line(id: "c4", feature: "debrief"),
+            ].joined(separator: "\n") + "\n"
+        ),
+        (
+            "b.jsonl",
+            [
+                Takings.line(id: "c1", amount: "-1"),
+                Takings.line(id: "c3", at: "2026-11-21T10:00:00Z"),
+                Takings.line(id: "x1"),
+                Takings.refund(id: "r1", of: "c2"),
+                Takings.refund(id: "r2", of: "c2"),
+                Takings.refund(id: "r3", of: "c2", at: "2026-11-20T12:00:00Z"),
+                Takings.refund(id: "r4", of: "nobody"),
+                Takings.refund(id: "r5", of: "g1"),
+                Takings.refund(id: "r6", of: "c4"),
+                Takings.line(id: "c2", amount: "-60000"),
+            ].joined(separator: "\n") + "\n"
+        ),
+        (
+            "c.jsonl",
+            Takings.line(id: "x1", kind: "refund", amount: "30000", extra: ",\"refundOf\":\"c3\"")
+                + "\n"
+        ),
     ]
 
     @Test(arguments: [1, 64, 1024])
@@ -96,7 +132,9 @@ import Testing
         #expect(capped.input.rejectedByClass[.badValue] == 1)
         #expect(capped.input.duplicates == 1)
         #expect(capped.input.rejectedByClass[.refundedTwice] == 1)
-        let conflicts = capped.rejections.filter { $0.reason == .conflictingDuplicate }.map { "\($0.place.path):\($0.place.line)" }
+        let conflicts = capped.rejections.filter { $0.reason == .conflictingDuplicate }.map {
+            "\($0.place.path):\($0.place.line)"
+        }
         #expect(conflicts == ["b.jsonl:1", "b.jsonl:3", "b.jsonl:4", "c.jsonl:1"])
     }
 
@@ -104,23 +142,33 @@ import Testing
     @Test(arguments: [1, 256])
     func otherFormatsAcrossPartitions(memory: Int) throws {
         let files: [(String, String)] = [
-            ("a.csv", """
-            id,at,kind,amount,feature,refundOf,quantity.second,device,balanceAfter
-            c1,2026-11-20T10:00:00Z,charge,-30000,transcript,,76,d1,-30000
-            c2,2026-11-20T10:05:00Z,charge,-30000,transcript,,20,d1,-60000
-            r9,2026-11-20T10:06:00Z,refund,30000,transcript,c7,,,
-            c1,2026-11-20T10:00:00Z,charge,-1,transcript,,76,,
+            (
+                "a.csv",
+                """
+                id,at,kind,amount,feature,refundOf,quantity.second,device,balanceAfter
+                c1,2026-11-20T10:00:00Z,charge,-30000,transcript,,76,d1,-30000
+                c2,2026-11-20T10:05:00Z,charge,-30000,transcript,,20,d1,-60000
+                r9,2026-11-20T10:06:00Z,refund,30000,transcript,c7,,,
+                c1,2026-11-20T10:00:00Z,charge,-1,transcript,,76,,
 
-            """),
-            ("b.json", """
-            {"device": "d2", "entries": [
-              {"id": "c7", "at": "2026-11-20T11:00:00+08:00", "kind": "charge", "amount": -30000, "feature": "transcript", "balanceAfter": -30000},
-              {"id": "r7", "at": "2026-11-20T11:30:00+08:00", "kind": "refund", "amount": 30000, "feature": "transcript", "refundOf": "c2", "balanceAfter": 0},
-              {"id": "c2", "at": "2026-11-20T10:05:00Z", "kind": "charge", "amount": "-30000", "feature": "transcript", "quantity": {"second": 20}, "device": "d1", "balanceAfter": -60000}
-            ]}
+                """
+            ),
+            (
+                "b.json",
+                """
+                {"device": "d2", "entries": [
+                  {"id": "c7", "at": "2026-11-20T11:00:00+08:00", "kind": "charge", "amount": -30000, "feature": "transcript", "balanceAfter": -30000},
+                  {"id": "r7", "at": "2026-11-20T11:30:00+08:00", "kind": "refund", "amount": 30000, "feature": "transcript", "refundOf": "c2", "balanceAfter": 0},
+                  {"id": "c2", "at": "2026-11-20T10:05:00Z", "kind": "charge", "amount": "-30000", "feature": "transcript", "quantity": {"second": 20}, "device": "d1", "balanceAfter": -60000}
+                ]}
 
-            """),
-            ("c.jsonl", Takings.refund(id: "r7", of: "c1") + "\n" + Takings.line(id: "g1", kind: "grant", amount: "100", feature: nil) + "\n"),
+                """
+            ),
+            (
+                "c.jsonl",
+                Takings.refund(id: "r7", of: "c1") + "\n"
+                    + Takings.line(id: "g1", kind: "grant", amount: "100", feature: nil) + "\n"
+            ),
         ]
         let inMemory = try Self.run(files, memory: nil)
         let capped = Takings.balanced(try Self.run(files, memory: memory))
@@ -132,22 +180,30 @@ import Testing
 
     /// Runs `margin pnl` over `files` once per argument list, each in a private TMPDIR;
     /// returns each result and what was left in the TMPDIR after it.
-    func runPartitioned(_ variants: [[String]], files: [(String, String)]) throws -> [(CLIResult, [String])] {
+    func runPartitioned(_ variants: [[String]], files: [(String, String)]) throws -> [(
+        CLIResult, [String]
+    )] {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
         try dir.write("tmp/.keep", "")
         for (name, text) in files { try dir.write(name, text) }
         return try variants.map { extra in
-            let r = try runMargin(["pnl"] + files.map { dir.path + "/" + $0.0 } + extra + ["--cards", repositoryCards, "--card", "voice-debrief", "--format", "json"],
-                                  environment: ["TMPDIR": dir.path + "/tmp"])
-            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp").filter { $0 != ".keep" }
+            let r = try runMargin(
+                ["pnl"] + files.map { dir.path + "/" + $0.0 } + extra + [
+                    "--cards", repositoryCards, "--card", "voice-debrief", "--format", "json",
+                ],
+                environment: ["TMPDIR": dir.path + "/tmp"])
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp").filter
+            { $0 != ".keep" }
             return (r, left)
         }
     }
 
     @Test func temporaryFilesAreGoneAfterARunAndAfterAnError() throws {
         let files = Self.files(entries: 1500, seed: 5)
-        let runs = try runPartitioned([[], ["--memory", "1K"], ["--memory", "1K", "/nonexistent/takings.jsonl"]], files: files)
+        let runs = try runPartitioned(
+            [[], ["--memory", "1K"], ["--memory", "1K", "/nonexistent/takings.jsonl"]], files: files
+        )
         let (plain, capped, failed) = (runs[0].0, runs[1].0, runs[2].0)
         #expect(capped.status == plain.status)
         #expect(capped.stdout == plain.stdout)
@@ -160,7 +216,8 @@ import Testing
     }
 
     @Test func memoryOptionIsChecked() throws {
-        let (r, _) = try runPartitioned([["--memory", "lots"]], files: [("e.jsonl", Takings.line(id: "c1") + "\n")])[0]
+        let (r, _) = try runPartitioned(
+            [["--memory", "lots"]], files: [("e.jsonl", Takings.line(id: "c1") + "\n")])[0]
         #expect(r.status == 2)
         #expect(r.stderr.contains("--memory lots: expected a size such as 256M or 2G"))
     }
@@ -173,7 +230,9 @@ import Testing
         try dir.write("tmp/.keep", "")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: marginBinary)
-        process.arguments = ["pnl", "-", "--memory", "1K", "--cards", repositoryCards, "--card", "voice-debrief"]
+        process.arguments = [
+            "pnl", "-", "--memory", "1K", "--cards", repositoryCards, "--card", "voice-debrief",
+        ]
         var env = ProcessInfo.processInfo.environment
         env["TMPDIR"] = dir.path + "/tmp"
         process.environment = env
@@ -186,7 +245,9 @@ import Testing
         // The directory appears once the run has planned its partitions.
         var made: [String] = []
         for _ in 0..<600 where made.isEmpty {
-            made = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp").filter { $0.hasPrefix("margin-pnl-") }
+            made = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp").filter {
+                $0.hasPrefix("margin-pnl-")
+            }
             if made.isEmpty { usleep(50_000) }
         }
         #expect(made.count == 1)
@@ -198,7 +259,9 @@ import Testing
         }
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
-        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp").filter { $0 != ".keep" }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/tmp").filter {
+            $0 != ".keep"
+        }
         #expect(left.isEmpty, "\(left)")
     }
 }

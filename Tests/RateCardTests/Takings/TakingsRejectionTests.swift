@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 @Suite("Takings rejections")
@@ -7,32 +8,38 @@ struct TakingsRejectionTests {
 
     /// Puts `bad` on line 3 of `rejects.jsonl` (after a good line and a blank one) and
     /// returns its one rejection.
-    func reject(_ bad: String, last: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> TakingsRejection {
+    func reject(
+        _ bad: String, last: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> TakingsRejection {
         let text = Self.good + "\n\n" + bad + (last ? "" : "\n" + Takings.line(id: "ok2"))
-        let report = Takings.balanced(try Takings.run(text, name: "rejects.jsonl"), sourceLocation: sourceLocation)
+        let report = Takings.balanced(
+            try Takings.run(text, name: "rejects.jsonl"), sourceLocation: sourceLocation)
         #expect(report.input.rejected == 1, sourceLocation: sourceLocation)
         #expect(report.input.entries == (last ? 1 : 2), sourceLocation: sourceLocation)
         let r = try #require(report.rejections.first, sourceLocation: sourceLocation)
-        #expect(r.place.path == "rejects.jsonl" && r.place.line == 3, sourceLocation: sourceLocation)
+        #expect(
+            r.place.path == "rejects.jsonl" && r.place.line == 3, sourceLocation: sourceLocation)
         #expect(r.diagnostic.rendered.hasPrefix("rejects.jsonl:3:"), sourceLocation: sourceLocation)
         return r
     }
 
-    @Test("malformed JSON", arguments: [
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":"f",}"#,
-        #"{"id":"a" "at":"2026-11-20T10:00:00Z"}"#,
-        #"{'id':'a'}"#,
-        #"{"id":"a","id":"b","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1} {"id":"b"}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":01}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1,"x":NaN}"#,
-        #"{"id":"a\x","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
-        "{\"id\":\"a\u{01}\",\"at\":\"2026-11-20T10:00:00Z\",\"kind\":\"grant\",\"amount\":1}",
-        #"{"id":"\ud800","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1,"x":[1,2,]}"#,
-        "[]",
-        "null",
-    ])
+    @Test(
+        "malformed JSON",
+        arguments: [
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":"f",}"#,
+            #"{"id":"a" "at":"2026-11-20T10:00:00Z"}"#,
+            #"{'id':'a'}"#,
+            #"{"id":"a","id":"b","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1} {"id":"b"}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":01}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1,"x":NaN}"#,
+            #"{"id":"a\x","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
+            "{\"id\":\"a\u{01}\",\"at\":\"2026-11-20T10:00:00Z\",\"kind\":\"grant\",\"amount\":1}",
+            #"{"id":"\ud800","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1,"x":[1,2,]}"#,
+            "[]",
+            "null",
+        ])
     func malformed(_ line: String) throws {
         #expect(try reject(line).reason == .malformedJSON)
     }
@@ -40,8 +47,12 @@ struct TakingsRejectionTests {
     @Test("invalid UTF-8 in a string")
     func invalidUTF8() throws {
         var bytes = Array((Self.good + "\n\n").utf8)
-        bytes += Array(#"{"id":"a"#.utf8) + [0xC3, 0x28] + Array(#"","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#.utf8)
-        let report = try TakingsRun.run(inputs: [TakingsInput(name: "rejects.jsonl", bytes: bytes)], options: TakingsOptions(), pricing: nil)
+        bytes +=
+            Array(#"{"id":"a"#.utf8) + [0xC3, 0x28]
+            + Array(#"","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#.utf8)
+        let report = try TakingsRun.run(
+            inputs: [TakingsInput(name: "rejects.jsonl", bytes: bytes)], options: TakingsOptions(),
+            pricing: nil)
         #expect(report.rejections.first?.reason == .malformedJSON)
         #expect(report.rejections.first?.message.contains("UTF-8") == true)
         #expect(report.rejections.first?.place.line == 3)
@@ -56,33 +67,41 @@ struct TakingsRejectionTests {
 
     @Test("a line cut short in the middle")
     func truncatedMiddle() throws {
-        #expect(try reject(#"{"id":"a","at":"2026-11-20T10:00:00Z","amount":-1"#).reason == .truncated)
+        #expect(
+            try reject(#"{"id":"a","at":"2026-11-20T10:00:00Z","amount":-1"#).reason == .truncated)
     }
 
-    @Test("a missing required field", arguments: [
-        (#"{"at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#, "id"),
-        (#"{"id":"a","kind":"grant","amount":1}"#, "at"),
-        (#"{"id":"a","at":"2026-11-20T10:00:00Z","amount":1}"#, "kind"),
-        (#"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant"}"#, "amount"),
-        (#"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1}"#, "feature"),
-        (#"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"refund","amount":1,"feature":"f"}"#, "refundOf"),
-    ])
+    @Test(
+        "a missing required field",
+        arguments: [
+            (#"{"at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#, "id"),
+            (#"{"id":"a","kind":"grant","amount":1}"#, "at"),
+            (#"{"id":"a","at":"2026-11-20T10:00:00Z","amount":1}"#, "kind"),
+            (#"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant"}"#, "amount"),
+            (#"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1}"#, "feature"),
+            (
+                #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"refund","amount":1,"feature":"f"}"#,
+                "refundOf"
+            ),
+        ])
     func missing(line: String, field: String) throws {
         let r = try reject(line)
         #expect(r.reason == .missingField)
         #expect(r.message.hasPrefix(field + ": missing"))
     }
 
-    @Test("a wrong type", arguments: [
-        #"{"id":7,"at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
-        #"{"id":"a","at":1700000000,"kind":"grant","amount":1}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":true}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":"ten"}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":["f"]}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":"f","quantity":[76]}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":"f","quantity":{"second":"76s"}}"#,
-        #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1,"balanceAfter":{}}"#,
-    ])
+    @Test(
+        "a wrong type",
+        arguments: [
+            #"{"id":7,"at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"#,
+            #"{"id":"a","at":1700000000,"kind":"grant","amount":1}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":true}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":"ten"}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":["f"]}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":"f","quantity":[76]}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"charge","amount":-1,"feature":"f","quantity":{"second":"76s"}}"#,
+            #"{"id":"a","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1,"balanceAfter":{}}"#,
+        ])
     func wrongType(_ line: String) throws {
         #expect(try reject(line).reason == .wrongType)
     }
@@ -94,7 +113,12 @@ struct TakingsRejectionTests {
         #expect(r.message.hasPrefix("amount:"))
     }
 
-    @Test("a number too large for the engine", arguments: ["-1000000000000000000", "\"-99999999999999999999999999999999999999999\"", "-170141183460469231731687303715884105728"])
+    @Test(
+        "a number too large for the engine",
+        arguments: [
+            "-1000000000000000000", "\"-99999999999999999999999999999999999999999\"",
+            "-170141183460469231731687303715884105728",
+        ])
     func tooLarge(amount: String) throws {
         #expect(try reject(Takings.line(id: "a", amount: amount)).reason == .amountOutOfRange)
     }
@@ -114,7 +138,9 @@ struct TakingsRejectionTests {
 
     @Test("a refund that names a grant, not a charge")
     func refundOfGrant() throws {
-        let text = #"{"id":"g","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"# + "\n\n" + Takings.refund(id: "r", of: "g")
+        let text =
+            #"{"id":"g","at":"2026-11-20T10:00:00Z","kind":"grant","amount":1}"# + "\n\n"
+            + Takings.refund(id: "r", of: "g")
         let report = Takings.balanced(try Takings.run(text, name: "rejects.jsonl"))
         #expect(report.rejections.first?.reason == .refundOfUnknownCharge)
         #expect(report.rejections.first?.place.line == 3)
@@ -127,49 +153,61 @@ struct TakingsRejectionTests {
         #expect(r.message.contains("\"spend\""))
     }
 
-    @Test("a charge that is not negative, or another kind that is not positive", arguments: [
-        Takings.line(id: "a", amount: "30000"),
-        Takings.line(id: "a", amount: "0"),
-        Takings.line(id: "a", kind: "grant", amount: "-5", feature: nil),
-        Takings.line(id: "a", kind: "topup", amount: "0", feature: nil),
-    ])
+    @Test(
+        "a charge that is not negative, or another kind that is not positive",
+        arguments: [
+            Takings.line(id: "a", amount: "30000"),
+            Takings.line(id: "a", amount: "0"),
+            Takings.line(id: "a", kind: "grant", amount: "-5", feature: nil),
+            Takings.line(id: "a", kind: "topup", amount: "0", feature: nil),
+        ])
     func wrongSign(_ line: String) throws {
         #expect(try reject(line).reason == .wrongSign)
     }
 
-    @Test("a bad timestamp", arguments: [
-        "2026-11-20", "2026-11-20T10:00:00", "2026-02-30T10:00:00Z", "2026-11-20T24:00:00Z", "2026-11-20T10:00:00+0800",
-        "2026-11-20T10:00:00Z ", "0000-01-01T00:00:00Z", "2026-11-20T10:00:00.Z",
-    ])
+    @Test(
+        "a bad timestamp",
+        arguments: [
+            "2026-11-20", "2026-11-20T10:00:00", "2026-02-30T10:00:00Z", "2026-11-20T24:00:00Z",
+            "2026-11-20T10:00:00+0800",
+            "2026-11-20T10:00:00Z ", "0000-01-01T00:00:00Z", "2026-11-20T10:00:00.Z",
+        ])
     func badTimestamp(at: String) throws {
         let r = try reject(Takings.line(id: "a", at: at))
         #expect(r.reason == .badTimestamp)
         #expect(r.message.hasPrefix("at:"))
     }
 
-    @Test("timestamps the strict parser accepts are accepted here too", arguments: [
-        "2026-11-20T10:00:00Z", "2026-11-20t10:00:00z", "2026-11-20 10:00:00+08:00", "2026-12-31T23:59:60Z",
-        "2026-11-20T10:00:00.123456789-05:30", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
-    ])
+    @Test(
+        "timestamps the strict parser accepts are accepted here too",
+        arguments: [
+            "2026-11-20T10:00:00Z", "2026-11-20t10:00:00z", "2026-11-20 10:00:00+08:00",
+            "2026-12-31T23:59:60Z",
+            "2026-11-20T10:00:00.123456789-05:30", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+        ])
     func goodTimestamp(at: String) throws {
         let report = try Takings.run(Takings.line(id: "a", at: at))
         #expect(report.input.rejected == 0)
         #expect(report.input.entries == 1)
     }
 
-    @Test("bad values: empty id, negative quantity, exponent quantity", arguments: [
-        Takings.line(id: ""),
-        Takings.line(id: "a", extra: #","quantity":{"second":-1}"#),
-        Takings.line(id: "a", extra: #","quantity":{"second":1e3}"#),
-    ])
+    @Test(
+        "bad values: empty id, negative quantity, exponent quantity",
+        arguments: [
+            Takings.line(id: ""),
+            Takings.line(id: "a", extra: #","quantity":{"second":-1}"#),
+            Takings.line(id: "a", extra: #","quantity":{"second":1e3}"#),
+        ])
     func badValue(_ line: String) throws {
         #expect(try reject(line).reason == .badValue)
     }
 
-    @Test("money on a charge, or a top-up price that is not money: the entry is kept, the price ignored with a warning", arguments: [
-        Takings.line(id: "a", extra: #","price":"GBP 1.00""#),
-        #"{"id":"t","at":"2026-11-20T10:00:00Z","kind":"topup","amount":1,"price":"5 GBP"}"#,
-    ])
+    @Test(
+        "money on a charge, or a top-up price that is not money: the entry is kept, the price ignored with a warning",
+        arguments: [
+            Takings.line(id: "a", extra: #","price":"GBP 1.00""#),
+            #"{"id":"t","at":"2026-11-20T10:00:00Z","kind":"topup","amount":1,"price":"5 GBP"}"#,
+        ])
     func ignoredPrice(_ line: String) throws {
         let report = Takings.balanced(try Takings.run(line))
         #expect(report.input.rejected == 0 && report.input.entries == 1)
@@ -179,7 +217,9 @@ struct TakingsRejectionTests {
     @Test("the first 20 rejections are kept in input order; all are counted")
     func firstTwenty() throws {
         let lines = (0..<57).map { "{\"id\":\"x\($0)\"" }
-        let report = Takings.balanced(try Takings.run([("many.jsonl", lines.joined(separator: "\n"))], threads: 2, chunkBytes: 4096))
+        let report = Takings.balanced(
+            try Takings.run(
+                [("many.jsonl", lines.joined(separator: "\n"))], threads: 2, chunkBytes: 4096))
         #expect(report.input.rejected == 57)
         #expect(report.rejections.map(\.place.line) == Array(1...20))
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// A deterministic random source for generated exports.
@@ -24,14 +25,23 @@ enum Takings {
     static func ts(_ text: String) -> Timestamp { try! Timestamp(rfc3339: text) }
 
     /// Runs the takings over in-memory files `(name, text)`.
-    static func run(_ files: [(String, String)], window: TakingsWindow = .all, series: TakingsSeries? = nil,
-                    strict: Bool = false, threads: Int = 2, chunkBytes: Int = 8 << 20,
-                    pricing: (any TakingsPricing)? = nil, format: TakingsFormat? = nil) throws -> TakingsReport {
-        let options = TakingsOptions(window: window, series: series, strict: strict, threads: threads, chunkBytes: chunkBytes)
-        return try TakingsRun.run(inputs: files.map { TakingsInput(name: $0.0, text: $0.1, format: format) }, options: options, pricing: pricing)
+    static func run(
+        _ files: [(String, String)], window: TakingsWindow = .all, series: TakingsSeries? = nil,
+        strict: Bool = false, threads: Int = 2, chunkBytes: Int = 8 << 20,
+        pricing: (any TakingsPricing)? = nil, format: TakingsFormat? = nil
+    ) throws -> TakingsReport {
+        let options = TakingsOptions(
+            window: window, series: series, strict: strict, threads: threads, chunkBytes: chunkBytes
+        )
+        return try TakingsRun.run(
+            inputs: files.map { TakingsInput(name: $0.0, text: $0.1, format: format) },
+            options: options, pricing: pricing)
     }
 
-    static func run(_ text: String, name: String = "t.jsonl", window: TakingsWindow = .all, format: TakingsFormat? = nil) throws -> TakingsReport {
+    static func run(
+        _ text: String, name: String = "t.jsonl", window: TakingsWindow = .all,
+        format: TakingsFormat? = nil
+    ) throws -> TakingsReport {
         try run([(name, text)], window: window, format: format)
     }
 
@@ -40,22 +50,35 @@ enum Takings {
     }
 
     /// A JSON Lines entry.
-    static func line(id: String, at: String = "2026-11-20T10:00:00Z", kind: String = "charge", amount: String = "-30000",
-                     feature: String? = "transcript", extra: String = "") -> String {
+    static func line(
+        id: String, at: String = "2026-11-20T10:00:00Z", kind: String = "charge",
+        amount: String = "-30000",
+        feature: String? = "transcript", extra: String = ""
+    ) -> String {
         var s = "{\"id\":\"\(id)\",\"at\":\"\(at)\",\"kind\":\"\(kind)\",\"amount\":\(amount)"
         if let feature { s += ",\"feature\":\"\(feature)\"" }
         return s + extra + "}"
     }
 
-    static func refund(id: String, of charge: String, at: String = "2026-11-20T11:00:00Z", amount: String = "30000",
-                       feature: String = "transcript") -> String {
-        line(id: id, at: at, kind: "refund", amount: amount, feature: feature, extra: ",\"refundOf\":\"\(charge)\",\"reason\":\"notUsable\"")
+    static func refund(
+        id: String, of charge: String, at: String = "2026-11-20T11:00:00Z",
+        amount: String = "30000",
+        feature: String = "transcript"
+    ) -> String {
+        line(
+            id: id, at: at, kind: "refund", amount: amount, feature: feature,
+            extra: ",\"refundOf\":\"\(charge)\",\"reason\":\"notUsable\"")
     }
 
     /// Checks the accounting identity and returns the report for chaining.
     @discardableResult
-    static func balanced(_ report: TakingsReport, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> TakingsReport {
-        #expect(report.input.isBalanced, "lines \(report.input.lines) ≠ entries + duplicates + rejected + blank", sourceLocation: sourceLocation)
+    static func balanced(
+        _ report: TakingsReport, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> TakingsReport {
+        #expect(
+            report.input.isBalanced,
+            "lines \(report.input.lines) ≠ entries + duplicates + rejected + blank",
+            sourceLocation: sourceLocation)
         return report
     }
 }

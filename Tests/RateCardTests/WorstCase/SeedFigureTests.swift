@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// Figures stated in the seed documents, reproduced from the repository's own `RateCards/`.
@@ -24,16 +25,25 @@ import Testing
 
     /// Seed 001: all on input tokens CNY 9.00; all on output tokens CNY 10.80 (peak).
     @Test func deepSeekWorstCasesFor3000Credits() throws {
-        #expect(try engine.worstCase(credits: 3000, feature: "llm", dimension: "inputTokens", in: cny, fx: repo.fx).cost.amount == exact("9"))
-        #expect(try engine.worstCase(credits: 3000, feature: "llm", dimension: "outputTokens", in: cny, fx: repo.fx).cost.amount == exact("10.8"))
-        #expect(try engine.worstCase(credits: 3000, feature: "llm", in: cny, fx: repo.fx).cost.amount == exact("10.8"))
+        #expect(
+            try engine.worstCase(
+                credits: 3000, feature: "llm", dimension: "inputTokens", in: cny, fx: repo.fx
+            ).cost.amount == exact("9"))
+        #expect(
+            try engine.worstCase(
+                credits: 3000, feature: "llm", dimension: "outputTokens", in: cny, fx: repo.fx
+            ).cost.amount == exact("10.8"))
+        #expect(
+            try engine.worstCase(credits: 3000, feature: "llm", in: cny, fx: repo.fx).cost.amount
+                == exact("10.8"))
     }
 
     /// Seed 001: the worst case is ASR, CNY 11.25, leaving CNY 12.55 of CNY 28 after 15%
     /// and CNY 8.35 after 30%.
     @Test func pack3000MarginsAfterCommission() throws {
         let margins = try PackMargins(card: osg, repository: repo)
-        let row = try #require(margins.rows.first { $0.pack.productId == "3000tks" && $0.price.price.currency == cny })
+        let row = try #require(
+            margins.rows.first { $0.pack.productId == "3000tks" && $0.price.price.currency == cny })
         #expect(row.price.price.amount == exact("28"))
         #expect(row.worst.cost.amount == exact("11.25"))
         #expect(row.worst.witnessFeature == "asr")
@@ -45,7 +55,10 @@ import Testing
     @Test func v10PacksAndGrants() throws {
         #expect(osg.packs.map(\.productId) == ["500tks", "1500tks", "3000tks"])
         #expect(osg.packs.map(\.credits) == [500, 1500, 3000])
-        #expect(osg.packs.map { $0.prices.map(\.price.description) } == [["USD 0.99", "CNY 8"], ["USD 1.99", "CNY 18"], ["USD 2.99", "CNY 28"]])
+        #expect(
+            osg.packs.map { $0.prices.map(\.price.description) } == [
+                ["USD 0.99", "CNY 8"], ["USD 1.99", "CNY 18"], ["USD 2.99", "CNY 28"],
+            ])
         #expect(osg.grants.map(\.key) == ["signup", "inviter", "invitee"])
         #expect(osg.grants.allSatisfy { $0.credits == 1000 })
     }
@@ -63,8 +76,11 @@ import Testing
         #expect(schedule.period(at: peak) == "peak")
         #expect(schedule.period(at: evening) == "offPeak")
         #expect(schedule.period(at: saturday) == "offPeak")
-        #expect(schedule.period(at: try Timestamp(rfc3339: "2026-11-30T12:00:00+08:00")) == "offPeak")  // the lunch gap
-        #expect(schedule.period(at: try Timestamp(rfc3339: "2026-11-30T06:00:00Z")) == "peak")  // 14:00 at +08:00
+        #expect(
+            // the lunch gap
+            schedule.period(at: try Timestamp(rfc3339: "2026-11-30T12:00:00+08:00")) == "offPeak")
+        // 14:00 at +08:00
+        #expect(schedule.period(at: try Timestamp(rfc3339: "2026-11-30T06:00:00Z")) == "peak")
         let q = ["inputTokens": Exact(1_000_000)]
         #expect(try costing.cost(of: llm, quantities: q, at: peak).first?.amount == exact("3"))
         #expect(try costing.cost(of: llm, quantities: q, at: evening).first?.amount == exact("1.5"))
@@ -79,15 +95,23 @@ import Testing
         #expect(try card.feature("debrief")?.credits(for: ["event": Exact(1)]) == 50_000)
         #expect(try card.feature("createVault")?.credits(for: ["event": Exact(1)]) == 100_000)
         #expect(try card.feature("saveToVault")?.credits(for: ["file": Exact(4)]) == 40_000)
-        #expect(try card.feature("pushVault")?.credits(for: ["event": Exact(0)]) == 0)  // nothing moved, nothing charged
+        // nothing moved, nothing charged
+        #expect(try card.feature("pushVault")?.credits(for: ["event": Exact(0)]) == 0)
         #expect(card.grants.first?.credits == 5_000_000)
         #expect(card.packs.first?.productId == "ai.voicedebrief.app.credit.500")
         #expect(card.packs.first?.prices.first?.price.description == "GBP 5")
-        let keys = ["transcript", "debrief", "cleanPassage", "importFile", "glossaryWord", "createVault", "addVault", "saveToVault",
-                    "send", "addRecipient", "pushVault", "pullVault", "addServer", "readNote", "readVaultFile", "deleteNote",
-                    "removeVault", "removeServer", "removeRecipient", "removeWord"]
+        let keys = [
+            "transcript", "debrief", "cleanPassage", "importFile", "glossaryWord", "createVault",
+            "addVault", "saveToVault",
+            "send", "addRecipient", "pushVault", "pullVault", "addServer", "readNote",
+            "readVaultFile", "deleteNote",
+            "removeVault", "removeServer", "removeRecipient", "removeWord",
+        ]
         #expect(Set(card.features.map(\.key)) == Set(keys))
         // Every price is a whole number of pence and none is free.
-        #expect(card.features.allSatisfy { $0.dimensions.allSatisfy { $0.credits > 0 && $0.credits % 10_000 == 0 } })
+        #expect(
+            card.features.allSatisfy {
+                $0.dimensions.allSatisfy { $0.credits > 0 && $0.credits % 10_000 == 0 }
+            })
     }
 }

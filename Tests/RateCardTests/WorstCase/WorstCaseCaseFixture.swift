@@ -60,7 +60,7 @@ enum WorstCaseCaseFixture {
         {"kind": "card", "id": "free", "version": 1, "effective": "2026-01-01T00:00:00Z", "creditUnit": {"name": "credit", "priceStep": 1},
          "features": [{"key": "summary", "dimensions": [{"name": "event", "unit": "event", "credits": 2, "per": 1, "rounding": "up", "cost": {"none": "runs on the device"}}]}],
          "packs": [{"productId": "p500", "type": "consumable", "credits": 500, "prices": [{"currency": "USD", "amount": "0.99"}]}]}
-        """,
+        """
     ]
 
     /// Item 4: one feature with two dimensions rounded down below one interval, both free.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RateCard
 
 /// The worst case against an independent oracle written from `docs/formats.md` alone.
@@ -73,13 +74,18 @@ import Testing
             var meters: [MeterSpec] = []
             for m in 0..<2 {
                 let variants = rng.next(in: 1...2)
-                meters.append(MeterSpec(
-                    key: "m\(m)", per: rng.next(in: 1...10),
-                    prices: (0..<variants).map { _ in "\(rng.next(in: 1...60)).\(rng.next(in: 0...99))" },
-                    increment: rng.next(in: 0...2) == 0 ? rng.next(in: 1...4) : nil,
-                    minimum: rng.next(in: 0...2) == 0 ? rng.next(in: 1...10) : nil))
+                meters.append(
+                    MeterSpec(
+                        key: "m\(m)", per: rng.next(in: 1...10),
+                        prices: (0..<variants).map { _ in
+                            "\(rng.next(in: 1...60)).\(rng.next(in: 0...99))"
+                        },
+                        increment: rng.next(in: 0...2) == 0 ? rng.next(in: 1...4) : nil,
+                        minimum: rng.next(in: 0...2) == 0 ? rng.next(in: 1...10) : nil))
             }
-            sheets.append(SheetSpec(id: "p\(i)", currency: currency, meters: meters, schedule: schedule(&rng)))
+            sheets.append(
+                SheetSpec(id: "p\(i)", currency: currency, meters: meters, schedule: schedule(&rng))
+            )
         }
         // Cards where nothing costs, cards with one costly feature, cards mixing both currencies.
         let style = rng.next(in: 0...5)
@@ -89,16 +95,22 @@ import Testing
             var sheet: Int? = rng.next(in: 0...1)
             if style == 0 || rng.next(in: 0...4) == 0 { sheet = nil }
             let credits = rng.next(in: 0...9) == 0 ? 0 : rng.next(in: 1...4)
-            dims.append(Dim(feature: d < 2 ? "f" : "g", name: "d\(d)", credits: credits, per: rng.next(in: 1...5),
-                            rounding: ["up", "up", "down", "exact"][rng.next(in: 0...3)], sheet: sheet, meter: "m\(rng.next(in: 0...1))"))
+            dims.append(
+                Dim(
+                    feature: d < 2 ? "f" : "g", name: "d\(d)", credits: credits,
+                    per: rng.next(in: 1...5),
+                    rounding: ["up", "up", "down", "exact"][rng.next(in: 0...3)], sheet: sheet,
+                    meter: "m\(rng.next(in: 0...1))"))
         }
         let rates = [
             (base: "USD", quote: "CNY", rate: "7.\(rng.next(in: 0...99))"),
             (base: "GBP", quote: "CNY", rate: "9.\(rng.next(in: 0...99))"),
             (base: "GBP", quote: "USD", rate: "1.\(rng.next(in: 10...40))"),
         ]
-        return CardSet(dims: dims, sheets: sheets, rates: rates, packCurrency: ["CNY", "USD", "GBP"][rng.next(in: 0...2)],
-                       packCredits: rng.next(in: 1...40))
+        return CardSet(
+            dims: dims, sheets: sheets, rates: rates,
+            packCurrency: ["CNY", "USD", "GBP"][rng.next(in: 0...2)],
+            packCredits: rng.next(in: 1...40))
     }
 
     static func schedule(_ rng: inout SplitMix) -> ScheduleSpec? {
@@ -109,27 +121,38 @@ import Testing
             return nil
         case 1:
             // The windows cover the whole week: the default is never in force.
-            return ScheduleSpec(offsetHours: offset, defaultPeriod: "base", windows: [
-                Window(period: "day", days: Array(1...7), from: 0, until: 12),
-                Window(period: "night", days: Array(1...7), from: 12, until: 24),
-            ], multipliers: [("base", "9"), ("day", mult()), ("night", mult())])
+            return ScheduleSpec(
+                offsetHours: offset, defaultPeriod: "base",
+                windows: [
+                    Window(period: "day", days: Array(1...7), from: 0, until: 12),
+                    Window(period: "night", days: Array(1...7), from: 12, until: 24),
+                ], multipliers: [("base", "9"), ("day", mult()), ("night", mult())])
         case 2:
             // A window with no days, and a multiplier no window names.
-            return ScheduleSpec(offsetHours: offset, defaultPeriod: "base", windows: [
-                Window(period: "ghost", days: [], from: 9, until: 17),
-                Window(period: "peak", days: [1, 2, 3, 4, 5], from: 9, until: 12),
-            ], multipliers: [("base", mult()), ("ghost", "7"), ("peak", mult()), ("unused", "8")])
+            return ScheduleSpec(
+                offsetHours: offset, defaultPeriod: "base",
+                windows: [
+                    Window(period: "ghost", days: [], from: 9, until: 17),
+                    Window(period: "peak", days: [1, 2, 3, 4, 5], from: 9, until: 12),
+                ],
+                multipliers: [("base", mult()), ("ghost", "7"), ("peak", mult()), ("unused", "8")])
         case 3:
             // A window shadowed by an earlier one.
-            return ScheduleSpec(offsetHours: offset, defaultPeriod: "base", windows: [
-                Window(period: "wide", days: [6, 7], from: 0, until: 24),
-                Window(period: "hidden", days: [7], from: 10, until: 11),
-            ], multipliers: [("base", mult()), ("wide", mult()), ("hidden", "6")])
+            return ScheduleSpec(
+                offsetHours: offset, defaultPeriod: "base",
+                windows: [
+                    Window(period: "wide", days: [6, 7], from: 0, until: 24),
+                    Window(period: "hidden", days: [7], from: 10, until: 11),
+                ], multipliers: [("base", mult()), ("wide", mult()), ("hidden", "6")])
         default:
             let from = rng.next(in: 0...22)
-            return ScheduleSpec(offsetHours: offset, defaultPeriod: "off", windows: [
-                Window(period: "peak", days: [rng.next(in: 1...7)], from: from, until: rng.next(in: (from + 1)...24)),
-            ], multipliers: [("off", mult()), ("peak", mult())])
+            return ScheduleSpec(
+                offsetHours: offset, defaultPeriod: "off",
+                windows: [
+                    Window(
+                        period: "peak", days: [rng.next(in: 1...7)], from: from,
+                        until: rng.next(in: (from + 1)...24))
+                ], multipliers: [("off", mult()), ("peak", mult())])
         }
     }
 
@@ -140,10 +163,16 @@ import Testing
         var order: [String] = []
         for d in set.dims {
             if features[d.feature] == nil { order.append(d.feature) }
-            let cost = d.sheet.map { #"{"provider": "p\#($0)", "meter": "\#(d.meter)"}"# } ?? #"{"none": "runs on the device"}"#
-            features[d.feature, default: []].append(#"{"name": "\#(d.name)", "unit": "second", "credits": \#(d.credits), "per": \#(d.per), "rounding": "\#(d.rounding)", "cost": \#(cost)}"#)
+            let cost =
+                d.sheet.map { #"{"provider": "p\#($0)", "meter": "\#(d.meter)"}"# }
+                ?? #"{"none": "runs on the device"}"#
+            features[d.feature, default: []].append(
+                #"{"name": "\#(d.name)", "unit": "second", "credits": \#(d.credits), "per": \#(d.per), "rounding": "\#(d.rounding)", "cost": \#(cost)}"#
+            )
         }
-        let featureJSON = order.map { #"{"key": "\#($0)", "dimensions": [\#(features[$0, default: []].joined(separator: ", "))]}"# }.joined(separator: ", ")
+        let featureJSON = order.map {
+            #"{"key": "\#($0)", "dimensions": [\#(features[$0, default: []].joined(separator: ", "))]}"#
+        }.joined(separator: ", ")
         var out: [String: String] = [
             "card.json": """
             {"kind": "card", "id": "gen", "version": 1, "effective": "2026-01-01T00:00:00Z", "creditUnit": {"name": "credit", "priceStep": 1},
@@ -158,7 +187,10 @@ import Testing
         for sheet in set.sheets {
             let meters = sheet.meters.map { m in
                 var s = #"{"key": "\#(m.key)", "unit": "second", "per": "\#(m.per)", "variants": ["#
-                s += m.prices.enumerated().map { #"{"name": "v\#($0.offset)", "price": "\#($0.element)"}"# }.joined(separator: ", ") + "]"
+                s +=
+                    m.prices.enumerated().map {
+                        #"{"name": "v\#($0.offset)", "price": "\#($0.element)"}"#
+                    }.joined(separator: ", ") + "]"
                 if let i = m.increment { s += #", "increment": "\#(i)""# }
                 if let n = m.minimum { s += #", "minimum": "\#(n)""# }
                 return s + "}"
@@ -170,12 +202,14 @@ import Testing
                 let windows = sch.windows.map { w in
                     #"{"period": "\#(w.period)", "days": [\#(w.days.map { "\"\(dayNames[$0 - 1])\"" }.joined(separator: ", "))], "from": "\#(pad(w.from)):00", "until": "\#(pad(w.until)):00"}"#
                 }.joined(separator: ", ")
-                let multipliers = sch.multipliers.map { #""\#($0.0)": "\#($0.1)""# }.joined(separator: ", ")
-                schedule = #", "schedule": {"utcOffset": "\#(offset)", "default": "\#(sch.defaultPeriod)", "windows": [\#(windows)], "multipliers": {\#(multipliers)}}"#
+                let multipliers = sch.multipliers.map { #""\#($0.0)": "\#($0.1)""# }.joined(
+                    separator: ", ")
+                schedule =
+                    #", "schedule": {"utcOffset": "\#(offset)", "default": "\#(sch.defaultPeriod)", "windows": [\#(windows)], "multipliers": {\#(multipliers)}}"#
             }
             out["\(sheet.id).json"] = """
-            {"kind": "provider", "id": "\(sheet.id)", "currency": "\(sheet.currency)", "reviewed": "2026-01-01", "source": "test", "meters": [\(meters)]\(schedule)}
-            """
+                {"kind": "provider", "id": "\(sheet.id)", "currency": "\(sheet.currency)", "reviewed": "2026-01-01", "source": "test", "meters": [\(meters)]\(schedule)}
+                """
         }
         return out
     }
@@ -191,11 +225,14 @@ import Testing
         // Every half hour of one week, as UTC instants from 2026-01-05 (a Monday).
         let start = 1_767_571_200
         for step in 0..<(7 * 48) {
-            let local = start + step * 1800 + s.offsetHours * 3600  // positive: integer division floors
+            // positive: integer division floors
+            let local = start + step * 1800 + s.offsetHours * 3600
             let days = local / 86_400
             let weekday = (days + 3) % 7 + 1  // 1970-01-01 (day 0) was a Thursday (4)
             let second = local - days * 86_400
-            let window = s.windows.first { $0.days.contains(weekday) && $0.from * 3600 <= second && second < $0.until * 3600 }
+            let window = s.windows.first {
+                $0.days.contains(weekday) && $0.from * 3600 <= second && second < $0.until * 3600
+            }
             seen.insert(window?.period ?? s.defaultPeriod)
         }
         return seen
@@ -214,7 +251,9 @@ import Testing
 
     /// Credits and worst cost (in the provider's currency) of `q` seconds of one dimension;
     /// nil when the card refuses the quantity (`exact` rounding off the interval).
-    static func request(_ d: Dim, _ q: Int, _ set: CardSet) -> (credits: Int, cost: Exact, currency: String?)? {
+    static func request(_ d: Dim, _ q: Int, _ set: CardSet) -> (
+        credits: Int, cost: Exact, currency: String?
+    )? {
         let intervals: Int
         switch d.rounding {
         case "up": intervals = (q + d.per - 1) / d.per
@@ -226,12 +265,15 @@ import Testing
         let credits = intervals * d.credits
         guard let s = d.sheet, q > 0 else { return (credits, .zero, nil) }
         let sheet = set.sheets[s]
-        guard let meter = sheet.meters.first(where: { $0.key == d.meter }) else { return (credits, .zero, nil) }
+        guard let meter = sheet.meters.first(where: { $0.key == d.meter }) else {
+            return (credits, .zero, nil)
+        }
         var billed = q
         if let inc = meter.increment { billed = (billed + inc - 1) / inc * inc }
         if let min = meter.minimum, billed < min { billed = min }
         let price = meter.prices.map(exact).max() ?? .zero
-        let cost = try! price.multiplied(by: Exact(billed)).divided(by: Exact(meter.per)).multiplied(by: worstMultiplier(sheet))
+        let cost = try! price.multiplied(by: Exact(billed)).divided(by: Exact(meter.per))
+            .multiplied(by: worstMultiplier(sheet))
         return (credits, cost, sheet.currency)
     }
 
@@ -240,7 +282,9 @@ import Testing
         if from == to { return (.one, "") }
         for r in set.rates {
             if r.base == from && r.quote == to { return (exact(r.rate), "\(r.base)/\(r.quote)") }
-            if r.base == to && r.quote == from { return (try! Exact.one.divided(by: exact(r.rate)), "\(r.base)/\(r.quote)") }
+            if r.base == to && r.quote == from {
+                return (try! Exact.one.divided(by: exact(r.rate)), "\(r.base)/\(r.quote)")
+            }
         }
         return nil
     }
@@ -257,8 +301,12 @@ import Testing
 
         // Periods in force: the engine's analysis against a walk over a real week.
         for sheet in set.sheets {
-            guard let spec = sheet.schedule, let loaded = repo.providers[sheet.id]?.schedule else { continue }
-            #expect(Set(loaded.periodsInForce) == Self.periodsSeen(spec), "seed \(seed) sheet \(sheet.id)")
+            guard let spec = sheet.schedule, let loaded = repo.providers[sheet.id]?.schedule else {
+                continue
+            }
+            #expect(
+                Set(loaded.periodsInForce) == Self.periodsSeen(spec),
+                "seed \(seed) sheet \(sheet.id)")
         }
 
         // Free usage: every dimension with a request charged nothing that costs money.
@@ -274,14 +322,20 @@ import Testing
                     if r.cost.isPositive { freeDims.insert("\(d.feature).\(d.name)") }
                     continue
                 }
-                guard r.cost.isPositive, let currency = r.currency, let (f, pair) = Self.factor(set, from: currency, to: set.packCurrency) else { continue }
+                guard r.cost.isPositive, let currency = r.currency,
+                    let (f, pair) = Self.factor(set, from: currency, to: set.packCurrency)
+                else { continue }
                 if !pair.isEmpty { currenciesUsed.insert(pair) }
                 if r.credits <= n { items.append((r.credits, try r.cost.multiplied(by: f))) }
             }
         }
-        #expect(Set(engine.freeUsage.map { "\($0.feature).\($0.dimension)" }) == freeDims, "seed \(seed): every free dimension")
+        #expect(
+            Set(engine.freeUsage.map { "\($0.feature).\($0.dimension)" }) == freeDims,
+            "seed \(seed): every free dimension")
         if !freeDims.isEmpty {
-            #expect(throws: WorstCaseError.self) { try engine.worstCase(credits: Int128(n), in: target, fx: repo.fx) }
+            #expect(throws: WorstCaseError.self) {
+                try engine.worstCase(credits: Int128(n), in: target, fx: repo.fx)
+            }
             return
         }
 
@@ -298,11 +352,17 @@ import Testing
             let w = try engine.worstCase(credits: Int128(credits), in: target, fx: repo.fx)
             #expect(w.cost.amount == table[credits], "seed \(seed), \(credits) credits")
             let spent = w.plan.reduce(Int128(0)) { $0 + $1.count * $1.shape.credits }
-            #expect(spent + w.unspent == Int128(credits), "seed \(seed): the witness and the unspent credits add up")
-            let total = try w.plan.reduce(Exact.zero) { try $0.adding($1.shape.cost.amount.multiplied(by: $1.count)) }
+            #expect(
+                spent + w.unspent == Int128(credits),
+                "seed \(seed): the witness and the unspent credits add up")
+            let total = try w.plan.reduce(Exact.zero) {
+                try $0.adding($1.shape.cost.amount.multiplied(by: $1.count))
+            }
             #expect(total == w.cost.amount, "seed \(seed): the witness costs the figure")
             if items.isEmpty {
-                #expect(w.plan.isEmpty && w.unspent == Int128(credits), "seed \(seed): nothing costs, every credit unspent")
+                #expect(
+                    w.plan.isEmpty && w.unspent == Int128(credits),
+                    "seed \(seed): nothing costs, every credit unspent")
             }
         }
 
@@ -311,29 +371,51 @@ import Testing
         let row = try #require(margins.rows.first)
         let named = Set(row.fxUsed.map { "\($0.base.code)/\($0.quote.code)" })
         #expect(named == currenciesUsed, "seed \(seed): FX named")
-        #expect(Set(margins.fxUsed.map { "\($0.base.code)/\($0.quote.code)" }).isSuperset(of: currenciesUsed))
+        #expect(
+            Set(margins.fxUsed.map { "\($0.base.code)/\($0.quote.code)" }).isSuperset(
+                of: currenciesUsed))
         // The FX file is a placeholder: the figure rests on it exactly when it converts.
-        #expect(margins.fxRestsOnPlaceholder == !currenciesUsed.isEmpty, "seed \(seed): placeholder status")
+        #expect(
+            margins.fxRestsOnPlaceholder == !currenciesUsed.isEmpty,
+            "seed \(seed): placeholder status")
     }
 
     /// The generator covers what the brief asks for, so that the property cannot pass on
     /// easy cases alone.
     @Test func theGeneratedSetsCoverEveryCase() {
-        var twoCurrencies = 0, wholeWeek = 0, emptyDays = 0, unused = 0, noCost = 0, nothingCosts = 0, bigRequests = 0
+        var twoCurrencies = 0
+        var wholeWeek = 0
+        var emptyDays = 0
+        var unused = 0
+        var noCost = 0
+        var nothingCosts = 0
+        var bigRequests = 0
         for seed in 0..<240 {
             let set = Self.generate(seed: seed)
             let costed = set.dims.compactMap(\.sheet)
             if Set(costed).count == 2 { twoCurrencies += 1 }
             let schedules = set.sheets.compactMap(\.schedule)
-            if schedules.contains(where: { $0.windows.count == 2 && $0.windows.allSatisfy { $0.days.count == 7 } }) { wholeWeek += 1 }
-            if schedules.contains(where: { $0.windows.contains { $0.days.isEmpty } }) { emptyDays += 1 }
-            if schedules.contains(where: { $0.multipliers.contains { $0.0 == "unused" } }) { unused += 1 }
+            if schedules.contains(where: {
+                $0.windows.count == 2 && $0.windows.allSatisfy { $0.days.count == 7 }
+            }) {
+                wholeWeek += 1
+            }
+            if schedules.contains(where: { $0.windows.contains { $0.days.isEmpty } }) {
+                emptyDays += 1
+            }
+            if schedules.contains(where: { $0.multipliers.contains { $0.0 == "unused" } }) {
+                unused += 1
+            }
             if set.dims.contains(where: { $0.sheet == nil }) { noCost += 1 }
             if costed.isEmpty { nothingCosts += 1 }
             if set.dims.contains(where: { $0.credits > 1 && $0.sheet != nil }) { bigRequests += 1 }
         }
-        for (name, count) in [("two currencies", twoCurrencies), ("whole week", wholeWeek), ("empty days", emptyDays), ("unused multiplier", unused),
-                              ("no running cost", noCost), ("nothing costs", nothingCosts), ("requests of several credits", bigRequests)] {
+        for (name, count) in [
+            ("two currencies", twoCurrencies), ("whole week", wholeWeek), ("empty days", emptyDays),
+            ("unused multiplier", unused),
+            ("no running cost", noCost), ("nothing costs", nothingCosts),
+            ("requests of several credits", bigRequests),
+        ] {
             #expect(count >= 10, "\(name): \(count) of 240")
         }
     }
