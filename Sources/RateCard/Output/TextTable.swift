@@ -38,9 +38,19 @@ public struct TextTable: Sendable, Hashable {
     }
 
     public mutating func append(_ row: [String], emphasized: Bool = false) {
-        precondition(row.count == columns.count, "a row needs one cell per column")
+        // Rows are built by the renderers, never from input; a renderer that builds a short
+        // or long row is a bug the tests (debug builds) stop at. A release build never traps:
+        // a missing cell shows the missing glyph and no cell is dropped from view silently
+        // (an extra one is kept in the last cell).
+        assert(row.count == columns.count, "a row needs one cell per column")
+        var cells = row
+        if cells.count < columns.count {
+            cells += Array(repeating: Format.missing, count: columns.count - cells.count)
+        } else if cells.count > columns.count, let last = columns.indices.last {
+            cells = Array(cells[..<last]) + [cells[last...].joined(separator: " ")]
+        }
         if emphasized { emphasizedRows.insert(rows.count) }
-        rows.append(row)
+        rows.append(cells)
     }
 
     /// The cells of row `r` with untrusted text made safe by `safe`.

@@ -138,8 +138,7 @@ final class TakingsEngine {
         }
         rejections = RejectionLog(limit: options.rejectionsShown)
         // Two pieces per thread and block, so the threads can balance their work.
-        parserDevices = ResultSlots(count: options.threads * 2)
-        for k in 0..<options.threads * 2 { parserDevices[k] = DeviceInterner() }
+        parserDevices = ResultSlots(count: options.threads * 2, empty: DeviceInterner())
         parserDeviceMaps = Array(repeating: [], count: options.threads * 2)
     }
 
@@ -276,14 +275,14 @@ final class TakingsEngine {
             }
             let final = eof
             let pieces = split(buffer, usable, parts: threads)
-            let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+            let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
             let base = SendablePointer(pointer: UnsafePointer(buffer))
             let next = SendableMutablePointer(pointer: spare)
             let keep = keepQuantity
             let interners = parserDevices
             // Iteration 0 carries the unparsed tail over to the spare block and reads the
             // next block behind it; the others parse the pieces.
-            let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1)
+            let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1, empty: .success(0))
             let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
             parallel(pieces.count + 1) { k in
                 guard k > 0 else {
@@ -382,7 +381,7 @@ final class TakingsEngine {
                 contexts: contexts, features: features, spill: spill)
             let merges = pending == nil ? 0 : shards.count
             let pieces = block.map { split($0.data, $0.usable, parts: threads) } ?? []
-            let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+            let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
             let base = SendablePointer(
                 pointer: UnsafePointer(
                     block?.data ?? UnsafeMutablePointer(mutating: TakingsHash.emptyBase)))
@@ -420,7 +419,7 @@ final class TakingsEngine {
     private func parsePieces(_ base: SendablePointer, _ count: Int, final: Bool) -> [ParsedChunk] {
         let pieces = split(
             UnsafeMutablePointer(mutating: base.pointer), count, parts: options.threads)
-        let parsed = ResultSlots<ParsedChunk>(count: pieces.count)
+        let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
         let keep = keepQuantity
         let interners = parserDevices
         parallel(pieces.count) { k in
@@ -692,33 +691,36 @@ struct SendablePointer: @unchecked Sendable {
     let pointer: UnsafePointer<UInt8>
 }
 
-/// Slots that concurrent workers fill, one index each.
+/// Slots that concurrent workers fill, one index each. Every slot starts as `empty`, so
+/// reading a slot a worker has not filled gives that value, never a trap.
 final class ResultSlots<T>: @unchecked Sendable {
-    private var storage: [T?]
+    private var storage: [T]
+    private let empty: T
     private let lock = NSLockLite()
 
-    init(count: Int) {
-        storage = Array(repeating: nil, count: count)
+    init(count: Int, empty: T) {
+        self.empty = empty
+        storage = Array(repeating: empty, count: count)
     }
 
     subscript(k: Int) -> T {
-        get { lock.locked { storage[k]! } }
+        get { lock.locked { storage[k] } }
         set {
             lock.locked { storage[k] = newValue }
         }
     }
 
-    /// Moves the value out, so that the caller holds the only reference and mutates it
-    /// in place.
+    /// Moves the value out (leaving `empty`), so that the caller holds the only reference
+    /// and mutates it in place.
     func take(_ k: Int) -> T {
         lock.locked {
-            let v = storage[k]!
-            storage[k] = nil
+            let v = storage[k]
+            storage[k] = empty
             return v
         }
     }
 
-    var values: [T] { lock.locked { storage.map { $0! } } }
+    var values: [T] { lock.locked { storage } }
 }
 
 /// A minimal mutex over `pthread_mutex_t`, so the library needs no Foundation lock.
