@@ -45,7 +45,7 @@ extension Common {
                     return Diagnostic(
                         path: card.source.path, location: loc,
                         message: "\(card.reference): \(shape.freeUsageMessage)",
-                        rule: CheckRule.freeUsage.rawValue)
+                        rule: .check(.freeUsage))
                 })
             return 1
         }

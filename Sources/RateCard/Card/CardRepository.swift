@@ -59,7 +59,7 @@ public struct CardRepository: Sendable {
                         Diagnostic(
                             path: path, location: c.source.location,
                             message: "card \(c.reference) is also defined in \(other.source.path)",
-                            rule: CheckRule.duplicateVersion.rawValue))
+                            rule: .check(.duplicateVersion)))
                 } else {
                     cards.append(c)
                 }

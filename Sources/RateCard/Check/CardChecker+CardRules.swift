@@ -8,7 +8,7 @@ extension CardChecker {
         var out: [Diagnostic] = []
         func report(_ rule: CheckRule, _ message: String, at location: SourceLocation) {
             out.append(
-                Diagnostic(path: path, location: location, message: message, rule: rule.rawValue))
+                Diagnostic(path: path, location: location, message: message, rule: .check(rule)))
         }
 
         let step = card.creditUnit.priceStep
@@ -108,7 +108,7 @@ extension CardChecker {
                                 location: v.file.root["effective"]?.location ?? v.versionLocation,
                                 message:
                                     "\(card.reference) takes effect at \(effectiveText(v)), not after \(previous.reference) (\(effectiveText(versions[i - 1]))): effective times must increase with the version",
-                                rule: CheckRule.versionOrder.rawValue))
+                                rule: .check(.versionOrder)))
                     }
                 }
                 retired.formUnion(card.retired.map(\.key))
@@ -121,7 +121,7 @@ extension CardChecker {
                             path: v.file.path, location: featuresLocation,
                             message:
                                 "feature \"\(key)\" of \(id)@\(version) is missing from \(card.reference) and not listed in \"retired\": keys are never renamed; keep the feature, or retire the key",
-                            rule: CheckRule.featureRemoved.rawValue))
+                            rule: .check(.featureRemoved)))
                 }
                 for key in present { earlierKeys[key] = card.version }
             }

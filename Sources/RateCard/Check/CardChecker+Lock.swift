@@ -32,14 +32,14 @@ extension CardChecker {
                             path: c.file.path, location: c.versionLocation, severity: .warning,
                             message:
                                 "card \(c.card.reference) is not published (there is no lock file \(lockPath) yet); run 'margin publish \(c.file.path)' once it is final",
-                            rule: CheckRule.unpublishedCard.rawValue))
+                            rule: .check(.unpublishedCard)))
                 } else {
                     out.append(
                         Diagnostic(
                             path: c.file.path, location: c.versionLocation,
                             message:
                                 "card \(c.card.reference) is in force since \(c.card.effective.rfc3339UTC) but there is no lock file \(lockPath): nothing stops an edit of a live card; run 'margin publish \(c.file.path)' and commit the lock (or pass --lock PATH)",
-                            rule: CheckRule.lockMissing.rawValue))
+                            rule: .check(.lockMissing)))
                 }
             }
             return out
@@ -59,7 +59,7 @@ extension CardChecker {
                         path: c.file.path, location: c.versionLocation, severity: .warning,
                         message:
                             "card \(c.card.reference) is not published in \(lockPath); run 'margin publish \(c.file.path)' once it is final",
-                        rule: CheckRule.unpublishedCard.rawValue))
+                        rule: .check(.unpublishedCard)))
                 continue
             }
             do {
@@ -88,7 +88,7 @@ extension CardChecker {
                         path: lockPath, location: location,
                         message:
                             "card \(entry.reference) is published as \(entry.file) but that file is gone: a published version stays in the folder (history is priced by it); restore it and publish a new version instead",
-                        rule: CheckRule.publishedCardMissing.rawValue))
+                        rule: .check(.publishedCardMissing)))
                 continue
             }
             guard let now = loadedByPath[standardized(file)] else { continue }
@@ -104,7 +104,7 @@ extension CardChecker {
                     path: now.path, location: now.root["version"]?.location ?? now.root.location,
                     message:
                         "\(entry.file) was published as \(entry.reference) but \(holds): a published card never changes; restore it and publish a new version in a new file instead",
-                    rule: CheckRule.publishedCardEdited.rawValue))
+                    rule: .check(.publishedCardEdited)))
         }
         return out
     }

@@ -18,7 +18,7 @@ extension CardChecker {
                             path: loaded.file.path, location: price.location,
                             message:
                                 "\(what) is priced at \(money): a subscription period must cost money (a free one is a free trial)",
-                            rule: CheckRule.freePrice.rawValue))
+                            rule: .check(.freePrice)))
                 } else if !money.isWholeMinorUnits {
                     let decimals = money.amount.terminatingScale.map(String.init) ?? "more"
                     out.append(
@@ -26,7 +26,7 @@ extension CardChecker {
                             path: loaded.file.path, location: price.location,
                             message:
                                 "\(what) is priced at \(money), with \(decimals) decimals, but \(money.currency.code) has \(money.currency.minorUnits)",
-                            rule: CheckRule.currencyDecimals.rawValue))
+                            rule: .check(.currencyDecimals)))
                 }
             }
         }
@@ -58,7 +58,7 @@ extension CardChecker {
                     path: path, location: limit.location,
                     message:
                         "\(limit.kind.rawValue) of \(owner) on \(limit.feature).\(limit.dimension): a request of \(shape.quantity) \(shape.unit.abbreviation) uses none of it (the card charges it 0 intervals) but costs \(shape.meter) \(shape.cost), so the \(limit.kind.rawValue) can be used without limit; count started intervals (rounding \"up\")",
-                    rule: CheckRule.quotaFreeUsage.rawValue))
+                    rule: .check(.quotaFreeUsage)))
         }
         if !out.isEmpty || !applyFloor { return out }
         let margins: PlanMargins
@@ -79,7 +79,7 @@ extension CardChecker {
                     path: path, location: loaded.versionLocation,
                     message:
                         "\(card.reference): the worst-case margins of its subscriptions cannot be computed: \(error)",
-                    rule: CheckRule.minMargin.rawValue)
+                    rule: .check(.minMargin))
             ]
         }
         for row in margins.rows where row.price.price.amount.isPositive {
@@ -94,7 +94,7 @@ extension CardChecker {
                         path: path, location: row.price.location,
                         message:
                             "subscription \"\(row.plan.productId)\" at \(show(row.price.price)) a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)",
-                        rule: CheckRule.minMargin.rawValue))
+                        rule: .check(.minMargin)))
             }
         }
         for row in margins.appleRows {
@@ -108,7 +108,7 @@ extension CardChecker {
                         path: row.point.path, location: row.point.location,
                         message:
                             "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(row.point.customerPrice)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(m.share)) of the price), below the \(Format.percent(floor)) floor; worst-case cost \(show(worst.cost))",
-                        rule: CheckRule.minMargin.rawValue))
+                        rule: .check(.minMargin)))
             }
         }
         return out

@@ -16,7 +16,7 @@ extension CardChecker {
                 path: path, location: location, severity: .warning,
                 message:
                     "provider \(sheet.id): schedule period \"\(item.period)\"\(multiplier) is never in force: \(item.reason); the worst case does not price it",
-                rule: CheckRule.periodNeverInForce.rawValue)
+                rule: .check(.periodNeverInForce))
         }
     }
 }

@@ -16,7 +16,7 @@ extension CardChecker {
             return [
                 Diagnostic(
                     path: path, location: loaded.versionLocation,
-                    message: "\(card.reference): \(error)", rule: CheckRule.worstCase.rawValue)
+                    message: "\(card.reference): \(error)", rule: .check(.worstCase))
             ]
         }
 
@@ -33,7 +33,7 @@ extension CardChecker {
             out.append(
                 Diagnostic(
                     path: path, location: d.location, message: shape.freeUsageMessage,
-                    rule: CheckRule.freeUsage.rawValue))
+                    rule: .check(.freeUsage)))
         }
         // With free usage there is no finite worst case to compare with the floor.
         if free { return out }
@@ -50,7 +50,7 @@ extension CardChecker {
                     path: path, location: loaded.versionLocation,
                     message:
                         "\(card.reference): the worst-case margins cannot be computed: \(error)",
-                    rule: CheckRule.worstCase.rawValue)
+                    rule: .check(.worstCase))
             ]
         }
         guard applyFloor else { return out }
@@ -65,7 +65,7 @@ extension CardChecker {
                     path: path, location: row.price.location,
                     message:
                         "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(top.margin)) (\(Format.percent(top.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)\(fxNote(row.fxUsed, margins: margins))",
-                    rule: CheckRule.minMargin.rawValue))
+                    rule: .check(.minMargin)))
         }
         return out
     }

@@ -128,7 +128,7 @@ public enum CardChecker {
                             path: file.path, location: entry.versionLocation,
                             message:
                                 "card \(card.reference) is already defined in \(first.file.path): each version is one file, and a change is a new version",
-                            rule: CheckRule.versionOrder.rawValue))
+                            rule: .check(.versionOrder)))
                     continue
                 }
                 cards.append(entry)

@@ -85,7 +85,7 @@ public enum CardPublisher {
                         path: cardPath, location: versionLocation,
                         message:
                             "card \(card.reference) is already published with a different digest; publish a new version instead",
-                        rule: CheckRule.alreadyPublished.rawValue)
+                        rule: .check(.alreadyPublished))
                 ])
             }
         }
@@ -96,7 +96,7 @@ public enum CardPublisher {
         let report = CardChecker.check(paths: [cardsDirectory, cardPath], options: checkOptions)
         let blocking = report.diagnostics.filter { d in
             d.severity == .error && CardChecker.standardized(d.path) == absolute
-                && !(d.rule.map(CheckRule.lockRules.contains) ?? false)
+                && !d.isLockRule
         }
         if !blocking.isEmpty { throw .refused(blocking) }
 
@@ -107,5 +107,12 @@ public enum CardPublisher {
         }
         do { try lock.write(to: lockPath) } catch { throw .unreadable([error]) }
         return .recorded(entry)
+    }
+}
+
+extension Diagnostic {
+    /// Whether it reports one of `CheckRule.lockRules`.
+    fileprivate var isLockRule: Bool {
+        if case .check(let rule) = rule { CheckRule.lockRules.contains(rule) } else { false }
     }
 }

@@ -23,7 +23,7 @@ extension CheckReport {
                 "file=" + Self.githubProperty(d.path),
                 "line=\(d.location.line)",
                 "col=\(d.location.column)",
-                "title=" + Self.githubProperty(d.rule ?? "margin"),
+                "title=" + Self.githubProperty(d.rule?.id ?? "margin"),
             ]
             out +=
                 "::\(command) \(properties.joined(separator:","))::\(Self.githubData(d.message))\n"
@@ -68,7 +68,7 @@ extension CheckReport {
                 "line": .integer(Int128(d.location.line)),
                 "column": .integer(Int128(d.location.column)),
                 "severity": .string(d.severity.rawValue),
-                "rule": d.rule.map(JSONOutput.string) ?? .null,
+                "rule": d.rule.map { .string($0.id) } ?? .null,
                 "message": .string(d.message),
             ])
         }

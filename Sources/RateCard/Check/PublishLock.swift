@@ -97,7 +97,7 @@ public struct PublishLock: Sendable {
             path: path, location: location,
             message:
                 "card \(recorded.reference) was published with sha256 \(recorded.sha256.prefix(12))… but its content now hashes to \(sha256.lowercased().prefix(12))…; a published card never changes: publish a new version instead",
-            rule: CheckRule.publishedCardEdited.rawValue)
+            rule: .check(.publishedCardEdited))
     }
 
     // MARK: Publishing
@@ -116,7 +116,7 @@ public struct PublishLock: Sendable {
                 path: path, location: locations[entry.key] ?? .start,
                 message:
                     "card \(entry.reference) is already published (sha256 \(existing.sha256.prefix(12))…, file \(existing.file)); publish a new version instead",
-                rule: CheckRule.alreadyPublished.rawValue)
+                rule: .check(.alreadyPublished))
         }
         if let problem = PublishLock.problem(with: entry) {
             throw Diagnostic(path: path, message: "cannot record \(entry.reference): \(problem)")

@@ -29,7 +29,7 @@ extension StoreKitConfiguration {
         var findings: [Diagnostic] = []
         func report(_ message: String, at location: SourceLocation, rule: CheckRule) {
             findings.append(
-                Diagnostic(path: path, location: location, message: message, rule: rule.rawValue))
+                Diagnostic(path: path, location: location, message: message, rule: .check(rule)))
         }
         let from =
             storefrontIsDefault
@@ -92,7 +92,7 @@ extension StoreKitConfiguration {
                     path: cardPath, location: pack.location,
                     message:
                         "pack \"\(pack.productId)\" has no product in the StoreKit configuration \(path)",
-                    rule: CheckRule.storeKitMissingProduct.rawValue))
+                    rule: .check(.storeKitMissingProduct)))
         }
 
         var parts: [String] = []
@@ -116,7 +116,7 @@ extension StoreKitConfiguration {
                     path: path, location: storefrontLocation, severity: .note,
                     message:
                         "\(count) of \(products.count) product\(products.count == 1 ? "" : "s") not compared with the packs of \(cardPath): \(parts.joined(separator: ", "))",
-                    rule: CheckRule.storeKitSkipped.rawValue))
+                    rule: .check(.storeKitSkipped)))
         }
         return findings.sorted()
     }

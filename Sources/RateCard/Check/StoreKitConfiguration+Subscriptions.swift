@@ -137,7 +137,7 @@ extension StoreKitConfiguration {
         ) {
             out.append(
                 Diagnostic(
-                    path: file ?? path, location: location, message: message, rule: rule.rawValue))
+                    path: file ?? path, location: location, message: message, rule: .check(rule)))
         }
         func show(_ v: Exact) -> String {
             "\(currency.code) \((try? v.formatted(scale: max(currency.minorUnits, v.terminatingScale ?? 0), rule: .halfEven)) ?? v.decimalText())"

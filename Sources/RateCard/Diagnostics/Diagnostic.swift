@@ -16,12 +16,12 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
     public let location: SourceLocation
     public let severity: Severity
     public let message: String
-    /// A stable rule id for CI findings (e.g. "price-step"), or nil for load errors.
-    public let rule: String?
+    /// The rule it reports (printed as `[price-step]`), or nil for load errors.
+    public let rule: DiagnosticRule?
 
     public init(
         path: String, location: SourceLocation = .start, severity: Severity = .error,
-        message: String, rule: String? = nil
+        message: String, rule: DiagnosticRule? = nil
     ) {
         self.path = path
         self.location = location
@@ -33,7 +33,7 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
     /// `path:line:column: error: message [rule]`
     public var rendered: String {
         var s = "\(path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
-        if let rule { s += " [\(rule)]" }
+        if let rule { s += " [\(rule.id)]" }
         return s
     }
 

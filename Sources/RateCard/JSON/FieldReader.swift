@@ -11,7 +11,7 @@ public final class FieldReader {
         self.path = path
     }
 
-    public func error(_ message: String, at location: SourceLocation, rule: String? = nil) {
+    public func error(_ message: String, at location: SourceLocation, rule: DiagnosticRule? = nil) {
         diagnostics.append(Diagnostic(path: path, location: location, message: message, rule: rule))
     }
 

@@ -100,7 +100,7 @@ extension PnLReport {
                         path: "-",
                         message:
                             "\(place)\(total ? "totals" : r.feature): the money figures cannot be computed exactly: \(error)",
-                        rule: "pnl-figures"))
+                        rule: .pnl(.pnlFigures)))
                 return nil
             }
         }
@@ -154,7 +154,7 @@ extension PnLReport {
                 Diagnostic(
                     path: "-",
                     message: "outstanding balance: its value cannot be computed exactly: \(error)",
-                    rule: "pnl-figures"))
+                    rule: .pnl(.pnlFigures)))
         }
         self.init(
             takings: takings, valuation: v, lines: main, totals: totals, periods: periods,

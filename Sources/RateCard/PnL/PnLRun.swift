@@ -80,7 +80,7 @@ public enum PnLRun {
                     throw PnLError.diagnostics([
                         Diagnostic(
                             path: sheet.path, location: sheet.featureLocations[key] ?? .start,
-                            message: "costs: \(key): \(error)", rule: "fx")
+                            message: "costs: \(key): \(error)", rule: .pnl(.fx))
                     ])
                 }
             }
@@ -210,7 +210,7 @@ public enum PnLRun {
                 path: sheet.path, location: sheet.periodLocation,
                 message:
                     "the cost sheet covers \(sheet.since) to \(sheet.until) (UTC) but the window runs from \(since.rfc3339UTC) to \(until.rfc3339UTC): what the days outside the sheet cost is not known; give a window inside the sheet's period or a sheet that covers the window",
-                rule: "cost-sheet-period")
+                rule: .pnl(.costSheetPeriod))
         ])
     }
 
@@ -225,7 +225,7 @@ public enum PnLRun {
                 Diagnostic(
                     path: sheet.path, location: sheet.featureLocations[key] ?? .start,
                     message: "costs: \"\(key)\" is not a feature of card \(family)\(hint)",
-                    rule: "unknown-feature"))
+                    rule: .pnl(.unknownFeature)))
         }
         if !problems.isEmpty { throw .diagnostics(problems) }
     }

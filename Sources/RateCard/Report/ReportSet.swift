@@ -40,7 +40,7 @@ public struct ReportSet: Sendable {
                 }
             return Diagnostic(
                 path: ReportSet.join(directory, name), message: message,
-                rule: "report-\(kind.rawValue)")
+                rule: .report(kind))
         }
     }
 

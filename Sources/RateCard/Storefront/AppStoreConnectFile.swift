@@ -322,7 +322,7 @@ public struct AppStoreConnectFile: Sendable, Hashable {
                         path: r.path, location: proceedsNode.location, severity: .warning,
                         message:
                             "\(f).attributes.proceeds: Apple states proceeds of 0.0 for a price of \(price) in \(territory); the modelled proceeds are used instead",
-                        rule: "apple-proceeds"))
+                        rule: .check(.appleProceeds)))
                 proceeds = nil
             } else if let p = proceeds, p.amount > price.amount, let proceedsNode {
                 r.error(

@@ -53,7 +53,7 @@ public struct ApplePriceList: Sendable, Hashable {
                         path: f.path, severity: .warning,
                         message:
                             "links.next names a page that is not loaded (\(FieldReader.excerpt(next))): save it and add it with another --price-points \(productId)=FILE",
-                        rule: "apple-paging"))
+                        rule: .check(.applePaging)))
             }
         }
         let paged = files.filter { $0.total != nil }
@@ -65,7 +65,7 @@ public struct ApplePriceList: Sendable, Hashable {
                         path: first.path, severity: .warning,
                         message:
                             "meta.paging.total is \(total) but the \(paged.count) page\(paged.count == 1 ? "" : "s") given for \(productId) hold \(read) records: some territories are missing",
-                        rule: "apple-paging"))
+                        rule: .check(.applePaging)))
             }
         }
         return out
@@ -97,7 +97,7 @@ public struct ApplePriceList: Sendable, Hashable {
                         path: first.point.path, location: chosen[1].location, severity: .warning,
                         message:
                             "\(productId) in \(territory): \(chosen.count) prices are in force on \(date) (\(chosen.map { "\($0.point.customerPrice)" }.joined(separator: ", "))); the first is used",
-                        rule: "apple-schedule"))
+                        rule: .check(.appleSchedule)))
             }
             out[territory] = Resolved(point: first.point, scheduled: first)
         }
@@ -126,7 +126,7 @@ public struct ApplePriceList: Sendable, Hashable {
                         severity: .warning,
                         message:
                             "\(productId) in \(territory): the files list \(candidates.count) price points and none is the card's price; give the product's schedule or the equalizations of its price point",
-                        rule: "apple-ambiguous"))
+                        rule: .check(.appleAmbiguous)))
             }
         }
         return (out, diagnostics)

@@ -114,7 +114,7 @@ public struct StorefrontMargins: Sendable {
                                     path: point.path, location: point.location, severity: .warning,
                                     message:
                                         "\(pack.productId) in \(territory): Apple prices in \(point.customerPrice.currency) but the storefront data says \(sf.currency); the model is not used",
-                                    rule: "storefront-currency"))
+                                    rule: .check(.storefrontCurrency)))
                         } else if let regime = table?.regime(for: sf, program: program, on: date) {
                             do throws(MoneyError) {
                                 modelled = try ModelledProceeds(
@@ -131,7 +131,7 @@ public struct StorefrontMargins: Sendable {
                                     path: point.path, location: point.location, severity: .warning,
                                     message:
                                         "\(pack.productId) in \(territory): Apple pays \(StorefrontMargins.show(apple)) for \(StorefrontMargins.show(point.customerPrice)) but the storefront data models \(StorefrontMargins.show(m.rounded)) (\(StorefrontMargins.modelText(sf, m))); the tax or commission data is stale or wrong",
-                                    rule: "storefront-cross-check"))
+                                    rule: .check(.storefrontCrossCheck)))
                         }
                     }
                     let proceeds = point.proceeds ?? modelled?.rounded
@@ -143,7 +143,7 @@ public struct StorefrontMargins: Sendable {
                                 path: point.path, location: point.location, severity: .warning,
                                 message:
                                     "\(pack.productId) in \(territory): Apple states no proceeds and the storefront data does not cover \(territory); no margin",
-                                rule: "storefront-proceeds"))
+                                rule: .check(.storefrontProceeds)))
                     }
                     let row = try StorefrontMargins.makeRow(
                         pack, territory, sf, point.customerPrice, proceeds, source, point, modelled,
@@ -185,7 +185,7 @@ public struct StorefrontMargins: Sendable {
                         path: r.path, location: r.location, severity: .warning,
                         message:
                             "\(r.pack.productId) in \(r.territory): no FX rate converts the worst-case cost into \(r.customerPrice.currency) (add one to the FX file or pass --fx); no margin",
-                        rule: "storefront-fx"))
+                        rule: .check(.storefrontFX)))
             }
         }
         self.rows = rows.sorted(by: StorefrontMargins.worstFirst)

@@ -137,7 +137,7 @@ extension ShardState {
             for (f, s) in list.enumerated() {
                 do { try into[f].merge(s) } catch {
                     errors.append(
-                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost"))
+                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
                 }
             }
             sums[b] = into
@@ -162,7 +162,7 @@ extension ShardState {
         for (c, v) in o.topupMoney {
             do { topupMoney[c] = try (topupMoney[c] ?? .zero).adding(v) } catch {
                 errors.append(
-                    Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow"))
+                    Diagnostic(path: "-", message: "top-up money: \(error)", rule: .pnl(.overflow)))
             }
         }
         outstanding &+= o.outstanding

@@ -41,7 +41,7 @@ extension TakingsEngine {
             let diagnostic = Diagnostic(
                 path: p.path, location: SourceLocation(line: p.line, column: 1),
                 severity: options.strict ? .error : .warning, message: message,
-                rule: "balance-chain")
+                rule: .pnl(.balanceChain))
             if options.strict { errors.append(diagnostic) } else { warnings.append(diagnostic) }
         }
 
@@ -52,7 +52,7 @@ extension TakingsEngine {
             Diagnostic(
                 path: r.place.path, location: SourceLocation(line: r.place.line, column: 1),
                 severity: options.strict ? .error : .warning, message: r.message,
-                rule: "ignored-field")
+                rule: .pnl(.ignoredField))
         }
         if ignored.count > ignored.first.count, let last = ignored.first.last {
             ignoredDiagnostics.append(
@@ -62,7 +62,7 @@ extension TakingsEngine {
                     severity: options.strict ? .error : .warning,
                     message:
                         "\(ignored.count - ignored.first.count) more entries with an ignored price after this one (\(ignored.count) in all)",
-                    rule: "ignored-field"))
+                    rule: .pnl(.ignoredField)))
         }
         if options.strict { errors += ignoredDiagnostics } else { warnings += ignoredDiagnostics }
 
@@ -79,7 +79,7 @@ extension TakingsEngine {
                 for (f, s) in list.enumerated() {
                     do { try into[f].merge(s) } catch {
                         errors.append(
-                            Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost")
+                            Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost))
                         )
                     }
                 }
@@ -105,7 +105,7 @@ extension TakingsEngine {
             for (f, s) in list.enumerated() {
                 do { try whole[f].merge(s) } catch {
                     errors.append(
-                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost"))
+                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
                 }
             }
         }
@@ -131,7 +131,7 @@ extension TakingsEngine {
                             charges: Int64(r.charges), charged: r.charged,
                             declines: Int64(r.declines), givenBack: r.givenBack, cost: r.cost))
                 } catch {
-                    errors.append(Diagnostic(path: "-", message: "total: \(error)", rule: "cost"))
+                    errors.append(Diagnostic(path: "-", message: "total: \(error)", rule: .pnl(.cost)))
                 }
             }
             return TakingsReport.Row(
@@ -164,7 +164,7 @@ extension TakingsEngine {
                         path: p.path, location: SourceLocation(line: p.line, column: 1),
                         message:
                             "\(outside) \(outside == 1 ? "entry falls" : "entries fall") in a \(series.name) outside the years 0001 to 9999, which has no label: counted in the table, not in the series (the periods do not add up to the table)",
-                        rule: "series-range"))
+                        rule: .pnl(.seriesRange)))
             }
         }
 
@@ -184,7 +184,7 @@ extension TakingsEngine {
                         severity: .warning,
                         message:
                             "unknown feature key \"\(FieldReader.excerpt(row.feature))\": not on the card (\(row.charges) charges, kept in the table)",
-                        rule: "unknown-feature"))
+                        rule: .pnl(.unknownFeature)))
             }
         }
 
@@ -207,7 +207,7 @@ extension TakingsEngine {
             for (c, v) in shard.state.topupMoney {
                 do { money[c] = try (money[c] ?? .zero).adding(v) } catch {
                     errors.append(
-                        Diagnostic(path: "-", message: "top-up money: \(error)", rule: "overflow"))
+                        Diagnostic(path: "-", message: "top-up money: \(error)", rule: .pnl(.overflow)))
                 }
             }
         }
@@ -226,7 +226,7 @@ extension TakingsEngine {
                     path: "-",
                     message:
                         "internal: the input accounting does not balance: \(input.lines) lines ≠ \(input.entries) entries + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank",
-                    rule: "accounting"))
+                    rule: .pnl(.accounting)))
         }
         var costCurrency: Currency?
         for row in tableRows { if let c = row.cost?.currency { costCurrency = c } }
@@ -316,7 +316,7 @@ extension TakingsEngine {
         func report(_ d: Diagnostic) {
             if options.strict { errors.append(d) } else { warnings.append(d) }
         }
-        func at(_ p: TakingsPlace, _ message: String, _ rule: String) -> Diagnostic {
+        func at(_ p: TakingsPlace, _ message: String, _ rule: DiagnosticRule) -> Diagnostic {
             Diagnostic(
                 path: p.path, location: SourceLocation(line: p.line, column: 1), severity: severity,
                 message: message, rule: rule)
@@ -336,13 +336,13 @@ extension TakingsEngine {
                         path: "-",
                         message:
                             "charge audit of \(key): the credits over- or under-charged overflow 128 bits",
-                        rule: "overflow"))
+                        rule: .pnl(.overflow)))
             }
             for finding in findings {
                 report(
                     at(
                         finding.place, "\(FieldReader.excerpt(key)) charge: \(finding.message)",
-                        finding.kind == .missingQuantity ? "missing-quantity" : "charge-audit"))
+                        finding.kind == .missingQuantity ? .pnl(.missingQuantity) : .pnl(.chargeAudit)))
             }
             func first(_ kind: ChargeAudit.Finding.Kind) -> (TakingsPlace, Int) {
                 let of = findings.filter { $0.kind == kind }
@@ -354,7 +354,7 @@ extension TakingsEngine {
                     at(
                         p,
                         "\(FieldReader.excerpt(key)): \(t.mismatches) of \(t.checked) charges differ from the card (over-charged \(t.overCharged) credits, under-charged \(t.underCharged)); the first \(shown) listed",
-                        "charge-audit"))
+                        .pnl(.chargeAudit)))
             }
             if t.unchecked > 0 {
                 let (p, shown) = first(.unchecked)
@@ -362,7 +362,7 @@ extension TakingsEngine {
                     at(
                         p,
                         "\(FieldReader.excerpt(key)): \(t.unchecked) charges cannot be checked against the card; the first \(shown) listed",
-                        "charge-audit"))
+                        .pnl(.chargeAudit)))
             }
             if t.missingQuantity > 0 {
                 let (p, shown) = first(.missingQuantity)
@@ -373,7 +373,7 @@ extension TakingsEngine {
                             + (t.metered
                                 ? "their metered cost is missing, so the cost is incomplete"
                                 : "the charge audit cannot check them")
-                            + "; the first \(shown) listed", "missing-quantity"))
+                            + "; the first \(shown) listed", .pnl(.missingQuantity)))
             }
         }
         return ChargeAudit(features: list.sorted { $0.feature < $1.feature })

@@ -64,7 +64,7 @@ public struct TakingsRejection: Sendable, Hashable, Comparable {
     public var diagnostic: Diagnostic {
         Diagnostic(
             path: place.path, location: SourceLocation(line: place.line, column: place.column),
-            severity: .error, message: message, rule: reason.rawValue)
+            severity: .error, message: message, rule: .rejected(reason))
     }
 
     public static func < (lhs: TakingsRejection, rhs: TakingsRejection) -> Bool {

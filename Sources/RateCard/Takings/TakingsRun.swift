@@ -592,7 +592,7 @@ final class TakingsEngine {
                         severity: .warning,
                         message:
                             "the window (\(window.name)) cuts roll-up period \(r.period): a roll-up can only be windowed by its period; \(counted ? "counted in full, as it starts inside the window" : "not counted, as it starts before the window")",
-                        rule: "rollup-cut"))
+                        rule: .pnl(.rollupCut)))
             }
             if window.until.map({ r.since < $0 }) ?? true {
                 shard.state.outstanding += r.granted + r.toppedUp + r.givenBack - r.charged
@@ -618,7 +618,7 @@ final class TakingsEngine {
                             severity: .warning,
                             message:
                                 "roll-up period \(r.period) is longer than a \(series.period.rawValue) of the series: counted in the \(series.period.rawValue) it starts in",
-                            rule: "rollup-cut"))
+                            rule: .pnl(.rollupCut)))
                 }
             }
             let feature: Int

@@ -214,7 +214,7 @@ struct ShardState {
         errors.append(
             Diagnostic(
                 path: ctx.path, location: SourceLocation(line: line, column: 1),
-                message: "a sum of credits overflows 128 bits at this entry", rule: "overflow"))
+                message: "a sum of credits overflows 128 bits at this entry", rule: .pnl(.overflow)))
     }
 }
 
@@ -491,7 +491,7 @@ struct ShardMerge {
                         Diagnostic(
                             path: ctx.path, location: SourceLocation(line: line, column: 1),
                             message: "cost of this \(features[feature]) charge: \(error)",
-                            rule: "cost"))
+                            rule: .pnl(.cost)))
                 }
             }
         case .grant:
@@ -508,7 +508,7 @@ struct ShardMerge {
                     st.errors.append(
                         Diagnostic(
                             path: ctx.path, location: SourceLocation(line: line, column: 1),
-                            message: "top-up money: \(error)", rule: "overflow"))
+                            message: "top-up money: \(error)", rule: .pnl(.overflow)))
                 }
             }
         case .refund:

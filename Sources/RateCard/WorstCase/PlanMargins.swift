@@ -237,7 +237,7 @@ public struct PlanMargins: Sendable, Hashable {
                             path: point.path, location: point.location, severity: .warning,
                             message:
                                 "\(plan.productId) in \(territory): \(error); the row has no margin",
-                            rule: "storefront-fx"))
+                            rule: .check(.storefrontFX)))
                 }
                 func margin(_ proceeds: Money?) -> (margin: Money, share: Exact)? {
                     guard let proceeds, let worst, price.amount.isPositive,

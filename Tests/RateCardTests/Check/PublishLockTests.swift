@@ -167,7 +167,7 @@ import Testing
             lock.verify(
                 card: "osg", version: 10, sha256: Self.digestA, path: "RateCards/osg-v10.json",
                 at: SourceLocation(line: 3, column: 14)))
-        #expect(finding.rule == "published-card-edited")
+        #expect(finding.rule?.id == "published-card-edited")
         #expect(finding.severity == .error)
         #expect(finding.message.hasSuffix("publish a new version instead"))
         #expect(
@@ -194,7 +194,7 @@ import Testing
         let error = try #require(throws: Diagnostic.self) {
             try lock.add(edited, path: "RateCards/published.lock")
         }
-        #expect(error.rule == "already-published")
+        #expect(error.rule?.id == "already-published")
         #expect(error.location == SourceLocation(line: 5, column: 5))
         #expect(error.message.hasSuffix("publish a new version instead"))
         #expect(lock.entry(card: "osg", version: 10)?.sha256 == Self.digestB)
@@ -279,6 +279,6 @@ import Testing
         let dirty = try CanonicalJSON.sha256(ofFile: Array(edited.utf8), path: "osg-v10.json")
         #expect(
             lock.verify(card: "osg", version: 10, sha256: dirty, path: "osg-v10.json", at: .start)?
-                .rule == "published-card-edited")
+                .rule?.id == "published-card-edited")
     }
 }

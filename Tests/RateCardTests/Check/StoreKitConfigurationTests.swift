@@ -193,7 +193,7 @@ import Testing
             findings.map(\.message) == [
                 "2 of 5 products not compared with the packs of RateCards/osg-v10.json: 1 non-consumable, 1 subscription (compared with subscription plans, not packs)"
             ])
-        #expect(findings.allSatisfy { $0.severity == .note && $0.rule == "storekit-skipped" })
+        #expect(findings.allSatisfy { $0.severity == .note && $0.rule?.id == "storekit-skipped" })
     }
 
     @Test func mismatchesAreReportedBothWays() throws {
@@ -236,7 +236,7 @@ import Testing
         let findings = config.mismatches(
             with: [pack("a", type: card, ["USD": "1"].currencies, line: 1)], cardPath: "card.json")
         #expect(findings.isEmpty == same)
-        #expect(findings.allSatisfy { $0.rule == "storekit-type" })
+        #expect(findings.allSatisfy { $0.rule?.id == "storekit-type" })
     }
 
     @Test func noPacksAndNoProductsAgree() throws {

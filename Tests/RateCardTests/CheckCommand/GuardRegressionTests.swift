@@ -46,11 +46,11 @@ import Testing
             paths: [folder.path], options: .init(now: try Timestamp(rfc3339: Self.inJanuary)))
         #expect(january.exitCode == 1)
         #expect(
-            january.diagnostics.filter { $0.rule == "lock-missing" }.map(\.path) == [
+            january.diagnostics.filter { $0.rule?.id == "lock-missing" }.map(\.path) == [
                 folder.path + "/card.json"
             ])
         #expect(
-            january.diagnostics.filter { $0.rule == "unpublished-card" }.map(\.path) == [
+            january.diagnostics.filter { $0.rule?.id == "unpublished-card" }.map(\.path) == [
                 folder.path + "/card-v2.json"
             ])
         let r = try runMargin(["check", ".", "--now", Self.inJanuary], in: folder.path)
@@ -89,7 +89,7 @@ import Testing
         options.allVersions = true
         let all = CardChecker.check(paths: [folder.path], options: options)
         #expect(
-            all.diagnostics.filter { $0.rule == "min-margin" }.map(\.path) == [
+            all.diagnostics.filter { $0.rule?.id == "min-margin" }.map(\.path) == [
                 folder.path + "/card.json"
             ])
 
@@ -125,7 +125,7 @@ import Testing
             paths: [folder.path],
             options: .init(now: try Timestamp(rfc3339: CheckFixture.beforeEffective)))
         let finding = try #require(report.diagnostics.first { $0.severity == .error })
-        #expect(finding.rule == "worst-case")
+        #expect(finding.rule?.id == "worst-case")
         #expect(
             finding.message.contains(
                 "no FX rate from USD to GBP; add one to the FX file or pass --fx USD/GBP=RATE"))

@@ -36,7 +36,7 @@ import Testing
         let dir = try copyExample(tmp)
         // Year one: plus 19.1%, pro 8.1%; after: plus 34.1%, pro 23.1%.
         let at20 = findings([dir], .init(minMargin: exact("0.2"))).filter {
-            $0.rule == "min-margin"
+            $0.rule?.id == "min-margin"
         }
         #expect(at20.count == 2)
         #expect(at20.allSatisfy { $0.message.contains("in year one (30% commission)") })
@@ -47,7 +47,7 @@ import Testing
                 )
             })
         let at30 = findings([dir], .init(minMargin: exact("0.3"))).filter {
-            $0.rule == "min-margin"
+            $0.rule?.id == "min-margin"
         }
         #expect(at30.count == 3)
         #expect(
@@ -70,7 +70,7 @@ import Testing
         defer { tmp.cleanup() }
         try tmp.write("t.json", PlanFixtures.card(rounding: "down", subscriptions: plans))
         try tmp.write("providers/asr.json", PlanFixtures.provider())
-        let d = findings([tmp.path]).filter { $0.rule == "quota-free-usage" }
+        let d = findings([tmp.path]).filter { $0.rule?.id == "quota-free-usage" }
         let hit = try #require(d.first)
         #expect(hit.message.hasPrefix("quota of p on asr.second: a request of 2 s uses none of it"))
         #expect(hit.location.line == 10)
@@ -88,7 +88,7 @@ import Testing
             of: "\"amount\": 20, \"unit\": \"minute\"", with: "\"amount\": 30, \"unit\": \"minute\""
         )
         try text.write(toFile: card, atomically: true, encoding: .utf8)
-        #expect(findings([dir]).contains { $0.rule == "published-card-edited" })
+        #expect(findings([dir]).contains { $0.rule?.id == "published-card-edited" })
     }
 
     @Test func storeKitSubscriptionsMatch() throws {

@@ -117,7 +117,7 @@ import Testing
             guard case .diagnostics(let d) = error as? PnLError, let first = d.first else {
                 return false
             }
-            return d.count == 1 && first.path == path && first.rule == "unknown-feature"
+            return d.count == 1 && first.path == path && first.rule?.id == "unknown-feature"
                 && first.message
                     == #"costs: "asrr" is not a feature of card osg; did you mean "asr"?"#
                 && first.location.line == 1
@@ -190,7 +190,7 @@ import Testing
             guard case .diagnostics(let d) = error as? PnLError, let first = d.first else {
                 return false
             }
-            return first.rule == "cost-sheet-period" && first.path == path
+            return first.rule?.id == "cost-sheet-period" && first.path == path
                 && first.message.hasPrefix(
                     "the cost sheet covers 2026-11-01 to 2026-12-01 (UTC) but the window runs from \(since) to \(until)"
                 )
@@ -386,7 +386,7 @@ import Testing
         let report = PnLReport(takings: takings, valuation: v, features: ["asr", "llm"])
         #expect(
             report.errors.contains {
-                $0.rule == "pnl-figures"
+                $0.rule?.id == "pnl-figures"
                     && $0.message.hasPrefix("llm: the money figures cannot be computed exactly")
             })
         #expect(report.hasFindings(strict: false))

@@ -56,7 +56,7 @@ import Testing
         #expect(try #require(usa.marginShare) < (try #require(chn.marginShare)))
         #expect(try #require(deu.marginShare) < (try #require(usa.marginShare)))
         #expect(m.worstPerPack.first { $0.pack.productId == "3000tks" }?.territory == "HUN")
-        #expect(!m.warnings.contains { $0.rule == "storefront-cross-check" })
+        #expect(!m.warnings.contains { $0.rule?.id == "storefront-cross-check" })
     }
 
     /// Before the reported China change the seed's figures hold: CNY 19.60 and 8.35 at 30%,
@@ -111,11 +111,11 @@ import Testing
             card: osg, repository: repo,
             priceLists: try StorefrontFixtures.list(
                 "3000tks-equalizations-page1.json", "3000tks-equalizations-page2.json"), date: date)
-        #expect(!agrees.warnings.contains { $0.rule == "storefront-cross-check" })
+        #expect(!agrees.warnings.contains { $0.rule?.id == "storefront-cross-check" })
         let differs = try StorefrontMargins(
             card: osg, repository: repo,
             priceLists: try StorefrontFixtures.list("3000tks-deu-differs.json"), date: date)
-        let w = try #require(differs.warnings.first { $0.rule == "storefront-cross-check" })
+        let w = try #require(differs.warnings.first { $0.rule?.id == "storefront-cross-check" })
         #expect(w.severity == .warning)
         #expect(w.message.contains("Apple pays EUR 2.09") && w.message.contains("models EUR 1.76"))
         #expect(w.message.contains("19.0% tax removed"))
@@ -144,7 +144,7 @@ import Testing
         #expect(kaz.proceeds?.amount == exact("898.99"))
         #expect(kaz.worstCost == nil && kaz.margin == nil && kaz.marginShare == nil)
         #expect(m.rows.last?.territory == "KAZ")
-        #expect(m.warnings.contains { $0.rule == "storefront-fx" && $0.message.contains("KZT") })
+        #expect(m.warnings.contains { $0.rule?.id == "storefront-fx" && $0.message.contains("KZT") })
         #expect(m.worstPerPack.first { $0.pack.productId == "3000tks" }?.territory == "USA")
     }
 

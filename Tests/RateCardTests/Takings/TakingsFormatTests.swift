@@ -130,7 +130,7 @@ struct TakingsFormatTests {
         #expect(Takings.row(report, "debrief") == nil)
         #expect(report.warnings.count == 1)
         #expect(report.warnings.first?.rendered.contains("rollup.csv:3:") == true)
-        #expect(report.warnings.first?.rule == "rollup-cut")
+        #expect(report.warnings.first?.rule?.id == "rollup-cut")
     }
 
     @Test(

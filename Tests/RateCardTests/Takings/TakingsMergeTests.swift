@@ -162,12 +162,12 @@ struct TakingsMergeTests {
         broken[3] =
             #"{"id":"t","at":"2026-11-01T11:00:00+08:00","kind":"topup","amount":5000000,"device":"d","balanceAfter":10000001}"#
         let warned = try Takings.run(broken.joined(separator: "\n"))
-        #expect(warned.warnings.map(\.rule) == ["balance-chain"])
+        #expect(warned.warnings.map(\.rule?.id) == ["balance-chain"])
         #expect(warned.warnings.first?.rendered.hasPrefix("t.jsonl:4:") == true)
         let strict = try Takings.run([("t.jsonl", broken.joined(separator: "\n"))], strict: true)
-        #expect(strict.errors.map(\.rule) == ["balance-chain"])
+        #expect(strict.errors.map(\.rule?.id) == ["balance-chain"])
         // A missing middle entry breaks the chain even though the final balance is right.
         let missing = try Takings.run([good[0], good[2], good[3]].joined(separator: "\n"))
-        #expect(missing.warnings.contains { $0.rule == "balance-chain" })
+        #expect(missing.warnings.contains { $0.rule?.id == "balance-chain" })
     }
 }

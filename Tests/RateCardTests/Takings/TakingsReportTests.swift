@@ -32,7 +32,7 @@ struct TakingsReportTests {
         #expect(Takings.row(report, "mystery")?.charged == 50000)
         #expect(
             report.warnings.contains {
-                $0.rule == "unknown-feature" && $0.rendered.hasPrefix("p.jsonl:5:")
+                $0.rule?.id == "unknown-feature" && $0.rendered.hasPrefix("p.jsonl:5:")
             })
         #expect(report.costCurrency == Currency(code: "GBP"))
     }

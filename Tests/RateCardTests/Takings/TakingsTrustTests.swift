@@ -44,7 +44,7 @@ struct TakingsTrustTests {
             try Takings.run([("t.jsonl", Takings.line(id: "c", at: at))], series: series))
         #expect(report.totals.charges == 1)
         #expect(report.periods.map(\.label) == (label.map { [$0] } ?? []))
-        #expect(report.errors.contains { $0.rule == "series-range" } == outside)
+        #expect(report.errors.contains { $0.rule?.id == "series-range" } == outside)
         // The binary: exit 1 only for the period that cannot be named.
         let r = try Self.pnl(
             Takings.line(id: "c", at: at),
@@ -262,18 +262,18 @@ struct TakingsTrustTests {
         #expect(llm.mismatches == 1 && llm.overCharged == 2)
         #expect(
             report.warnings.contains {
-                $0.rule == "charge-audit" && $0.rendered.hasPrefix("a.jsonl:2:1: warning:")
+                $0.rule?.id == "charge-audit" && $0.rendered.hasPrefix("a.jsonl:2:1: warning:")
             })
         #expect(
             report.warnings.contains {
-                $0.rule == "missing-quantity" && $0.message.contains("cost is incomplete")
+                $0.rule?.id == "missing-quantity" && $0.message.contains("cost is incomplete")
             })
         #expect(report.errors.isEmpty)
         let strict = try Takings.run(
             [("a.jsonl", Self.audited.joined(separator: "\n"))], strict: true, pricing: Self.osg)
         #expect(
-            strict.errors.contains { $0.rule == "charge-audit" }
-                && strict.errors.contains { $0.rule == "missing-quantity" })
+            strict.errors.contains { $0.rule?.id == "charge-audit" }
+                && strict.errors.contains { $0.rule?.id == "missing-quantity" })
         #expect(strict.hasFindings(strict: true))
     }
 
@@ -383,7 +383,7 @@ struct TakingsTrustTests {
         #expect(report.belowTheLine.topupMoney.isEmpty)
         #expect(
             report.warnings.contains {
-                $0.rule == "ignored-field" && $0.rendered.hasPrefix("t.jsonl:1:1: warning: price:")
+                $0.rule?.id == "ignored-field" && $0.rendered.hasPrefix("t.jsonl:1:1: warning: price:")
             })
         let r = try Self.pnl(text, ["--window", "all", "--format", "json"])
         #expect(r.status == 0)
@@ -403,6 +403,6 @@ struct TakingsTrustTests {
         let report = Takings.balanced(try Takings.run(text))
         #expect(report.belowTheLine.topupMoney == [Money(Exact(600), Currency(code: "JPY")!)])
         #expect(report.belowTheLine.outstanding == 5100)
-        #expect(report.warnings.map(\.rule) == ["ignored-field"])
+        #expect(report.warnings.map(\.rule?.id) == ["ignored-field"])
     }
 }
