@@ -137,7 +137,8 @@ extension ShardState {
             for (f, s) in list.enumerated() {
                 do { try into[f].merge(s) } catch {
                     errors.append(
-                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
+                        Diagnostic(
+                            path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
                 }
             }
             sums[b] = into

@@ -79,7 +79,8 @@ extension TakingsEngine {
                 for (f, s) in list.enumerated() {
                     do { try into[f].merge(s) } catch {
                         errors.append(
-                            Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost))
+                            Diagnostic(
+                                path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost))
                         )
                     }
                 }
@@ -105,7 +106,8 @@ extension TakingsEngine {
             for (f, s) in list.enumerated() {
                 do { try whole[f].merge(s) } catch {
                     errors.append(
-                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
+                        Diagnostic(
+                            path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
                 }
             }
         }
@@ -131,7 +133,8 @@ extension TakingsEngine {
                             charges: Int64(r.charges), charged: r.charged,
                             declines: Int64(r.declines), givenBack: r.givenBack, cost: r.cost))
                 } catch {
-                    errors.append(Diagnostic(path: "-", message: "total: \(error)", rule: .pnl(.cost)))
+                    errors.append(
+                        Diagnostic(path: "-", message: "total: \(error)", rule: .pnl(.cost)))
                 }
             }
             return TakingsReport.Row(
@@ -207,7 +210,8 @@ extension TakingsEngine {
             for (c, v) in shard.state.topupMoney {
                 do { money[c] = try (money[c] ?? .zero).adding(v) } catch {
                     errors.append(
-                        Diagnostic(path: "-", message: "top-up money: \(error)", rule: .pnl(.overflow)))
+                        Diagnostic(
+                            path: "-", message: "top-up money: \(error)", rule: .pnl(.overflow)))
                 }
             }
         }
@@ -342,7 +346,8 @@ extension TakingsEngine {
                 report(
                     at(
                         finding.place, "\(FieldReader.excerpt(key)) charge: \(finding.message)",
-                        finding.kind == .missingQuantity ? .pnl(.missingQuantity) : .pnl(.chargeAudit)))
+                        finding.kind == .missingQuantity
+                            ? .pnl(.missingQuantity) : .pnl(.chargeAudit)))
             }
             func first(_ kind: ChargeAudit.Finding.Kind) -> (TakingsPlace, Int) {
                 let of = findings.filter { $0.kind == kind }

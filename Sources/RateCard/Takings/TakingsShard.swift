@@ -214,7 +214,8 @@ struct ShardState {
         errors.append(
             Diagnostic(
                 path: ctx.path, location: SourceLocation(line: line, column: 1),
-                message: "a sum of credits overflows 128 bits at this entry", rule: .pnl(.overflow)))
+                message: "a sum of credits overflows 128 bits at this entry", rule: .pnl(.overflow))
+        )
     }
 }
 

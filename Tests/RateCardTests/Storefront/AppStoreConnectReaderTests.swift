@@ -33,7 +33,8 @@ import Testing
             messages.contains {
                 $0.contains("meta.paging.total is 5") && $0.contains("hold 3 records")
             })
-        #expect(list.warnings.allSatisfy { $0.severity == .warning && $0.rule?.id == "apple-paging" })
+        #expect(
+            list.warnings.allSatisfy { $0.severity == .warning && $0.rule?.id == "apple-paging" })
     }
 
     /// A schedule with a price change: the old price ends on the day the new one starts.
@@ -142,13 +143,16 @@ import Testing
         #expect(jpn.customerPrice.amount == exact("190"))
         #expect(jpn.proceeds == nil)  // "0.0" beside a positive price: Apple states none
         #expect(
-            list.warnings.contains { $0.rule?.id == "apple-proceeds" && $0.message.contains("JPY 190") }
+            list.warnings.contains {
+                $0.rule?.id == "apple-proceeds" && $0.message.contains("JPY 190")
+            }
         )
         // Without the card's price the three USA points are ambiguous: a warning, no price.
         let (none, diagnostics) = list.resolve(
             on: StorefrontFixtures.date("2026-12-01"), cardPrices: [])
         #expect(none["USA"] == nil)
-        #expect(diagnostics.contains { $0.rule?.id == "apple-ambiguous" && $0.message.contains("USA") })
+        #expect(
+            diagnostics.contains { $0.rule?.id == "apple-ambiguous" && $0.message.contains("USA") })
     }
 
     /// Subscription points: `proceedsYear2` is read; `adjustedEqualizations` is a link only.

@@ -144,7 +144,8 @@ import Testing
         #expect(kaz.proceeds?.amount == exact("898.99"))
         #expect(kaz.worstCost == nil && kaz.margin == nil && kaz.marginShare == nil)
         #expect(m.rows.last?.territory == "KAZ")
-        #expect(m.warnings.contains { $0.rule?.id == "storefront-fx" && $0.message.contains("KZT") })
+        #expect(
+            m.warnings.contains { $0.rule?.id == "storefront-fx" && $0.message.contains("KZT") })
         #expect(m.worstPerPack.first { $0.pack.productId == "3000tks" }?.territory == "USA")
     }
 

@@ -383,7 +383,8 @@ struct TakingsTrustTests {
         #expect(report.belowTheLine.topupMoney.isEmpty)
         #expect(
             report.warnings.contains {
-                $0.rule?.id == "ignored-field" && $0.rendered.hasPrefix("t.jsonl:1:1: warning: price:")
+                $0.rule?.id == "ignored-field"
+                    && $0.rendered.hasPrefix("t.jsonl:1:1: warning: price:")
             })
         let r = try Self.pnl(text, ["--window", "all", "--format", "json"])
         #expect(r.status == 0)
