@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         require(!error.message.isEmpty, "empty usage message")
         return 0
     }
-    _ = try? OutputFormat.parse(parsed.value("format"))
+    _ = try? parsed.choice("format", default: OutputFormat.table)
     var canonical = parsed.flags.sorted().map { "--" + $0 }
     for name in parsed.values.keys.sorted() {
         canonical += parsed.values[name]!.map { "--\(name)=\($0)" }

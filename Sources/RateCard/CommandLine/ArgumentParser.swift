@@ -56,7 +56,7 @@ public struct ArgumentParser: Sendable {
             guard let option = options.first(where: { $0.name == name }) else {
                 throw UsageError("unknown option '--\(name)'\(hint(for: name))")
             }
-            if option.value == nil {
+            guard let placeholder = option.value else {
                 guard inline == nil else { throw UsageError("option '--\(name)' takes no value") }
                 result.flags.insert(name)
                 continue
@@ -66,7 +66,7 @@ public struct ArgumentParser: Sendable {
                 value = inline
             } else {
                 guard i < arguments.count else {
-                    throw UsageError("option '--\(name)' needs a value (\(option.value!))")
+                    throw UsageError("option '--\(name)' needs a value (\(placeholder))")
                 }
                 value = arguments[i]
                 i += 1
@@ -102,6 +102,15 @@ public struct ParsedArguments: Sendable, Hashable {
     public init() {}
 
     public func value(_ name: String) -> String? { values[name]?.last }
+
+    /// The value of option `name` as one of `T`'s words, `fallback` when it is not given;
+    /// any other word is bad usage with a "did you mean" hint.
+    public func choice<T: OptionChoice>(_ name: String, default fallback: T) throws(UsageError)
+        -> T
+    {
+        guard let text = value(name) else { return fallback }
+        return try T(choosing: text)
+    }
     public func all(_ name: String) -> [String] { values[name] ?? [] }
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 }
@@ -115,36 +124,4 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { message }
-}
-
-/// The formats every data command can write.
-public enum OutputFormat: String, Sendable, CaseIterable {
-    case table, json, csv, markdown
-
-    /// The value of `--format` (nil: table); anything else is bad usage with a
-    /// "did you mean" hint.
-    public init(option text: String?) throws(UsageError) {
-        guard let text else {
-            self = .table
-            return
-        }
-        guard let format = OutputFormat(rawValue: text) else {
-            throw OutputFormat.unknown(text, allowed: Self.allCases.map(\.rawValue))
-        }
-        self = format
-    }
-
-    static func unknown(_ text: String, allowed: [String]) -> UsageError {
-        let hint = FieldReader.closest(text, in: allowed).map { "; did you mean '\($0)'?" } ?? ""
-        return UsageError(
-            "unknown format '\(text)'\(hint) (one of: \(allowed.joined(separator: ", ")))")
-    }
-
-    public static func parse(
-        _ text: String?, allowed: [String] = OutputFormat.allCases.map(\.rawValue)
-    ) throws(UsageError) -> String {
-        guard let text else { return "table" }
-        guard allowed.contains(text) else { throw unknown(text, allowed: allowed) }
-        return text
-    }
 }

@@ -520,12 +520,12 @@ extension CardDiff {
     }
 
     /// The diff in one of `table`, `json`, `csv`, `markdown`.
-    public func render(format: String, bold: Bool = false) -> String {
+    public func render(format: OutputFormat, bold: Bool = false) -> String {
         switch format {
-        case "json": json.rendered()
-        case "csv": csv()
-        case "markdown": markdown()
-        default: plain(bold: bold)
+        case .json: json.rendered()
+        case .csv: csv()
+        case .markdown: markdown()
+        case .table: plain(bold: bold)
         }
     }
 }

@@ -208,11 +208,13 @@ extension PackMargins {
     }
 
     /// Renders several cards in one format.
-    public static func render(_ all: [PackMargins], format: String, bold: Bool = false) -> String {
+    public static func render(_ all: [PackMargins], format: OutputFormat, bold: Bool = false)
+        -> String
+    {
         switch format {
-        case "json":
+        case .json:
             return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
-        case "csv":
+        case .csv:
             var t = TextTable([
                 .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"),
                 .init("price"),
@@ -243,7 +245,7 @@ extension PackMargins {
                 }
             }
             return t.csv()
-        case "markdown":
+        case .markdown:
             return all.map { m in
                 var s = "## \(m.heading)\n\n"
                 s +=
@@ -253,7 +255,7 @@ extension PackMargins {
                 s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
                 return s
             }.joined(separator: "\n")
-        default:
+        case .table:
             return all.map { m in
                 var s = m.heading + "\n\n"
                 s +=

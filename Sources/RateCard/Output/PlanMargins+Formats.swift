@@ -296,11 +296,13 @@ extension PlanMargins {
     var heading: String { card.title.isEmpty ? card.reference : "\(card.reference): \(card.title)" }
 
     /// Renders several cards in one format.
-    public static func render(_ all: [PlanMargins], format: String, bold: Bool = false) -> String {
+    public static func render(_ all: [PlanMargins], format: OutputFormat, bold: Bool = false)
+        -> String
+    {
         switch format {
-        case "json":
+        case .json:
             return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
-        case "csv":
+        case .csv:
             var t = TextTable([
                 .init("card"), .init("kind"), .init("key"), .init("period"), .init("currency"),
                 .init("price"), .init("worst_cost"),
@@ -368,7 +370,7 @@ extension PlanMargins {
                 }
             }
             return t.csv()
-        case "markdown":
+        case .markdown:
             return all.map { m in
                 var s = "## \(m.heading)\n\n"
                 if m.isEmpty {
@@ -384,7 +386,7 @@ extension PlanMargins {
                 }
                 return s + "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
             }.joined(separator: "\n")
-        default:
+        case .table:
             return all.map { m in
                 var s = m.heading + "\n\n"
                 if m.isEmpty {

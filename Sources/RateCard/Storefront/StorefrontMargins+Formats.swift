@@ -156,13 +156,13 @@ extension StorefrontMargins {
     }
 
     /// Renders several cards in one format.
-    public static func render(_ all: [StorefrontMargins], format: String, bold: Bool = false)
+    public static func render(_ all: [StorefrontMargins], format: OutputFormat, bold: Bool = false)
         -> String
     {
         switch format {
-        case "json":
+        case .json:
             return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
-        case "csv":
+        case .csv:
             var t = TextTable([
                 .init("card"), .init("product_id"), .init("territory"), .init("currency"),
                 .init("customer_price"), .init("proceeds"),
@@ -182,7 +182,7 @@ extension StorefrontMargins {
                 }
             }
             return t.csv()
-        case "markdown":
+        case .markdown:
             return all.map { m in
                 var s = "## \(m.card.reference) in every storefront\n\n"
                 s +=
@@ -193,7 +193,7 @@ extension StorefrontMargins {
                 s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
                 return s
             }.joined(separator: "\n")
-        default:
+        case .table:
             return all.map { m in
                 var s = "\(m.card.reference) in every storefront\n\n"
                 s +=

@@ -48,34 +48,25 @@ enum CheckCommand: Command {
             ),
         ] + Common.storefrontOptions)
 
-    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
-        let format: String
-        var options: CardChecker.Options
-        do {
-            format = try OutputFormat.parse(
-                args.value("format") ?? "text", allowed: ["text", "github", "json"])
-            options = try Common.checkOptions(args)
-            options.storeKitPaths = args.all("storekit")
-            options.storeKitIgnore = Set(args.all("storekit-ignore"))
-            options.allVersions = args.flag("all-versions")
-            options.storefronts = try Common.storefrontArguments(args)
-            if let floor = args.value("min-margin") {
-                options.minMargin = try CardChecker.Options.marginFloor(percent: floor)
-            }
-        } catch {
-            io.error(error.message)
-            io.err("Usage: \(usage)\n")
-            return 2
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        let format = try args.choice("format", default: CheckFormat.text)
+        var options = try Common.checkOptions(args)
+        options.storeKitPaths = args.all("storekit")
+        options.storeKitIgnore = Set(args.all("storekit-ignore"))
+        options.allVersions = args.flag("all-versions")
+        options.storefronts = try Common.storefrontArguments(args)
+        if let floor = args.value("min-margin") {
+            options.minMargin = try CardChecker.Options.marginFloor(percent: floor)
         }
         let paths = args.positionals.isEmpty ? ["RateCards"] : args.positionals
         let report = CardChecker.check(paths: paths, options: options)
         switch format {
-        case "github":
+        case .github:
             io.out(report.githubAnnotations())
             io.err(report.summary + "\n")
-        case "json":
+        case .json:
             io.out(report.json())
-        default:
+        case .text:
             io.report(report.diagnostics)
             io.err(report.summary + "\n")
         }

@@ -12,21 +12,12 @@ enum PacksCommand: Command {
         Common.taxOption,
     ])
 
-    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
-        let format: String
-        let fxOverrides: [FXRate]
-        let rates: [Exact]?
-        let taxes: [Currency: Exact]
-        do {
-            taxes = try Common.taxRates(args)
-            format = try OutputFormat.parse(args.value("format"))
-            fxOverrides = try Common.fxOverrides(args)
-            rates = try Common.commissionRates(args)
-        } catch {
-            io.error(error.message)
-            return 2
-        }
-        guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        let taxes = try Common.taxRates(args)
+        let format = try args.choice("format", default: OutputFormat.table)
+        let fxOverrides = try Common.fxOverrides(args)
+        let rates = try Common.commissionRates(args)
+        let (repo, cards) = try Common.loadCards(args)
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [PackMargins] = []
         for card in cards {
@@ -35,7 +26,7 @@ enum PacksCommand: Command {
                     try PackMargins(
                         card: card, repository: repo, fx: fx, rates: rates, taxRates: taxes))
             } catch {
-                return Common.reportWorstCaseFailure(error, card: card, io)
+                throw Common.worstCaseFailure(error, card: card)
             }
         }
         io.out(PackMargins.render(all, format: format, bold: io.colour))

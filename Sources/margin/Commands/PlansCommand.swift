@@ -12,24 +12,14 @@ enum PlansCommand: Command {
     static let parser = ArgumentParser(
         [Common.cardsOption, Common.formatOption, Common.fxOption] + Common.storefrontOptions)
 
-    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
-        let format: String
-        let fxOverrides: [FXRate]
-        let options: StorefrontArguments
-        do {
-            format = try OutputFormat.parse(args.value("format"))
-            fxOverrides = try Common.fxOverrides(args)
-            options = try Common.storefrontArguments(args)
-        } catch {
-            io.error(error.message)
-            return 2
-        }
-        guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
-        guard
-            let lists = Common.priceLists(
-                options, known: Set(cards.flatMap(\.subscriptions).map(\.productId)),
-                what: "subscription", cards: cards, io)
-        else { return 2 }
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        let format = try args.choice("format", default: OutputFormat.table)
+        let fxOverrides = try Common.fxOverrides(args)
+        let options = try Common.storefrontArguments(args)
+        let (repo, cards) = try Common.loadCards(args)
+        let lists = try Common.priceLists(
+            options, known: Set(cards.flatMap(\.subscriptions).map(\.productId)),
+            what: "subscription", cards: cards)
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [PlanMargins] = []
         for card in cards {
@@ -39,7 +29,7 @@ enum PlansCommand: Command {
                         card: card, repository: repo, fx: fx, priceLists: lists, date: options.date,
                         program: options.program))
             } catch {
-                return Common.reportWorstCaseFailure(error, card: card, io)
+                throw Common.worstCaseFailure(error, card: card)
             }
         }
         io.report(Array(Set(all.flatMap(\.warnings))))

@@ -57,52 +57,48 @@ enum PnLCommand: Command {
             Common.formatOption,
         ] + sqlOptions)
 
-    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
-        do {
-            if let dialect = args.value("sql-schema") { return try schema(dialect, args, io) }
-            let format = try OutputFormat(option: args.value("format"))
-            var request = try request(args)
-            if let sql = try sqlQuery(args, request) {
-                io.out(sql)
-                return 0
-            }
-            // Standard input has no size to plan by: it is partitioned only under an explicit cap.
-            request.takingsOptions.memoryLimit =
-                try args.value("memory").map { try parseSize($0) }
-                ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
-            installCleanup()
-            let environment = ProcessInfo.processInfo.environment
-            var display: ProgressDisplay?
-            if ProgressDisplay.isWanted(
-                stderrIsTerminal: isatty(2) == 1, environment: environment,
-                quiet: args.flag("quiet"))
-            {
-                let progress = TakingsProgress()
-                request.takingsOptions.progress = progress
-                display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
-            }
-            let report: PnLReport
-            do {
-                defer { display?.stop() }
-                report = try PnLRun.run(request)
-            }
-            switch format {
-            case .table: io.out(report.table(bold: io.colour))
-            case .json: io.out(report.json())
-            case .csv: io.out(report.csv())
-            case .markdown: io.out(report.markdown())
-            }
-            // Diagnostics once, on stderr: the first rejections, warnings and errors.
-            io.report(report.diagnostics)
-            if report.rejectionsNotShown > 0 {
-                io.err(
-                    "margin: \(report.rejectionsNotShown) more rejected lines not shown (all are counted)\n"
-                )
-            }
-            return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
-        } catch {
-            return MarginCLI.fail(error, usage: usage, io)
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        if let dialect = args.value("sql-schema") { return try schema(dialect, args, io) }
+        let format = try args.choice("format", default: OutputFormat.table)
+        var request = try request(args)
+        if let sql = try sqlQuery(args, request) {
+            io.out(sql)
+            return 0
         }
+        // Standard input has no size to plan by: it is partitioned only under an explicit cap.
+        request.takingsOptions.memoryLimit =
+            try args.value("memory").map { try parseSize($0) }
+            ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
+        installCleanup()
+        let environment = ProcessInfo.processInfo.environment
+        var display: ProgressDisplay?
+        if ProgressDisplay.isWanted(
+            stderrIsTerminal: isatty(2) == 1, environment: environment,
+            quiet: args.flag("quiet"))
+        {
+            let progress = TakingsProgress()
+            request.takingsOptions.progress = progress
+            display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
+        }
+        let report: PnLReport
+        do {
+            defer { display?.stop() }
+            report = try PnLRun.run(request)
+        }
+        switch format {
+        case .table: io.out(report.table(bold: io.colour))
+        case .json: io.out(report.json())
+        case .csv: io.out(report.csv())
+        case .markdown: io.out(report.markdown())
+        }
+        // Diagnostics once, on stderr: the first rejections, warnings and errors.
+        io.report(report.diagnostics)
+        if report.rejectionsNotShown > 0 {
+            io.err(
+                "margin: \(report.rejectionsNotShown) more rejected lines not shown (all are counted)\n"
+            )
+        }
+        return report.hasFindings(strict: args.flag("strict")) ? 1 : 0
     }
 
     /// The options as a request; bad values are usage errors.

@@ -14,20 +14,13 @@ enum PublishCommand: Command {
         Common.fxOption, Common.commissionOption, Common.taxOption,
     ])
 
-    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         guard args.positionals.count == 1, let card = args.positionals.first else {
-            io.error(
+            throw UsageError(
                 args.positionals.isEmpty
                     ? "give the card file to publish" : "give one card file at a time")
-            io.err("Usage: \(usage)\n")
-            return 2
         }
-        let options: CardChecker.Options
-        do { options = try Common.checkOptions(args) } catch {
-            io.error(error.message)
-            io.err("Usage: \(usage)\n")
-            return 2
-        }
+        let options = try Common.checkOptions(args)
         let dir = Common.cardsDirectory(args)
         let lockPath =
             args.value("lock") ?? (dir.hasSuffix("/") ? dir : dir + "/") + PublishLock.fileName
@@ -46,13 +39,12 @@ enum PublishCommand: Command {
             }
             return 0
         } catch {
-            io.report(error.diagnostics)
             switch error {
             case .refused:
-                io.error("\(card) was not published")
-                return 1
+                throw CommandFailure(
+                    error.diagnostics, message: "\(card) was not published", exitCode: 1)
             case .unreadable:
-                return 2
+                throw CommandFailure(error.diagnostics)
             }
         }
     }

@@ -15,22 +15,18 @@ enum ReportCommand: Command {
             help: "Write nothing; exit 1 naming each stale, missing or unexpected generated file."),
     ])
 
-    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
-        guard args.positionals.isEmpty else {
-            io.error(
-                "'margin report' takes no arguments (got '\(args.positionals[0])'); use --cards DIR"
-            )
-            return 2
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        if let first = args.positionals.first {
+            throw UsageError("'margin report' takes no arguments (got '\(first)'); use --cards DIR")
         }
         let cardsDirectory = Common.cardsDirectory(args)
         let out = args.value("out") ?? "Reports"
-        guard let repo = Common.loadRepository([cardsDirectory], io) else { return 2 }
+        let repo = try Common.loadRepository([cardsDirectory])
         let set: ReportSet
         do {
             set = try ReportSet(repository: repo, cardsDirectory: cardsDirectory)
         } catch {
-            io.report([Diagnostic(path: error.path, message: error.description)])
-            return 2
+            throw CommandFailure([Diagnostic(path: error.path, message: error.description)])
         }
         if args.flag("check") {
             let findings = set.findings(in: out)
@@ -38,11 +34,11 @@ enum ReportCommand: Command {
                 io.err("margin: \(set.files.count) generated files in \(out) are current\n")
                 return 0
             }
-            io.report(findings.map { $0.diagnostic(directory: out) })
-            io.error(
-                "\(findings.count) of the generated reports in \(out) \(findings.count == 1 ? "is" : "are") not current; run 'margin report' and commit the result"
-            )
-            return 1
+            throw CommandFailure(
+                findings.map { $0.diagnostic(directory: out) },
+                message:
+                    "\(findings.count) of the generated reports in \(out) \(findings.count == 1 ? "is" : "are") not current; run 'margin report' and commit the result",
+                exitCode: 1)
         }
         do {
             let result = try set.write(to: out)
@@ -53,8 +49,7 @@ enum ReportCommand: Command {
             )
             return 0
         } catch {
-            io.error(error.description)
-            return 2
+            throw CommandFailure(error.description)
         }
     }
 

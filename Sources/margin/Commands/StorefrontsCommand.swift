@@ -12,31 +12,19 @@ enum StorefrontsCommand: Command {
     static let parser = ArgumentParser(
         [Common.cardsOption, Common.formatOption, Common.fxOption] + Common.storefrontOptions)
 
-    static func run(_ args: ParsedArguments, _ io: Terminal) -> Int32 {
-        let format: String
-        let fxOverrides: [FXRate]
-        let options: StorefrontArguments
-        do {
-            format = try OutputFormat.parse(args.value("format"))
-            fxOverrides = try Common.fxOverrides(args)
-            options = try Common.storefrontArguments(args)
-        } catch {
-            io.error(error.message)
-            io.err("Usage: \(usage)\n")
-            return 2
-        }
-        guard let (repo, cards) = Common.loadCards(args, io) else { return 2 }
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        let format = try args.choice("format", default: OutputFormat.table)
+        let fxOverrides = try Common.fxOverrides(args)
+        let options = try Common.storefrontArguments(args)
+        let (repo, cards) = try Common.loadCards(args)
         let dir = Common.cardsDirectory(args)
-        guard
-            let lists = Common.priceLists(
-                options, known: Set(cards.flatMap(\.packs).map(\.productId)), what: "pack",
-                cards: cards, io)
-        else { return 2 }
+        let lists = try Common.priceLists(
+            options, known: Set(cards.flatMap(\.packs).map(\.productId)), what: "pack",
+            cards: cards)
         if repo.storefronts == nil && lists.isEmpty {
-            io.error(
+            throw CommandFailure(
                 "no storefront data in \(dir) and no --price-points: nothing to compute proceeds from"
             )
-            return 2
         }
         let fx = repo.fx.overriding(with: fxOverrides)
         var all: [StorefrontMargins] = []
@@ -47,12 +35,11 @@ enum StorefrontsCommand: Command {
                         card: card, repository: repo, priceLists: lists, program: options.program,
                         date: options.date, fx: fx))
             } catch {
-                io.report([
+                throw CommandFailure([
                     Diagnostic(
                         path: card.source.path, location: card.source.location,
                         message: "\(card.reference): \(error)")
                 ])
-                return 2
             }
         }
         io.report(Array(Set(all.flatMap(\.warnings))))

@@ -160,7 +160,7 @@ enum Replay {
         let margins = repository.cards.compactMap {
             try? PackMargins(card: $0, repository: repository)
         }
-        for format in ["table", "json", "csv", "markdown"] {
+        for format in OutputFormat.allCases {
             _ = PackMargins.render(margins, format: format)
         }
         return nil
