@@ -45,8 +45,8 @@ import Testing
         (["check", "--formt", "json"], "unknown option '--formt'; did you mean '--format'?"),
         (["report", "--chek"], "unknown option '--chek'; did you mean '--check'?"),
         (
-            ["publish", "card.json", "--lokc", "x"],
-            "unknown option '--lokc'; did you mean '--lock'?"
+            ["publish", "card.json", "--lok", "x"],
+            "unknown option '--lok'; did you mean '--lock'?"
         ),
     ])
     func anUnknownOptionIsBadUsage(arguments: [String], message: String) throws {
