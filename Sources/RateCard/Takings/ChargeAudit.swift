@@ -7,56 +7,56 @@
 /// metered feature its provider cost is then missing, so the cost is incomplete); a
 /// charge the card's rule cannot be applied to is `unchecked`. The first few findings of
 /// each feature are kept with their place.
-public struct ChargeAudit: Sendable, Hashable {
+struct ChargeAudit: Sendable, Hashable {
     /// How many findings of each feature are listed in full (all are counted).
     static let shown = 10
 
     /// One charge that did not pass.
-    public struct Finding: Sendable, Hashable, Comparable {
-        public enum Kind: String, Sendable, Hashable {
+    struct Finding: Sendable, Hashable, Comparable {
+        enum Kind: String, Sendable, Hashable {
             case mismatch, missingQuantity, unchecked
         }
 
-        public let kind: Kind
-        public let place: TakingsPlace
+        let kind: Kind
+        let place: TakingsPlace
         /// Credits the entry charged (positive).
-        public let charged: Int128
+        let charged: Int128
         /// Credits the card charges for its quantity; nil when there is none to compare.
-        public let expected: Int128?
-        public let message: String
+        let expected: Int128?
+        let message: String
 
-        public static func < (lhs: Finding, rhs: Finding) -> Bool { lhs.place < rhs.place }
+        static func < (lhs: Finding, rhs: Finding) -> Bool { lhs.place < rhs.place }
     }
 
     /// One feature's audit.
     public struct Feature: Sendable, Hashable {
-        public let feature: String
+        let feature: String
         /// Some version in force meters it (a provider cost).
-        public let metered: Bool
+        let metered: Bool
         /// Charges compared with the card (passed or not).
-        public let checked: Int
-        public let mismatches: Int
+        let checked: Int
+        let mismatches: Int
         /// Credits charged above the card's price, summed over mismatches.
-        public let overCharged: Int128
+        let overCharged: Int128
         /// Credits charged below the card's price, summed over mismatches.
-        public let underCharged: Int128
+        let underCharged: Int128
         /// Charges without a quantity, for a feature whose price or cost needs one.
-        public let missingQuantity: Int
+        let missingQuantity: Int
         /// Charges whose quantity the card's rule cannot be applied to.
-        public let unchecked: Int
+        let unchecked: Int
         /// The first findings by place.
-        public let findings: [Finding]
+        let findings: [Finding]
 
         /// True when the feature's metered cost misses some charges.
-        public var costIncomplete: Bool { metered && missingQuantity > 0 }
+        var costIncomplete: Bool { metered && missingQuantity > 0 }
     }
 
     /// Features with any audited charge or finding, sorted by key.
-    public let features: [Feature]
+    let features: [Feature]
 
-    public var mismatches: Int { features.reduce(0) { $0 + $1.mismatches } }
-    public var missingQuantity: Int { features.reduce(0) { $0 + $1.missingQuantity } }
-    public var unchecked: Int { features.reduce(0) { $0 + $1.unchecked } }
+    var mismatches: Int { features.reduce(0) { $0 + $1.mismatches } }
+    var missingQuantity: Int { features.reduce(0) { $0 + $1.missingQuantity } }
+    var unchecked: Int { features.reduce(0) { $0 + $1.unchecked } }
 }
 
 /// One feature's audit while merging, per shard.

@@ -5,7 +5,7 @@
 /// dimensions' quantity-key hashes, so that a scanned line's quantities are matched
 /// without building strings. A charge is audited against the version in force at its
 /// `at`; before the first version took effect, against the first (as costs are).
-public final class ChargeRules: Sendable {
+final class ChargeRules: Sendable {
     struct Version: Sendable {
         let effectiveSeconds: Int64
         let effectiveNanos: Int32

@@ -3,9 +3,9 @@
 /// Amounts are signed whole numbers in the card's credit unit: a charge is negative,
 /// a grant, a refund and a top-up are positive. The largest magnitude accepted is
 /// `LedgerEntry.maxAmount` so that ten billion entries still sum exactly in `Int128`.
-public struct LedgerEntry: Sendable, Hashable {
+struct LedgerEntry: Sendable, Hashable {
     /// What an entry records.
-    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+    enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// Credits given without payment (a starting credit, an invitation).
         case grant
         /// Credits spent on a feature.
@@ -17,33 +17,33 @@ public struct LedgerEntry: Sendable, Hashable {
     }
 
     /// The largest magnitude of `amount` and `balanceAfter`: 18 digits.
-    public static let maxAmount: Int64 = 999_999_999_999_999_999
+    static let maxAmount: Int64 = 999_999_999_999_999_999
 
-    public let id: String
-    public let at: Timestamp
-    public let kind: Kind
+    let id: String
+    let at: Timestamp
+    let kind: Kind
     /// Signed, in the card's credit unit.
-    public let amount: Int64
+    let amount: Int64
     /// The feature key: required on charges and refunds.
-    public let feature: String?
+    let feature: String?
     /// The id of the charge a refund gives back: required on refunds.
-    public let refundOf: String?
+    let refundOf: String?
     /// Why a charge was declined (`notUsable`, `notNeeded`, `test`, `other`).
-    public let reason: String?
+    let reason: String?
     /// Dimension → amount used, exact (`["second": 76]`): what metered costs are priced from.
-    public let quantity: [String: Exact]
-    public let device: String?
-    public let note: String?
+    let quantity: [String: Exact]
+    let device: String?
+    let note: String?
     /// The card id@version that priced it.
-    public let card: String?
+    let card: String?
     /// The device's balance after this entry, in the credit unit.
-    public let balanceAfter: Int64?
+    let balanceAfter: Int64?
     /// The payment reference of a top-up.
-    public let paymentRef: String?
+    let paymentRef: String?
     /// The money a top-up recorded (an extension field, `"price": "GBP 4.99"`).
-    public let price: Money?
+    let price: Money?
 
-    public init(
+    init(
         id: String, at: Timestamp, kind: Kind, amount: Int64, feature: String? = nil,
         refundOf: String? = nil, reason: String? = nil, quantity: [String: Exact] = [:],
         device: String? = nil, note: String? = nil, card: String? = nil,

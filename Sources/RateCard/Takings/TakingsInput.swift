@@ -1,16 +1,16 @@
 /// One input of `margin pnl`: a file, standard input, or bytes in memory (tests).
 public struct TakingsInput: Sendable {
-    public enum Source: Sendable {
+    enum Source: Sendable {
         case file(String)
         case standardInput
         case bytes([UInt8])
     }
 
     /// The name shown in messages (`-` for standard input).
-    public let path: String
-    public let source: Source
+    let path: String
+    let source: Source
     /// A forced format (`--input-format`), or nil to detect it from the content.
-    public let format: TakingsFormat?
+    let format: TakingsFormat?
 
     /// A path as given on the command line: `-` is standard input.
     public init(path: String, format: TakingsFormat? = nil) {
@@ -19,13 +19,13 @@ public struct TakingsInput: Sendable {
         self.format = format
     }
 
-    public init(name: String, bytes: [UInt8], format: TakingsFormat? = nil) {
+    init(name: String, bytes: [UInt8], format: TakingsFormat? = nil) {
         self.path = name
         self.source = .bytes(bytes)
         self.format = format
     }
 
-    public init(name: String, text: String, format: TakingsFormat? = nil) {
+    init(name: String, text: String, format: TakingsFormat? = nil) {
         self.init(name: name, bytes: Array(text.utf8), format: format)
     }
 }
@@ -45,14 +45,14 @@ public enum TakingsFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why an input could not be read at all (exit 2), as opposed to a rejected line.
-public struct TakingsInputError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let path: String
-    public let message: String
+struct TakingsInputError: Error, Sendable, Hashable, CustomStringConvertible {
+    let path: String
+    let message: String
 
-    public init(path: String, message: String) {
+    init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String { "\(path): error: \(message)" }
+    var description: String { "\(path): error: \(message)" }
 }

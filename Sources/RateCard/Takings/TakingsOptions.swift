@@ -7,18 +7,18 @@
 /// How `TakingsRun` reads and summarises its inputs.
 public struct TakingsOptions: Sendable {
     /// The span of time the table covers.
-    public var window: TakingsWindow
+    var window: TakingsWindow
     /// A series of periods, or nil for one table over the window.
-    public var series: TakingsSeries?
+    var series: TakingsSeries?
     /// Balance-chain breaks become errors instead of warnings.
-    public var strict: Bool
+    var strict: Bool
     /// Worker threads for parsing and merging (1 or more).
-    public var threads: Int
+    var threads: Int
     /// Bytes read per chunk; each thread parses one chunk at a time (at least 64: tests
     /// and fuzzers use small blocks so that block boundaries fall inside lines).
-    public var chunkBytes: Int
+    var chunkBytes: Int
     /// How many rejections are kept in full (all are counted).
-    public var rejectionsShown: Int
+    var rejectionsShown: Int
     /// Counters the run advances as it reads, for a progress display (nil: none).
     public var progress: TakingsProgress?
     /// The most bytes the de-duplication state may take (nil: no cap). When the inputs'

@@ -4,7 +4,7 @@
 /// The aggregator calls `cost` once for every charge in the window that carries a
 /// quantity, from both worker threads, and sums the results exactly per feature. A nil
 /// cost means the feature has no metered cost (e.g. a model that runs on the device).
-public protocol TakingsPricing: Sendable {
+protocol TakingsPricing: Sendable {
     /// True when the card knows the feature key. Unknown keys are reported, never dropped.
     func isKnownFeature(_ key: String) -> Bool
     /// The metered provider cost of one charge: its quantity priced by the provider sheet
@@ -24,13 +24,13 @@ public protocol TakingsPricing: Sendable {
 extension TakingsPricing {
     /// Whether any charge's quantities can matter. When false the readers skip building
     /// them, which saves an allocation per charge on cards with no metered feature.
-    public var needsQuantities: Bool { true }
+    var needsQuantities: Bool { true }
 
     /// Any feature key may have a metered cost.
-    public var meteredFeatureKeys: Set<String>? { nil }
+    var meteredFeatureKeys: Set<String>? { nil }
 
     /// No charge rules: charges are not audited.
-    public var chargeRules: [String: ChargeRules] { [:] }
+    var chargeRules: [String: ChargeRules] { [:] }
 }
 
 /// What the readers need from the pricing: which charges' quantities a run keeps (none,

@@ -1,27 +1,27 @@
 /// A place in the inputs of a run: which input and which line.
-public struct TakingsPlace: Sendable, Hashable, Comparable {
+struct TakingsPlace: Sendable, Hashable, Comparable {
     /// The input's index in the run's input list.
-    public let input: Int
+    let input: Int
     /// The input's name as given (`-` for standard input).
-    public let path: String
+    let path: String
     /// 1-based line (for a device ledger document: the line where the entry starts).
-    public let line: Int
+    let line: Int
     /// 1-based byte column when known, otherwise 1.
-    public let column: Int
+    let column: Int
 
-    public init(input: Int, path: String, line: Int, column: Int = 1) {
+    init(input: Int, path: String, line: Int, column: Int = 1) {
         self.input = input
         self.path = path
         self.line = line
         self.column = column
     }
 
-    public static func < (lhs: TakingsPlace, rhs: TakingsPlace) -> Bool {
+    static func < (lhs: TakingsPlace, rhs: TakingsPlace) -> Bool {
         (lhs.input, lhs.line, lhs.column) < (rhs.input, rhs.line, rhs.column)
     }
 
     /// `path:line`
-    public var description: String { "\(path):\(line)" }
+    var description: String { "\(path):\(line)" }
 }
 
 /// Why a line was not used.
@@ -49,25 +49,25 @@ public enum RejectionClass: String, Sendable, Hashable, CaseIterable, Codable, C
 }
 
 /// One rejected line: where, which class of problem, and a lowercase message.
-public struct TakingsRejection: Sendable, Hashable, Comparable {
-    public let place: TakingsPlace
-    public let reason: RejectionClass
-    public let message: String
+struct TakingsRejection: Sendable, Hashable, Comparable {
+    let place: TakingsPlace
+    let reason: RejectionClass
+    let message: String
 
-    public init(place: TakingsPlace, reason: RejectionClass, message: String) {
+    init(place: TakingsPlace, reason: RejectionClass, message: String) {
         self.place = place
         self.reason = reason
         self.message = message
     }
 
     /// `path:line:column: error: message [rule]`, compiler style.
-    public var diagnostic: Diagnostic {
+    var diagnostic: Diagnostic {
         Diagnostic(
             path: place.path, location: SourceLocation(line: place.line, column: place.column),
             severity: .error, message: message, rule: .rejected(reason))
     }
 
-    public static func < (lhs: TakingsRejection, rhs: TakingsRejection) -> Bool {
+    static func < (lhs: TakingsRejection, rhs: TakingsRejection) -> Bool {
         (lhs.place, lhs.reason, lhs.message) < (rhs.place, rhs.reason, rhs.message)
     }
 }

@@ -2,23 +2,23 @@
 ///
 /// Credits are in the card's credit unit and exact (`Int128`); `charged` and `givenBack`
 /// are positive. Money (metered cost, top-up money) is exact and rounded only when shown.
-public struct TakingsReport: Sendable, Hashable {
+struct TakingsReport: Sendable, Hashable {
     /// One feature's takings over a window or a period.
-    public struct Row: Sendable, Hashable {
+    struct Row: Sendable, Hashable {
         /// The feature key, or "total".
-        public let feature: String
+        let feature: String
         /// How many charges.
-        public let charges: Int
+        let charges: Int
         /// Credits charged (positive).
-        public let charged: Int128
+        let charged: Int128
         /// How many charges were declined and given back.
-        public let declines: Int
+        let declines: Int
         /// Credits given back (positive).
-        public let givenBack: Int128
+        let givenBack: Int128
         /// The metered provider cost of the charges, when the run was priced.
-        public let cost: Money?
+        let cost: Money?
 
-        public init(
+        init(
             feature: String, charges: Int, charged: Int128, declines: Int, givenBack: Int128,
             cost: Money? = nil
         ) {
@@ -31,91 +31,91 @@ public struct TakingsReport: Sendable, Hashable {
         }
 
         /// Credits kept: charged − given back.
-        public var left: Int128 { charged - givenBack }
+        var left: Int128 { charged - givenBack }
 
         /// Declines ÷ charges, exact; nil when there were no charges.
-        public var declineRate: Exact? {
+        var declineRate: Exact? {
             guard charges > 0 else { return nil }
             return try? Exact(Int128(declines), over: Int128(charges))
         }
     }
 
     /// One period of a series (`--by`).
-    public struct Period: Sendable, Hashable {
+    struct Period: Sendable, Hashable {
         /// `2026-11-29`, `2026-W48` or `2026-11`.
-        public let label: String
+        let label: String
         /// The first instant; nil for a period that starts before 0001-01-01T00:00:00Z.
-        public let since: Timestamp?
+        let since: Timestamp?
         /// The first instant after it; nil for a period that ends after
         /// 9999-12-31T23:59:59Z (the last one of the range).
-        public let until: Timestamp?
-        public let rows: [Row]
-        public let totals: Row
+        let until: Timestamp?
+        let rows: [Row]
+        let totals: Row
     }
 
     /// Credits that came in without a charge, and what is still owed to users.
-    public struct BelowTheLine: Sendable, Hashable {
-        public let grants: Int
-        public let granted: Int128
-        public let topups: Int
-        public let toppedUp: Int128
+    struct BelowTheLine: Sendable, Hashable {
+        let grants: Int
+        let granted: Int128
+        let topups: Int
+        let toppedUp: Int128
         /// The money top-ups recorded, one amount per currency, sorted by currency.
-        public let topupMoney: [Money]
+        let topupMoney: [Money]
         /// The sum of all amounts up to the window's end: credits granted or bought and not
         /// yet spent, a liability since in-app credits may not expire.
-        public let outstanding: Int128
+        let outstanding: Int128
     }
 
     /// Every input line accounted for: `lines = entries + duplicates + rejected + blank`.
-    public struct Input: Sendable, Hashable {
+    struct Input: Sendable, Hashable {
         /// Records read: JSON Lines lines, CSV data rows, ledger document entries, roll-up rows.
-        public let lines: Int
+        let lines: Int
         /// Distinct entries (and roll-up rows) used.
-        public let entries: Int
+        let entries: Int
         /// Entries seen again with the same id and content.
-        public let duplicates: Int
-        public let rejected: Int
+        let duplicates: Int
+        let rejected: Int
         /// Blank lines (JSON Lines only).
-        public let blank: Int
+        let blank: Int
         /// Rejections counted by class.
-        public let rejectedByClass: [RejectionClass: Int]
+        let rejectedByClass: [RejectionClass: Int]
         /// Used entries whose time falls in the window.
-        public let inWindow: Int
+        let inWindow: Int
 
         /// True when every line is accounted for exactly once.
-        public var isBalanced: Bool {
+        var isBalanced: Bool {
             lines == entries + duplicates + rejected + blank
                 && rejected == rejectedByClass.values.reduce(0, +)
         }
     }
 
-    public let window: TakingsWindow
-    public let series: TakingsSeries?
+    let window: TakingsWindow
+    let series: TakingsSeries?
     /// Per feature over the whole window, sorted by feature key.
-    public let rows: [Row]
-    public let totals: Row
+    let rows: [Row]
+    let totals: Row
     /// The series, oldest first; empty without `--by`.
-    public let periods: [Period]
-    public let belowTheLine: BelowTheLine
-    public let input: Input
+    let periods: [Period]
+    let belowTheLine: BelowTheLine
+    let input: Input
     /// The first rejections by input and line (all are counted in `input`).
-    public let rejections: [TakingsRejection]
+    let rejections: [TakingsRejection]
     /// Feature keys the card does not know (only when the run was priced).
-    public let unknownFeatures: [String]
+    let unknownFeatures: [String]
     /// Problems that do not stop the table: balance-chain breaks, windows cutting roll-up
     /// periods, a charge refunded twice.
-    public let warnings: [Diagnostic]
+    let warnings: [Diagnostic]
     /// Problems that make the table untrustworthy: sums that overflow, pricing failures,
     /// an accounting that does not balance, balance-chain breaks under `strict`.
-    public let errors: [Diagnostic]
+    let errors: [Diagnostic]
     /// The currency of `cost`, when priced.
-    public let costCurrency: Currency?
+    let costCurrency: Currency?
     /// Every charge in the window compared with the card; nil when the run had no card.
-    public let chargeAudit: ChargeAudit?
+    let chargeAudit: ChargeAudit?
 
     /// True when the run should exit 1: an error, a conflicting duplicate (the same id
     /// with different content is always an error), or under `strict` any rejection.
-    public func hasFindings(strict: Bool) -> Bool {
+    func hasFindings(strict: Bool) -> Bool {
         !errors.isEmpty || input.rejectedByClass[.conflictingDuplicate, default: 0] > 0
             || (strict && input.rejected > 0)
     }

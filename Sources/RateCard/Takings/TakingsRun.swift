@@ -9,19 +9,19 @@ import Dispatch
 /// The library entry point of `margin pnl`: reads every input, merges, windows and sums.
 public enum TakingsRun {
     /// The most inputs one run takes (their index is packed in 10 bits).
-    public static let maxInputs = 1024
+    static let maxInputs = 1024
     /// The longest line accepted, so a file without newlines cannot take all memory.
     static let maxLineBytes = 64 << 20
     /// The most charges, declines, grants and top-ups that the roll-ups of one run may
     /// count in all, so that every count (and every sum of counts) fits in 64 bits.
-    public static let maxRollupCounts: Int128 = 1_000_000_000_000_000_000
+    static let maxRollupCounts: Int128 = 1_000_000_000_000_000_000
 
     /// Reads `inputs` in order and returns the table.
     ///
     /// Throws `TakingsInputError` when an input cannot be read at all (exit 2) and
     /// `TakingsOptionError` for bad options; every problem inside an input is a rejection,
     /// a warning or an error in the report instead.
-    public static func run(
+    static func run(
         inputs: [TakingsInput], options: TakingsOptions, pricing: (any TakingsPricing)?
     ) throws -> TakingsReport {
         guard inputs.count <= maxInputs else {

@@ -1,9 +1,9 @@
 /// The half-open span of time a P&L covers: `[since, until)`; a missing bound is open.
 public struct TakingsWindow: Sendable, Hashable {
-    public let since: Timestamp?
-    public let until: Timestamp?
+    let since: Timestamp?
+    let until: Timestamp?
     /// How the window was asked for ("all", "7d", "30d", "since … until …").
-    public let name: String
+    let name: String
 
     public init(since: Timestamp?, until: Timestamp?, name: String? = nil) {
         self.since = since
@@ -64,9 +64,9 @@ public struct TakingsWindow: Sendable, Hashable {
 public struct TakingsSeries: Sendable, Hashable {
     public typealias Period = CalendarPeriodLength
 
-    public let period: Period
+    let period: Period
     /// Minutes east of UTC that period boundaries are drawn in.
-    public let offsetMinutes: Int
+    let offsetMinutes: Int
     /// The period numbers that have a label: an entry outside them (within a day of the
     /// ends of the years 0001–9999, at an offset that moves it into year 0000 or 10000)
     /// is counted in the table, not in the series, and reported (`series-range`).
