@@ -1,7 +1,7 @@
 import Foundation
 
 /// What one JSON file in `RateCards/` holds, told apart by its `"kind"` field.
-public enum CardFile: Sendable, Hashable {
+enum CardFile: Sendable, Hashable {
     case card(RateCard)
     case provider(ProviderSheet)
     case fx(FXTable)
@@ -14,14 +14,14 @@ public enum CardFile: Sendable, Hashable {
 /// Every problem in a file is collected (not only the first) and reported as a
 /// `Diagnostic` naming the file, line, column and field. Unknown fields are errors, so a
 /// misspelt key never silently falls back to a default.
-public enum CardFileLoader {
+enum CardFileLoader {
     /// The largest credit count a card may state: packs, grants and feature prices.
     /// Large enough for micro-credit packs of any real price, small enough that every
     /// product the engine forms stays far inside 128 bits.
-    public static let maxCredits: Int128 = 1_000_000_000_000_000  // 10^15
+    static let maxCredits: Int128 = 1_000_000_000_000_000  // 10^15
 
     /// Loads one file from disk.
-    public static func load(path: String) throws(Diagnostics) -> CardFile {
+    static func load(path: String) throws(Diagnostics) -> CardFile {
         let bytes: [UInt8]
         do { bytes = try FileBytes.read(path, what: "the file") } catch {
             throw Diagnostics([error])
@@ -30,12 +30,12 @@ public enum CardFileLoader {
     }
 
     /// Loads one file's bytes; `path` is used in messages.
-    public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> CardFile {
+    static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> CardFile {
         try load(root: try JSONParser.parseDocument(bytes, path: path), path: path)
     }
 
     /// Loads a file that is already parsed (`margin check` also hashes the parsed tree).
-    public static func load(root: JSONNode, path: String) throws(Diagnostics) -> CardFile {
+    static func load(root: JSONNode, path: String) throws(Diagnostics) -> CardFile {
         let r = FieldReader(path: path)
         guard let members = r.object(root, "") else { throw Diagnostics(r.diagnostics) }
         guard let kindNode = members["kind"]?.value else {
@@ -72,7 +72,7 @@ public enum CardFileLoader {
         "a stable identifier: a letter, then letters, digits, '_', '-' or '.' (at most 64)"
 
     /// True for keys such as `transcript`, `asr`, `inputTokens`, `saveToVault`.
-    public static func isStableIdentifier(_ s: String) -> Bool {
+    static func isStableIdentifier(_ s: String) -> Bool {
         let b = Array(s.utf8)
         guard let first = b.first, b.count <= 64, isLetter(first) else { return false }
         return b.allSatisfy {
@@ -636,7 +636,7 @@ public enum CardFileLoader {
     }
 
     /// "+08:00" → 480; "-05:30" → -330; "Z" → 0 (`UTCOffset`, the one offset rule).
-    public static func parseOffset(_ s: String) -> Int? {
+    static func parseOffset(_ s: String) -> Int? {
         UTCOffset.parse(s)
     }
 

@@ -4,15 +4,15 @@ import Foundation
 /// commission rates, cross-checked against each other.
 public struct CardRepository: Sendable {
     public let cards: [RateCard]
-    public let providers: [String: ProviderSheet]
+    let providers: [String: ProviderSheet]
     public let fx: FXTable
-    public let commission: CommissionSchedule
+    let commission: CommissionSchedule
     /// The storefront data file (`"kind": "storefronts"`), when the folder has one.
     public let storefronts: StorefrontTable?
     /// Every file that was read, sorted.
-    public let files: [String]
+    let files: [String]
 
-    public init(
+    init(
         cards: [RateCard], providers: [String: ProviderSheet], fx: FXTable,
         commission: CommissionSchedule, storefronts: StorefrontTable? = nil, files: [String] = []
     ) {
@@ -42,7 +42,7 @@ public struct CardRepository: Sendable {
     }
 
     /// Builds a repository from already-loaded files, checking cross-references.
-    public static func assemble(_ loaded: [(path: String, file: CardFile)], files: [String] = [])
+    static func assemble(_ loaded: [(path: String, file: CardFile)], files: [String] = [])
         throws(Diagnostics) -> CardRepository
     {
         var problems: [Diagnostic] = []
@@ -160,12 +160,12 @@ public struct CardRepository: Sendable {
     }
 
     /// Every version of a card family, oldest first.
-    public func versions(of id: String) -> [RateCard] {
+    func versions(of id: String) -> [RateCard] {
         cards.filter { $0.id == id }.sorted { $0.version < $1.version }
     }
 
     /// The card families, sorted by id.
-    public var cardIDs: [String] { Array(Set(cards.map(\.id))).sorted() }
+    var cardIDs: [String] { Array(Set(cards.map(\.id))).sorted() }
 
     /// The newest version of each family.
     public var newestCards: [RateCard] {
@@ -174,7 +174,7 @@ public struct CardRepository: Sendable {
 
     /// The version of `id` in force at `instant`: the newest whose effective time is not
     /// after it. Older history is priced by the card that applied then.
-    public func card(_ id: String, at instant: Timestamp) -> RateCard? {
+    func card(_ id: String, at instant: Timestamp) -> RateCard? {
         versions(of: id).last { $0.effective <= instant }
     }
 

@@ -4,7 +4,7 @@ extension Dimension {
     ///
     /// Throws when the quantity is negative, or not a whole number of intervals under
     /// `exact` rounding, or too large to compute.
-    public func credits(for quantity: Exact) throws(ChargeError) -> Int128 {
+    func credits(for quantity: Exact) throws(ChargeError) -> Int128 {
         guard !quantity.isNegative else { throw .negativeQuantity(dimension: name) }
         if quantity.isZero { return 0 }
         if let whole = quantity.integerValue {
@@ -61,7 +61,7 @@ extension Dimension {
 extension Feature {
     /// Credits charged for a request with these quantities (dimension name → units);
     /// dimensions are rounded separately and summed. Unknown dimensions are an error.
-    public func credits(for quantities: [String: Exact]) throws(ChargeError) -> Int128 {
+    func credits(for quantities: [String: Exact]) throws(ChargeError) -> Int128 {
         for key in quantities.keys where !dimensions.contains(where: { $0.name == key }) {
             throw .unknownDimension(feature: self.key, dimension: key)
         }
@@ -85,13 +85,13 @@ extension Feature {
 }
 
 /// Why a charge could not be computed.
-public enum ChargeError: Error, Sendable, Hashable, CustomStringConvertible {
+enum ChargeError: Error, Sendable, Hashable, CustomStringConvertible {
     case negativeQuantity(dimension: String)
     case notWholeIntervals(dimension: String, per: Int128)
     case unknownDimension(feature: String, dimension: String)
     case overflow(dimension: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .negativeQuantity(let d): "quantity of \(d) is negative"
         case .notWholeIntervals(let d, let per):

@@ -3,36 +3,36 @@
 ///
 /// Months and years are calendar lengths (a month is 28 to 31 days), so the engine counts
 /// how many quota resets a period can hold at most (see `windows(of:)`).
-public struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public enum Unit: String, Sendable, Hashable, CaseIterable {
+struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringConvertible {
+    enum Unit: String, Sendable, Hashable, CaseIterable {
         case day = "D"
         case week = "W"
         case month = "M"
         case year = "Y"
     }
 
-    public let count: Int
-    public let unit: Unit
+    let count: Int
+    let unit: Unit
 
-    public init(count: Int, unit: Unit) {
+    init(count: Int, unit: Unit) {
         self.count = count
         self.unit = unit
     }
 
     /// The renewal periods App Store auto-renewable subscriptions have
     /// (`recurringSubscriptionPeriod`).
-    public static let renewalPeriods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
+    static let renewalPeriods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
     /// The durations of an introductory offer or free trial (`introductoryOffer.subscriptionPeriod`).
-    public static let offerPeriods = ["P3D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
+    static let offerPeriods = ["P3D", "P1W", "P2W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
     /// The periods a quota or allowance may reset after.
-    public static let resetPeriods = ["P1D", "P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
+    static let resetPeriods = ["P1D", "P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
 
-    public static let day = SubscriptionPeriod(count: 1, unit: .day)
-    public static let month = SubscriptionPeriod(count: 1, unit: .month)
-    public static let year = SubscriptionPeriod(count: 1, unit: .year)
+    static let day = SubscriptionPeriod(count: 1, unit: .day)
+    static let month = SubscriptionPeriod(count: 1, unit: .month)
+    static let year = SubscriptionPeriod(count: 1, unit: .year)
 
     /// Parses `P<n><D|W|M|Y>` with `n` from 1 to 999; nil for anything else (`P1M2D`, `PT1H`).
-    public init?(iso8601 text: String) {
+    init?(iso8601 text: String) {
         let b = Array(text.utf8)
         guard b.count >= 3, b.count <= 5, b[0] == UInt8(ascii: "P"),
             let unit = Unit(rawValue: String(UnicodeScalar(b[b.count - 1]))),
@@ -42,10 +42,10 @@ public struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringCo
     }
 
     /// "P1M"
-    public var description: String { "P\(count)\(unit.rawValue)" }
+    var description: String { "P\(count)\(unit.rawValue)" }
 
     /// "month", "3 months", "week", "3 days"
-    public var phrase: String {
+    var phrase: String {
         let name: String
         switch unit {
         case .day: name = "day"
@@ -67,10 +67,10 @@ public struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringCo
 
     /// The most days the period can last: 31 for a month, 92 for three, 184 for six, 366
     /// for a year (any run of consecutive calendar months, leap years included).
-    public var maxDays: Int { dayRange.max }
+    var maxDays: Int { dayRange.max }
 
     /// The fewest days the period can last: 28 for a month, 365 for a year.
-    public var minDays: Int { dayRange.min }
+    var minDays: Int { dayRange.min }
 
     private var dayRange: (min: Int, max: Int) {
         switch unit {
@@ -110,20 +110,20 @@ public struct SubscriptionPeriod: Sendable, Hashable, Comparable, CustomStringCo
     ///
     /// Two calendar lengths (months, years) divide exactly; otherwise the longest the
     /// period can be is divided by the shortest the window can be, rounded up.
-    public func windows(of reset: SubscriptionPeriod) -> Int {
+    func windows(of reset: SubscriptionPeriod) -> Int {
         if let p = months, let w = reset.months { return max(1, (p + w - 1) / w) }
         let w = reset.minDays
         return max(1, (maxDays + w - 1) / w)
     }
 
     /// Ordered by their longest length, then shortest.
-    public static func < (lhs: SubscriptionPeriod, rhs: SubscriptionPeriod) -> Bool {
+    static func < (lhs: SubscriptionPeriod, rhs: SubscriptionPeriod) -> Bool {
         (lhs.maxDays, lhs.minDays) < (rhs.maxDays, rhs.minDays)
     }
 
     /// True when `reset` never lasts longer than this period, so a quota resetting after
     /// it is renewed at least once a period (a monthly reset in a weekly plan is not).
-    public func holds(_ reset: SubscriptionPeriod) -> Bool {
+    func holds(_ reset: SubscriptionPeriod) -> Bool {
         if let p = months, let w = reset.months { return w <= p }
         return reset.maxDays <= minDays
     }

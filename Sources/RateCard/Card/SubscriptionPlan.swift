@@ -9,20 +9,20 @@ public struct SubscriptionPlan: Sendable, Hashable {
     /// The App Store product id.
     public let productId: String
     /// The subscription group: the StoreKit group's reference name.
-    public let group: String
+    let group: String
     /// The renewal period (`recurringSubscriptionPeriod`): P1W, P1M, P2M, P3M, P6M, P1Y.
-    public let period: SubscriptionPeriod
+    let period: SubscriptionPeriod
     /// The price of one period, per currency (and optionally storefront).
-    public let prices: [PackPrice]
+    let prices: [PackPrice]
     /// Credits added each period.
-    public let credits: Int128
+    let credits: Int128
     /// Usage included each period, capped.
-    public let quotas: [UsageLimit]
+    let quotas: [UsageLimit]
     /// Usage free of charge each period before credits are charged.
-    public let allowances: [UsageLimit]
-    public let introductoryOffer: IntroductoryOffer?
-    public let placeholder: Bool
-    public let location: SourceLocation
+    let allowances: [UsageLimit]
+    let introductoryOffer: IntroductoryOffer?
+    let placeholder: Bool
+    let location: SourceLocation
 }
 
 /// An amount of one dimension of one feature that a plan or free tier gives each `reset`
@@ -31,35 +31,35 @@ public struct SubscriptionPlan: Sendable, Hashable {
 /// Usage is counted the way the card meters the dimension: a request uses its quantity
 /// rounded to the dimension's intervals (a started 3 s counts 3 s under rounding `up`), so
 /// a quota is a whole number of intervals.
-public struct UsageLimit: Sendable, Hashable {
+struct UsageLimit: Sendable, Hashable {
     /// "quota" or "allowance": how a plan names it.
-    public enum Kind: String, Sendable, Hashable {
+    enum Kind: String, Sendable, Hashable {
         case quota, allowance
 
         /// "a quota", "an allowance"
-        public var article: String { self == .quota ? "a quota" : "an allowance" }
+        var article: String { self == .quota ? "a quota" : "an allowance" }
     }
 
-    public let kind: Kind
-    public let feature: String
-    public let dimension: String
+    let kind: Kind
+    let feature: String
+    let dimension: String
     /// Units of the dimension's own unit (seconds, tokens) per window.
-    public let amount: Int128
+    let amount: Int128
     /// How often the amount is given afresh.
-    public let reset: SubscriptionPeriod
-    public let location: SourceLocation
-    public let amountLocation: SourceLocation
+    let reset: SubscriptionPeriod
+    let location: SourceLocation
+    let amountLocation: SourceLocation
 
     /// "36,000 s of asr.second a day"
-    public func summary(unit: MeterUnit) -> String {
+    func summary(unit: MeterUnit) -> String {
         "\(Format.grouped(amount)) \(unit.abbreviation) of \(feature).\(dimension) per \(reset.phrase)"
     }
 }
 
 /// An introductory offer or free trial for new subscribers, as App Store Connect sets it.
-public struct IntroductoryOffer: Sendable, Hashable {
+struct IntroductoryOffer: Sendable, Hashable {
     /// StoreKit's `paymentMode`.
-    public enum PaymentMode: String, Sendable, Hashable, CaseIterable {
+    enum PaymentMode: String, Sendable, Hashable, CaseIterable {
         /// A free trial.
         case free
         /// A reduced price for each of `periods` periods.
@@ -68,24 +68,24 @@ public struct IntroductoryOffer: Sendable, Hashable {
         case payUpFront
     }
 
-    public let paymentMode: PaymentMode
+    let paymentMode: PaymentMode
     /// StoreKit's `subscriptionPeriod`: one offer period.
-    public let period: SubscriptionPeriod
+    let period: SubscriptionPeriod
     /// StoreKit's `numberOfPeriods`.
-    public let periods: Int
+    let periods: Int
     /// What the subscriber pays: per period (pay as you go) or once (pay up front); none
     /// for a free trial.
-    public let prices: [PackPrice]
-    public let location: SourceLocation
+    let prices: [PackPrice]
+    let location: SourceLocation
 
     /// How long the whole offer runs, as the windows of a quota see it.
-    public var span: SubscriptionPeriod {
+    var span: SubscriptionPeriod {
         SubscriptionPeriod(count: period.count * periods, unit: period.unit)
     }
 
     /// What the subscriber pays for the whole offer in `currency`; nil when the card gives
     /// no price in it (zero for a free trial).
-    public func totalPrice(in currency: Currency) throws(MoneyError) -> Money? {
+    func totalPrice(in currency: Currency) throws(MoneyError) -> Money? {
         if paymentMode == .free { return .zero(currency) }
         guard
             let p = prices.first(where: { $0.price.currency == currency && $0.storefront == nil })
@@ -96,9 +96,9 @@ public struct IntroductoryOffer: Sendable, Hashable {
 }
 
 /// What a user who pays nothing may use each period.
-public struct FreeTier: Sendable, Hashable {
+struct FreeTier: Sendable, Hashable {
     /// The period the free tier's cost is reported per (default P1M).
-    public let period: SubscriptionPeriod
-    public let allowances: [UsageLimit]
-    public let location: SourceLocation
+    let period: SubscriptionPeriod
+    let allowances: [UsageLimit]
+    let location: SourceLocation
 }

@@ -21,29 +21,29 @@
 ///   or with an exponent beyond ±1,000,000, is rejected rather than expanded (zero, however
 ///   written, is `0`): no real card holds one, and refusing it keeps the digest of a
 ///   hostile file cheap to compute.
-public enum CanonicalJSON {
+enum CanonicalJSON {
     /// The most digits a number may have once its exponent is written out.
-    public static let maxNumberDigits = 1_000
+    static let maxNumberDigits = 1_000
 
     /// Exponents beyond this magnitude are not read (a non-zero number with one is
     /// rejected), so that no exponent text can overflow `Int`.
     static let maxExponent = 1_000_000
 
     /// The canonical bytes of `node`.
-    public static func serialize(_ node: JSONNode) throws(CanonicalJSONError) -> [UInt8] {
+    static func serialize(_ node: JSONNode) throws(CanonicalJSONError) -> [UInt8] {
         var out: [UInt8] = []
         try write(node, to: &out)
         return out
     }
 
     /// SHA-256 of the canonical bytes, as 64 lowercase hex digits.
-    public static func sha256(of node: JSONNode) throws(CanonicalJSONError) -> String {
+    static func sha256(of node: JSONNode) throws(CanonicalJSONError) -> String {
         SHA256.hexDigest(try serialize(node))
     }
 
     /// SHA-256 of the canonical form of the JSON file `bytes`, read from `path`; a syntax
     /// error or an absurd number is a diagnostic naming the place.
-    public static func sha256(ofFile bytes: [UInt8], path: String) throws(Diagnostic) -> String {
+    static func sha256(ofFile bytes: [UInt8], path: String) throws(Diagnostic) -> String {
         let node: JSONNode
         do {
             node = try JSONParser.parse(bytes)
@@ -205,9 +205,9 @@ public enum CanonicalJSON {
 }
 
 /// Why a JSON value has no canonical form, and where it is.
-public struct CanonicalJSONError: Error, Sendable, Hashable {
-    public let message: String
-    public let location: SourceLocation
+struct CanonicalJSONError: Error, Sendable, Hashable {
+    let message: String
+    let location: SourceLocation
 
     init(_ message: String, at location: SourceLocation) {
         self.message = message

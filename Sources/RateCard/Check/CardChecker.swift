@@ -18,7 +18,7 @@ public enum CardChecker {
         /// highest commission rate: 0 (the default) means "never a loss", 0.2 means 20%.
         public var minMargin: Exact
         /// An Xcode StoreKit configuration file to compare with the newest card's packs.
-        public var storeKitPath: String?
+        var storeKitPath: String?
         /// More StoreKit configuration files (`--storekit` is repeatable); each is compared
         /// on its own. `storeKitPath`, when set, comes first.
         public var storeKitPaths: [String]
@@ -26,7 +26,7 @@ public enum CardChecker {
         /// lists in `storeKitIgnore`: never compared with the packs.
         public var storeKitIgnore: Set<String>
         /// The publish lock; nil for `defaultLockPath(for:)`. A lock named here must exist.
-        public var lockPath: String?
+        var lockPath: String?
         /// The time "in force now" is judged at: which versions the margin floor applies to
         /// and whether a card with no lock file is already live. Nil: the current time.
         public var now: Timestamp?
@@ -95,7 +95,7 @@ public enum CardChecker {
 
     /// `published.lock` in the first path when it is a folder, else beside the first file;
     /// `RateCards/published.lock` when no path is given.
-    public static func defaultLockPath(for paths: [String]) -> String {
+    static func defaultLockPath(for paths: [String]) -> String {
         let first = paths.first ?? "RateCards"
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: first, isDirectory: &isDir), isDir.boolValue {

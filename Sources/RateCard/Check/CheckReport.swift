@@ -3,19 +3,19 @@ public struct CheckReport: Sendable, Hashable {
     /// Every finding and load problem, sorted by file, place, severity and message.
     public let diagnostics: [Diagnostic]
     /// The rate-card files (cards, provider sheets, FX and commission files) that were read.
-    public let files: [String]
+    let files: [String]
     /// True when an input could not be read or parsed, or the files do not form a
     /// repository (exit 2): some rules could not run.
-    public let unreadable: Bool
+    let unreadable: Bool
 
-    public init(diagnostics: [Diagnostic], files: [String], unreadable: Bool) {
+    init(diagnostics: [Diagnostic], files: [String], unreadable: Bool) {
         self.diagnostics = diagnostics.sorted()
         self.files = files
         self.unreadable = unreadable
     }
 
-    public var errorCount: Int { diagnostics.count { $0.severity == .error } }
-    public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+    var errorCount: Int { diagnostics.count { $0.severity == .error } }
+    var warningCount: Int { diagnostics.count { $0.severity == .warning } }
 
     /// 0 when nothing is an error (warnings allowed), 1 on any error finding, 2 when an
     /// input is unreadable or malformed.

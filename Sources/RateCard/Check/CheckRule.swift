@@ -78,7 +78,7 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
 
     /// The rules about the publish lock rather than a card's content: `margin publish`
     /// ignores them when it checks a card before recording it.
-    public static let lockRules: Set<CheckRule> = [
+    static let lockRules: Set<CheckRule> = [
         .publishedCardEdited, .publishedCardMissing, .unpublishedCard, .lockMissing,
     ]
 }

@@ -31,15 +31,15 @@ public struct PublishLock: Sendable {
     /// One published card version.
     public struct Entry: Sendable, Hashable {
         /// The card id (e.g. "osg").
-        public let card: String
+        let card: String
         /// The published version, 1 or more.
-        public let version: Int
+        let version: Int
         /// The card file, relative to the lock file's folder (e.g. "osg-v10.json").
         public let file: String
         /// SHA-256 of the card's canonical JSON, 64 lowercase hex digits.
         public let sha256: String
 
-        public init(card: String, version: Int, file: String, sha256: String) {
+        init(card: String, version: Int, file: String, sha256: String) {
             self.card = card
             self.version = version
             self.file = file
@@ -58,24 +58,24 @@ public struct PublishLock: Sendable {
     }
 
     /// The entries in file order: by card id (UTF-8 byte order), then version.
-    public private(set) var entries: [Entry]
+    private(set) var entries: [Entry]
     /// Where each loaded entry was written, for messages that point into the lock.
     private var locations: [Key: SourceLocation]
 
     /// An empty lock: nothing published yet.
-    public init() {
+    init() {
         entries = []
         locations = [:]
     }
 
     /// The entry recorded for `card` at `version`, if that version is published.
-    public func entry(card: String, version: Int) -> Entry? {
+    func entry(card: String, version: Int) -> Entry? {
         entries.first { $0.card == card && $0.version == version }
     }
 
     /// Where the entry for `card`@`version` is written in the loaded lock file, if it was
     /// loaded from one.
-    public func location(card: String, version: Int) -> SourceLocation? {
+    func location(card: String, version: Int) -> SourceLocation? {
         locations[Key(card: card, version: version)]
     }
 
@@ -87,7 +87,7 @@ public struct PublishLock: Sendable {
     ///
     /// The finding is rule `published-card-edited`, located at `location` in the card
     /// file `path` (its `version` field is a good place).
-    public func verify(
+    func verify(
         card: String, version: Int, sha256: String, path: String, at location: SourceLocation
     ) -> Diagnostic? {
         guard let recorded = entry(card: card, version: version),
@@ -109,7 +109,7 @@ public struct PublishLock: Sendable {
     /// the existing entry in the lock file `path`, when the version is recorded with a
     /// different digest or file: a published version is never overwritten.
     @discardableResult
-    public mutating func add(_ entry: Entry, path: String) throws(Diagnostic) -> Bool {
+    mutating func add(_ entry: Entry, path: String) throws(Diagnostic) -> Bool {
         if let existing = self.entry(card: entry.card, version: entry.version) {
             if existing == entry { return false }
             throw Diagnostic(
@@ -146,7 +146,7 @@ public struct PublishLock: Sendable {
 
     /// The file's bytes: deterministic, one entry per line, keys in a fixed order, ending
     /// with a newline.
-    public func serialized() -> [UInt8] {
+    func serialized() -> [UInt8] {
         var out: [UInt8] = []
         func text(_ s: String) { out.append(contentsOf: s.utf8) }
         func quoted(_ s: String) { CanonicalJSON.writeString(s, to: &out) }
@@ -167,7 +167,7 @@ public struct PublishLock: Sendable {
     /// Writes the lock to `path` atomically: the bytes go to a temporary file in the same
     /// folder, are flushed to disk, and the temporary file is renamed over `path`, so a
     /// reader sees the old lock or the new one, never half of one.
-    public func write(to path: String) throws(Diagnostic) {
+    func write(to path: String) throws(Diagnostic) {
         let bytes = serialized()
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
@@ -214,7 +214,7 @@ public struct PublishLock: Sendable {
 
     /// Reads and checks the lock file at `path`. A missing or unreadable file is an error:
     /// a lock that silently disappeared would let any published card change.
-    public static func load(path: String) throws(Diagnostics) -> PublishLock {
+    static func load(path: String) throws(Diagnostics) -> PublishLock {
         let bytes: [UInt8]
         do { bytes = try FileBytes.read(path, what: "the publish lock") } catch {
             throw Diagnostics([error])
@@ -225,7 +225,7 @@ public struct PublishLock: Sendable {
     /// Parses and checks lock-file bytes read from `path`, collecting every problem:
     /// wrong types, missing or unknown fields, malformed digests, a card version recorded
     /// twice, entries out of order.
-    public static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> PublishLock {
+    static func load(bytes: [UInt8], path: String) throws(Diagnostics) -> PublishLock {
         let root = try JSONParser.parseDocument(bytes, path: path)
         guard case .object = root.value else {
             throw Diagnostics([

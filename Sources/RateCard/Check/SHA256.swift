@@ -2,9 +2,9 @@
 ///
 /// Used to fingerprint the canonical content of a published rate card; the digests go
 /// into `RateCards/published.lock`. Not constant-time and not meant for secrets.
-public enum SHA256 {
+enum SHA256 {
     /// The 32-byte digest of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    static func hash(_ bytes: [UInt8]) -> [UInt8] {
         var state = initialState
         var block = [UInt32](repeating: 0, count: 64)
         let fullBlocks = bytes.count / 64
@@ -38,12 +38,12 @@ public enum SHA256 {
     }
 
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-    public static func hexDigest(_ bytes: [UInt8]) -> String {
+    static func hexDigest(_ bytes: [UInt8]) -> String {
         hex(hash(bytes))
     }
 
     /// Lowercase hexadecimal text of `bytes`, two digits per byte.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)

@@ -18,7 +18,7 @@ extension StoreKitConfiguration {
     ///
     /// When `packs` repeats a product id, the first one counts. An id in `ignore` is never
     /// compared, even when a pack has it (the pack is then not reported missing either).
-    public func mismatches(
+    func mismatches(
         with packs: [StoreKitPackExpectation], cardPath: String, ignore: Set<String> = []
     ) -> [Diagnostic] {
         var packsByID: [String: StoreKitPackExpectation] = [:]

@@ -15,24 +15,24 @@
 /// `displayPrice` (per period pay as you go, the whole offer up front).
 extension StoreKitConfiguration {
     /// One subscription of the file, with where its fields are written.
-    public struct Subscription: Sendable, Hashable {
-        public let productId: String
+    struct Subscription: Sendable, Hashable {
+        let productId: String
         /// The group's `name` (its reference name).
-        public let group: String?
-        public let period: SubscriptionPeriod?
-        public let price: Exact?
-        public let offer: Offer?
-        public let idLocation: SourceLocation
-        public let periodLocation: SourceLocation
-        public let priceLocation: SourceLocation
-        public let offerLocation: SourceLocation
+        let group: String?
+        let period: SubscriptionPeriod?
+        let price: Exact?
+        let offer: Offer?
+        let idLocation: SourceLocation
+        let periodLocation: SourceLocation
+        let priceLocation: SourceLocation
+        let offerLocation: SourceLocation
 
-        public struct Offer: Sendable, Hashable {
-            public let paymentMode: String
-            public let period: SubscriptionPeriod?
-            public let periods: Int
-            public let price: Exact?
-            public let priceLocation: SourceLocation
+        struct Offer: Sendable, Hashable {
+            let paymentMode: String
+            let period: SubscriptionPeriod?
+            let periods: Int
+            let price: Exact?
+            let priceLocation: SourceLocation
         }
     }
 

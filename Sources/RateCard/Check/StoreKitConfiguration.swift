@@ -27,68 +27,68 @@
 /// Refused (exit 2) is only what is not Xcode's format, saying what it looks like
 /// instead: an empty file, an XML property list, a JSON value that is not an object, or an
 /// object with none of Xcode's product lists (another schema).
-public struct StoreKitConfiguration: Sendable, Hashable {
+struct StoreKitConfiguration: Sendable, Hashable {
     /// One in-app product of the file, with where each of its fields is written.
-    public struct Product: Sendable, Hashable {
+    struct Product: Sendable, Hashable {
         /// `productID`, the App Store product identifier.
-        public let id: String
+        let id: String
         /// `type`: "Consumable", "NonConsumable", "NonRenewingSubscription" or
         /// "RecurringSubscription".
-        public let type: String
+        let type: String
         /// `displayPrice` in the storefront's currency, exact; nil when the file gives none
         /// (`""`).
-        public let price: Exact?
+        let price: Exact?
         /// `referenceName`, when present and not null.
-        public let referenceName: String?
+        let referenceName: String?
         /// The array the product is listed in: "products", "nonRenewingSubscriptions" or
         /// "subscriptionGroups[2].subscriptions".
-        public let list: String
+        let list: String
         /// For a subscription in a group: the group's `name` (else its `id`).
-        public let subscriptionGroup: String?
+        let subscriptionGroup: String?
         /// `recurringSubscriptionPeriod` ("P1M", "P1Y") of an auto-renewable subscription.
-        public let subscriptionPeriod: String?
+        let subscriptionPeriod: String?
         /// The product's object.
-        public let location: SourceLocation
-        public let idLocation: SourceLocation
-        public let typeLocation: SourceLocation
-        public let priceLocation: SourceLocation
+        let location: SourceLocation
+        let idLocation: SourceLocation
+        let typeLocation: SourceLocation
+        let priceLocation: SourceLocation
 
         /// A subscription (auto-renewable or not), which a credit pack never is.
-        public var isSubscription: Bool {
+        var isSubscription: Bool {
             type == "RecurringSubscription" || type == "NonRenewingSubscription"
         }
     }
 
     /// The product types Xcode writes.
-    public static let productTypes: Set<String> = [
+    static let productTypes: Set<String> = [
         "Consumable", "NonConsumable", "NonRenewingSubscription", "RecurringSubscription",
     ]
 
     /// The storefront Xcode uses when a file names none (`settings._storefront` absent).
-    public static let defaultStorefront = "USA"
+    static let defaultStorefront = "USA"
 
     /// The file the configuration was read from, as given.
-    public let path: String
+    let path: String
     /// The storefront code, e.g. "USA".
-    public let storefront: String
+    let storefront: String
     /// Where `settings._storefront` is written, or the top-level object when the file
     /// names no storefront.
-    public let storefrontLocation: SourceLocation
+    let storefrontLocation: SourceLocation
     /// True when the file names no storefront and Xcode's default (USA) applies.
-    public let storefrontIsDefault: Bool
+    let storefrontIsDefault: Bool
     /// The currency of every `displayPrice` in the file.
-    public let currency: Currency
+    let currency: Currency
     /// Every product: `products`, then `nonRenewingSubscriptions`, then the subscriptions
     /// of each group, in file order.
-    public let products: [Product]
+    let products: [Product]
 
     /// The subscriptions of the file (`nonRenewingSubscriptions` and every group's), parsed
     /// but not compared with packs: the hook for checking them against a card's
     /// subscription plans.
-    public var subscriptions: [Product] { products.filter(\.isSubscription) }
+    var subscriptions: [Product] { products.filter(\.isSubscription) }
 
     /// Reads the StoreKit configuration file at `path`.
-    public static func load(path: String) throws(Diagnostics) -> StoreKitConfiguration {
+    static func load(path: String) throws(Diagnostics) -> StoreKitConfiguration {
         let bytes: [UInt8]
         do { bytes = try FileBytes.read(path, what: "the StoreKit configuration") } catch {
             throw Diagnostics([error])
@@ -100,7 +100,7 @@ public struct StoreKitConfiguration: Sendable, Hashable {
     /// unknown storefront, products without an id or type, a price that is not an exact
     /// non-negative decimal in the storefront currency's minor units, a product id given
     /// twice; and refusing, with what it looks like instead, a file that is not Xcode's.
-    public static func load(bytes: [UInt8], path: String) throws(Diagnostics)
+    static func load(bytes: [UInt8], path: String) throws(Diagnostics)
         -> StoreKitConfiguration
     {
         if let notXcode = notXcodeFormat(bytes) {

@@ -3,23 +3,15 @@
 ///
 /// The card loader builds these; `StoreKitConfiguration.mismatches(with:cardPath:)`
 /// compares them with the products of a `.storekit` file.
-public struct StoreKitPackExpectation: Sendable, Hashable {
+struct StoreKitPackExpectation: Sendable, Hashable {
     /// The App Store product id, e.g. "3000tks".
-    public let productId: String
+    let productId: String
     /// The product type as the card writes it, e.g. "consumable". Compared with StoreKit's
     /// type ignoring case and punctuation, so "non-consumable" matches "NonConsumable".
-    public let type: String
+    let type: String
     /// The pack's price in each currency it is sold in.
-    public let prices: [Currency: Exact]
+    let prices: [Currency: Exact]
     /// The pack in the card file: where a pack missing from the `.storekit` file is reported.
-    public let location: SourceLocation
+    let location: SourceLocation
 
-    public init(
-        productId: String, type: String, prices: [Currency: Exact], location: SourceLocation
-    ) {
-        self.productId = productId
-        self.type = type
-        self.prices = prices
-        self.location = location
-    }
 }

@@ -2,11 +2,11 @@
 /// positionals. An unknown option gets "did you mean …?".
 public struct ArgumentParser: Sendable {
     public struct Option: Sendable, Hashable {
-        public let name: String
+        let name: String
         /// The placeholder of its value, e.g. "FORMAT"; nil for a flag.
-        public let value: String?
-        public let help: String
-        public let repeatable: Bool
+        let value: String?
+        let help: String
+        let repeatable: Bool
 
         public init(_ name: String, value: String? = nil, repeatable: Bool = false, help: String) {
             self.name = name
@@ -16,7 +16,7 @@ public struct ArgumentParser: Sendable {
         }
     }
 
-    public let options: [Option]
+    let options: [Option]
 
     public init(_ options: [Option]) {
         self.options = options
@@ -96,10 +96,10 @@ public struct ArgumentParser: Sendable {
 /// What the command line said.
 public struct ParsedArguments: Sendable, Hashable {
     public var positionals: [String] = []
-    public var values: [String: [String]] = [:]
-    public var flags: Set<String> = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
 
-    public init() {}
+    init() {}
 
     public func value(_ name: String) -> String? { values[name]?.last }
 

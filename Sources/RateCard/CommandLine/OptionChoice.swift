@@ -8,7 +8,7 @@ public protocol OptionChoice: RawRepresentable<String>, CaseIterable, Sendable {
 
 extension OptionChoice {
     /// The case spelled `text`; anything else is bad usage naming the words allowed.
-    public init(choosing text: String) throws(UsageError) {
+    init(choosing text: String) throws(UsageError) {
         guard let value = Self(rawValue: text) else {
             let words = Self.allCases.map(\.rawValue)
             let hint = FieldReader.closest(text, in: words).map { "; did you mean '\($0)'?" } ?? ""

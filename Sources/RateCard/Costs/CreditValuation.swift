@@ -5,13 +5,13 @@ public struct CreditValuation: Sendable, Hashable {
     /// Money per credit, exact.
     public let perCredit: Money
     /// How the value was chosen, for the report ("stated: …" or "lowest per-credit …").
-    public let basis: String
+    let basis: String
     /// True when the user gave the rate.
-    public let stated: Bool
+    let stated: Bool
     /// The FX rates the value was converted with (none when no conversion was needed).
-    public let fxUsed: [FXRate]
+    let fxUsed: [FXRate]
 
-    public init(stated perCredit: Money, fxUsed: [FXRate] = []) {
+    init(stated perCredit: Money, fxUsed: [FXRate] = []) {
         self.perCredit = perCredit
         self.basis = "stated on the command line: \(perCredit) per credit"
         self.stated = true
@@ -20,7 +20,7 @@ public struct CreditValuation: Sendable, Hashable {
 
     /// The lowest per-credit proceeds of any pack price after the highest commission rate
     /// for its currency, converted into `currency` with `fx`.
-    public init(card: RateCard, commission: CommissionSchedule, fx: FXTable, currency: Currency)
+    init(card: RateCard, commission: CommissionSchedule, fx: FXTable, currency: Currency)
         throws(CreditValuationError)
     {
         var lowest: (value: Exact, text: String, used: [FXRate])?
@@ -58,12 +58,12 @@ public struct CreditValuation: Sendable, Hashable {
 }
 
 /// Why a credit could not be valued.
-public enum CreditValuationError: Error, Sendable, Hashable, CustomStringConvertible {
+enum CreditValuationError: Error, Sendable, Hashable, CustomStringConvertible {
     case noPacks(String)
     case fx(MoneyError)
     case arithmetic(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .noPacks(let c): "card \(c) sells no pack with a positive price: give --credit-value"
         case .fx(let e): e.description

@@ -1,24 +1,13 @@
 /// Dated exchange rates: `1 base = rate quote`.
 public struct FXTable: Sendable, Hashable {
-    public let date: CalendarDate?
-    public let sourceNote: String
-    public let placeholder: Bool
-    public let rates: [FXRate]
-    public let source: SourceFile
-
-    public init(
-        date: CalendarDate?, sourceNote: String, placeholder: Bool, rates: [FXRate],
-        source: SourceFile
-    ) {
-        self.date = date
-        self.sourceNote = sourceNote
-        self.placeholder = placeholder
-        self.rates = rates
-        self.source = source
-    }
+    let date: CalendarDate?
+    let sourceNote: String
+    let placeholder: Bool
+    let rates: [FXRate]
+    let source: SourceFile
 
     /// An empty table: only same-currency amounts can be combined.
-    public static let empty = FXTable(
+    static let empty = FXTable(
         date: nil, sourceNote: "none", placeholder: false, rates: [],
         source: SourceFile(path: "(none)"))
 
@@ -38,7 +27,7 @@ public struct FXTable: Sendable, Hashable {
 
     /// How many units of `to` one unit of `from` is worth, and the rates used to get it
     /// (directly, inverted, or through one intermediate currency).
-    public func factor(from: Currency, to: Currency) throws(MoneyError) -> (
+    func factor(from: Currency, to: Currency) throws(MoneyError) -> (
         factor: Exact, used: [FXRate]
     ) {
         if from == to { return (.one, []) }
@@ -68,7 +57,7 @@ public struct FXTable: Sendable, Hashable {
     }
 
     /// `money` in `currency`.
-    public func convert(_ money: Money, to currency: Currency) throws(MoneyError) -> Money {
+    func convert(_ money: Money, to currency: Currency) throws(MoneyError) -> Money {
         let (f, _) = try factor(from: money.currency, to: currency)
         return try money.multiplied(by: f).reCurrency(currency)
     }
@@ -76,13 +65,13 @@ public struct FXTable: Sendable, Hashable {
 
 /// `1 base = rate quote`.
 public struct FXRate: Sendable, Hashable {
-    public let base: Currency
-    public let quote: Currency
-    public let rate: Exact
-    public let location: SourceLocation?
+    let base: Currency
+    let quote: Currency
+    let rate: Exact
+    let location: SourceLocation?
     /// Given on the command line (`--fx`), not read from the FX file: outputs credit it to
     /// the command line and never to the file (nor to the file's placeholder status).
-    public let fromCommandLine: Bool
+    let fromCommandLine: Bool
 
     public init(
         base: Currency, quote: Currency, rate: Exact, location: SourceLocation? = nil,

@@ -1,14 +1,14 @@
 /// The unit a quantity is counted in.
 ///
 /// Time units convert into each other exactly; every other unit only matches itself.
-public enum MeterUnit: String, Sendable, Hashable, CaseIterable {
+enum MeterUnit: String, Sendable, Hashable, CaseIterable {
     case second, minute, hour
     case token, character, byte
     case request, event, file, passage, word, item
 
     /// How many of `other` make one of `self`, when the two are convertible
     /// (one minute is 60 seconds), or nil.
-    public func size(in other: MeterUnit) -> Exact? {
+    func size(in other: MeterUnit) -> Exact? {
         if self == other { return .one }
         guard let a = secondsPerUnit, let b = other.secondsPerUnit else { return nil }
         return try? Exact(a, over: b)

@@ -2,42 +2,42 @@
 ///
 /// Prices are in the provider's own currency. A meter may have variants (cache hit or
 /// miss); a time-of-day schedule may scale every meter (off-peak at half price).
-public struct ProviderSheet: Sendable, Hashable {
-    public let id: String
-    public let name: String
-    public let currency: Currency
-    public let reviewed: CalendarDate
-    public let sourceURL: String
-    public let meters: [Meter]
-    public let schedule: PriceSchedule?
-    public let placeholder: Bool
-    public let notes: [String]
-    public let source: SourceFile
+struct ProviderSheet: Sendable, Hashable {
+    let id: String
+    let name: String
+    let currency: Currency
+    let reviewed: CalendarDate
+    let sourceURL: String
+    let meters: [Meter]
+    let schedule: PriceSchedule?
+    let placeholder: Bool
+    let notes: [String]
+    let source: SourceFile
 
-    public func meter(_ key: String) -> Meter? { meters.first { $0.key == key } }
+    func meter(_ key: String) -> Meter? { meters.first { $0.key == key } }
 }
 
 /// One billed quantity of a provider: a price per `per` units, per variant.
-public struct Meter: Sendable, Hashable {
-    public let key: String
-    public let unit: MeterUnit
+struct Meter: Sendable, Hashable {
+    let key: String
+    let unit: MeterUnit
     /// Units the price is quoted for (1,000,000 tokens; 3,600 seconds).
-    public let per: Exact
-    public let variants: [Variant]
+    let per: Exact
+    let variants: [Variant]
     /// The provider bills in whole multiples of this many units (started increments count).
-    public let increment: Exact?
+    let increment: Exact?
     /// The provider bills at least this many units for any request that uses the meter.
-    public let minimum: Exact?
-    public let location: SourceLocation
+    let minimum: Exact?
+    let location: SourceLocation
 
     /// The most expensive variant.
-    public var worstVariant: Variant {
+    var worstVariant: Variant {
         variants.max { a, b in a.price < b.price || (a.price == b.price && a.name > b.name) }!
     }
 
     /// Units billed for a request of `quantity` units: rounded up to the increment, then
     /// raised to the minimum. A zero quantity is not billed.
-    public func billedUnits(_ quantity: Exact) throws(ArithmeticError) -> Exact {
+    func billedUnits(_ quantity: Exact) throws(ArithmeticError) -> Exact {
         guard quantity.isPositive else { return .zero }
         var billed = quantity
         if let increment {
@@ -50,40 +50,40 @@ public struct Meter: Sendable, Hashable {
 }
 
 /// A priced variant of a meter ("cacheMiss").
-public struct Variant: Sendable, Hashable {
-    public let name: String
+struct Variant: Sendable, Hashable {
+    let name: String
     /// Price per `Meter.per` units, in the sheet's currency, at the schedule's base rate.
-    public let price: Exact
+    let price: Exact
 }
 
 /// Time-of-day pricing: named periods on weekdays at local hours, each with a multiplier.
-public struct PriceSchedule: Sendable, Hashable {
+struct PriceSchedule: Sendable, Hashable {
     /// Fixed offset of the provider's local time, minutes east of UTC.
-    public let offsetMinutes: Int
+    let offsetMinutes: Int
     /// The period in force outside every listed window.
-    public let defaultPeriod: String
-    public let windows: [Window]
+    let defaultPeriod: String
+    let windows: [Window]
     /// Multiplier per period name; the listed prices are multiplied by it.
-    public let multipliers: [String: Exact]
-    public let reviewed: CalendarDate?
-    public let sourceURL: String?
+    let multipliers: [String: Exact]
+    let reviewed: CalendarDate?
+    let sourceURL: String?
     /// Where `default` and each multiplier are written, for findings.
-    public let defaultLocation: SourceLocation
-    public let multiplierLocations: [String: SourceLocation]
+    let defaultLocation: SourceLocation
+    let multiplierLocations: [String: SourceLocation]
 
-    public struct Window: Sendable, Hashable {
-        public let period: String
+    struct Window: Sendable, Hashable {
+        let period: String
         /// ISO weekdays, 1 = Monday … 7 = Sunday.
-        public let weekdays: Set<Int>
+        let weekdays: Set<Int>
         /// Seconds since local midnight, half-open [from, until).
-        public let from: Int
-        public let until: Int
+        let from: Int
+        let until: Int
         /// The window's object in the sheet.
-        public let location: SourceLocation
+        let location: SourceLocation
     }
 
     /// The period in force at an instant: the first window that holds it, else the default.
-    public func period(at instant: Timestamp) -> String {
+    func period(at instant: Timestamp) -> String {
         let (date, second) = instant.local(offsetMinutes: offsetMinutes)
         return period(weekday: date.isoWeekday, second: second)
     }
@@ -105,7 +105,7 @@ public struct PriceSchedule: Sendable, Hashable {
     /// means every local weekday and second occurs. A `default` is missing here when the
     /// windows cover the whole week, a window's period when the window has no days or
     /// earlier windows cover it, and a multiplier's name when nothing names it.
-    public var periodsInForce: [String] {
+    var periodsInForce: [String] {
         var found = Set<String>()
         for day in 1...7 {
             var cuts: Set<Int> = [0, 86_400]
@@ -121,7 +121,7 @@ public struct PriceSchedule: Sendable, Hashable {
     }
 
     /// Multiplier names that are never in force, each with why, sorted by name.
-    public var periodsNeverInForce: [(period: String, reason: String)] {
+    var periodsNeverInForce: [(period: String, reason: String)] {
         let inForce = Set(periodsInForce)
         return multipliers.keys.sorted().filter { !inForce.contains($0) }.map { name in
             let named = windows.filter { $0.period == name }
@@ -144,7 +144,7 @@ public struct PriceSchedule: Sendable, Hashable {
     /// name). Periods never in force are not priced: a whole-week set of windows leaves
     /// the default unused, an empty-day window or a multiplier no window names prices
     /// nothing.
-    public var worstPeriod: (name: String, multiplier: Exact) {
+    var worstPeriod: (name: String, multiplier: Exact) {
         var best: (name: String, multiplier: Exact) = (
             defaultPeriod, multipliers[defaultPeriod] ?? .one
         )

@@ -1,18 +1,14 @@
 /// What a request costs the providers: each dimension's quantity billed by its meter
 /// (increments and minimums), at the schedule period in force at the request's time.
-public struct RequestCosting: Sendable {
-    public let providers: [String: ProviderSheet]
-
-    public init(providers: [String: ProviderSheet]) {
-        self.providers = providers
-    }
+struct RequestCosting: Sendable {
+    let providers: [String: ProviderSheet]
 
     /// The provider cost of one request, per provider currency (usually one).
     ///
     /// The variant is the most expensive one unless `variants` names one per meter key
     /// (a ledger does not say whether a prompt hit the cache, so the default is a miss).
     /// A dimension with no running cost adds nothing.
-    public func cost(
+    func cost(
         of feature: Feature, quantities: [String: Exact], at instant: Timestamp?,
         variants: [String: String] = [:]
     ) throws(CostError) -> [Money] {
@@ -48,11 +44,11 @@ public struct RequestCosting: Sendable {
 }
 
 /// Why a request's cost could not be computed.
-public enum CostError: Error, Sendable, Hashable, CustomStringConvertible {
+enum CostError: Error, Sendable, Hashable, CustomStringConvertible {
     case unboundMeter(feature: String, dimension: String)
     case overflow(feature: String, dimension: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .unboundMeter(let f, let d):
             "feature \(f), dimension \(d): its provider meter is not loaded"

@@ -52,7 +52,7 @@ extension Diagnostic: CustomStringConvertible {
 public struct Diagnostics: Error, Sendable, Hashable {
     public let items: [Diagnostic]
 
-    public init(_ items: [Diagnostic]) {
+    init(_ items: [Diagnostic]) {
         self.items = items.sorted()
     }
 }

@@ -50,14 +50,14 @@ extension CardDiff {
     // MARK: Tables
 
     /// Card-level fields that changed.
-    public var cardTable: TextTable {
+    var cardTable: TextTable {
         var t = TextTable([.init("field"), .init("old"), .init("new")])
         for c in cardChanges { t.append([c.field, c.old, c.new]) }
         return t
     }
 
     /// Feature prices per dimension, old → new, with the % change of the price per unit.
-    public var featurePriceTable: TextTable {
+    var featurePriceTable: TextTable {
         var t = TextTable([
             .init("feature"), .init("dimension"), .init("old price"), .init("new price"),
             .init("change", .right), .init("cost"),
@@ -83,14 +83,14 @@ extension CardDiff {
     }
 
     /// Features added, retired or removed.
-    public var featureTable: TextTable {
+    var featureTable: TextTable {
         var t = TextTable([.init("feature"), .init("change"), .init("note")])
         for f in features { t.append([f.key, f.kind.rawValue, f.note]) }
         return t
     }
 
     /// Grants whose credits changed.
-    public var grantTable: TextTable {
+    var grantTable: TextTable {
         var t = TextTable([.init("grant"), .init("credits", .right), .init("change", .right)])
         for g in grants {
             let change: String
@@ -113,7 +113,7 @@ extension CardDiff {
     }
 
     /// Packs added or removed and pack prices changed, per currency.
-    public var packTable: TextTable {
+    var packTable: TextTable {
         var t = TextTable([
             .init("pack"), .init("currency"), .init("credits", .right), .init("price", .right),
             .init("change", .right),
@@ -150,7 +150,7 @@ extension CardDiff {
     }
 
     /// The money effect: every pack, currency and commission rate, before and after.
-    public var marginTable: TextTable {
+    var marginTable: TextTable {
         var t = TextTable([
             .init("pack"), .init("currency"), .init("commission", .right), .init("price", .right),
             .init("worst cost", .right),
@@ -177,7 +177,7 @@ extension CardDiff {
     }
 
     /// Every grant's worst-case cost, before and after.
-    public var grantCostTable: TextTable {
+    var grantCostTable: TextTable {
         var t = TextTable([
             .init("grant"), .init("credits", .right), .init("currency"),
             .init("worst cost", .right), .init("Δ cost", .right), .init("worst feature"),
@@ -205,7 +205,7 @@ extension CardDiff {
     }
 
     /// The titled sections of the text and Markdown output, empty ones left out.
-    public var sections: [(title: String, table: TextTable)] {
+    var sections: [(title: String, table: TextTable)] {
         var out: [(String, TextTable)] = []
         if !cardChanges.isEmpty { out.append(("Card", cardTable)) }
         if !dimensions.isEmpty {
@@ -231,7 +231,7 @@ extension CardDiff {
 
     /// Lines a reviewer needs under the tables: the comparison, witnesses, FX, providers,
     /// commission and rounding.
-    public var footnotes: [String] {
+    var footnotes: [String] {
         var out = notes
         if isEmpty { out.append("no differences") }
         for id in CardDiff.packIDs(old, new) {
@@ -265,7 +265,7 @@ extension CardDiff {
     }
 
     /// Plain text for a terminal: changes first, then the margin table, then notes.
-    public func plain(bold: Bool = false) -> String {
+    func plain(bold: Bool = false) -> String {
         var s = "\(old.reference) → \(new.reference): \(new.title)\n"
         for (title, table) in sections {
             s += "\n\(title)\n\n" + table.plain(bold: bold)
@@ -274,7 +274,7 @@ extension CardDiff {
     }
 
     /// Markdown for a pull request.
-    public func markdown() -> String {
+    func markdown() -> String {
         var s = "## \(old.reference) → \(new.reference): \(new.title)\n"
         for (title, table) in sections {
             s += "\n### \(title)\n\n" + table.markdown()
@@ -284,7 +284,7 @@ extension CardDiff {
 
     /// One row per changed value, for programs: `section,item,detail,commission,field,old,new,difference,relative,note`.
     /// Numbers are exact decimal strings; `difference` is new − old, `relative` new ÷ old − 1.
-    public func csv() -> String {
+    func csv() -> String {
         var t = TextTable(
             [
                 "section", "item", "detail", "commission", "field", "old", "new", "difference",
@@ -388,7 +388,7 @@ extension CardDiff {
     }
 
     /// The JSON object of the comparison (exact decimal strings, sorted keys).
-    public var json: JSONOutput {
+    var json: JSONOutput {
         func card(_ c: RateCard) -> JSONOutput {
             .object([
                 "card": .string(c.id), "version": .integer(Int128(c.version)),

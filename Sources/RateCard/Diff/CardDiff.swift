@@ -5,60 +5,60 @@
 /// Every figure is exact: price changes are ratios of exact rationals, margins come from
 /// `PackMargins` for both versions. Rounding happens only when the diff is displayed.
 public struct CardDiff: Sendable, Hashable {
-    public let old: RateCard
-    public let new: RateCard
+    let old: RateCard
+    let new: RateCard
     /// Version, effective time, credit unit and title, where they differ.
-    public let cardChanges: [FieldChange]
+    let cardChanges: [FieldChange]
     /// Per-dimension feature prices that differ, including every dimension of a feature
     /// present in only one version.
-    public let dimensions: [DimensionChange]
+    let dimensions: [DimensionChange]
     /// Features added, retired, or removed without retiring.
-    public let features: [FeatureChange]
-    public let grants: [GrantChange]
+    let features: [FeatureChange]
+    let grants: [GrantChange]
     /// Packs added or removed, or whose credits or type changed.
-    public let packs: [PackChange]
+    let packs: [PackChange]
     /// Pack prices added, removed or changed, per currency.
-    public let prices: [PriceChange]
+    let prices: [PriceChange]
     /// Every pack, currency and commission rate of either version, before and after.
-    public let margins: [MarginRow]
+    let margins: [MarginRow]
     /// The worst-case cost of every grant of either version, before and after.
-    public let grantCosts: [GrantCostRow]
+    let grantCosts: [GrantCostRow]
     /// Things a reviewer must know about the comparison itself.
-    public let notes: [String]
+    let notes: [String]
     /// The full figures of each side, for the sources (FX, providers) they name.
-    public let oldMargins: PackMargins
-    public let newMargins: PackMargins
+    let oldMargins: PackMargins
+    let newMargins: PackMargins
     /// Subscription plans and the free tier, before and after.
-    public let plans: PlanDiff
+    let plans: PlanDiff
 
     // MARK: Parts
 
     /// A card-level field: old and new display text.
-    public struct FieldChange: Sendable, Hashable {
-        public let field: String
-        public let old: String
-        public let new: String
+    struct FieldChange: Sendable, Hashable {
+        let field: String
+        let old: String
+        let new: String
     }
 
     /// One feature dimension's price, old → new; nil where the side lacks it.
-    public struct DimensionChange: Sendable, Hashable {
-        public let feature: String
-        public let dimension: String
-        public let old: Dimension?
-        public let new: Dimension?
+    struct DimensionChange: Sendable, Hashable {
+        let feature: String
+        let dimension: String
+        let old: Dimension?
+        let new: Dimension?
         /// (new credits/per) ÷ (old credits/per) − 1, when both sides exist, the units
         /// match and the old price is not zero.
-        public let relative: Exact?
+        let relative: Exact?
 
         /// credits ÷ per: the price of one unit of the dimension, in credits.
-        public static func unitPrice(_ d: Dimension) -> Exact {
+        static func unitPrice(_ d: Dimension) -> Exact {
             (try? Exact(d.credits, over: d.per)) ?? .zero
         }
     }
 
     /// A feature key that appeared, or left.
-    public struct FeatureChange: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable {
+    struct FeatureChange: Sendable, Hashable {
+        enum Kind: String, Sendable, Hashable {
             case added
             /// Dropped and listed in the new version's `retired`.
             case retired
@@ -73,90 +73,90 @@ public struct CardDiff: Sendable, Hashable {
             case renamedDisplay = "display-name"
         }
 
-        public let key: String
-        public let kind: Kind
-        public let note: String
+        let key: String
+        let kind: Kind
+        let note: String
     }
 
     /// A grant's credits, old → new.
-    public struct GrantChange: Sendable, Hashable {
-        public let key: String
-        public let old: Int128?
-        public let new: Int128?
+    struct GrantChange: Sendable, Hashable {
+        let key: String
+        let old: Int128?
+        let new: Int128?
     }
 
     /// A pack that appeared, left, or changed credits or type.
-    public struct PackChange: Sendable, Hashable {
-        public let productId: String
-        public let old: Pack?
-        public let new: Pack?
+    struct PackChange: Sendable, Hashable {
+        let productId: String
+        let old: Pack?
+        let new: Pack?
     }
 
     /// Where a pack is sold: a currency, optionally one storefront.
-    public struct Market: Sendable, Hashable, Comparable {
-        public let currency: Currency
-        public let storefront: String?
+    struct Market: Sendable, Hashable, Comparable {
+        let currency: Currency
+        let storefront: String?
 
         /// "CNY", or "USD (us)" for a storefront-specific price.
-        public var label: String { storefront.map { "\(currency.code) (\($0))" } ?? currency.code }
+        var label: String { storefront.map { "\(currency.code) (\($0))" } ?? currency.code }
 
-        public static func < (a: Market, b: Market) -> Bool {
+        static func < (a: Market, b: Market) -> Bool {
             (a.currency.code, a.storefront ?? "") < (b.currency.code, b.storefront ?? "")
         }
     }
 
     /// A pack price in one market, old → new.
-    public struct PriceChange: Sendable, Hashable {
-        public let productId: String
-        public let market: Market
-        public let old: Money?
-        public let new: Money?
+    struct PriceChange: Sendable, Hashable {
+        let productId: String
+        let market: Market
+        let old: Money?
+        let new: Money?
         /// new ÷ old − 1 when both exist and the old price is not zero.
-        public let relative: Exact?
+        let relative: Exact?
     }
 
     /// One side of a margin comparison.
-    public struct MarginSide: Sendable, Hashable {
-        public let credits: Int128
-        public let price: Money
-        public let worstCost: Money
-        public let proceeds: Money
-        public let margin: Money
+    struct MarginSide: Sendable, Hashable {
+        let credits: Int128
+        let price: Money
+        let worstCost: Money
+        let proceeds: Money
+        let margin: Money
         /// margin ÷ price
-        public let marginShare: Exact
-        public let worstFeature: String?
+        let marginShare: Exact
+        let worstFeature: String?
     }
 
     /// One pack, market and commission rate, before and after.
-    public struct MarginRow: Sendable, Hashable {
-        public let productId: String
-        public let market: Market
-        public let rate: Exact
-        public let old: MarginSide?
-        public let new: MarginSide?
+    struct MarginRow: Sendable, Hashable {
+        let productId: String
+        let market: Market
+        let rate: Exact
+        let old: MarginSide?
+        let new: MarginSide?
 
         /// new margin − old margin, when both sides exist.
-        public var marginChange: Money? {
+        var marginChange: Money? {
             guard let o = old, let n = new else { return nil }
             return try? n.margin.subtracting(o.margin)
         }
 
         /// new margin share − old margin share (a fraction; × 100 for percentage points).
-        public var marginShareChange: Exact? {
+        var marginShareChange: Exact? {
             guard let o = old, let n = new else { return nil }
             return try? n.marginShare.subtracting(o.marginShare)
         }
     }
 
     /// A grant's worst-case cost, before and after.
-    public struct GrantCostRow: Sendable, Hashable {
-        public let key: String
-        public let old: PackMargins.GrantRow?
-        public let new: PackMargins.GrantRow?
+    struct GrantCostRow: Sendable, Hashable {
+        let key: String
+        let old: PackMargins.GrantRow?
+        let new: PackMargins.GrantRow?
     }
 
     /// True when nothing a reviewer would care about changed.
-    public var isEmpty: Bool {
+    var isEmpty: Bool {
         cardChanges.isEmpty && dimensions.isEmpty && features.isEmpty && grants.isEmpty
             && packs.isEmpty && prices.isEmpty
             && margins.allSatisfy { $0.old == $0.new }

@@ -1,7 +1,7 @@
 /// `margin diff` output for plans: the same figures in every format.
 extension PlanDiff {
     /// Terms that changed, old → new.
-    public var changeTable: TextTable {
+    var changeTable: TextTable {
         var t = TextTable([.init("plan"), .init("field"), .init("old"), .init("new")])
         for c in changes {
             t.append([c.productId, c.field, c.old ?? CardDiff.dash, c.new ?? CardDiff.dash])
@@ -10,7 +10,7 @@ extension PlanDiff {
     }
 
     /// Every plan, market and program: worst cost and margins in year one and after.
-    public var marginTable: TextTable {
+    var marginTable: TextTable {
         var t = TextTable([
             .init("plan"), .init("currency"), .init("program"), .init("price", .right),
             .init("worst cost", .right),
@@ -97,7 +97,7 @@ extension PlanDiff {
     }
 
     /// The JSON object of the plan changes (exact decimal strings).
-    public var json: JSONOutput {
+    var json: JSONOutput {
         func side(_ s: Side?) -> JSONOutput {
             guard let s else { return .null }
             func m(_ p: PlanMargins.PeriodMargin) -> JSONOutput {

@@ -1,45 +1,45 @@
 /// What a card change does to its subscription plans and free tier: terms before and
 /// after, and the worst-case margin of every plan, currency and commission program in year
 /// one and after it.
-public struct PlanDiff: Sendable, Hashable {
+struct PlanDiff: Sendable, Hashable {
     /// One changed term of a plan (or of the free tier, under the id "free tier").
-    public struct Change: Sendable, Hashable {
-        public let productId: String
-        public let field: String
-        public let old: String?
-        public let new: String?
+    struct Change: Sendable, Hashable {
+        let productId: String
+        let field: String
+        let old: String?
+        let new: String?
     }
 
     /// One side of a plan's margin comparison.
-    public struct Side: Sendable, Hashable {
-        public let price: Money
-        public let worstCost: Money
-        public let yearOne: PlanMargins.PeriodMargin
-        public let afterYearOne: PlanMargins.PeriodMargin
-        public let paybackPeriods: Int?
-        public let hasOffer: Bool
+    struct Side: Sendable, Hashable {
+        let price: Money
+        let worstCost: Money
+        let yearOne: PlanMargins.PeriodMargin
+        let afterYearOne: PlanMargins.PeriodMargin
+        let paybackPeriods: Int?
+        let hasOffer: Bool
     }
 
     /// One plan, market and program, before and after.
-    public struct MarginRow: Sendable, Hashable {
-        public let productId: String
-        public let market: CardDiff.Market
-        public let program: String
-        public let old: Side?
-        public let new: Side?
+    struct MarginRow: Sendable, Hashable {
+        let productId: String
+        let market: CardDiff.Market
+        let program: String
+        let old: Side?
+        let new: Side?
     }
 
-    public let changes: [Change]
-    public let margins: [MarginRow]
-    public let oldMargins: PlanMargins
-    public let newMargins: PlanMargins
+    let changes: [Change]
+    let margins: [MarginRow]
+    let oldMargins: PlanMargins
+    let newMargins: PlanMargins
 
     /// True when neither card has a plan or free tier, or nothing about them changed.
-    public var isEmpty: Bool { changes.isEmpty && margins.allSatisfy { $0.old == $0.new } }
+    var isEmpty: Bool { changes.isEmpty && margins.allSatisfy { $0.old == $0.new } }
     /// True when either card sells a subscription or has a free tier.
-    public var hasPlans: Bool { !oldMargins.isEmpty || !newMargins.isEmpty }
+    var hasPlans: Bool { !oldMargins.isEmpty || !newMargins.isEmpty }
 
-    public init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil)
+    init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil)
         throws(WorstCaseError)
     {
         oldMargins = try PlanMargins(card: old, repository: repository, fx: fx)

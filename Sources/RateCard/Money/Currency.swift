@@ -3,7 +3,7 @@ public struct Currency: Sendable, Hashable, Comparable {
     /// The ISO 4217 alphabetic code, e.g. "CNY".
     public let code: String
     /// The number of decimal places of the currency's minor unit (2 for CNY, 0 for JPY).
-    public let minorUnits: Int
+    let minorUnits: Int
 
     /// The currency for an ISO 4217 code, or nil when the code is not one `margin` knows.
     public init?(code: String) {
@@ -15,7 +15,7 @@ public struct Currency: Sendable, Hashable, Comparable {
     public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
 
     /// US dollars: the fallback where a card names no currency at all.
-    public static let usd = Currency(code: "USD", minorUnits: 2)
+    static let usd = Currency(code: "USD", minorUnits: 2)
 
     init(code: String, minorUnits: Int) {
         self.code = code

@@ -56,14 +56,14 @@ extension Exact {
 
     /// The exact decimal text when the expansion terminates ("11.25", "0.00375", "-3"),
     /// however many places it needs (a denominator of 2^100 needs 100), otherwise nil.
-    public var canonicalDecimal: String? {
+    var canonicalDecimal: String? {
         guard terminatingScale != nil else { return nil }
         return Exact.longDivision(numerator, denominator, places: Int.max).text
     }
 
     /// The places a non-terminating value is rounded to in machine output (JSON, CSV) of
     /// every command: 12, half-even. See `decimalText(maxScale:)`.
-    public static let nonTerminatingPlaces = 12
+    static let nonTerminatingPlaces = 12
 
     /// **The one rule for exact decimals in machine output** (every command's JSON and CSV):
     ///
@@ -75,7 +75,7 @@ extension Exact {
     ///
     /// `JSONOutput.decimal(_:)` and `JSONOutput.money(_:)` write this text. It never fails
     /// and never overflows: digits come from long division in full width.
-    public func decimalText(maxScale: Int = Exact.nonTerminatingPlaces) -> String {
+    func decimalText(maxScale: Int = Exact.nonTerminatingPlaces) -> String {
         if terminatingScale != nil {
             return Exact.longDivision(numerator, denominator, places: Int.max).text
         }
@@ -141,7 +141,7 @@ extension Exact {
 
     /// The value rounded by `rule` to exactly `scale` places, keeping trailing zeros
     /// ("11.25", "8.30", "3").
-    public func formatted(scale: Int, rule: RoundingRule) throws(ArithmeticError) -> String {
+    func formatted(scale: Int, rule: RoundingRule) throws(ArithmeticError) -> String {
         let scaled = try scaled(scale, rule: rule)
         return Exact.format(scaled: scaled, scale: scale, trimTrailingZeros: false)
     }

@@ -8,15 +8,15 @@
 /// `Hashable` agrees with `==`.
 public struct Exact: Sendable, Hashable {
     /// The numerator, carrying the sign.
-    public let numerator: Int128
+    let numerator: Int128
     /// The denominator, always positive.
-    public let denominator: Int128
+    let denominator: Int128
 
     public static let zero = Exact(integer: 0)
     public static let one = Exact(integer: 1)
 
     /// A whole number.
-    public init(integer: Int128) {
+    init(integer: Int128) {
         numerator = integer
         denominator = 1
     }
@@ -27,7 +27,7 @@ public struct Exact: Sendable, Hashable {
     }
 
     /// A whole number of percent (`percent / 100` in lowest terms), which cannot fail.
-    public init(percent: UInt8) {
+    init(percent: UInt8) {
         let g = Int128(Exact.gcd(UInt128(percent), 100))
         numerator = Int128(percent) / g
         denominator = 100 / g
@@ -37,7 +37,7 @@ public struct Exact: Sendable, Hashable {
     ///
     /// Throws `.divisionByZero` for a zero denominator and `.overflow` when the value cannot
     /// be represented (the only case is `Int128.min` that cannot be negated).
-    public init(_ numerator: Int128, over denominator: Int128) throws(ArithmeticError) {
+    init(_ numerator: Int128, over denominator: Int128) throws(ArithmeticError) {
         guard denominator != 0 else { throw .divisionByZero }
         guard numerator != .min, denominator != .min else { throw .overflow }
         var n = numerator
@@ -70,20 +70,20 @@ public struct Exact: Sendable, Hashable {
         return a
     }
 
-    public var isZero: Bool { numerator == 0 }
+    var isZero: Bool { numerator == 0 }
     public var isNegative: Bool { numerator < 0 }
     public var isPositive: Bool { numerator > 0 }
-    public var isInteger: Bool { denominator == 1 }
+    var isInteger: Bool { denominator == 1 }
 
     /// The whole value when the number is an integer.
-    public var integerValue: Int128? { denominator == 1 ? numerator : nil }
+    var integerValue: Int128? { denominator == 1 ? numerator : nil }
 
-    public func negated() throws(ArithmeticError) -> Exact {
+    func negated() throws(ArithmeticError) -> Exact {
         guard numerator != .min else { throw .overflow }
         return Exact(reduced: -numerator, denominator)
     }
 
-    public func adding(_ other: Exact) throws(ArithmeticError) -> Exact {
+    func adding(_ other: Exact) throws(ArithmeticError) -> Exact {
         if denominator == other.denominator {
             let (sum, o) = numerator.addingReportingOverflow(other.numerator)
             guard !o else { throw .overflow }
@@ -98,11 +98,11 @@ public struct Exact: Sendable, Hashable {
         return try Exact(sum, over: den)
     }
 
-    public func subtracting(_ other: Exact) throws(ArithmeticError) -> Exact {
+    func subtracting(_ other: Exact) throws(ArithmeticError) -> Exact {
         try adding(other.negated())
     }
 
-    public func multiplied(by other: Exact) throws(ArithmeticError) -> Exact {
+    func multiplied(by other: Exact) throws(ArithmeticError) -> Exact {
         // Cross-reduce first so that products stay as small as they can.
         let g1 = Int128(Exact.gcd(numerator.magnitude, other.denominator.magnitude))
         let g2 = Int128(Exact.gcd(other.numerator.magnitude, denominator.magnitude))
@@ -113,7 +113,7 @@ public struct Exact: Sendable, Hashable {
         return try Exact(n, over: d)
     }
 
-    public func multiplied(by integer: Int128) throws(ArithmeticError) -> Exact {
+    func multiplied(by integer: Int128) throws(ArithmeticError) -> Exact {
         try multiplied(by: Exact(integer: integer))
     }
 
@@ -130,7 +130,7 @@ public struct Exact: Sendable, Hashable {
     }
 
     /// The integer nearest to this value by `rule`.
-    public func rounded(_ rule: RoundingRule) throws(ArithmeticError) -> Int128 {
+    func rounded(_ rule: RoundingRule) throws(ArithmeticError) -> Int128 {
         let (q, r) = numerator.quotientAndRemainder(dividingBy: denominator)
         // Swift truncates toward zero: q * d + r == n, with r carrying n's sign.
         if r == 0 { return q }
@@ -162,12 +162,12 @@ public struct Exact: Sendable, Hashable {
 
     /// This value rounded to `scale` decimal places by `rule`, as an integer count of
     /// `10^-scale` steps.
-    public func scaled(_ scale: Int, rule: RoundingRule) throws(ArithmeticError) -> Int128 {
+    func scaled(_ scale: Int, rule: RoundingRule) throws(ArithmeticError) -> Int128 {
         try multiplied(by: Exact.powerOfTen(scale)).rounded(rule)
     }
 
     /// The number of decimal places the value needs when its expansion terminates, or nil.
-    public var terminatingScale: Int? {
+    var terminatingScale: Int? {
         var d = denominator
         var twos = 0
         var fives = 0
@@ -222,7 +222,7 @@ extension ArithmeticError: CustomStringConvertible {
 ///
 /// The names follow the usual financial meanings: `up` is toward positive infinity
 /// (ceiling), `down` toward negative infinity (floor).
-public enum RoundingRule: String, Sendable, Hashable, CaseIterable, Codable {
+enum RoundingRule: String, Sendable, Hashable, CaseIterable, Codable {
     /// Toward positive infinity (ceiling): a started interval counts whole.
     case up
     /// Toward negative infinity (floor).
@@ -237,7 +237,7 @@ public enum RoundingRule: String, Sendable, Hashable, CaseIterable, Codable {
     case halfEven
 
     /// The name shown in reports, e.g. "half-even".
-    public var displayName: String {
+    var displayName: String {
         switch self {
         case .up: "up (ceiling)"
         case .down: "down (floor)"

@@ -4,31 +4,31 @@
 /// currency, scaling by an exact quantity, converting through an `FXRate`. Mixing
 /// currencies throws.
 public struct Money: Sendable, Hashable {
-    public let currency: Currency
-    public let amount: Exact
+    let currency: Currency
+    let amount: Exact
 
     public init(_ amount: Exact, _ currency: Currency) {
         self.amount = amount
         self.currency = currency
     }
 
-    public static func zero(_ currency: Currency) -> Money { Money(.zero, currency) }
+    static func zero(_ currency: Currency) -> Money { Money(.zero, currency) }
 
-    public func adding(_ other: Money) throws(MoneyError) -> Money {
+    func adding(_ other: Money) throws(MoneyError) -> Money {
         guard other.currency == currency else { throw .currencyMismatch(currency, other.currency) }
         do { return Money(try amount.adding(other.amount), currency) } catch {
             throw .arithmetic(error)
         }
     }
 
-    public func subtracting(_ other: Money) throws(MoneyError) -> Money {
+    func subtracting(_ other: Money) throws(MoneyError) -> Money {
         guard other.currency == currency else { throw .currencyMismatch(currency, other.currency) }
         do { return Money(try amount.subtracting(other.amount), currency) } catch {
             throw .arithmetic(error)
         }
     }
 
-    public func multiplied(by factor: Exact) throws(MoneyError) -> Money {
+    func multiplied(by factor: Exact) throws(MoneyError) -> Money {
         do { return Money(try amount.multiplied(by: factor), currency) } catch {
             throw .arithmetic(error)
         }
@@ -36,12 +36,12 @@ public struct Money: Sendable, Hashable {
 
     /// The amount rounded to the currency's minor unit by `rule`, as display text with
     /// exactly the currency's decimals ("28.00", "8.35").
-    public func formatted(rule: RoundingRule = .halfEven) -> String {
+    func formatted(rule: RoundingRule = .halfEven) -> String {
         (try? amount.formatted(scale: currency.minorUnits, rule: rule)) ?? amount.decimalText()
     }
 
     /// True when the amount is a whole number of the currency's minor unit.
-    public var isWholeMinorUnits: Bool {
+    var isWholeMinorUnits: Bool {
         guard let scale = amount.terminatingScale else { return false }
         return scale <= currency.minorUnits
     }

@@ -12,12 +12,12 @@
 /// with `fsync`, and the temporary file is then renamed over the target. `rename` within
 /// one file system is atomic, so a reader (or an interrupted run) sees either the old file
 /// or the new one, never a half-written one.
-public enum AtomicFile {
+enum AtomicFile {
     /// Replaces the file at `path` with `bytes`, atomically.
     ///
     /// A new file gets mode 0644 less the process umask; an existing file keeps its mode.
     /// On failure the target is untouched and the temporary file is removed.
-    public static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
+    static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
         let directory = directoryName(of: path)
         var mode: mode_t = 0o644
         var existing = stat()

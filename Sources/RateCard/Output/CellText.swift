@@ -2,7 +2,7 @@
 /// message quoting a line) is made safe for each output format.
 ///
 /// Numbers are never passed through these: a negative amount stays a number.
-public enum CellText {
+enum CellText {
     /// The characters a spreadsheet reads as the start of a formula (OWASP, "CSV
     /// Injection"): `=`, `+`, `-`, `@`, tab and carriage return.
     static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
@@ -10,7 +10,7 @@ public enum CellText {
     /// A CSV text cell that a spreadsheet will show as text: a cell starting with a formula
     /// character gets a single quote in front (`=HYPERLINK(…)` → `'=HYPERLINK(…)`), as
     /// OWASP recommends. Quoting for commas and quotes is `TextTable.csv`'s job.
-    public static func csvNeutralised(_ s: String) -> String {
+    static func csvNeutralised(_ s: String) -> String {
         guard let first = s.unicodeScalars.first, formulaStarts.contains(first) else { return s }
         return "'" + s
     }
@@ -19,7 +19,7 @@ public enum CellText {
     /// before any ASCII punctuation), the `:` of a `scheme://` (so GitHub does not make it a
     /// link), and line breaks, which would end a table row, as spaces: the text renders
     /// literally, never as emphasis, a link, HTML or code.
-    public static func markdownEscaped(_ s: String) -> String {
+    static func markdownEscaped(_ s: String) -> String {
         var out = ""
         let scalars = Array(s.unicodeScalars)
         for (i, u) in scalars.enumerated() {
@@ -39,7 +39,7 @@ public enum CellText {
 
     /// Control characters (which could move a terminal's cursor or change its colours)
     /// shown as U+FFFD.
-    public static func terminalSafe(_ s: String) -> String {
+    static func terminalSafe(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: isControl) else { return s }
         var out = ""
         for u in s.unicodeScalars { out.unicodeScalars.append(isControl(u) ? "\u{FFFD}" : u) }

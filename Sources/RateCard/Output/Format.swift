@@ -1,11 +1,11 @@
 /// Locale-independent text formatting for people.
-public enum Format {
+enum Format {
     /// What every command shows for a figure that does not exist or cannot be computed
     /// (a margin of nothing, a cost without a rate).
-    public static let missing = "—"
+    static let missing = "—"
 
     /// 3000 → "3,000"; -1500000 → "-1,500,000".
-    public static func grouped(_ v: Int128) -> String {
+    static func grouped(_ v: Int128) -> String {
         let digits = Array(String(v.magnitude))
         var out: [Character] = []
         for (i, c) in digits.enumerated() {
@@ -16,7 +16,7 @@ public enum Format {
     }
 
     /// An exact fraction as a percentage rounded half-even to one place: 0.4482… → "44.8%".
-    public static func percent(_ v: Exact, places: Int = 1) -> String {
+    static func percent(_ v: Exact, places: Int = 1) -> String {
         guard let p = try? v.multiplied(by: 100).formatted(scale: places, rule: .halfEven) else {
             return missing
         }

@@ -1,6 +1,6 @@
 /// Machine output: a JSON value written with sorted keys, two-space indentation and a
 /// final newline, byte-identical for the same value.
-public indirect enum JSONOutput: Sendable, Hashable {
+indirect enum JSONOutput: Sendable, Hashable {
     case null
     case bool(Bool)
     /// Written as a JSON string: exact decimal text of money and credits.
@@ -14,14 +14,14 @@ public indirect enum JSONOutput: Sendable, Hashable {
     /// `Exact.decimalText(maxScale:)`: exact whenever the expansion terminates, otherwise
     /// rounded half-even to `Exact.nonTerminatingPlaces` (12) places. Every command's JSON
     /// writes decimals through this (or `money(_:)`).
-    public static func decimal(_ v: Exact) -> JSONOutput { .string(v.decimalText()) }
+    static func decimal(_ v: Exact) -> JSONOutput { .string(v.decimalText()) }
 
     /// Money as `{"amount": "11.25", "currency": "CNY"}`.
-    public static func money(_ m: Money) -> JSONOutput {
+    static func money(_ m: Money) -> JSONOutput {
         .object(["amount": .string(m.amount.decimalText()), "currency": .string(m.currency.code)])
     }
 
-    public func rendered() -> String {
+    func rendered() -> String {
         var out = ""
         write(into: &out, indent: 0)
         return out + "\n"
@@ -66,7 +66,7 @@ public indirect enum JSONOutput: Sendable, Hashable {
     }
 
     /// A JSON string literal with the minimal escapes.
-    public static func quote(_ s: String) -> String {
+    static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

@@ -6,7 +6,7 @@ extension MarginChart {
     /// the exact position rounded half-even to 0.1 px, so a segment's width is within
     /// 0.1 px of its exact length. Money labels are rounded half-even to the currency's
     /// minor units.
-    public func svg() throws(MarginChartError) -> String {
+    func svg() throws(MarginChartError) -> String {
         var drawing = MarginChartDrawing()
         do {
             try drawing.draw(self)

@@ -8,58 +8,50 @@
 /// Every figure is an exact amount in the panel's currency. Drawing rounds only at the
 /// edge: money labels half-even to the currency's minor units, pixel positions half-even
 /// to a tenth of a pixel.
-public struct MarginChart: Sendable, Hashable {
+struct MarginChart: Sendable, Hashable {
     /// The headline, e.g. "V10 (osg) · worst-case margin per pack".
-    public let title: String
+    let title: String
     /// A second line under the title: the FX rates and sheets the figures came from.
-    public let subtitle: String?
+    let subtitle: String?
     /// One panel per currency, drawn top to bottom in this order.
-    public let panels: [Panel]
+    let panels: [Panel]
 
-    public init(title: String, subtitle: String? = nil, panels: [Panel]) {
+    init(title: String, subtitle: String? = nil, panels: [Panel]) {
         self.title = title
         self.subtitle = subtitle
         self.panels = panels
     }
 
     /// The bars of one currency, drawn against their own axis.
-    public struct Panel: Sendable, Hashable {
-        public let currency: Currency
-        public let groups: [Group]
+    struct Panel: Sendable, Hashable {
+        let currency: Currency
+        let groups: [Group]
 
-        public init(currency: Currency, groups: [Group]) {
-            self.currency = currency
-            self.groups = groups
-        }
     }
 
     /// Bars drawn together under one label, typically a pack at each commission rate.
-    public struct Group: Sendable, Hashable {
+    struct Group: Sendable, Hashable {
         /// The pack, e.g. "3000tks".
-        public let label: String
-        public let bars: [Bar]
+        let label: String
+        let bars: [Bar]
 
-        public init(label: String, bars: [Bar]) {
-            self.label = label
-            self.bars = bars
-        }
     }
 
     /// One sale price split into commission, worst-case cost and margin.
     ///
     /// `margin` is `price − commission − cost`, computed exactly here so that the three
     /// segments always add up to the price; it is negative for a loss.
-    public struct Bar: Sendable, Hashable {
+    struct Bar: Sendable, Hashable {
         /// What distinguishes this bar within its group, e.g. "30%".
-        public let label: String
-        public let price: Exact
-        public let commission: Exact
-        public let cost: Exact
-        public let margin: Exact
+        let label: String
+        let price: Exact
+        let commission: Exact
+        let cost: Exact
+        let margin: Exact
 
         /// Throws `.negativeFigure` when a price, commission or cost is below zero, and
         /// `.arithmetic` when the margin cannot be computed exactly.
-        public init(label: String, price: Exact, commission: Exact, cost: Exact)
+        init(label: String, price: Exact, commission: Exact, cost: Exact)
             throws(MarginChartError)
         {
             for (name, value) in [("price", price), ("commission", commission), ("cost", cost)]

@@ -3,12 +3,12 @@
 /// Display rounding: money is rounded once, here, half-even to the currency's minor unit;
 /// percentages half-even to one place. JSON carries exact decimal strings.
 extension PackMargins {
-    public static let displayRounding = RoundingRule.halfEven
+    static let displayRounding = RoundingRule.halfEven
 
     static func money(_ m: Money) -> String { m.formatted(rule: displayRounding) }
 
     /// One row per pack, currency and commission rate.
-    public var packTable: TextTable {
+    var packTable: TextTable {
         var t = TextTable([
             .init("card"), .init("pack"), .init("credits", .right), .init("currency"),
             .init("price", .right),
@@ -32,7 +32,7 @@ extension PackMargins {
     }
 
     /// One row per grant.
-    public var grantTable: TextTable {
+    var grantTable: TextTable {
         var t = TextTable([
             .init("card"), .init("grant"), .init("credits", .right), .init("currency"),
             .init("worst cost", .right), .init("worst feature"),
@@ -48,7 +48,7 @@ extension PackMargins {
     }
 
     /// Lines a reader needs under the tables: witnesses, FX, sources, rounding, placeholders.
-    public var notes: [String] {
+    var notes: [String] {
         var out: [String] = []
         for r in rows
         where r.price.price.currency == (rows.first { $0.pack == r.pack }?.price.price.currency) {
@@ -97,7 +97,7 @@ extension PackMargins {
     var heading: String { card.title.isEmpty ? card.reference : "\(card.reference): \(card.title)" }
 
     /// Says whether tax was modelled, and how.
-    public var taxNote: String {
+    var taxNote: String {
         if taxRates.isEmpty {
             return "tax not modelled: prices are taken as received by the store before commission"
         }
@@ -109,7 +109,7 @@ extension PackMargins {
     }
 
     /// The JSON object of this card's figures (exact decimal strings).
-    public var json: JSONOutput {
+    var json: JSONOutput {
         func shape(_ s: RequestShape) -> JSONOutput {
             var o: [String: JSONOutput] = [
                 "feature": .string(s.feature), "dimension": .string(s.dimension),

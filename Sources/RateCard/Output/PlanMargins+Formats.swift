@@ -16,7 +16,7 @@ extension PlanMargins {
     }
 
     /// One row per plan, currency and commission program.
-    public var planTable: TextTable {
+    var planTable: TextTable {
         var t = TextTable([
             .init("card"), .init("plan"), .init("period"), .init("currency"),
             .init("price", .right), .init("worst cost", .right),
@@ -43,7 +43,7 @@ extension PlanMargins {
     }
 
     /// One row per introductory offer, currency and program.
-    public var offerTable: TextTable {
+    var offerTable: TextTable {
         var t = TextTable([
             .init("card"), .init("plan"), .init("offer"), .init("currency"), .init("price", .right),
             .init("worst cost", .right),
@@ -66,7 +66,7 @@ extension PlanMargins {
     }
 
     /// The free tier's cost per user, and what it takes from each plan's margin.
-    public var freeTierTable: TextTable {
+    var freeTierTable: TextTable {
         var t = TextTable([
             .init("card"), .init("per"), .init("currency"), .init("worst cost", .right),
             .init("worst cost a year", .right),
@@ -96,7 +96,7 @@ extension PlanMargins {
     }
 
     /// One row per plan and territory of Apple's price-point files.
-    public var appleTable: TextTable {
+    var appleTable: TextTable {
         var t = TextTable([
             .init("card"), .init("plan"), .init("territory"), .init("currency"),
             .init("price", .right), .init("worst cost", .right),
@@ -124,7 +124,7 @@ extension PlanMargins {
     static func covered(_ n: Int128) -> String { n == Int128.max ? "any" : Format.grouped(n) }
 
     /// Witnesses and the counting rules, under the tables.
-    public var notes: [String] {
+    var notes: [String] {
         var out: [String] = []
         var seen = Set<String>()
         for r in rows where seen.insert(r.plan.productId).inserted {
@@ -156,11 +156,11 @@ extension PlanMargins {
     }
 
     /// How periods, years and the free tier are counted (docs/plans.md).
-    public static let countingNote =
+    static let countingNote =
         "a period's worst case uses every credit and every quota and allowance in full in every window that can start in it (a daily quota: 31 a month, 366 a year); year one: the first 12 months (53 weeks) of regular periods at the year-one rate, an offer's periods not counted toward it; later year: 52 weeks, 12 months; payback: regular periods until the offer's worst-case loss is earned back; share: one free user's worst case a year as a share of one subscriber's margin a year, covered: free users that margin pays for in full"
 
     /// The JSON object of this card's plans (exact decimal strings).
-    public var json: JSONOutput {
+    var json: JSONOutput {
         func worst(_ w: PlanWorstCase) -> JSONOutput {
             var o: [String: JSONOutput] = [
                 "span": .string(w.span.description), "cost": .decimal(w.cost.amount),

@@ -3,32 +3,28 @@
 /// colour, hatched, and labelled "loss".
 ///
 /// Bar lengths are exact shares scaled to tenths of a pixel, rounded half-even once.
-public struct StorefrontChart: Sendable, Hashable {
-    public let title: String
-    public let subtitle: String?
-    public let bars: [Bar]
+struct StorefrontChart: Sendable, Hashable {
+    let title: String
+    let subtitle: String?
+    let bars: [Bar]
 
-    public struct Bar: Sendable, Hashable {
+    struct Bar: Sendable, Hashable {
         /// "3000tks · DEU"
-        public let label: String
+        let label: String
         /// Margin as a share of the customer price (0.133 for 13.3%).
-        public let share: Exact
+        let share: Exact
 
-        public init(label: String, share: Exact) {
-            self.label = label
-            self.share = share
-        }
     }
 
     /// `bars` sorted worst (lowest share) first; ties by label.
-    public init(title: String, subtitle: String? = nil, bars: [Bar]) {
+    init(title: String, subtitle: String? = nil, bars: [Bar]) {
         self.title = title
         self.subtitle = subtitle
         self.bars = bars.sorted { ($0.share, $0.label) < ($1.share, $1.label) }
     }
 
     /// The rows of `margins` that have a margin, as bars.
-    public init(_ margins: StorefrontMargins, title: String) {
+    init(_ margins: StorefrontMargins, title: String) {
         let bars = margins.rows.compactMap { r in
             r.marginShare.map { Bar(label: "\(r.pack.productId) · \(r.territory)", share: $0) }
         }
@@ -46,7 +42,7 @@ public struct StorefrontChart: Sendable, Hashable {
     static let barHeight = 16
     static let barGap = 6
 
-    public func svg() throws(ArithmeticError) -> String {
+    func svg() throws(ArithmeticError) -> String {
         typealias D = MarginChartDrawing
         let top = subtitle == nil ? 50 : 70
         let height = top + bars.count * (Self.barHeight + Self.barGap) + 40

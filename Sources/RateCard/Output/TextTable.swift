@@ -3,11 +3,11 @@ import Foundation
 /// Rows and columns of text, rendered for people (aligned plain text, Markdown) or for
 /// programs (CSV). Every command builds one of these from its model, so the same numbers
 /// appear in every format.
-public struct TextTable: Sendable, Hashable {
-    public enum Alignment: Sendable, Hashable { case left, right }
+struct TextTable: Sendable, Hashable {
+    enum Alignment: Sendable, Hashable { case left, right }
 
     /// What a column holds, which decides how its cells are written.
-    public enum Content: Sendable, Hashable {
+    enum Content: Sendable, Hashable {
         /// Text the tool wrote itself (labels, codes, figures): written as it is.
         case plain
         /// Text that came from an input file (a feature key from an export): neutralised
@@ -16,28 +16,28 @@ public struct TextTable: Sendable, Hashable {
         case untrusted
     }
 
-    public struct Column: Sendable, Hashable {
-        public let title: String
-        public let alignment: Alignment
-        public let content: Content
+    struct Column: Sendable, Hashable {
+        let title: String
+        let alignment: Alignment
+        let content: Content
 
-        public init(_ title: String, _ alignment: Alignment = .left, _ content: Content = .plain) {
+        init(_ title: String, _ alignment: Alignment = .left, _ content: Content = .plain) {
             self.title = title
             self.alignment = alignment
             self.content = content
         }
     }
 
-    public let columns: [Column]
-    public private(set) var rows: [[String]] = []
+    let columns: [Column]
+    private(set) var rows: [[String]] = []
     /// Rows shown in bold in Markdown (a totals row), by index.
-    public private(set) var emphasizedRows: Set<Int> = []
+    private(set) var emphasizedRows: Set<Int> = []
 
-    public init(_ columns: [Column]) {
+    init(_ columns: [Column]) {
         self.columns = columns
     }
 
-    public mutating func append(_ row: [String], emphasized: Bool = false) {
+    mutating func append(_ row: [String], emphasized: Bool = false) {
         // Rows are built by the renderers, never from input; a renderer that builds a short
         // or long row is a bug the tests (debug builds) stop at. A release build never traps:
         // a missing cell shows the missing glyph and no cell is dropped from view silently
@@ -59,7 +59,7 @@ public struct TextTable: Sendable, Hashable {
     }
 
     /// Aligned columns separated by two spaces, with a rule under the header.
-    public func plain(bold: Bool = false) -> String {
+    func plain(bold: Bool = false) -> String {
         let shown = rows.map { cells($0, CellText.terminalSafe) }
         var widths = columns.map { $0.title.count }
         for r in shown {
@@ -83,7 +83,7 @@ public struct TextTable: Sendable, Hashable {
 
     /// A GitHub-flavoured Markdown table; `|` in cells is escaped, untrusted text fully
     /// (`CellText.markdownEscaped`); emphasized rows in bold.
-    public func markdown() -> String {
+    func markdown() -> String {
         func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
         var lines = ["| " + columns.map { esc($0.title) }.joined(separator: " | ") + " |"]
         lines.append(
@@ -101,7 +101,7 @@ public struct TextTable: Sendable, Hashable {
 
     /// RFC 4180 CSV with a header row, CRLF-free (LF line ends), quoting where needed;
     /// untrusted text neutralised against formula injection (`CellText.csvNeutralised`).
-    public func csv() -> String {
+    func csv() -> String {
         func q(_ s: String) -> String {
             if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
                 return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""

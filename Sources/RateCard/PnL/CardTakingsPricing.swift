@@ -2,20 +2,20 @@
 /// sheets of the card version in force at the charge's time (history is priced by the card
 /// that applied then), at the schedule period in force at that time, and converted into
 /// one reporting currency.
-public struct CardTakingsPricing: TakingsPricing {
-    public let family: String
-    public let repository: CardRepository
-    public let currency: Currency
+struct CardTakingsPricing: TakingsPricing {
+    let family: String
+    let repository: CardRepository
+    let currency: Currency
     let costing: RequestCosting
     let knownKeys: Set<String>
     /// Keys that have a metered dimension in some version: only these can cost anything.
     let meteredKeys: Set<String>
     /// What each known key is charged, version by version, for the charge audit.
-    public let chargeRules: [String: ChargeRules]
+    let chargeRules: [String: ChargeRules]
     /// Versions oldest first, with their features by key (looked up once per charge).
     let versions: [(effective: Timestamp, card: RateCard, features: [String: Feature])]
 
-    public init(family: String, repository: CardRepository, currency: Currency) {
+    init(family: String, repository: CardRepository, currency: Currency) {
         self.family = family
         self.repository = repository
         self.currency = currency
@@ -51,17 +51,17 @@ public struct CardTakingsPricing: TakingsPricing {
         return (v.card, v.features)
     }
 
-    public func isKnownFeature(_ key: String) -> Bool { knownKeys.contains(key) }
+    func isKnownFeature(_ key: String) -> Bool { knownKeys.contains(key) }
 
     /// Quantities only matter when some version meters some feature.
-    public var needsQuantities: Bool { !meteredKeys.isEmpty }
+    var needsQuantities: Bool { !meteredKeys.isEmpty }
 
     /// Only keys metered by some version can cost anything.
-    public var meteredFeatureKeys: Set<String>? { meteredKeys }
+    var meteredFeatureKeys: Set<String>? { meteredKeys }
 
     /// The provider cost of one charge in the reporting currency; nil when the feature has
     /// no running cost or the charge carries no quantity.
-    public func cost(feature: String, quantity: [String: Exact], at: Timestamp) throws -> Money? {
+    func cost(feature: String, quantity: [String: Exact], at: Timestamp) throws -> Money? {
         guard meteredKeys.contains(feature) else { return nil }
         // Before the first version took effect, the first version prices it (and says so in
         // the docs); otherwise the version in force.
@@ -87,10 +87,10 @@ public struct CardTakingsPricing: TakingsPricing {
 }
 
 /// A charge that could not be priced.
-public struct PricingError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+struct PricingError: Error, Sendable, Hashable, CustomStringConvertible {
+    let description: String
 
-    public init(_ description: String) {
+    init(_ description: String) {
         self.description = description
     }
 }

@@ -5,7 +5,7 @@ public struct PnLPlan {
     public let repository: CardRepository
     public let family: String
     public let window: TakingsWindow
-    public let versionsInForce: [RateCard]
+    let versionsInForce: [RateCard]
     public let currency: Currency
     public let credit: CreditValuation
     let fixed: FixedCosts?

@@ -2,26 +2,26 @@
 /// money. `PnLRun.run(_:)` answers it with a `PnLReport`.
 public struct PnLRequest: Sendable {
     /// The exports, in the order given.
-    public var inputs: [TakingsInput]
+    var inputs: [TakingsInput]
     /// The window and the series; an open end is closed by a cost sheet's period.
-    public var window: TakingsWindow
+    var window: TakingsWindow
     public var series: TakingsSeries?
     /// Any rejection makes the run exit 1.
-    public var strict: Bool
+    var strict: Bool
     /// The current time: the end of an open window when choosing the card versions in
     /// force (a version effective after now never valued anything yet).
-    public var now: Timestamp
+    var now: Timestamp
     /// The rate-card folders or files, and FX rates that override the FX file's.
-    public var cards: [String]
-    public var fxOverrides: [FXRate]
+    var cards: [String]
+    var fxOverrides: [FXRate]
     /// The card family that priced the takings; nil when the folder holds only one.
-    public var card: String?
+    var card: String?
     /// The reporting currency; nil for the providers' currency.
-    public var currency: Currency?
+    var currency: Currency?
     /// A stated value per credit; nil to value conservatively from the packs.
-    public var creditValue: Money?
+    var creditValue: Money?
     /// A fixed-cost sheet (`--costs`).
-    public var costSheet: String?
+    var costSheet: String?
     /// Reader settings (threads, block size); the window, series and strictness above win.
     public var takingsOptions: TakingsOptions
 

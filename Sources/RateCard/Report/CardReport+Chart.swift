@@ -3,7 +3,7 @@ extension CardReport {
     /// One panel per currency (in the order the card first prices it), one group per
     /// pack, one bar per commission rate: the sale price split into commission, worst-case
     /// cost and margin.
-    public func chart() throws(ReportError) -> MarginChart {
+    func chart() throws(ReportError) -> MarginChart {
         var currencies: [Currency] = []
         for r in margins.rows where !currencies.contains(r.price.price.currency) {
             currencies.append(r.price.price.currency)
@@ -33,7 +33,7 @@ extension CardReport {
     }
 
     /// The chart as an SVG document, marked as generated.
-    public func chartSVG() throws(ReportError) -> String {
+    func chartSVG() throws(ReportError) -> String {
         let chart = try chart()
         let svg: String
         do {

@@ -1,7 +1,7 @@
 /// The per-storefront section of a card report and its margin % chart.
 extension CardReport {
     /// The chart of margin % by storefront, marked as generated; nil without storefronts.
-    public func storefrontChartSVG() throws(ReportError) -> String? {
+    func storefrontChartSVG() throws(ReportError) -> String? {
         guard let storefronts else { return nil }
         let chart = StorefrontChart(
             storefronts, title: "\(card.id) v\(card.version) · worst-case margin % by storefront")

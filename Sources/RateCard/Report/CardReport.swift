@@ -5,24 +5,23 @@
 /// commission schedule of one `CardRepository`, through `PackMargins`; nothing depends on
 /// the clock, the locale or where the rate-card folder sits on disk, so the same cards
 /// always give byte-identical files.
-public struct CardReport: Sendable {
-    public let card: RateCard
+struct CardReport: Sendable {
+    let card: RateCard
     /// The worst case and margins the report shows.
-    public let margins: PackMargins
+    let margins: PackMargins
     /// The subscription plans and free tier, by subscription year.
-    public let plans: PlanMargins
+    let plans: PlanMargins
     /// How file paths are written in the report.
-    public let paths: ReportPaths
+    let paths: ReportPaths
     /// Each feature's candidate requests, for the price list's running costs.
     let profiles: [FeatureCostProfile]
     /// Every pack in every storefront the storefront data covers, on the data's date; nil
     /// without a storefront file or when it covers none of the card's prices.
-    public let storefronts: StorefrontMargins?
+    let storefronts: StorefrontMargins?
 
     /// Computes the figures of `card`. Throws when its worst case cannot be computed
     /// exactly (a missing FX rate, an overflow).
-    public init(card: RateCard, repository: CardRepository, paths: ReportPaths) throws(ReportError)
-    {
+    init(card: RateCard, repository: CardRepository, paths: ReportPaths) throws(ReportError) {
         self.card = card
         self.paths = paths
         do {
@@ -41,13 +40,13 @@ public struct CardReport: Sendable {
     }
 
     /// "osg-v10": the stem of the report's file names.
-    public var baseName: String { CardReport.baseName(id: card.id, version: card.version) }
+    var baseName: String { CardReport.baseName(id: card.id, version: card.version) }
     /// "osg-v10.md"
-    public var markdownName: String { baseName + ".md" }
+    var markdownName: String { baseName + ".md" }
     /// "osg-v10.svg"
-    public var chartName: String { baseName + ".svg" }
+    var chartName: String { baseName + ".svg" }
     /// "osg-v10-storefronts.svg": the margin % chart of every storefront.
-    public var storefrontChartName: String { baseName + "-storefronts.svg" }
+    var storefrontChartName: String { baseName + "-storefronts.svg" }
 
     static func baseName(id: String, version: Int) -> String { "\(id)-v\(version)" }
 }
@@ -57,24 +56,24 @@ public struct CardReport: Sendable {
 /// Paths are written relative to the folder that holds the rate-card folder
 /// ("RateCards/osg-v10.json"), so a report generated from a copy of the folder elsewhere
 /// is byte-identical to one generated in the repository.
-public struct ReportPaths: Sendable, Hashable {
+struct ReportPaths: Sendable, Hashable {
     /// The rate-card folder as given, without trailing slashes.
-    public let cardsDirectory: String
+    let cardsDirectory: String
 
-    public init(cardsDirectory: String) {
+    init(cardsDirectory: String) {
         var d = cardsDirectory
         while d.count > 1 && d.hasSuffix("/") { d.removeLast() }
         self.cardsDirectory = d
     }
 
     /// The folder's own name, e.g. "RateCards".
-    public var folderName: String {
+    var folderName: String {
         let name = AtomicFile.baseName(of: cardsDirectory)
         return name.isEmpty || name == "." || name == "/" ? "RateCards" : name
     }
 
     /// `path` (as loaded, under `cardsDirectory`) as "RateCards/…"; other paths unchanged.
-    public func display(_ path: String) -> String {
+    func display(_ path: String) -> String {
         let prefix = cardsDirectory == "/" ? "/" : cardsDirectory + "/"
         guard path.hasPrefix(prefix) else { return path }
         return folderName + "/" + path.dropFirst(prefix.count)

@@ -9,8 +9,8 @@ import Foundation
 public struct ReportSet: Sendable {
     /// One generated file: its name inside the reports folder and its exact bytes.
     public struct File: Sendable, Hashable {
-        public let name: String
-        public let bytes: [UInt8]
+        let name: String
+        let bytes: [UInt8]
     }
 
     /// What is wrong with a reports folder.
@@ -24,8 +24,8 @@ public struct ReportSet: Sendable {
             case unexpected
         }
 
-        public let name: String
-        public let kind: Kind
+        let name: String
+        let kind: Kind
 
         public static func < (lhs: Finding, rhs: Finding) -> Bool { lhs.name < rhs.name }
 
@@ -51,7 +51,7 @@ public struct ReportSet: Sendable {
         public var removed: [String] = []
     }
 
-    public let reports: [CardReport]
+    let reports: [CardReport]
     /// Every generated file, sorted by name.
     public let files: [File]
 
@@ -146,7 +146,7 @@ public struct ReportSet: Sendable {
 
     /// Names of the `.md` and `.svg` files directly in `directory` that carry the
     /// generated marker near their start, sorted.
-    public static func generatedFiles(in directory: String) -> [String] {
+    static func generatedFiles(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { name in
             guard (name.hasSuffix(".md") || name.hasSuffix(".svg")) && !name.hasPrefix(".") else {

@@ -8,21 +8,21 @@
 /// attributes such as `currency` and `additional` in some responses). The members it does
 /// use are read strictly: amounts with the project's decimal parser, dates as `YYYY-MM-DD`,
 /// every problem a diagnostic naming the file, line, column and field.
-public struct AppStoreConnectFile: Sendable, Hashable {
-    public let path: String
+struct AppStoreConnectFile: Sendable, Hashable {
+    let path: String
     /// Price points, each with its territory and currency resolved.
-    public let pricePoints: [ApplePricePoint]
+    let pricePoints: [ApplePricePoint]
     /// Dated prices of a schedule, each with its point.
-    public let scheduledPrices: [AppleScheduledPrice]
+    let scheduledPrices: [AppleScheduledPrice]
     /// `links.self` and `links.next` of the page.
-    public let selfLink: String?
-    public let nextLink: String?
+    let selfLink: String?
+    let nextLink: String?
     /// `meta.paging.total`: the records of the whole collection, across pages.
-    public let total: Int?
+    let total: Int?
     /// The records of `data[]` on this page.
-    public let dataCount: Int
+    let dataCount: Int
     /// Problems that do not stop the file from being used (a point with no proceeds).
-    public let warnings: [Diagnostic]
+    let warnings: [Diagnostic]
 
     static let pointTypes: Set<String> = [
         "inAppPurchasePricePoints", "subscriptionPricePoints", "appPricePoints",
@@ -35,13 +35,13 @@ public struct AppStoreConnectFile: Sendable, Hashable {
     ]
 
     /// Reads and parses the file at `path`.
-    public static func load(path: String) throws(Diagnostics) -> AppStoreConnectFile {
+    static func load(path: String) throws(Diagnostics) -> AppStoreConnectFile {
         let (_, root) = try JSONParser.parseFile(path, what: "the App Store Connect file")
         return try read(root, path: path)
     }
 
     /// Reads a parsed response; `path` names it in messages.
-    public static func read(_ root: JSONNode, path: String) throws(Diagnostics)
+    static func read(_ root: JSONNode, path: String) throws(Diagnostics)
         -> AppStoreConnectFile
     {
         var reader = Reader(r: FieldReader(path: path))

@@ -4,18 +4,18 @@ import Foundation
 /// repeatable: several pages of one response are several files), and the price each
 /// territory has on a date.
 public struct ApplePriceList: Sendable, Hashable {
-    public let productId: String
-    public let files: [AppStoreConnectFile]
+    let productId: String
+    let files: [AppStoreConnectFile]
 
-    public init(productId: String, files: [AppStoreConnectFile]) {
+    init(productId: String, files: [AppStoreConnectFile]) {
         self.productId = productId
         self.files = files
     }
 
     /// A territory's price as Apple states it, and the schedule entry it came from.
-    public struct Resolved: Sendable, Hashable {
-        public let point: ApplePricePoint
-        public let scheduled: AppleScheduledPrice?
+    struct Resolved: Sendable, Hashable {
+        let point: ApplePricePoint
+        let scheduled: AppleScheduledPrice?
     }
 
     /// Reads `bindings` (product id → files, in the order given), collecting every problem
@@ -43,7 +43,7 @@ public struct ApplePriceList: Sendable, Hashable {
 
     /// Warnings about the pages: a `links.next` page that is not loaded, fewer records than
     /// `meta.paging.total`, and each file's own warnings.
-    public var warnings: [Diagnostic] {
+    var warnings: [Diagnostic] {
         var out = files.flatMap(\.warnings)
         let selfs = Set(files.compactMap(\.selfLink))
         for f in files {
@@ -78,7 +78,7 @@ public struct ApplePriceList: Sendable, Hashable {
     /// territory with one price point has that one; one with several (a list of every
     /// point of the product) has the one whose customer price is the card's price in that
     /// currency, else none and a warning.
-    public func resolve(on date: CalendarDate, cardPrices: [PackPrice]) -> (
+    func resolve(on date: CalendarDate, cardPrices: [PackPrice]) -> (
         prices: [String: Resolved], diagnostics: [Diagnostic]
     ) {
         var out: [String: Resolved] = [:]

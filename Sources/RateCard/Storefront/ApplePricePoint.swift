@@ -4,26 +4,26 @@
 ///
 /// The subscriptions work reads the same model: `proceedsYear2` is Apple's figure after a
 /// subscriber's first year (the reduced commission).
-public struct ApplePricePoint: Sendable, Hashable {
+struct ApplePricePoint: Sendable, Hashable {
     /// Apple's opaque id of the point (base64 of its app, territory and point number).
-    public let id: String
+    let id: String
     /// The territory code ("DEU"); from the point's own relationship, or from the price
     /// record that points at it when the point was included with an empty territory.
-    public let territory: String
+    let territory: String
     /// `attributes.customerPrice`, in the territory's currency.
-    public let customerPrice: Money
+    let customerPrice: Money
     /// `attributes.proceeds`; nil when Apple's response states none (a `"0.0"` beside a
     /// positive price, as in responses saved with only `priceTier` fields).
-    public let proceeds: Money?
+    let proceeds: Money?
     /// `attributes.proceedsYear2` of a subscription price point.
-    public let proceedsYear2: Money?
+    let proceedsYear2: Money?
     /// The legacy `priceTier` ("1") when the response carries it.
-    public let priceTier: String?
+    let priceTier: String?
     /// Where the point was read.
-    public let path: String
-    public let location: SourceLocation
+    let path: String
+    let location: SourceLocation
 
-    public init(
+    init(
         id: String, territory: String, customerPrice: Money, proceeds: Money?,
         proceedsYear2: Money? = nil, priceTier: String? = nil, path: String,
         location: SourceLocation
@@ -41,20 +41,20 @@ public struct ApplePricePoint: Sendable, Hashable {
 
 /// One dated price of an in-app purchase's price schedule (`inAppPurchasePrices`): the
 /// point in force in a territory from `start` (nil: since ever) until `end` (nil: open).
-public struct AppleScheduledPrice: Sendable, Hashable {
-    public let id: String
-    public let point: ApplePricePoint
+struct AppleScheduledPrice: Sendable, Hashable {
+    let id: String
+    let point: ApplePricePoint
     /// Set by the developer (`manualPrices`) or equalized by Apple (`automaticPrices`).
-    public let manual: Bool
-    public let start: CalendarDate?
+    let manual: Bool
+    let start: CalendarDate?
     /// The first day the price no longer applies.
-    public let end: CalendarDate?
-    public let location: SourceLocation
+    let end: CalendarDate?
+    let location: SourceLocation
 
-    public var territory: String { point.territory }
+    var territory: String { point.territory }
 
     /// True on `date`: on or after `start`, before `end`.
-    public func applies(on date: CalendarDate) -> Bool {
+    func applies(on date: CalendarDate) -> Bool {
         (start.map { $0 <= date } ?? true) && (end.map { date < $0 } ?? true)
     }
 }

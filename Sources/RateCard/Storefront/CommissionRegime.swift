@@ -2,25 +2,25 @@
 ///
 /// A storefront file lists regimes for every storefront and, where a territory differs, for
 /// that territory; the latest regime whose dates cover the sale date applies.
-public struct CommissionRegime: Sendable, Hashable {
+struct CommissionRegime: Sendable, Hashable {
     /// Whether a rate is Apple's own published figure or only reported (press, notices).
-    public enum Status: String, Sendable, Hashable, CaseIterable {
+    enum Status: String, Sendable, Hashable, CaseIterable {
         case confirmed
         case reported
     }
 
-    public let program: StoreProgram
+    let program: StoreProgram
     /// The share of the tax-exclusive price Apple keeps, e.g. 0.30.
-    public let rate: Exact
+    let rate: Exact
     /// The first day the rate applies.
-    public let from: CalendarDate
+    let from: CalendarDate
     /// The first day it no longer applies, when it ended.
-    public let until: CalendarDate?
-    public let status: Status
-    public let source: String?
-    public let location: SourceLocation
+    let until: CalendarDate?
+    let status: Status
+    let source: String?
+    let location: SourceLocation
 
-    public init(
+    init(
         program: StoreProgram, rate: Exact, from: CalendarDate, until: CalendarDate? = nil,
         status: Status, source: String? = nil, location: SourceLocation = .start
     ) {
@@ -34,7 +34,7 @@ public struct CommissionRegime: Sendable, Hashable {
     }
 
     /// True when the regime applies on `date`: on or after `from`, before `until`.
-    public func applies(on date: CalendarDate) -> Bool {
+    func applies(on date: CalendarDate) -> Bool {
         from <= date && (until.map { date < $0 } ?? true)
     }
 

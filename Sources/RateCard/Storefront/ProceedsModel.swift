@@ -6,23 +6,23 @@
 /// then rounded once, half-even, to the currency's minor unit, since Apple pays whole minor
 /// units. Apple's own published proceeds round in ways no single rule reproduces (0.693 is
 /// paid as 0.70, 0.973 as 0.97), so a cross-check allows a difference of one minor unit.
-public struct ModelledProceeds: Sendable, Hashable {
-    public let price: Money
+struct ModelledProceeds: Sendable, Hashable {
+    let price: Money
     /// The price less the tax Apple removes.
-    public let taxExclusive: Money
+    let taxExclusive: Money
     /// The digital services tax deducted, exact.
-    public let digitalServicesTax: Money
+    let digitalServicesTax: Money
     /// The commission rate and the regime it came from.
-    public let regime: CommissionRegime
+    let regime: CommissionRegime
     /// Proceeds before rounding.
-    public let exact: Money
+    let exact: Money
     /// Proceeds rounded half-even to the currency's minor unit: what the model says Apple pays.
-    public let rounded: Money
+    let rounded: Money
 
     /// How modelled proceeds are rounded to the currency's minor unit.
-    public static let rounding = RoundingRule.halfEven
+    static let rounding = RoundingRule.halfEven
 
-    public init(price: Money, storefront: Storefront, regime: CommissionRegime) throws(MoneyError) {
+    init(price: Money, storefront: Storefront, regime: CommissionRegime) throws(MoneyError) {
         self.price = price
         self.regime = regime
         do {

@@ -6,7 +6,7 @@ public enum StoreProgram: String, Sendable, Hashable, CaseIterable {
     case smallBusiness = "small-business"
 
     /// The program named `text` ("standard", "small-business"), or nil.
-    public init?(name text: String) {
+    init?(name text: String) {
         self.init(rawValue: text)
     }
 }

@@ -26,7 +26,7 @@ extension StorefrontMargins {
     }
 
     /// One row per pack and territory, worst first.
-    public var table: TextTable {
+    var table: TextTable {
         var t = TextTable([
             .init("card"), .init("pack"), .init("territory"), .init("currency"),
             .init("price", .right), .init("tax", .right),
@@ -49,7 +49,7 @@ extension StorefrontMargins {
     }
 
     /// The worst storefront of each pack.
-    public var worstTable: TextTable {
+    var worstTable: TextTable {
         var t = TextTable([
             .init("pack"), .init("worst territory"), .init("currency"), .init("price", .right),
             .init("proceeds", .right),
@@ -67,7 +67,7 @@ extension StorefrontMargins {
     }
 
     /// What a reader needs under the table: program, date, FX, sources, rounding.
-    public var notes: [String] {
+    var notes: [String] {
         var out = [
             "program \(program.rawValue), prices and regimes on \(date); margin % is the margin as a share of the price the customer pays"
         ]
@@ -95,7 +95,7 @@ extension StorefrontMargins {
     }
 
     /// The JSON object of one card.
-    public var json: JSONOutput {
+    var json: JSONOutput {
         func opt(_ m: Money?) -> JSONOutput { m.map { .decimal($0.amount) } ?? .null }
         let rowList: [JSONOutput] = rows.map { r in
             var o: [String: JSONOutput] = [

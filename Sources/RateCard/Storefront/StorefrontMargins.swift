@@ -7,21 +7,21 @@
 /// into each storefront's currency with the FX table; a currency without a rate keeps its
 /// row, with no margin and a warning.
 public struct StorefrontMargins: Sendable {
-    public let card: RateCard
-    public let program: StoreProgram
+    let card: RateCard
+    let program: StoreProgram
     /// The date prices and commission regimes are taken at.
-    public let date: CalendarDate
+    let date: CalendarDate
     /// Worst margin share first; rows without a margin (no FX rate, no proceeds) last.
-    public let rows: [Row]
+    let rows: [Row]
     /// Cross-check differences, missing rates, pages not loaded: each names its figures.
     public let warnings: [Diagnostic]
-    public let fx: FXTable
+    let fx: FXTable
     /// Every FX rate a row used.
-    public let fxUsed: [FXRate]
-    public let storefronts: StorefrontTable?
+    let fxUsed: [FXRate]
+    let storefronts: StorefrontTable?
 
     /// Where a row's proceeds come from.
-    public enum ProceedsSource: String, Sendable, Hashable {
+    enum ProceedsSource: String, Sendable, Hashable {
         /// `attributes.proceeds` of an App Store Connect price point.
         case apple
         /// The storefront data file's tax and commission.
@@ -29,30 +29,30 @@ public struct StorefrontMargins: Sendable {
     }
 
     /// One pack in one territory.
-    public struct Row: Sendable, Hashable {
-        public let pack: Pack
-        public let territory: String
-        public let storefront: Storefront?
-        public let customerPrice: Money
+    struct Row: Sendable, Hashable {
+        let pack: Pack
+        let territory: String
+        let storefront: Storefront?
+        let customerPrice: Money
         /// What Apple pays: Apple's figure, else the model's (rounded to the minor unit).
-        public let proceeds: Money?
-        public let proceedsSource: ProceedsSource?
-        public let apple: ApplePricePoint?
-        public let modelled: ModelledProceeds?
+        let proceeds: Money?
+        let proceedsSource: ProceedsSource?
+        let apple: ApplePricePoint?
+        let modelled: ModelledProceeds?
         /// The worst-case provider cost in the territory's currency; nil without an FX rate.
-        public let worstCost: Money?
-        public let fxUsed: [FXRate]
+        let worstCost: Money?
+        let fxUsed: [FXRate]
         /// proceeds − worst-case cost
-        public let margin: Money?
+        let margin: Money?
         /// margin ÷ customer price
-        public let marginShare: Exact?
+        let marginShare: Exact?
         /// Where the price was read: the Apple file's point, else the card's price.
-        public let path: String
-        public let location: SourceLocation
+        let path: String
+        let location: SourceLocation
     }
 
     /// The tolerance of the cross-check: one minor unit of the currency (Apple rounds).
-    public static func tolerance(_ currency: Currency) -> Exact {
+    static func tolerance(_ currency: Currency) -> Exact {
         (try? Exact(1, over: (try? Exact.powerOfTen(currency.minorUnits)) ?? 1)) ?? .one
     }
 
@@ -231,7 +231,7 @@ public struct StorefrontMargins: Sendable {
     }
 
     /// The worst storefront of each pack (by margin share), in the card's pack order.
-    public var worstPerPack: [Row] {
+    var worstPerPack: [Row] {
         card.packs.compactMap { p in
             rows.first { $0.pack.productId == p.productId && $0.marginShare != nil }
         }

@@ -53,7 +53,7 @@ extension StorefrontTable {
     }
 
     /// A three-letter territory code as App Store Connect writes it: "USA", "DEU", "CHN".
-    public static func isTerritoryCode(_ s: String) -> Bool {
+    static func isTerritoryCode(_ s: String) -> Bool {
         let b = Array(s.utf8)
         return b.count == 3 && b.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
     }

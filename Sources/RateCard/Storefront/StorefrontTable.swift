@@ -5,19 +5,19 @@
 /// to cross-check Apple's figures where one is.
 public struct StorefrontTable: Sendable, Hashable {
     /// When the data was reviewed.
-    public let date: CalendarDate
+    let date: CalendarDate
     /// The figures are placeholders until reviewed against Apple's own tables.
-    public let placeholder: Bool
+    let placeholder: Bool
     /// Where the figures come from, in words or as URLs.
-    public let sourceNote: String
+    let sourceNote: String
     /// Regimes that apply in every territory that does not list its own for the program.
-    public let commission: [CommissionRegime]
+    let commission: [CommissionRegime]
     /// Sorted by territory code.
-    public let storefronts: [Storefront]
-    public let notes: [String]
-    public let source: SourceFile
+    let storefronts: [Storefront]
+    let notes: [String]
+    let source: SourceFile
 
-    public init(
+    init(
         date: CalendarDate, placeholder: Bool, sourceNote: String, commission: [CommissionRegime],
         storefronts: [Storefront], notes: [String] = [], source: SourceFile
     ) {
@@ -31,18 +31,18 @@ public struct StorefrontTable: Sendable, Hashable {
     }
 
     /// The storefront of `territory` ("DEU"), or nil.
-    public func storefront(_ territory: String) -> Storefront? {
+    func storefront(_ territory: String) -> Storefront? {
         storefronts.first { $0.territory == territory }
     }
 
     /// The storefronts that price in `currency`.
-    public func storefronts(in currency: Currency) -> [Storefront] {
+    func storefronts(in currency: Currency) -> [Storefront] {
         storefronts.filter { $0.currency == currency }
     }
 
     /// The regime for `program` in `storefront` on `date`: the territory's own when it lists
     /// one in force, else the file's default.
-    public func regime(for storefront: Storefront, program: StoreProgram, on date: CalendarDate)
+    func regime(for storefront: Storefront, program: StoreProgram, on date: CalendarDate)
         -> CommissionRegime?
     {
         CommissionRegime.inForce(storefront.commission, program: program, on: date)

@@ -1,10 +1,10 @@
 /// A proleptic Gregorian calendar date, written `YYYY-MM-DD`.
 public struct CalendarDate: Sendable, Hashable, Comparable {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    let year: Int
+    let month: Int
+    let day: Int
 
-    public init?(year: Int, month: Int, day: Int) {
+    init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
         else { return nil }
@@ -14,7 +14,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     }
 
     /// Parses exactly `YYYY-MM-DD`, rejecting impossible dates such as 2026-02-30.
-    public init?(_ text: some StringProtocol) {
+    init?(_ text: some StringProtocol) {
         let b = Array(text.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
             let y = CalendarDate.digits(b[0..<4]), let m = CalendarDate.digits(b[5..<7]),
@@ -32,9 +32,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
         return v
     }
 
-    public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -43,7 +43,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     }
 
     /// Days since 1970-01-01 (negative before it).
-    public var daysSinceEpoch: Int {
+    var daysSinceEpoch: Int {
         CalendarDate.daysFromCivil(year: year, month: month, day: day)
     }
 
@@ -61,7 +61,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     }
 
     /// The date `days` after 1970-01-01.
-    public init(daysSinceEpoch z0: Int) {
+    init(daysSinceEpoch z0: Int) {
         let z = z0 + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
@@ -76,7 +76,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
     }
 
     /// 1 = Monday … 7 = Sunday (ISO 8601).
-    public var isoWeekday: Int {
+    var isoWeekday: Int {
         let w = (daysSinceEpoch % 7 + 7 + 3) % 7  // 1970-01-01 was a Thursday (index 3 from Monday)
         return w + 1
     }

@@ -6,11 +6,11 @@
 /// POSIX time does.
 public struct Timestamp: Sendable, Hashable, Comparable {
     /// Seconds since the Unix epoch, UTC.
-    public let seconds: Int64
+    let seconds: Int64
     /// Nanoseconds within the second, 0..<1_000_000_000.
-    public let nanoseconds: Int32
+    let nanoseconds: Int32
     /// The offset it was written with, in minutes east of UTC.
-    public let offsetMinutes: Int
+    let offsetMinutes: Int
 
     public init(seconds: Int64, nanoseconds: Int32 = 0, offsetMinutes: Int = 0) {
         self.seconds = seconds
@@ -60,14 +60,14 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     }
 
     /// The UTC instant at the start of `date`.
-    public init(startOf date: CalendarDate, offsetMinutes: Int = 0) {
+    init(startOf date: CalendarDate, offsetMinutes: Int = 0) {
         self.init(
             seconds: Int64(date.daysSinceEpoch) * 86_400 - Int64(offsetMinutes * 60),
             offsetMinutes: offsetMinutes)
     }
 
     /// RFC 3339 in UTC, e.g. `2026-11-29T10:00:00Z` (fraction only when non-zero).
-    public var rfc3339UTC: String {
+    var rfc3339UTC: String {
         let (date, sod) = local(offsetMinutes: 0)
         func p2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var s = "\(date)T\(p2(sod / 3600)):\(p2(sod / 60 % 60)):\(p2(sod % 60))"

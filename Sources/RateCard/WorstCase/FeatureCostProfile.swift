@@ -12,21 +12,21 @@
 /// A request that uses several dimensions charges and costs the sum of its parts, so its
 /// cost per credit never exceeds that of its best single part; single-dimension shapes
 /// are therefore enough.
-public struct FeatureCostProfile: Sendable, Hashable {
-    public let feature: Feature
+struct FeatureCostProfile: Sendable, Hashable {
+    let feature: Feature
     /// Candidate requests with a positive charge, sorted by credits then cost.
-    public let shapes: [RequestShape]
+    let shapes: [RequestShape]
     /// Requests charged nothing that still cost the provider money: one per dimension that
     /// allows one, in the feature's dimension order (every one, not only the first).
-    public let freeUsage: [RequestShape]
+    let freeUsage: [RequestShape]
     /// Why the feature has no running cost, when none of its dimensions has one.
-    public let noRunningCost: [String]
+    let noRunningCost: [String]
 
     /// The largest number of intervals the engine searches per dimension.
-    public static let maxIntervals: Int128 = 200_000
+    static let maxIntervals: Int128 = 200_000
 
     /// The shape with the highest cost per credit (ties: fewer credits, then dimension name).
-    public func best() throws(ArithmeticError) -> RequestShape? {
+    func best() throws(ArithmeticError) -> RequestShape? {
         var best: (RequestShape, Exact)?
         for s in shapes where s.cost.amount.isPositive {
             let r = try s.costPerCredit()
@@ -42,7 +42,7 @@ public struct FeatureCostProfile: Sendable, Hashable {
         return best?.0
     }
 
-    public init(feature: Feature, providers: [String: ProviderSheet]) throws(WorstCaseError) {
+    init(feature: Feature, providers: [String: ProviderSheet]) throws(WorstCaseError) {
         self.feature = feature
         var shapes: [RequestShape] = []
         var free: [RequestShape] = []

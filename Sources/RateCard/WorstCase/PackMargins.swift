@@ -1,52 +1,52 @@
 /// The worst-case cost and margin of every pack and grant of a card, per currency and
 /// commission rate: the answer to "does every pack still make money?".
 public struct PackMargins: Sendable, Hashable {
-    public let card: RateCard
-    public let rows: [Row]
-    public let grants: [GrantRow]
+    let card: RateCard
+    let rows: [Row]
+    let grants: [GrantRow]
     /// Features whose requests can be made for free while costing money.
-    public let freeUsage: [RequestShape]
+    let freeUsage: [RequestShape]
     /// FX rates that were used, with the table they came from.
-    public let fxUsed: [FXRate]
-    public let fx: FXTable
+    let fxUsed: [FXRate]
+    let fx: FXTable
     /// The provider sheets the card's features are priced by.
-    public let providers: [ProviderSheet]
-    public let commissionNote: String?
+    let providers: [ProviderSheet]
+    let commissionNote: String?
     /// Sales-tax rates removed from prices before commission, per currency. Empty: tax is
     /// not modelled and prices are taken as what the store receives before commission.
-    public let taxRates: [Currency: Exact]
+    let taxRates: [Currency: Exact]
     /// What margin % is a share of.
-    public static let marginBasis =
+    static let marginBasis =
         "margin % is the margin as a share of the price the customer pays"
 
     /// One pack in one currency.
-    public struct Row: Sendable, Hashable {
-        public let pack: Pack
-        public let price: PackPrice
-        public let worst: WorstCase
+    struct Row: Sendable, Hashable {
+        let pack: Pack
+        let price: PackPrice
+        let worst: WorstCase
         /// The worst case in the providers' own currency, before conversion.
-        public let providerCost: Money?
-        public let fxUsed: [FXRate]
-        public let lines: [CommissionLine]
+        let providerCost: Money?
+        let fxUsed: [FXRate]
+        let lines: [CommissionLine]
     }
 
     /// One commission rate applied to a pack price.
-    public struct CommissionLine: Sendable, Hashable {
-        public let rate: Exact
+    struct CommissionLine: Sendable, Hashable {
+        let rate: Exact
         /// The price less any modelled tax: what commission is taken from.
-        public let commission: Money
+        let commission: Money
         /// price × (1 − rate)
-        public let proceeds: Money
+        let proceeds: Money
         /// proceeds − worst-case cost
-        public let margin: Money
+        let margin: Money
         /// margin ÷ price
-        public let marginShare: Exact
+        let marginShare: Exact
     }
 
     /// A grant: pure cost, priced at the same worst case.
-    public struct GrantRow: Sendable, Hashable {
-        public let grant: Grant
-        public let worst: WorstCase
+    struct GrantRow: Sendable, Hashable {
+        let grant: Grant
+        let worst: WorstCase
     }
 
     /// Computes every row. `commission` gives the rates per currency on the card's effective
@@ -128,7 +128,7 @@ public struct PackMargins: Sendable, Hashable {
 
     /// The currency grant costs are shown in: the providers' currency when they share one,
     /// else the currency of a credit's face value, else the first pack price's.
-    public static func costCurrency(card: RateCard, providers: [ProviderSheet]) -> Currency {
+    static func costCurrency(card: RateCard, providers: [ProviderSheet]) -> Currency {
         let pcs = Set(providers.map(\.currency)).sorted()
         if pcs.count == 1, let only = pcs.first { return only }
         if let f = card.creditUnit.faceValue { return f.currency }
@@ -137,7 +137,7 @@ public struct PackMargins: Sendable, Hashable {
     }
 
     /// The provider sheets `card`'s features are costed by, sorted by id.
-    public static func providers(of card: RateCard, in repository: CardRepository)
+    static func providers(of card: RateCard, in repository: CardRepository)
         -> [ProviderSheet]
     {
         let ids = Set(
@@ -149,17 +149,17 @@ public struct PackMargins: Sendable, Hashable {
 
     /// True when a figure rests on a rate of a placeholder FX file (a rate given on the
     /// command line is the user's own, not the file's).
-    public var fxRestsOnPlaceholder: Bool {
+    var fxRestsOnPlaceholder: Bool {
         fx.placeholder && fxUsed.contains { !$0.fromCommandLine }
     }
 
     /// The rates used that came from the FX file, and those given on the command line.
-    public var fxUsedByOrigin: (file: [FXRate], commandLine: [FXRate]) {
+    var fxUsedByOrigin: (file: [FXRate], commandLine: [FXRate]) {
         (fxUsed.filter { !$0.fromCommandLine }, fxUsed.filter(\.fromCommandLine))
     }
 
     /// The lowest margin share of any row at its highest commission rate.
-    public var lowestMarginShare: (row: Row, line: CommissionLine)? {
+    var lowestMarginShare: (row: Row, line: CommissionLine)? {
         var best: (Row, CommissionLine)?
         for r in rows {
             guard let top = r.lines.max(by: { $0.rate < $1.rate }) else { continue }

@@ -2,132 +2,132 @@
 /// what its free tier costs: "if a subscriber uses every bit of the plan in the costliest
 /// way, every period, what is left after Apple's commission, in year one and after?"
 public struct PlanMargins: Sendable, Hashable {
-    public let card: RateCard
-    public let rows: [Row]
+    let card: RateCard
+    let rows: [Row]
     /// The free tier's worst case in the providers' currency, when the card has one.
-    public let freeTier: FreeTierCost?
-    public let fx: FXTable
-    public let providers: [ProviderSheet]
+    let freeTier: FreeTierCost?
+    let fx: FXTable
+    let providers: [ProviderSheet]
     /// The programs the rows are shown under: the one asked for or the card's
     /// `storeProgram`, else both.
-    public let programs: [Program]
+    let programs: [Program]
     /// Plans in the territories of Apple's price-point files (`--price-points`), margins
     /// from Apple's own `proceeds` and `proceedsYear2`.
-    public let appleRows: [AppleRow]
+    let appleRows: [AppleRow]
     /// Warnings about the price-point files, and territories without an FX rate.
     public let warnings: [Diagnostic]
 
     /// A commission regime of auto-renewable subscriptions: the rate in the first year of
     /// a subscriber's paid service and the rate after it.
-    public struct Program: Sendable, Hashable {
-        public let name: String
-        public let yearOne: Exact
-        public let afterYearOne: Exact
+    struct Program: Sendable, Hashable {
+        let name: String
+        let yearOne: Exact
+        let afterYearOne: Exact
 
         /// 30% in year one, 15% after one year of paid service.
-        public static let standard = Program(
+        static let standard = Program(
             name: "standard", yearOne: Exact(percent: 30), afterYearOne: Exact(percent: 15))
         /// The App Store Small Business Program: 15% throughout.
-        public static let smallBusiness = Program(
+        static let smallBusiness = Program(
             name: "small business", yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
     }
 
     /// The programs a plan is shown under when neither the command nor the card names one.
-    public static let programs: [Program] = [.standard, .smallBusiness]
+    static let programs: [Program] = [.standard, .smallBusiness]
 
     /// One plan in one territory of Apple's files: what Apple pays in year one and after.
-    public struct AppleRow: Sendable, Hashable {
-        public let plan: SubscriptionPlan
-        public let point: ApplePricePoint
+    struct AppleRow: Sendable, Hashable {
+        let plan: SubscriptionPlan
+        let point: ApplePricePoint
         /// The worst case of a period in the territory's currency; nil without an FX rate.
-        public let worst: PlanWorstCase?
+        let worst: PlanWorstCase?
         /// `proceeds` − worst case, `proceedsYear2` − worst case, each with its share of
         /// the customer price; nil when Apple's file or the FX rate gives no figure.
-        public let yearOne: (margin: Money, share: Exact)?
-        public let afterYearOne: (margin: Money, share: Exact)?
+        let yearOne: (margin: Money, share: Exact)?
+        let afterYearOne: (margin: Money, share: Exact)?
 
-        public static func == (a: AppleRow, b: AppleRow) -> Bool {
+        static func == (a: AppleRow, b: AppleRow) -> Bool {
             a.plan == b.plan && a.point == b.point && a.worst == b.worst
         }
 
-        public func hash(into hasher: inout Hasher) {
+        func hash(into hasher: inout Hasher) {
             hasher.combine(plan.productId)
             hasher.combine(point)
         }
     }
 
     /// One plan in one currency.
-    public struct Row: Sendable, Hashable {
-        public let plan: SubscriptionPlan
-        public let price: PackPrice
+    struct Row: Sendable, Hashable {
+        let plan: SubscriptionPlan
+        let price: PackPrice
         /// The worst case of one regular period.
-        public let worst: PlanWorstCase
+        let worst: PlanWorstCase
         /// Regular periods at the year-one rate, and in a later year.
-        public let yearOnePeriods: Int
-        public let laterYearPeriods: Int
+        let yearOnePeriods: Int
+        let laterYearPeriods: Int
         /// The introductory offer in this currency, when the plan has one the card prices here.
-        public let intro: Intro?
+        let intro: Intro?
         /// The free tier's worst case per year in this currency, for `Line.freeUsers`.
-        public let freeTierYear: Money?
-        public let lines: [Line]
+        let freeTierYear: Money?
+        let lines: [Line]
     }
 
     /// The introductory offer or free trial: what it brings in and what it can cost.
-    public struct Intro: Sendable, Hashable {
-        public let offer: IntroductoryOffer
+    struct Intro: Sendable, Hashable {
+        let offer: IntroductoryOffer
         /// What the subscriber pays for the whole offer.
-        public let price: Money
+        let price: Money
         /// The worst case over the offer's whole span.
-        public let worst: PlanWorstCase
+        let worst: PlanWorstCase
     }
 
     /// One commission rate applied to one period's price.
-    public struct PeriodMargin: Sendable, Hashable {
-        public let rate: Exact
+    struct PeriodMargin: Sendable, Hashable {
+        let rate: Exact
         /// price × (1 − rate)
-        public let proceeds: Money
+        let proceeds: Money
         /// proceeds − worst-case cost of the period
-        public let margin: Money
+        let margin: Money
         /// margin ÷ price
-        public let marginShare: Exact
+        let marginShare: Exact
     }
 
     /// One plan, currency and commission program.
-    public struct Line: Sendable, Hashable {
-        public let program: Program
-        public let yearOne: PeriodMargin
-        public let afterYearOne: PeriodMargin
+    struct Line: Sendable, Hashable {
+        let program: Program
+        let yearOne: PeriodMargin
+        let afterYearOne: PeriodMargin
         /// `yearOne.margin × yearOnePeriods`
-        public let yearOneTotal: Money
+        let yearOneTotal: Money
         /// `afterYearOne.margin × laterYearPeriods`
-        public let laterYearTotal: Money
+        let laterYearTotal: Money
         /// The offer's proceeds (at the year-one rate) less its worst case.
-        public let introMargin: Money?
+        let introMargin: Money?
         /// Regular paid periods until the margin they earn covers the offer's loss at the
         /// worst case: 0 when the offer makes no loss, nil when no number of periods does.
-        public let paybackPeriods: Int?
+        let paybackPeriods: Int?
         /// What the free tier takes from one paying user's margin, per year.
-        public let freeUsers: FreeUsers?
+        let freeUsers: FreeUsers?
     }
 
     /// The free tier against one paying user's worst-case margin over a year: one free
     /// user's worst case per year ÷ one paying user's worst-case margin per year.
-    public struct FreeUsers: Sendable, Hashable {
+    struct FreeUsers: Sendable, Hashable {
         /// The share of a year-one subscriber's margin one free user consumes (nil when the
         /// margin is not positive), and how many free users that margin covers in full.
-        public let yearOneShare: Exact?
-        public let yearOneCovered: Int128
-        public let laterYearShare: Exact?
-        public let laterYearCovered: Int128
+        let yearOneShare: Exact?
+        let yearOneCovered: Int128
+        let laterYearShare: Exact?
+        let laterYearCovered: Int128
     }
 
     /// The free tier's worst case for one user.
-    public struct FreeTierCost: Sendable, Hashable {
-        public let tier: FreeTier
+    struct FreeTierCost: Sendable, Hashable {
+        let tier: FreeTier
         /// One free-tier period (a month by default).
-        public let perPeriod: PlanWorstCase
+        let perPeriod: PlanWorstCase
         /// A year: every allowance in every window of it (366 days, 53 weeks, 12 months).
-        public let perYear: PlanWorstCase
+        let perYear: PlanWorstCase
     }
 
     /// Computes every row. `priceLists` (product id → Apple's files) add rows from
@@ -259,7 +259,7 @@ public struct PlanMargins: Sendable, Hashable {
     /// Regular periods in a year after the first: 52 weeks, 12 months, 4 quarters, 2
     /// halves, 1 year. (Year one holds 53 weekly periods at its rate: the 53rd starts on
     /// day 364, before one year of paid service.)
-    public static func laterYearPeriods(_ period: SubscriptionPeriod) -> Int {
+    static func laterYearPeriods(_ period: SubscriptionPeriod) -> Int {
         if let m = period.months { return max(1, 12 / m) }
         return max(1, 365 / period.minDays)
     }

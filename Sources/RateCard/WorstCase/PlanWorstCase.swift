@@ -8,35 +8,35 @@
 /// `Q` units of a dimension charged per `per` units is the same knapsack over that
 /// dimension's request shapes with `Q / per` intervals to spend (a request uses as many
 /// intervals as the card would charge it for), once per window.
-public struct PlanWorstCase: Sendable, Hashable {
+struct PlanWorstCase: Sendable, Hashable {
     /// How long the case covers.
-    public let span: SubscriptionPeriod
+    let span: SubscriptionPeriod
     /// Credits added in each credit window, and how many windows start within the span.
-    public let credits: Int128
-    public let creditWindows: Int
+    let credits: Int128
+    let creditWindows: Int
     /// The worst case of one credit window's credits; nil when the plan includes none.
-    public let creditWorst: WorstCase?
-    public let limits: [LimitCost]
+    let creditWorst: WorstCase?
+    let limits: [LimitCost]
     /// The sum of every part, in the currency asked for.
-    public let cost: Money
+    let cost: Money
 
     /// One quota or allowance over the span.
-    public struct LimitCost: Sendable, Hashable {
-        public let limit: UsageLimit
-        public let unit: MeterUnit
+    struct LimitCost: Sendable, Hashable {
+        let limit: UsageLimit
+        let unit: MeterUnit
         /// Windows of the limit's reset period that start within the span.
-        public let windows: Int
+        let windows: Int
         /// The card's intervals the limit allows per window.
-        public let intervals: Int128
+        let intervals: Int128
         /// The worst case of one window; its "credits" are intervals of the dimension.
-        public let perWindow: WorstCase
+        let perWindow: WorstCase
         /// `perWindow.cost × windows`.
-        public let cost: Money
+        let cost: Money
         /// Why it costs nothing, when the dimension has no running cost.
-        public let noRunningCost: String?
+        let noRunningCost: String?
 
         /// "31 × (12,000 × 3 s of asr.second (billed 3 s))"
-        public var witnessSummary: String {
+        var witnessSummary: String {
             if let why = noRunningCost {
                 return "\(limit.feature).\(limit.dimension): no running cost (\(why))"
             }
@@ -52,7 +52,7 @@ public struct PlanWorstCase: Sendable, Hashable {
     }
 
     /// "3,000 credits: 3,000 × 3 s of asr.second …; 31 × (…)"
-    public var witnessSummary: String {
+    var witnessSummary: String {
         var parts: [String] = []
         if let w = creditWorst {
             parts.append(
@@ -65,7 +65,7 @@ public struct PlanWorstCase: Sendable, Hashable {
 
     /// The worst case of `credits` added every `creditPeriod` and `limits` used in full,
     /// over `span`, with every cost in `currency`.
-    public init(
+    init(
         span: SubscriptionPeriod, credits: Int128, creditPeriod: SubscriptionPeriod,
         limits: [UsageLimit],
         card: RateCard, engine: WorstCaseEngine, providers: [String: ProviderSheet],
@@ -146,7 +146,7 @@ public struct PlanWorstCase: Sendable, Hashable {
     /// A request of `limit`'s dimension that uses none of it but costs money, if the
     /// card's rounding allows one (rounding `down` below one interval): the quota can then
     /// be used without limit.
-    public static func freeUsage(
+    static func freeUsage(
         of limit: UsageLimit, card: RateCard, providers: [String: ProviderSheet]
     ) throws(WorstCaseError) -> RequestShape? {
         guard let feature = card.feature(limit.feature),

@@ -4,24 +4,24 @@ public struct RequestShape: Sendable, Hashable {
     public let feature: String
     public let dimension: String
     /// The quantity in the card's unit (whole units).
-    public let quantity: Int128
-    public let unit: MeterUnit
+    let quantity: Int128
+    let unit: MeterUnit
     /// Credits the card charges for this request.
-    public let credits: Int128
+    let credits: Int128
     /// What the provider bills for it, in the provider's unit.
-    public let billedUnits: Exact
-    public let providerUnit: MeterUnit
+    let billedUnits: Exact
+    let providerUnit: MeterUnit
     /// The provider's cost, at the most expensive variant and schedule period.
-    public let cost: Money
+    let cost: Money
     /// "doubao-seedasr-2-streaming/audio"
-    public let meter: String
-    public let variant: String
+    let meter: String
+    let variant: String
     /// The schedule period that makes it most expensive, when the provider has a schedule.
-    public let period: String?
+    let period: String?
 
     /// Cost per credit (infinite cost per credit is never formed: `credits` is positive
     /// for every shape the engine ranks).
-    public func costPerCredit() throws(ArithmeticError) -> Exact {
+    func costPerCredit() throws(ArithmeticError) -> Exact {
         try cost.amount.divided(by: Exact(integer: credits))
     }
 
@@ -37,7 +37,7 @@ public struct RequestShape: Sendable, Hashable {
     }
 
     /// "3 s of asr.second for 1 credit (billed 3 s of doubao/audio, peak)"
-    public var summary: String {
+    var summary: String {
         "\(quantity) \(unit.abbreviation) of \(feature).\(dimension) for \(credits) credit\(credits == 1 ? "" : "s") (\(billing))"
     }
 
@@ -69,7 +69,7 @@ extension RequestShape {
 
 extension MeterUnit {
     /// "s", "min", "h", "tokens", …
-    public var abbreviation: String {
+    var abbreviation: String {
         switch self {
         case .second: "s"
         case .minute: "min"

@@ -1,30 +1,30 @@
 /// The most a given number of credits can cost the providers, with the requests that
 /// reach it (the witness).
-public struct WorstCase: Sendable, Hashable {
+struct WorstCase: Sendable, Hashable {
     /// Credits being spent.
-    public let credits: Int128
+    let credits: Int128
     /// The total provider cost, in `cost.currency`.
-    public let cost: Money
+    let cost: Money
     /// The requests of the witness, each with how many times it is made.
-    public let plan: [PlanStep]
+    let plan: [PlanStep]
     /// Credits the witness does not spend on requests with a running cost: no costly
     /// request can use them up exactly, so they are left unspent (or spent on features that
     /// cost nothing). On a card where nothing costs, every credit.
-    public let unspent: Int128
+    let unspent: Int128
     /// The feature shapes that were ranked, for reports.
-    public let worstShape: RequestShape?
+    let worstShape: RequestShape?
     /// Every FX rate the figure rests on: the rates that converted each provider currency
     /// with a costly request into `cost.currency` (the ranking compares them all), in the
     /// order first needed. Empty when every cost is already in that currency.
-    public let fxUsed: [FXRate]
+    let fxUsed: [FXRate]
 
-    public struct PlanStep: Sendable, Hashable {
-        public let shape: RequestShape
-        public let count: Int128
+    struct PlanStep: Sendable, Hashable {
+        let shape: RequestShape
+        let count: Int128
     }
 
     /// "3,000 × 3 s of asr.second for 1 credit …"
-    public var witnessSummary: String {
+    var witnessSummary: String {
         if plan.isEmpty {
             let left =
                 unspent > 0
@@ -40,19 +40,19 @@ public struct WorstCase: Sendable, Hashable {
     }
 
     /// The feature of the witness's main step.
-    public var witnessFeature: String? {
+    var witnessFeature: String? {
         plan.max { $0.count * $0.shape.credits < $1.count * $1.shape.credits }?.shape.feature
     }
 }
 
 /// Finds worst cases: the most expensive way to spend exactly a number of whole credits.
-public struct WorstCaseEngine: Sendable {
-    public let profiles: [FeatureCostProfile]
+struct WorstCaseEngine: Sendable {
+    let profiles: [FeatureCostProfile]
 
     /// The largest knapsack the engine solves step by step.
-    public static let maxSearch: Int128 = 2_000_000
+    static let maxSearch: Int128 = 2_000_000
 
-    public init(card: RateCard, providers: [String: ProviderSheet]) throws(WorstCaseError) {
+    init(card: RateCard, providers: [String: ProviderSheet]) throws(WorstCaseError) {
         var p: [FeatureCostProfile] = []
         for f in card.features {
             p.append(try FeatureCostProfile(feature: f, providers: providers))
@@ -61,7 +61,7 @@ public struct WorstCaseEngine: Sendable {
     }
 
     /// The features a request can use for free while costing the provider money.
-    public var freeUsage: [RequestShape] { profiles.flatMap(\.freeUsage) }
+    var freeUsage: [RequestShape] { profiles.flatMap(\.freeUsage) }
 
     /// The worst case of spending `credits`, with every cost converted into `currency`.
     ///
@@ -72,7 +72,7 @@ public struct WorstCaseEngine: Sendable {
     /// than `s` other requests, using at most `(s − 1) × largest` credits. The engine solves
     /// that small knapsack exactly and fills the rest with `b`. All of this runs in steps of
     /// the greatest common divisor of the request sizes, so micro-credit cards stay small.
-    public func worstCase(credits: Int128, in currency: Currency, fx: FXTable)
+    func worstCase(credits: Int128, in currency: Currency, fx: FXTable)
         throws(WorstCaseError) -> WorstCase
     {
         do {
@@ -197,7 +197,7 @@ public struct WorstCaseEngine: Sendable {
     }
 
     /// The worst case of spending `credits` entirely on one feature, in `currency`.
-    public func worstCase(credits: Int128, feature: String, in currency: Currency, fx: FXTable)
+    func worstCase(credits: Int128, feature: String, in currency: Currency, fx: FXTable)
         throws(WorstCaseError) -> WorstCase
     {
         let only = profiles.filter { $0.feature.key == feature }
@@ -205,7 +205,7 @@ public struct WorstCaseEngine: Sendable {
     }
 
     /// The worst case of spending `credits` entirely on one dimension of one feature.
-    public func worstCase(
+    func worstCase(
         credits: Int128, feature: String, dimension: String, in currency: Currency, fx: FXTable
     ) throws(WorstCaseError) -> WorstCase {
         let only = profiles.filter { $0.feature.key == feature }.map { p in
