@@ -242,17 +242,14 @@ extension TakingsEngine {
 extension TakingsEngine {
     /// Resolves `refunds` (in input order) against the table slots of the charges they
     /// name (`charges[j]` for `refunds[j]`, nil when there is none) by `checkRefunds`,
-    /// and adds the refunds kept to `final`'s sums and outstanding balance. `amounts`
-    /// are the charges' amounts when the caller has them (the partitioned run), else
-    /// they are looked up in the shards. Every refund of one charge must be in the same
-    /// call.
+    /// and adds the refunds kept to `final`'s sums and outstanding balance. Every refund
+    /// of one charge must be in the same call.
     func resolveRefunds(
-        _ refunds: [PendingRefund], charges: [DedupSlots.Slot?], amounts: [Int64?]? = nil,
-        into final: TakingsShard,
+        _ refunds: [PendingRefund], charges: [StoredEntry?], into final: TakingsShard,
         log: inout RejectionLog, entries: inout Int, inWindow: inout Int
     ) {
         let window = options.window
-        let keep = checkRefunds(refunds, charges, amounts: amounts, log: &log)
+        let keep = checkRefunds(refunds, charges, log: &log)
         entries -= keep.filter { !$0 }.count
         var sumsByBucket = final.state.sums
         final.state.sums = [:]
@@ -382,8 +379,8 @@ extension TakingsEngine {
     /// The table slot of the charge each refund names (nil when there is none), looked up
     /// shard by shard on the worker threads, with the home slots of a group of refunds
     /// loaded ahead so that their cache misses overlap instead of coming one by one.
-    func lookUpCharges(_ refunds: [PendingRefund]) -> [DedupSlots.Slot?] {
-        var found = [DedupSlots.Slot?](repeating: nil, count: refunds.count)
+    func lookUpCharges(_ refunds: [PendingRefund]) -> [StoredEntry?] {
+        var found = [StoredEntry?](repeating: nil, count: refunds.count)
         let count = shards.count
         let shards = self.shards
         found.withUnsafeMutableBufferPointer { out in
@@ -405,7 +402,7 @@ extension TakingsEngine {
                             sink ^= table.touch(id0: rs[j].ref0, id1: rs[j].ref1)
                         }
                         for j in g..<end where SlotMeta.shard(of: rs[j].ref0, count: count) == s {
-                            out[j] = table.lookup(id0: rs[j].ref0, id1: rs[j].ref1)
+                            out[j] = table.entry(id0: rs[j].ref0, id1: rs[j].ref1)
                         }
                         g = end
                     }
@@ -419,7 +416,7 @@ extension TakingsEngine {
 
 /// Per-refund results, each written by the one worker that owns its shard.
 struct SendableSlots: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<DedupSlots.Slot?>?
+    let pointer: UnsafeMutablePointer<StoredEntry?>?
 }
 
 /// Refunds that the workers only read.

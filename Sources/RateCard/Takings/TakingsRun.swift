@@ -164,13 +164,8 @@ final class TakingsEngine {
         case .jsonLines:
             // A UTF-8 byte-order mark is skipped, as in every other format.
             let bom = peek.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            if let size = source.regularFileSize, size > 0 {
-                try streamMappedJSONLines(
-                    source, size: size, start: bom, input: index, path: input.path)
-            } else {
-                try streamJSONLines(
-                    source, initial: Array(peek.dropFirst(bom)), input: index, path: input.path)
-            }
+            try streamJSONLines(
+                source, initial: Array(peek.dropFirst(bom)), input: index, path: input.path)
         case .ledgerDocument:
             let all = try readAll(source, initial: peek, path: input.path)
             merge(
@@ -217,20 +212,21 @@ final class TakingsEngine {
         return all
     }
 
-    /// JSON Lines, the hot path: read blocks of whole lines, parse pieces in parallel,
-    /// merge shards in parallel, in input order.
+    /// JSON Lines, the hot path: blocks of whole lines are read into one of two buffers
+    /// and parsed in pieces on the worker threads while, in the same step, the shards
+    /// merge the previous block's records and the next block is read into the other
+    /// buffer. Memory holds two blocks, never the input; a regular file is read with
+    /// `read(2)` like a pipe (mapping it costs more in page faults than the copy).
     private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String)
         throws
     {
         let threads = options.threads
         // Blocks of `chunkBytes` per thread, or smaller when the whole input is known to
-        // be smaller (in memory): one more byte than the input, so the first fill sees
-        // its end.
+        // be smaller: one more byte than the input, so the first fill sees its end.
         var capacity = max(initial.count, options.chunkBytes * threads)
         if let left = source.remaining {
             capacity = max(initial.count, min(capacity, initial.count + left + 1))
         }
-        // Two blocks: while one is parsed, the next is read into the other.
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         var spare = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer {
@@ -244,6 +240,8 @@ final class TakingsEngine {
         var baseLine = 0
         var streamed = 0
         let reader = SendableSource(source: source)
+        // The chunks of the block parsed last, merged during the next step.
+        var pending: (chunks: [ParsedChunk], baseLine: Int)?
         while true {
             if !eof, filled < capacity, !readAhead {
                 let n = try source.fill(buffer + filled, count: capacity - filled)
@@ -274,18 +272,25 @@ final class TakingsEngine {
                 usable = last + 1
             }
             let final = eof
+            let contexts =
+                pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) }
+                ?? []
+            let work = MergeWork(
+                shards: shards, settings: settings, chunks: pending?.chunks ?? [],
+                contexts: contexts, features: features, spill: spill)
+            let merges = pending == nil ? 0 : shards.count
             let pieces = split(buffer, usable, parts: threads)
             let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
             let base = SendablePointer(pointer: UnsafePointer(buffer))
             let next = SendableMutablePointer(pointer: spare)
             let keep = keepQuantity
             let interners = parserDevices
-            // Iteration 0 carries the unparsed tail over to the spare block and reads the
-            // next block behind it; the others parse the pieces.
+            // Task 0 carries the unparsed tail over to the spare buffer and reads the next
+            // block behind it; tasks 1...merges merge the previous block; the rest parse.
             let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1, empty: .success(0))
             let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
-            parallel(pieces.count + 1) { k in
-                guard k > 0 else {
+            parallel(1 + merges + pieces.count) { k in
+                if k == 0 {
                     if carry > 0 {
                         next.pointer.update(from: base.pointer + carryFrom, count: carry)
                     }
@@ -297,15 +302,21 @@ final class TakingsEngine {
                         }
                     return
                 }
-                let (start, end) = pieces[k - 1]
-                var devices = interners.take(k - 1)
-                parsed[k - 1] = JSONLinesChunkParser.parse(
-                    base.pointer + start, end - start, final: final && k == pieces.count,
-                    keepQuantity: keep, devices: &devices, worker: k - 1)
-                interners[k - 1] = devices
+                guard k > merges else {
+                    work.run(shard: k - 1)
+                    return
+                }
+                // Piece p of every block has parser state p (its device table).
+                let p = k - 1 - merges
+                let (start, end) = pieces[p]
+                var devices = interners.take(p)
+                parsed[p] = JSONLinesChunkParser.parse(
+                    base.pointer + start, end - start, final: final && p == pieces.count - 1,
+                    keepQuantity: keep, devices: &devices, worker: p)
+                interners[p] = devices
             }
             let chunks = parsed.values
-            merge(chunks, input: input, path: path, baseLine: baseLine)
+            pending = (chunks, baseLine)
             baseLine += chunks.reduce(0) { $0 + $1.lineCount }
             streamed += usable
             options.progress?.setBytes(bytesBefore + streamed)
@@ -316,121 +327,9 @@ final class TakingsEngine {
             readAhead = true
             if eof && filled == 0 { break }
         }
-    }
-
-    /// JSON Lines from a regular file: each block is mapped from the page cache, parsed
-    /// where it lies (no copy) and unmapped, so memory holds a block or two, never the
-    /// file. A block starts at the first unparsed line (mapped from the page boundary
-    /// below it) and ends at its last newline. Blocks are pipelined: while the shards
-    /// merge block N, the other tasks parse block N+1, all on the same threads.
-    private func streamMappedJSONLines(
-        _ source: ByteSource, size: Int, start: Int = 0, input: Int, path: String
-    ) throws {
-        let threads = options.threads
-        let page = max(4096, sysconf(Int32(_SC_PAGESIZE)))
-        var blockBytes = options.chunkBytes * threads
-        var position = start
-        var baseLine = 0
-        var pending: (chunks: [ParsedChunk], baseLine: Int)?
-        while position < size || pending != nil {
-            var block:
-                (
-                    mapped: UnsafeMutableRawPointer, length: Int, data: UnsafeMutablePointer<UInt8>,
-                    usable: Int, final: Bool
-                )?
-            while position < size, block == nil {
-                let mapStart = position - position % page
-                let skip = position - mapStart
-                let length = min(size - mapStart, skip + blockBytes)
-                guard
-                    let mapped = mmap(
-                        nil, length, PROT_READ, MAP_PRIVATE, source.fd, off_t(mapStart)),
-                    mapped != MAP_FAILED
-                else {
-                    throw TakingsInputError(
-                        path: path,
-                        message: "cannot map the file: \(String(cString: strerror(errno)))")
-                }
-                let data = mapped.assumingMemoryBound(to: UInt8.self) + skip
-                let final = mapStart + length == size
-                var usable = length - skip
-                if !final {
-                    guard let last = lastNewline(data, usable) else {
-                        munmap(mapped, length)
-                        guard blockBytes < TakingsRun.maxLineBytes else {
-                            throw TakingsInputError(
-                                path: path,
-                                message:
-                                    "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?"
-                            )
-                        }
-                        blockBytes *= 2
-                        continue
-                    }
-                    usable = last + 1
-                }
-                block = (mapped, length, data, usable, final)
-            }
-            defer { if let block { munmap(block.mapped, block.length) } }
-
-            let contexts =
-                pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) }
-                ?? []
-            let work = MergeWork(
-                shards: shards, settings: settings, chunks: pending?.chunks ?? [],
-                contexts: contexts, features: features, spill: spill)
-            let merges = pending == nil ? 0 : shards.count
-            let pieces = block.map { split($0.data, $0.usable, parts: threads) } ?? []
-            let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
-            let base = SendablePointer(
-                pointer: UnsafePointer(
-                    block?.data ?? UnsafeMutablePointer(mutating: TakingsHash.emptyBase)))
-            let final = block?.final ?? false
-            let keep = keepQuantity
-            let interners = parserDevices
-            parallel(merges + pieces.count) { k in
-                guard k >= merges else {
-                    work.run(shard: k)
-                    return
-                }
-                let p = k - merges
-                let (start, end) = pieces[p]
-                // Piece p of every block has parser state p (its device table).
-                let slot = p
-                var devices = interners.take(slot)
-                parsed[p] = JSONLinesChunkParser.parse(
-                    base.pointer + start, end - start, final: final && p == pieces.count - 1,
-                    keepQuantity: keep, devices: &devices, worker: slot)
-                interners[slot] = devices
-            }
-            if let block {
-                let chunks = parsed.values
-                pending = (chunks, baseLine)
-                baseLine += chunks.reduce(0) { $0 + $1.lineCount }
-                position += block.usable
-                options.progress?.setBytes(bytesBefore + position)
-            } else {
-                pending = nil
-            }
+        if let pending {
+            merge(pending.chunks, input: input, path: path, baseLine: pending.baseLine)
         }
-    }
-
-    /// Parses `[0, count)` of whole lines in one piece per thread, in parallel.
-    private func parsePieces(_ base: SendablePointer, _ count: Int, final: Bool) -> [ParsedChunk] {
-        let pieces = split(
-            UnsafeMutablePointer(mutating: base.pointer), count, parts: options.threads)
-        let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
-        let keep = keepQuantity
-        let interners = parserDevices
-        parallel(pieces.count) { k in
-            let (start, end) = pieces[k]
-            var devices = interners.take(k)
-            parsed[k] = JSONLinesChunkParser.parse(
-                base.pointer + start, end - start, final: final && k == pieces.count - 1,
-                keepQuantity: keep, devices: &devices, worker: k)
-            interners[k] = devices
-        }
-        return parsed.values
     }
 
     private func lastNewline(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {

@@ -111,13 +111,6 @@ struct PendingRefund {
     var refundOf: String
 }
 
-/// A charge's id hash and amount (negative), kept for checking refunds.
-struct ChargeAmount {
-    var id0: UInt64
-    var id1: UInt64
-    var amount: Int64
-}
-
 /// Where the records of one chunk are merged: the global indexes of its features and
 /// devices, and where its lines start.
 struct ChunkContext {
@@ -177,9 +170,6 @@ struct ShardState {
     var duplicates = 0
     var rejections: RejectionLog
     var pendingRefunds: [PendingRefund] = []
-    /// Every charge's id hash and amount, so that a refund can be checked against the
-    /// charge it names once all input is read (24 bytes a charge, written in order).
-    var chargeAmounts: [ChargeAmount] = []
     var chains: [ChainSums] = []
     var errors: [Diagnostic] = []
     /// Per global feature: 0 not yet known, 1 its charges are priced, 2 they cannot cost
@@ -384,7 +374,9 @@ struct ShardMerge {
         let meta = SlotMeta.pack(
             line: line, input: ctx.input, kind: r.kind,
             feature: feature < 0 ? UInt32.max : UInt32(feature))
-        switch table.insert(id0: r.id0, id1: r.id1, content: r.content, meta: meta) {
+        switch table.insert(
+            id0: r.id0, id1: r.id1, content: r.content, meta: meta, amount: r.amount)
+        {
         case .duplicate:
             st.duplicates += 1
             return
@@ -414,9 +406,6 @@ struct ShardMerge {
             st.chains[d].add(
                 amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds,
                 nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
-        }
-        if r.kind == .charge {
-            st.chargeAmounts.append(ChargeAmount(id0: r.id0, id1: r.id1, amount: r.amount))
         }
         if r.kind == .refund {
             st.pendingRefunds.append(
