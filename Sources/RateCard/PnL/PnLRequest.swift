@@ -31,7 +31,7 @@ public struct PnLRequest: Sendable {
         now: Timestamp, cards: [String] = ["RateCards"], fxOverrides: [FXRate] = [],
         card: String? = nil,
         currency: Currency? = nil, creditValue: Money? = nil, costSheet: String? = nil,
-        takingsOptions: TakingsOptions = TakingsOptions()
+        public takingsOptions: TakingsOptions = TakingsOptions()
     ) {
         self.inputs = inputs
         self.window = window

@@ -29,7 +29,7 @@ struct ChargeAudit: Sendable, Hashable {
     }
 
     /// One feature's audit.
-    public struct Feature: Sendable, Hashable {
+    struct Feature: Sendable, Hashable {
         let feature: String
         /// Some version in force meters it (a provider cost).
         let metered: Bool
