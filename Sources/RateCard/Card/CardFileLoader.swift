@@ -140,29 +140,19 @@ enum CardFileLoader {
         }
         var grants: [Grant] = []
         if let node = m["grants"]?.value, let items = r.array(node, "grants") {
-            for (i, item) in items.enumerated() {
-                guard let g = readGrant(item, "grants[\(i)]", r) else { continue }
-                if let first = grants.first(where: { $0.key == g.key }) {
-                    r.error(
-                        "grants[\(i)].key: grant \"\(g.key)\" appears twice (first at line \(first.location.line))",
-                        at: g.location)
-                    continue
-                }
-                grants.append(g)
-            }
+            grants = r.uniqueItems(
+                items, "grants", read: { readGrant($0, $1, r) }, key: \.key, at: \.location,
+                duplicate: { path, key, line in
+                    "\(path).key: grant \"\(key)\" appears twice (first at line \(line))"
+                })
         }
         var packs: [Pack] = []
         if let node = m["packs"]?.value, let items = r.array(node, "packs") {
-            for (i, item) in items.enumerated() {
-                guard let p = readPack(item, "packs[\(i)]", r) else { continue }
-                if let first = packs.first(where: { $0.productId == p.productId }) {
-                    r.error(
-                        "packs[\(i)].productId: product \"\(p.productId)\" appears twice (first at line \(first.location.line))",
-                        at: p.location)
-                    continue
-                }
-                packs.append(p)
-            }
+            packs = r.uniqueItems(
+                items, "packs", read: { readPack($0, $1, r) }, key: \.productId, at: \.location,
+                duplicate: { path, key, line in
+                    "\(path).productId: product \"\(key)\" appears twice (first at line \(line))"
+                })
         }
         let subscriptions =
             m["subscriptions"].map {
@@ -257,18 +247,12 @@ enum CardFileLoader {
                 r.error(
                     "\(field).dimensions: a feature needs at least one dimension", at: dn.location)
             }
-            var seen: [String: SourceLocation] = [:]
-            for (i, item) in items.enumerated() {
-                guard let d = readDimension(item, "\(field).dimensions[\(i)]", r) else { continue }
-                if let first = seen[d.name] {
-                    r.error(
-                        "\(field).dimensions[\(i)].name: dimension \"\(d.name)\" appears twice (first at line \(first.line))",
-                        at: d.location)
-                    continue
-                }
-                seen[d.name] = d.location
-                dims.append(d)
-            }
+            dims = r.uniqueItems(
+                items, "\(field).dimensions", read: { readDimension($0, $1, r) }, key: \.name,
+                at: \.location,
+                duplicate: { path, key, line in
+                    "\(path).name: dimension \"\(key)\" appears twice (first at line \(line))"
+                })
         }
         guard let key, let keyNode else { return nil }
         return Feature(

@@ -26,18 +26,12 @@ extension StorefrontTable {
         if let tn = r.required(m, "territories", in: "", at: root.location),
             let items = r.array(tn, "territories")
         {
-            var seen: [String: SourceLocation] = [:]
-            for (i, item) in items.enumerated() {
-                guard let s = storefront(item, "territories[\(i)]", r) else { continue }
-                if let first = seen[s.territory] {
-                    r.error(
-                        "territories[\(i)].territory: \(s.territory) is already listed at line \(first.line)",
-                        at: s.location)
-                    continue
-                }
-                seen[s.territory] = s.location
-                storefronts.append(s)
-            }
+            storefronts = r.uniqueItems(
+                items, "territories", read: { storefront($0, $1, r) }, key: \.territory,
+                at: \.location,
+                duplicate: { path, key, line in
+                    "\(path).territory: \(key) is already listed at line \(line)"
+                })
         }
         for program in StoreProgram.allCases
         where !defaults.contains(where: { $0.program == program }) {

@@ -9,31 +9,24 @@ enum StorefrontsCommand: Command {
         "Worst-case margin of every pack in every App Store storefront, from Apple's proceeds or the storefront data."
     static let usage =
         "margin storefronts [CARD…] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program standard|small-business] [--cards DIR] [--fx BASE/QUOTE=RATE] [--format table|json|csv|markdown]"
-    static let parser = ArgumentParser(
-        [Common.cardsOption, Common.formatOption, Common.fxOption] + Common.storefrontOptions)
+    static let parser = ArgumentParser(StorefrontInputs.options)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: OutputFormat.table)
-        let fxOverrides = try Common.fxOverrides(args)
-        let options = try Common.storefrontArguments(args)
-        let (repo, cards) = try Common.loadCards(args)
-        let dir = Common.cardsDirectory(args)
-        let lists = try Common.priceLists(
-            options, known: Set(cards.flatMap(\.packs).map(\.productId)), what: "pack",
-            cards: cards)
-        if repo.storefronts == nil && lists.isEmpty {
+        let input = try StorefrontInputs(
+            args, products: { $0.packs.map(\.productId) }, what: "pack")
+        if input.repository.storefronts == nil && input.priceLists.isEmpty {
             throw CommandFailure(
-                "no storefront data in \(dir) and no --price-points: nothing to compute proceeds from"
+                "no storefront data in \(Common.cardsDirectory(args)) and no --price-points: nothing to compute proceeds from"
             )
         }
-        let fx = repo.fx.overriding(with: fxOverrides)
         var all: [StorefrontMargins] = []
-        for card in cards {
+        for card in input.cards {
             do {
                 all.append(
                     try StorefrontMargins(
-                        card: card, repository: repo, priceLists: lists, program: options.program,
-                        date: options.date, fx: fx))
+                        card: card, repository: input.repository, priceLists: input.priceLists,
+                        program: input.arguments.program, date: input.arguments.date,
+                        fx: input.fx))
             } catch {
                 throw CommandFailure([
                     Diagnostic(
@@ -43,7 +36,7 @@ enum StorefrontsCommand: Command {
             }
         }
         io.report(Array(Set(all.flatMap(\.warnings))))
-        io.out(StorefrontMargins.render(all, format: format, bold: io.colour))
+        io.out(StorefrontMargins.render(all, format: input.format, bold: io.colour))
         return 0
     }
 }
