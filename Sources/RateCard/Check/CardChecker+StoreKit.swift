@@ -22,7 +22,7 @@ extension CardChecker {
         var best: (card: LoadedCard, shared: Int)?
         for c in newest {
             let shared = c.card.packs.count { productIDs.contains($0.productId) }
-            if best == nil || shared > best!.shared { best = (c, shared) }
+            if best.map({ shared > $0.shared }) ?? true { best = (c, shared) }
         }
         guard let chosen = best?.card else { return [] }
         let expectations = chosen.card.packs.map { pack in

@@ -249,7 +249,7 @@ extension CardChecker {
         var best: (card: LoadedCard, shared: Int)?
         for c in newest {
             let shared = c.card.subscriptions.count { ids.contains($0.productId) }
-            if best == nil || shared > best!.shared { best = (c, shared) }
+            if best.map({ shared > $0.shared }) ?? true { best = (c, shared) }
         }
         guard let chosen = best?.card else { return [] }
         return StoreKitConfiguration.subscriptionMismatches(

@@ -34,7 +34,7 @@ public struct CreditValuation: Sendable, Hashable {
                     let perCredit = try proceeds.divided(by: Exact(integer: pack.credits))
                     let (factor, used) = try fx.factor(from: price.price.currency, to: currency)
                     let converted = try perCredit.multiplied(by: factor)
-                    if lowest == nil || converted < lowest!.value {
+                    if lowest.map({ converted < $0.value }) ?? true {
                         var text =
                             "lowest per-credit proceeds of any pack after the highest commission: \(pack.productId) at \(price.price.currency.code) \(price.price.formatted()) less \(Format.percent(top, places: 0)) for \(Format.grouped(pack.credits)) credits"
                         if price.price.currency != currency {

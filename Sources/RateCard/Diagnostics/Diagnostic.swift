@@ -6,9 +6,15 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
         case warning
         case note
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
-            let order: [Severity] = [.error, .warning, .note]
-            return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+
+        /// Errors first, then warnings, then notes.
+        private var rank: Int {
+            switch self {
+            case .error: 0
+            case .warning: 1
+            case .note: 2
+            }
         }
     }
 

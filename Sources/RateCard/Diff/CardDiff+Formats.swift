@@ -94,16 +94,13 @@ extension CardDiff {
         var t = TextTable([.init("grant"), .init("credits", .right), .init("change", .right)])
         for g in grants {
             let change: String
-            if g.old == nil {
-                change = "added"
-            } else if g.new == nil {
-                change = "removed"
-            } else {
+            if let old = g.old, let new = g.new {
                 change =
-                    g.old! == 0
+                    old == 0
                     ? "n/a"
-                    : ((try? Exact(g.new! - g.old!, over: g.old!)).map(CardDiff.signedPercent)
-                        ?? "n/a")
+                    : ((try? Exact(new - old, over: old)).map(CardDiff.signedPercent) ?? "n/a")
+            } else {
+                change = g.old == nil ? "added" : "removed"
             }
             t.append([
                 g.key, CardDiff.arrow(g.old.map(Format.grouped), g.new.map(Format.grouped)), change,
@@ -378,7 +375,7 @@ extension CardDiff {
                 r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" })
         }
         for g in grantCosts {
-            let currency = (g.new ?? g.old)!.worst.cost.currency.code
+            guard let currency = (g.new ?? g.old)?.worst.cost.currency.code else { continue }
             num(
                 "grant-cost", g.key, currency, nil, "worst_cost", g.old?.worst.cost.amount,
                 g.new?.worst.cost.amount)

@@ -315,8 +315,7 @@ public struct CardDiff: Sendable, Hashable {
                     note: "listed in retired of \(b.reference) but still offered"))
         }
         for key in oldKeys.intersection(newKeys).sorted() {
-            let na = a.feature(key)!.name
-            let nb = b.feature(key)!.name
+            guard let na = a.feature(key)?.name, let nb = b.feature(key)?.name else { continue }
             if na != nb {
                 out.append(
                     FeatureChange(

@@ -186,7 +186,7 @@ extension CardReport {
             var best: (RequestShape, Exact)?
             for s in shapes {
                 guard let r = try? s.costPerCredit() else { continue }
-                if best == nil || r > best!.1 { best = (s, r) }
+                if best.map({ r > $0.1 }) ?? true { best = (s, r) }
             }
             guard let (shape, rate) = best else { return (text, "0") }
             text +=
@@ -377,7 +377,7 @@ extension CardReport {
         for p in profiles {
             guard let s = try? p.best(), let r = try? s.costPerCredit() else { continue }
             if let b = best, b.0.cost.currency != s.cost.currency { continue }
-            if best == nil || r > best!.1 { best = (s, r) }
+            if best.map({ r > $0.1 }) ?? true { best = (s, r) }
         }
         return best?.0
     }
