@@ -119,9 +119,7 @@ enum TakingsHash {
         }
     }
 
-    nonisolated(unsafe) private static let emptyStorage = UnsafeMutablePointer<UInt8>.allocate(
-        capacity: 1)
-    static var emptyBase: UnsafePointer<UInt8> { UnsafePointer(emptyStorage) }
+    static var emptyBase: UnsafePointer<UInt8> { JSONScanner.emptyBase }
 }
 
 /// The seeds that tag each field of an entry in its content hash, so that the same
