@@ -364,22 +364,10 @@ struct JSONScanner {
             while true {
                 skipWhitespace()
                 try scanValue(into: &sink, depth: depth + 1, maxDepth: maxDepth)
-                skipWhitespace()
-                guard i < end else { throw JSONScanError(.endInsideArray, offset: i) }
-                if base[i] == UInt8(ascii: ",") {
-                    i += 1
-                    skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "]") {
-                        throw JSONScanError(.trailingComma(UInt8(ascii: "]")), offset: i)
-                    }
-                    continue
-                }
-                if base[i] == UInt8(ascii: "]") {
-                    i += 1
+                guard try commaOrClose(UInt8(ascii: "]"), atEnd: .endInsideArray) else {
                     sink.endArray()
                     return
                 }
-                throw fail(.expectedCommaOr(UInt8(ascii: "]")))
             }
         case UInt8(ascii: "{"):
             guard depth <= maxDepth else { throw JSONScanError(.tooDeep(maxDepth), offset: i) }
@@ -405,28 +393,38 @@ struct JSONScanner {
                 i += 1
                 skipWhitespace()
                 try scanValue(into: &sink, depth: depth + 1, maxDepth: maxDepth)
-                skipWhitespace()
-                guard i < end else { throw JSONScanError(.endInsideObject, offset: i) }
-                if base[i] == UInt8(ascii: ",") {
-                    i += 1
-                    skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "}") {
-                        throw JSONScanError(.trailingComma(UInt8(ascii: "}")), offset: i)
-                    }
-                    continue
-                }
-                if base[i] == UInt8(ascii: "}") {
-                    i += 1
+                guard try commaOrClose(UInt8(ascii: "}"), atEnd: .endInsideObject) else {
                     sink.endObject()
                     return
                 }
-                throw fail(.expectedCommaOr(UInt8(ascii: "}")))
             }
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw JSONScanError(.notANumber, offset: i)
         default:
             throw fail(.expectedValue)
         }
+    }
+
+    /// What follows a member or an element: a comma (true; whitespace after it skipped,
+    /// and `close` may not follow it) or `close` (false, past it); `atEnd` when the input
+    /// ends first.
+    @inline(__always)
+    mutating func commaOrClose(_ close: UInt8, atEnd: JSONScanError.Problem)
+        throws(JSONScanError) -> Bool
+    {
+        skipWhitespace()
+        guard i < end else { throw JSONScanError(atEnd, offset: i) }
+        if base[i] == UInt8(ascii: ",") {
+            i += 1
+            skipWhitespace()
+            if i < end, base[i] == close { throw JSONScanError(.trailingComma(close), offset: i) }
+            return true
+        }
+        if base[i] == close {
+            i += 1
+            return false
+        }
+        throw fail(.expectedCommaOr(close))
     }
 
     /// A value checked and skipped (`depth` as in `scanValue`).

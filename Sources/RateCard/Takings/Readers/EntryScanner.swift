@@ -186,6 +186,14 @@ struct EntryScanner {
         do { try json.scanNumber() } catch { throw problem(error) }
     }
 
+    /// After a member of an object: true after a comma, false after the closing brace.
+    @inline(__always)
+    private mutating func commaOrClose() throws(LineProblem) -> Bool {
+        do { return try json.commaOrClose(UInt8(ascii: "}"), atEnd: .endInsideObject) } catch {
+            throw problem(error)
+        }
+    }
+
     /// Any JSON value, checked and skipped (unknown fields are validated, then ignored).
     private mutating func skipValue(depth: Int) throws(LineProblem) {
         do { try json.skipValue(depth: depth, maxDepth: Self.maxDepth) } catch {
@@ -230,21 +238,7 @@ struct EntryScanner {
                     state = try field(
                         key, keyColumn: keyColumn, into: &f, seen: &seen, state: state)
                 }
-                skipWhitespace()
-                guard i < end else { throw syntax(.endInsideObject) }
-                if base[i] == UInt8(ascii: ",") {
-                    i += 1
-                    skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "}") {
-                        throw syntax(.trailingComma(UInt8(ascii: "}")))
-                    }
-                    continue
-                }
-                if base[i] == UInt8(ascii: "}") {
-                    i += 1
-                    break
-                }
-                throw syntax(.expectedCommaOr(UInt8(ascii: "}")))
+                guard try commaOrClose() else { break }
             }
         }
         skipWhitespace()
@@ -648,21 +642,7 @@ struct EntryScanner {
             }
             dimensions.append(
                 Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
-            skipWhitespace()
-            guard i < end else { throw syntax(.endInsideObject) }
-            if base[i] == UInt8(ascii: ",") {
-                i += 1
-                skipWhitespace()
-                if i < end, base[i] == UInt8(ascii: "}") {
-                    throw syntax(.trailingComma(UInt8(ascii: "}")))
-                }
-                continue
-            }
-            if base[i] == UInt8(ascii: "}") {
-                i += 1
-                return
-            }
-            throw syntax(.expectedCommaOr(UInt8(ascii: "}")))
+            guard try commaOrClose() else { return }
         }
     }
 
