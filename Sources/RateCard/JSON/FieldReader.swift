@@ -194,10 +194,9 @@ public final class FieldReader {
             // before the quadratic comparison (a megabyte-long unknown key stays cheap).
             guard abs(word.count - c.count) <= max(1, c.count / 3) else { continue }
             let d = editDistance(word.lowercased(), c.lowercased())
-            if d <= max(1, c.count / 3), best == nil || d < best!.1 || (d == best!.1 && c < best!.0)
-            {
-                best = (c, d)
-            }
+            guard d <= max(1, c.count / 3) else { continue }
+            if let (b, bd) = best, bd < d || (bd == d && b <= c) { continue }
+            best = (c, d)
         }
         return best?.0
     }

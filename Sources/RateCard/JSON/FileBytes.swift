@@ -19,7 +19,9 @@ enum FileBytes {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, f) }
+            let n = buffer.withUnsafeMutableBytes { b in
+                b.baseAddress.map { fread($0, 1, b.count, f) } ?? 0
+            }
             if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
             if n < buffer.count {
                 guard ferror(f) == 0 else {
@@ -37,7 +39,9 @@ enum FileBytes {
         }
         defer { fclose(f) }
         var buffer = [UInt8](repeating: 0, count: max(1, count))
-        let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress!, 1, $0.count, f) }
+        let n = buffer.withUnsafeMutableBytes { b in
+            b.baseAddress.map { fread($0, 1, b.count, f) } ?? 0
+        }
         guard ferror(f) == 0 else {
             throw Diagnostic(path: path, message: "cannot read the export: \(reason())")
         }

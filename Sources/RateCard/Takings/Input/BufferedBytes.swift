@@ -30,7 +30,8 @@ struct BufferedBytes {
                 buffer = [UInt8](repeating: 0, count: size)
             }
             let n = try buffer.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
-                try source.read(into: buf.baseAddress!, count: buf.count)
+                guard let p = buf.baseAddress else { return 0 }
+                return try source.read(into: p, count: buf.count)
             }
             guard n > 0 else { return nil }
             count = n

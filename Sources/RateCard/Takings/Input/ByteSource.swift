@@ -77,7 +77,7 @@ final class ByteSource {
             let n = min(count, memory.count - offset)
             if n > 0 {
                 memory.withUnsafeBufferPointer { src in
-                    buffer.update(from: src.baseAddress! + offset, count: n)
+                    if let p = src.baseAddress { buffer.update(from: p + offset, count: n) }
                 }
                 offset += n
             }

@@ -63,7 +63,8 @@ final class TakingsEngine {
         let peekSize = min(64 << 10, source.remaining ?? (64 << 10))
         var peek = [UInt8](repeating: 0, count: peekSize)
         let n = try peek.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
-            try source.fill(buf.baseAddress!, count: peekSize)
+            guard let p = buf.baseAddress else { return 0 }
+            return try source.fill(p, count: peekSize)
         }
         peek.removeSubrange(n...)
         let format =
@@ -108,7 +109,8 @@ final class TakingsEngine {
         var block = [UInt8](repeating: 0, count: source.blockSize(limit: 1 << 20))
         while true {
             let n = try block.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
-                try source.read(into: buf.baseAddress!, count: buf.count)
+                guard let p = buf.baseAddress else { return 0 }
+                return try source.read(into: p, count: buf.count)
             }
             if n == 0 { break }
             all.append(contentsOf: block[0..<n])
@@ -143,7 +145,9 @@ final class TakingsEngine {
             buffer.deallocate()
             spare.deallocate()
         }
-        initial.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
+        initial.withUnsafeBufferPointer {
+            if let p = $0.baseAddress { buffer.update(from: p, count: $0.count) }
+        }
         var filled = initial.count
         var eof = initial.isEmpty
         var readAhead = false

@@ -57,7 +57,8 @@ struct ByteInterner {
     @inline(__always)
     private func equal(_ k: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         bytes[k].withUnsafeBufferPointer { buf in
-            buf.count == n && (n == 0 || memcmp(buf.baseAddress!, p, n) == 0)
+            guard buf.count == n, n > 0 else { return buf.count == n }
+            return buf.baseAddress.map { memcmp($0, p, n) == 0 } ?? false
         }
     }
 

@@ -30,7 +30,7 @@ struct CSVLedgerReader {
                 String(decoding: $0, as: UTF8.self).trimmingWhitespaceString
             }
         }
-        let header = self.header!
+        guard let header else { return nil }
         var builder = ChunkBuilder(keepQuantity: keepQuantity)
         var scanner = EntryScanner()
         defer { scanner.release() }
@@ -89,7 +89,7 @@ struct CSVLedgerReader {
             text.append(UInt8(ascii: "}"))
             do {
                 let f = try text.withUnsafeBufferPointer { buf throws(LineProblem) in
-                    try scanner.scan(buf.baseAddress!, buf.count)
+                    try scanner.scan(buf.baseAddress ?? JSONScanner.emptyBase, buf.count)
                 }
                 builder.add(f, scanner, line: k)
             } catch {

@@ -83,27 +83,30 @@ struct ChunkBuilder {
             r.balanceAfter = balance
             r.hasBalance = true
         }
-        var extra: RecordExtra?
+        // What the record carries beyond numbers, kept only when there is any.
+        var extra = RecordExtra()
+        var hasExtra = false
         if f.kind == .refund {
             (r.ref0, r.ref1) = TakingsHash.id(scanner.pointer(f.refundOf), Int(f.refundOf.count))
-            extra = RecordExtra(refundOf: scanner.string(f.refundOf))
+            extra.refundOf = scanner.string(f.refundOf)
+            hasExtra = true
         }
         if f.price.isPresent {
-            if extra == nil { extra = RecordExtra() }
-            extra!.price = scanner.parsePrice(f.price)
-            if f.kind != .topup || extra!.price == nil {
-                extra!.priceProblem = scanner.priceProblem(f)
+            extra.price = scanner.parsePrice(f.price)
+            if f.kind != .topup || extra.price == nil {
+                extra.priceProblem = scanner.priceProblem(f)
             }
+            hasExtra = true
         }
         if let finding {
-            if extra == nil { extra = RecordExtra() }
-            extra!.audit = finding
+            extra.audit = finding
+            hasExtra = true
         }
         if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
-            if extra == nil { extra = RecordExtra() }
-            extra!.quantity = f.quantity(scanner)
+            extra.quantity = f.quantity(scanner)
+            hasExtra = true
         }
-        if let extra {
+        if hasExtra {
             r.extra = Int32(chunk.extras.count)
             chunk.extras.append(extra)
         }

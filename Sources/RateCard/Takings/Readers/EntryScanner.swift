@@ -418,7 +418,8 @@ struct EntryScanner {
             }
             f.hasKind = true
         case .amount:
-            f.amount = try integerValue(k, column: column, nullable: false)!
+            // Not nullable: a value or an error, never nil.
+            f.amount = try integerValue(k, column: column, nullable: false) ?? 0
             f.hasAmount = true
         case .balanceAfter:
             f.balanceAfter = try integerValue(k, column: column, nullable: true)

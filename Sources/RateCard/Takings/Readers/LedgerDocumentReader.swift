@@ -60,7 +60,7 @@ enum LedgerDocumentReader {
             TakingsJSONWriter.write(node, into: &text)
             do {
                 let f = try text.withUnsafeBufferPointer { buf throws(LineProblem) in
-                    try scanner.scan(buf.baseAddress!, buf.count)
+                    try scanner.scan(buf.baseAddress ?? JSONScanner.emptyBase, buf.count)
                 }
                 builder.add(f, scanner, line: UInt32(k))
             } catch {
