@@ -7,20 +7,21 @@ public enum SQLSource: Sendable, Hashable {
     case files([String])
     case table(String)
 
-    /// The `SELECT` giving the schema's columns, one row per line or table row.
-    func select(_ dialect: SQLDialect) -> String {
-        let names = SQLSchema.columns.map(\.name)
+    /// The `SELECT` giving the schema's columns (or only those named `only`), one row per
+    /// line or table row.
+    func select(_ dialect: SQLDialect, only: [String]? = nil) -> String {
+        let columns = SQLSchema.columns.filter { only?.contains($0.name) ?? true }
         switch self {
         case .table(let name):
-            return "SELECT \(names.map { dialect.quoted($0) }.joined(separator: ", ")) FROM \(name)"
+            return
+                "SELECT \(columns.map { dialect.quoted($0.name) }.joined(separator: ", ")) FROM \(name)"
         case .files(let paths):
-            return paths.map { fileSelect(dialect, path: $0) }.joined(
+            return paths.map { fileSelect(dialect, path: $0, columns: columns) }.joined(
                 separator: "\n    UNION ALL\n    ")
         }
     }
 
-    private func fileSelect(_ d: SQLDialect, path: String) -> String {
-        let columns = SQLSchema.columns
+    private func fileSelect(_ d: SQLDialect, path: String, columns: [SQLSchema.Column]) -> String {
         switch d {
         case .duckdb:
             // Every field as text: DuckDB writes a JSON number or object into VARCHAR as its
