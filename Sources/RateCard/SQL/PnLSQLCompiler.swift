@@ -242,7 +242,9 @@ public struct PnLSQLCompiler: Sendable {
     ///
     /// `relevant` (the table, not the audit) reads in full only the lines that can change
     /// the table (`relevantSource`): the rest are not checked, converted or hashed at all.
-    func entryCTEs(relevant: Bool = false) -> [(String, String)] {
+    ///
+    /// `origin` (the audit) carries each row's `src_file` and `src_row` (`SQLSource`).
+    func entryCTEs(relevant: Bool = false, origin: Bool = false) -> [(String, String)] {
         let dims = request.dimensions
         let at = d.quoted("at")
         // A field of the time, whose digits the pattern `at_ok` checks: engines with a
@@ -252,7 +254,7 @@ public struct PnLSQLCompiler: Sendable {
             d.castNeverRaises ? d.bigint(e) : "CASE WHEN at_ok THEN \(d.bigint(e)) END"
         }
         var ctes: [(String, String)] =
-            relevant ? relevantSource() : [("src", request.source.select(d))]
+            relevant ? relevantSource() : [("src", request.source.select(d, origin: origin))]
         // The quantity's members, read in one parse of the object where the engine can.
         let members = d.jsonMembers(d.quoted("quantity"), dims)
         var from = "src"
@@ -266,10 +268,11 @@ public struct PnLSQLCompiler: Sendable {
             (
                 "p1",
                 """
-                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
                        \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
-                       \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", "^-?[0-9]{1,18}$"))")) AS amount_ok,
-                       length(\(at)) AS at_len, \(d.isTrue("\(last) IN ('Z', 'z')")) AS at_z
+                       \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok,
+                       length(\(at)) AS at_len, \(d.isTrue("\(last) IN ('Z', 'z')")) AS at_z,
+                       \(d.isTrue("\(d.quoted("quantity")) IS NULL OR \(d.isJSONObject(d.quoted("quantity")))")) AS q_obj
                 FROM \(from)
                 """
             ))
@@ -277,7 +280,7 @@ public struct PnLSQLCompiler: Sendable {
         // Each quantity member: one pattern (digits, an optional fraction), and where its
         // point is, for the places it has (more than the query reads stops it).
         let qk = dims.indices.map { i in
-            "\(d.isTrue(d.matches("q_\(i)", "^[0-9]+([.][0-9]+)?$"))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
+            "\(d.isTrue(d.matches("q_\(i)", "^(0|[1-9][0-9]*)([.][0-9]+)?$"))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
         }
         ctes.append(
             (
@@ -292,7 +295,7 @@ public struct PnLSQLCompiler: Sendable {
                        CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(d.bigint(d.rightPad(d.substring(t, "21", "least(9, at_len - 20 - CASE WHEN at_z THEN 1 ELSE 6 END)"), 9, "0")))
                             WHEN at_ok THEN 0 END AS nanos,
                        CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
-                       CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", "^-?[0-9]{1,18}$"))")) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))
+                       CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", Self.wholePattern))")) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))
                 FROM p1
                 """
             ))
@@ -311,7 +314,7 @@ public struct PnLSQLCompiler: Sendable {
                 """
                 SELECT p2.*, y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,
                        \(d.isTrue("at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays)) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
-                       \(qOK.isEmpty ? "TRUE" : d.isTrue(qOK.joined(separator: " AND "))) AS quantity_ok,
+                       \(d.isTrue((["q_obj"] + qOK).joined(separator: " AND "))) AS quantity_ok,
                        CASE WHEN \(qFine.isEmpty ? "FALSE" : d.isTrue(qFine.joined(separator: " OR "))) THEN 1 ELSE 0 END AS too_fine\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
                 FROM p2
                 """
@@ -372,7 +375,7 @@ public struct PnLSQLCompiler: Sendable {
                 """
                 SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                        \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                       MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
+                       MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
                 FROM (SELECT p.*, \(content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
                 GROUP BY id
                 """
@@ -443,6 +446,10 @@ public struct PnLSQLCompiler: Sendable {
         return
             "CASE WHEN kind = 'charge' AND \(d.isTrue(inner.replacingOccurrences(of: "v_odd", with: "(\(versionExpression))"))) THEN 1 ELSE 0 END"
     }
+
+    /// A whole number as margin reads one: an optional `-`, at most 18 digits, no leading
+    /// zero (`"05"` is margin's `wrong-type`).
+    static let wholePattern = "^-?(0|[1-9][0-9]{0,17})$"
 
     /// `YYYY-MM-DD(T|t| )HH:MM:SS[.frac](Z|z|±HH:MM)`, as `Timestamp(rfc3339:)` reads it.
     static let timestampPattern =

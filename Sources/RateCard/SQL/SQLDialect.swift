@@ -229,6 +229,17 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// Whether `bigint` gives NULL rather than raising on text that is not an integer.
     var castNeverRaises: Bool { self != .postgres }
 
+    /// A NULL of a 64-bit integer column (ClickHouse: `Nullable(Int64)`).
+    var nullInteger: String {
+        self == .clickhouse ? "CAST(NULL AS Nullable(Int64))" : "CAST(NULL AS BIGINT)"
+    }
+
+    /// Whether a quantity (JSON text, `jsonb` in PostgreSQL) is an object, not a string,
+    /// number or array (margin's `wrong-type`).
+    func isJSONObject(_ e: String) -> String {
+        self == .postgres ? "jsonb_typeof(\(e)) = 'object'" : "\(substring(e, "1", "1")) = '{'"
+    }
+
     /// Whether the JSON object `object` has a member whose name is not in `keys`.
     func hasMemberOutside(_ object: String, _ keys: [String]) -> String {
         let list = keys.map { literal($0) }.joined(separator: ", ")
