@@ -138,6 +138,31 @@ import Testing
         #expect(conflicts == ["b.jsonl:1", "b.jsonl:3", "b.jsonl:4", "c.jsonl:1"])
     }
 
+    /// A charge's amount is kept in its table slot when it fits in 32 bits and beside the
+    /// table when it does not: refunds are checked against both, in memory and across
+    /// partitions, at the edges of 32 bits.
+    @Test(arguments: [nil, 1, 1024] as [Int?])
+    func refundsOfChargesBeyond32Bits(memory: Int?) throws {
+        let amounts: [Int64] = [
+            2_147_483_647, 2_147_483_648, 2_147_483_649, 5_000_000_000, 999_999_999_999_999_998,
+        ]
+        var lines: [String] = []
+        for (k, a) in amounts.enumerated() {
+            lines.append(Takings.line(id: "c\(k)", amount: "-\(a)"))
+            // One refund of exactly the charge (kept), one more of the next charge's twin.
+            lines.append(Takings.refund(id: "r\(k)", of: "c\(k)", amount: "\(a)"))
+            lines.append(Takings.line(id: "d\(k)", amount: "-\(a)"))
+            lines.append(Takings.refund(id: "s\(k)", of: "d\(k)", amount: "\(a + 1)"))
+        }
+        let files = [("big.jsonl", lines.joined(separator: "\n") + "\n")]
+        let report = try Self.run(files, memory: memory)
+        #expect(report.input.rejectedByClass[.refundExceedsCharge] == amounts.count)
+        let row = try #require(report.rows.first { $0.feature == "transcript" })
+        #expect(row.givenBack == amounts.reduce(Int128(0)) { $0 + Int128($1) })
+        #expect(row.charged == 2 * amounts.reduce(Int128(0)) { $0 + Int128($1) })
+        if memory != nil { #expect(Takings.balanced(report) == (try Self.run(files, memory: nil))) }
+    }
+
     /// CSV and a device ledger document go through the same partitions as JSON Lines.
     @Test(arguments: [1, 256])
     func otherFormatsAcrossPartitions(memory: Int) throws {

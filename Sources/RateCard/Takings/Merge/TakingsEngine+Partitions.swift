@@ -41,11 +41,10 @@ extension TakingsEngine {
                     features: names)
                 parallel(parts.count) { s in work.run(shard: s) }
             }
-            // The charges refunds name, while this partition's table is here: each slot is
-            // saved with the charge's amount in place of its content hash (which refunds
-            // do not use), found in the shards' lists of charge amounts.
+            // The charges refunds name, while this partition's table is here: each one's
+            // id, place and amount are saved for the refunds' own partitions.
             let requests = try spill.take(p, .requests)
-            var found: [DedupSlots.Slot] = []
+            var found: [NamedCharge] = []
             requests.withUnsafeBytes { b in
                 guard let base = b.baseAddress else { return }
                 let size = MemoryLayout<(UInt64, UInt64)>.stride
@@ -53,28 +52,16 @@ extension TakingsEngine {
                 while at + size <= b.count {
                     let (ref0, ref1) = base.loadUnaligned(
                         fromByteOffset: at, as: (UInt64, UInt64).self)
-                    if let slot = parts[SlotMeta.shard(of: ref0, count: threads)].table.lookup(
+                    if let e = parts[SlotMeta.shard(of: ref0, count: threads)].table.entry(
                         id0: ref0, id1: ref1)
                     {
-                        found.append(slot)
+                        found.append(
+                            NamedCharge(id0: ref0, id1: ref1, meta: e.meta, amount: e.amount))
                     }
                     at += size
                 }
             }
-            let wanted = DedupTable(capacity: found.count * 2 + 16)
-            for (k, slot) in found.enumerated() {
-                found[k].content = 0
-                _ = wanted.insert(id0: slot.id0, id1: slot.id1, content: 0, meta: UInt64(k))
-            }
-            for part in parts {
-                for c in part.state.chargeAmounts {
-                    if let w = wanted.lookup(id0: c.id0, id1: c.id1) {
-                        found[Int(w.meta)].content = UInt64(bitPattern: c.amount)
-                    }
-                }
-                part.state.chargeAmounts = []
-            }
-            for slot in found { spill.append(p, .chargeSlots, value: slot) }
+            for charge in found { spill.append(p, .chargeSlots, value: charge) }
             spill.flush(p, .chargeSlots)
             for (s, part) in parts.enumerated() {
                 spill.writeRefunds(part.state.pendingRefunds)
@@ -93,14 +80,15 @@ extension TakingsEngine {
             var refunds = try spill.takeRefunds(q)
             let slots = try spill.take(q, .chargeSlots)
             guard !refunds.isEmpty else { continue }
-            let size = MemoryLayout<DedupSlots.Slot>.stride
+            let size = MemoryLayout<NamedCharge>.stride
             let table = DedupTable(capacity: slots.count / size * 5 / 4 + 64)
             slots.withUnsafeBytes { b in
                 guard let base = b.baseAddress else { return }
                 var at = 0
                 while at + size <= b.count {
-                    let s = base.loadUnaligned(fromByteOffset: at, as: DedupSlots.Slot.self)
-                    _ = table.insert(id0: s.id0, id1: s.id1, content: s.content, meta: s.meta)
+                    let c = base.loadUnaligned(fromByteOffset: at, as: NamedCharge.self)
+                    _ = table.insert(
+                        id0: c.id0, id1: c.id1, content: 0, meta: c.meta, amount: c.amount)
                     at += size
                 }
             }
@@ -109,10 +97,9 @@ extension TakingsEngine {
                     SlotMeta.input($1.meta), SlotMeta.line($1.meta)
                 )
             }
-            let charges = refunds.map { table.lookup(id0: $0.ref0, id1: $0.ref1) }
-            let amounts = charges.map { $0.map { Int64(bitPattern: $0.content) } }
+            let charges = refunds.map { table.entry(id0: $0.ref0, id1: $0.ref1) }
             resolveRefunds(
-                refunds, charges: charges, amounts: amounts, into: resolved, log: &log,
+                refunds, charges: charges, into: resolved, log: &log,
                 entries: &entries, inWindow: &inWindow)
         }
         rejections.merge(log)
@@ -190,4 +177,12 @@ extension ShardState {
         for (d, c) in o.chains.enumerated() { chains[d].merge(c) }
         errors.append(contentsOf: o.errors)
     }
+}
+
+/// An entry a refund names, as the partitioned run saves it for the refund's partition.
+struct NamedCharge {
+    var id0: UInt64
+    var id1: UInt64
+    var meta: UInt64
+    var amount: Int64
 }

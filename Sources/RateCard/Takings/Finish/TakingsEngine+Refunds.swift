@@ -5,12 +5,10 @@ extension TakingsEngine {
     /// (neither given back nor in the outstanding balance).
     ///
     /// Of several refunds of one charge the earliest (by time, then by id hash) is kept,
-    /// whatever order the inputs were read in, so the table does not depend on it.
-    /// `known` gives the charges' amounts when the caller has them (the partitioned run);
-    /// otherwise they are found in the shards.
+    /// whatever order the inputs were read in, so the table does not depend on it. A
+    /// charge's amount comes with its table entry (`charges[j]` for `refunds[j]`).
     func checkRefunds(
-        _ refunds: [PendingRefund], _ charges: [DedupSlots.Slot?], amounts known: [Int64?]? = nil,
-        log: inout RejectionLog
+        _ refunds: [PendingRefund], _ charges: [StoredEntry?], log: inout RejectionLog
     ) -> [Bool] {
         var keep = [Bool](repeating: false, count: refunds.count)
         func place(_ meta: UInt64) -> TakingsPlace {
@@ -51,9 +49,8 @@ extension TakingsEngine {
             }
             keep[j] = true
         }
-        let amounts = known ?? chargeAmounts(of: refunds, where: keep)
         for j in refunds.indices where keep[j] {
-            let charged = -Int128(amounts[j] ?? 0)
+            let charged = -Int128(charges[j]?.amount ?? 0)
             if Int128(refunds[j].amount) > charged {
                 keep[j] = false
                 let c = place(charges[j]?.meta ?? 0)
@@ -65,24 +62,23 @@ extension TakingsEngine {
                     ))
             }
         }
-        // One refund per charge: the earliest.
-        struct Key: Hashable { let a: UInt64, b: UInt64 }
-        var first: [Key: Int] = [:]
+        // One refund per charge: the earliest. Each charge id's slot holds the index of
+        // its earliest refund so far.
+        var first = DedupSlots(capacity: refunds.count * 2 + 16)
+        defer { first.free() }
         for j in refunds.indices where keep[j] {
             let r = refunds[j]
-            let key = Key(a: r.ref0, b: r.ref1)
-            if let k = first[key] {
-                let o = refunds[k]
-                if (r.seconds, r.nanos, r.id0, r.id1) < (o.seconds, o.nanos, o.id0, o.id1) {
-                    first[key] = j
-                }
-            } else {
-                first[key] = j
+            let (slot, inserted) = first.findOrInsert(id0: r.ref0, id1: r.ref1, meta: UInt64(j))
+            guard !inserted else { continue }
+            let o = refunds[Int(slot.pointee.meta)]
+            if (r.seconds, r.nanos, r.id0, r.id1) < (o.seconds, o.nanos, o.id0, o.id1) {
+                slot.pointee.meta = UInt64(j)
             }
         }
         for j in refunds.indices where keep[j] {
             let r = refunds[j]
-            guard let k = first[Key(a: r.ref0, b: r.ref1)], k != j else { continue }
+            guard let k = first.lookup(id0: r.ref0, id1: r.ref1).map({ Int($0.meta) }), k != j
+            else { continue }
             keep[j] = false
             let kept = place(refunds[k].meta)
             log.add(
@@ -93,32 +89,5 @@ extension TakingsEngine {
                 ))
         }
         return keep
-    }
-
-    /// The amount of the charge each wanted refund names: the shards' lists of charges
-    /// are scanned once, against a small table of the ids wanted.
-    private func chargeAmounts(of refunds: [PendingRefund], where wanted: [Bool]) -> [Int64?] {
-        var amounts = [Int64?](repeating: nil, count: refunds.count)
-        let n = wanted.filter { $0 }.count
-        guard n > 0 else { return amounts }
-        var table = DedupSlots(capacity: n * 2 + 16)
-        defer { table.free() }
-        // Refunds of one charge share a slot; the others find their charge through it.
-        var sameAs = [Int](repeating: -1, count: refunds.count)
-        for j in refunds.indices where wanted[j] {
-            if case .duplicate = table.insert(
-                id0: refunds[j].ref0, id1: refunds[j].ref1, content: 0, meta: UInt64(j)),
-                let s = table.lookup(id0: refunds[j].ref0, id1: refunds[j].ref1)
-            {
-                sameAs[j] = Int(s.meta)
-            }
-        }
-        for shard in shards {
-            for c in shard.state.chargeAmounts {
-                if let s = table.lookup(id0: c.id0, id1: c.id1) { amounts[Int(s.meta)] = c.amount }
-            }
-        }
-        for j in refunds.indices where sameAs[j] >= 0 { amounts[j] = amounts[sameAs[j]] }
-        return amounts
     }
 }

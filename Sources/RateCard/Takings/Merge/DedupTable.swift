@@ -5,7 +5,13 @@
 #endif
 
 /// The memory of which entry ids were seen: an open-addressing hash table of 32-byte
-/// slots (128-bit id hash, 64-bit content hash, 64-bit packed place).
+/// slots (96 bits of the id hash, the amount when it fits in 32 bits, a 64-bit content
+/// hash and a 64-bit packed place), so that a refund's charge is checked from its slot.
+///
+/// 96 bits of id hash: for a billion distinct ids the chance that any two share them is
+/// below 10^-11. A slot is half a cache line, so a probe touches one line. Amounts
+/// beyond 32 bits (rare: a charge of over two billion credits) are kept beside the
+/// table, by id.
 ///
 /// This is all that grows with the number of entries. The table is sized from the
 /// inputs (any number of slots, indexed by multiply-shift, not only powers of two) and
@@ -14,9 +20,22 @@
 struct DedupSlots {
     struct Slot {
         var id0: UInt64
-        var id1: UInt64
+        /// The low 32 bits of the id hash's second word.
+        var id1: UInt32
+        /// The entry's amount in credits (a charge's is negative), or `largeAmount` when
+        /// it does not fit: then it is in `largeAmounts`.
+        var amount: Int32
         var content: UInt64
         var meta: UInt64
+
+        static let largeAmount = Int32.min
+        static let empty = Slot(id0: 0, id1: 0, amount: 0, content: 0, meta: 0)
+        var isEmpty: Bool { id0 == 0 && id1 == 0 }
+    }
+
+    struct IdKey: Hashable {
+        let id0: UInt64
+        let id1: UInt32
     }
 
     enum Outcome {
@@ -29,6 +48,8 @@ struct DedupSlots {
     private(set) var capacity: Int
     private(set) var count = 0
     private(set) var mapped: Bool
+    /// The amounts that do not fit in a slot.
+    private(set) var largeAmounts: [IdKey: Int64] = [:]
     /// Written so that `touch` loads are not optimised away.
     var sink: UInt64 = 0
 
@@ -43,25 +64,36 @@ struct DedupSlots {
 
     var bytes: Int { capacity * MemoryLayout<Slot>.stride }
 
+    /// The home slot, from the low word of `id0` (the high one picks the shard) and the
+    /// 32 bits of `id1` kept, so that growing can rehash from the slots alone.
     @inline(__always)
-    private func home(_ id0: UInt64, _ id1: UInt64) -> Int {
-        Int(truncatingIfNeeded: (id1 ^ (id0 >> 17)).multipliedFullWidth(by: UInt64(capacity)).high)
+    private func home(_ id0: UInt64, _ id1: UInt32) -> Int {
+        let h = (id0 &<< 32) | UInt64(id1)
+        return Int(truncatingIfNeeded: h.multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
     /// Loads the home slot of an id so that a later insert finds it in cache.
     @inline(__always)
     func touch(id0: UInt64, id1: UInt64) -> UInt64 {
-        slots[home(id0, id1)].id0
+        slots[home(id0, UInt32(truncatingIfNeeded: id1))].id0
     }
 
     @inline(__always)
-    mutating func insert(id0: UInt64, id1: UInt64, content: UInt64, meta: UInt64) -> Outcome {
+    mutating func insert(
+        id0: UInt64, id1 wide: UInt64, content: UInt64, meta: UInt64, amount: Int64 = 0
+    ) -> Outcome {
         if (count + 1) * 5 > capacity * 4 { grow() }
+        let id1 = UInt32(truncatingIfNeeded: wide)
         var k = home(id0, id1)
         while true {
             let s = slots[k]
-            if s.id0 == 0 && s.id1 == 0 {
-                slots[k] = Slot(id0: id0, id1: id1, content: content, meta: meta)
+            if s.isEmpty {
+                var small = Int32(truncatingIfNeeded: amount)
+                if Int64(small) != amount || small == Slot.largeAmount {
+                    small = Slot.largeAmount
+                    largeAmounts[IdKey(id0: id0, id1: id1)] = amount
+                }
+                slots[k] = Slot(id0: id0, id1: id1, amount: small, content: content, meta: meta)
                 count += 1
                 return .inserted
             }
@@ -73,14 +105,46 @@ struct DedupSlots {
         }
     }
 
-    func lookup(id0: UInt64, id1: UInt64) -> Slot? {
+    /// The slot of an id, inserted with `meta` when it is new; the pointer is valid until
+    /// the next insert.
+    mutating func findOrInsert(id0: UInt64, id1 wide: UInt64, meta: UInt64)
+        -> (slot: UnsafeMutablePointer<Slot>, inserted: Bool)
+    {
+        if (count + 1) * 5 > capacity * 4 { grow() }
+        let id1 = UInt32(truncatingIfNeeded: wide)
         var k = home(id0, id1)
         while true {
             let s = slots[k]
-            if s.id0 == 0 && s.id1 == 0 { return nil }
+            if s.isEmpty {
+                slots[k] = Slot(id0: id0, id1: id1, amount: 0, content: 0, meta: meta)
+                count += 1
+                return (slots + k, true)
+            }
+            if s.id0 == id0 && s.id1 == id1 { return (slots + k, false) }
+            k += 1
+            if k == capacity { k = 0 }
+        }
+    }
+
+    func lookup(id0: UInt64, id1 wide: UInt64) -> Slot? {
+        let id1 = UInt32(truncatingIfNeeded: wide)
+        var k = home(id0, id1)
+        while true {
+            let s = slots[k]
+            if s.isEmpty { return nil }
             if s.id0 == id0 && s.id1 == id1 { return s }
             k += 1
             if k == capacity { k = 0 }
+        }
+    }
+
+    /// The place and amount of the entry with this id, if any.
+    func entry(id0: UInt64, id1: UInt64) -> StoredEntry? {
+        lookup(id0: id0, id1: id1).map { s in
+            StoredEntry(
+                meta: s.meta,
+                amount: s.amount == Slot.largeAmount
+                    ? largeAmounts[IdKey(id0: s.id0, id1: s.id1)] ?? 0 : Int64(s.amount))
         }
     }
 
@@ -92,9 +156,9 @@ struct DedupSlots {
         (slots, mapped) = DedupSlots.allocate(capacity)
         for j in 0..<oldCapacity {
             let s = old[j]
-            if s.id0 == 0 && s.id1 == 0 { continue }
+            if s.isEmpty { continue }
             var k = home(s.id0, s.id1)
-            while !(slots[k].id0 == 0 && slots[k].id1 == 0) {
+            while !slots[k].isEmpty {
                 k += 1
                 if k == capacity { k = 0 }
             }
@@ -113,7 +177,7 @@ struct DedupSlots {
             raw != MAP_FAILED
         else {
             let p = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-            p.initialize(repeating: Slot(id0: 0, id1: 0, content: 0, meta: 0), count: capacity)
+            p.initialize(repeating: .empty, count: capacity)
             return (p, false)
         }
         if bytes >= 4 << 20 { _ = madvise(raw, bytes, MADV_HUGEPAGE) }
@@ -149,9 +213,22 @@ final class DedupTable {
         storage.lookup(id0: id0, id1: id1)
     }
 
-    func insert(id0: UInt64, id1: UInt64, content: UInt64, meta: UInt64) -> DedupSlots.Outcome {
-        storage.insert(id0: id0, id1: id1, content: content, meta: meta)
+    func entry(id0: UInt64, id1: UInt64) -> StoredEntry? {
+        storage.entry(id0: id0, id1: id1)
     }
+
+    func insert(id0: UInt64, id1: UInt64, content: UInt64, meta: UInt64, amount: Int64 = 0)
+        -> DedupSlots.Outcome
+    {
+        storage.insert(id0: id0, id1: id1, content: content, meta: meta, amount: amount)
+    }
+}
+
+/// What a refund check needs of the entry a refund names: its place, kind and feature
+/// (`SlotMeta`) and its amount.
+struct StoredEntry {
+    var meta: UInt64
+    var amount: Int64
 }
 
 /// The place, kind and feature of a stored entry packed into 64 bits:

@@ -20,9 +20,49 @@ extension TakingsEngine {
             refunds, charges: lookUpCharges(refunds), into: final, log: &log, entries: &entries,
             inWindow: &inWindow)
         errors.append(contentsOf: final.state.errors)
-        let window = options.window
 
-        // Balance chains, device by device.
+        checkBalanceChains(final)
+        reportIgnoredFields()
+        let (buckets, firstSeen) = addUpShards(final)
+        var whole: [FeatureSums] = Array(repeating: FeatureSums(), count: features.count)
+        for list in buckets.values {
+            for (f, s) in list.enumerated() {
+                do { try whole[f].merge(s) } catch {
+                    errors.append(
+                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost"))
+                }
+            }
+        }
+        let tableRows = rows(whole)
+        let periods = seriesPeriods(buckets, final)
+        let unknown = reportUnknownFeatures(tableRows, firstSeen: firstSeen, final)
+        let audit = chargeAudit()
+        let below = belowTheLine(final)
+        let input = TakingsReport.Input(
+            lines: lines, entries: entries,
+            duplicates: shards.reduce(0) { $0 + $1.state.duplicates },
+            rejected: log.count, blank: blank, rejectedByClass: log.byClass, inWindow: inWindow)
+        if !input.isBalanced {
+            errors.append(
+                Diagnostic(
+                    path: "-",
+                    message:
+                        "internal: the input accounting does not balance: \(input.lines) lines ≠ \(input.entries) entries + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank",
+                    rule: "accounting"))
+        }
+        var costCurrency: Currency?
+        for row in tableRows { if let c = row.cost?.currency { costCurrency = c } }
+        return TakingsReport(
+            window: options.window, series: options.series, rows: tableRows,
+            totals: total(tableRows), periods: periods,
+            belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
+            warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency,
+            chargeAudit: audit)
+    }
+
+    /// Balance chains, device by device: a warning (an error under `--strict`) for each
+    /// device whose `balanceAfter` values do not follow from its amounts.
+    private func checkBalanceChains(_ final: TakingsShard) {
         let devices = self.devices
         var chains: [ChainSums] = Array(repeating: ChainSums(), count: devices.count)
         for shard in shards {
@@ -44,8 +84,10 @@ extension TakingsEngine {
                 rule: "balance-chain")
             if options.strict { errors.append(diagnostic) } else { warnings.append(diagnostic) }
         }
+    }
 
-        // Fields ignored on entries that were kept: the first by place, then a count.
+    /// Fields ignored on entries that were kept: the first by place, then a count.
+    private func reportIgnoredFields() {
         var ignored = RejectionLog(limit: settings.rejectionsShown)
         for shard in shards { ignored.merge(shard.state.ignoredFields) }
         var ignoredDiagnostics = ignored.first.map { r in
@@ -65,8 +107,13 @@ extension TakingsEngine {
                     rule: "ignored-field"))
         }
         if options.strict { errors += ignoredDiagnostics } else { warnings += ignoredDiagnostics }
+    }
 
-        // Add the shards up, bucket by bucket.
+    /// The shards' sums added up bucket by bucket (with what `final` holds), and each
+    /// feature's first place.
+    private func addUpShards(_ final: TakingsShard) -> (
+        buckets: [Int64: [FeatureSums]], firstSeen: [UInt64]
+    ) {
         var buckets: [Int64: [FeatureSums]] = final.state.sums
         var firstSeen: [UInt64] = []
         for shard in shards {
@@ -100,97 +147,102 @@ extension TakingsEngine {
                 }
             }
         }
-        var whole: [FeatureSums] = Array(repeating: FeatureSums(), count: features.count)
-        for list in buckets.values {
-            for (f, s) in list.enumerated() {
-                do { try whole[f].merge(s) } catch {
-                    errors.append(
-                        Diagnostic(path: "-", message: "\(features[f]): \(error)", rule: "cost"))
-                }
-            }
-        }
+        return (buckets, firstSeen)
+    }
 
-        func rows(_ list: [FeatureSums]) -> [TakingsReport.Row] {
-            list.enumerated()
-                .filter { $0.element.charges > 0 || $0.element.declines > 0 }
-                .map {
-                    TakingsReport.Row(
-                        feature: features[$0.offset], charges: Int($0.element.charges),
-                        charged: $0.element.charged,
-                        declines: Int($0.element.declines), givenBack: $0.element.givenBack,
-                        cost: $0.element.cost)
-                }
-                .sorted { $0.feature < $1.feature }
-        }
-        func total(_ rows: [TakingsReport.Row]) -> TakingsReport.Row {
-            var s = FeatureSums()
-            for r in rows {
-                do {
-                    try s.merge(
-                        FeatureSums(
-                            charges: Int64(r.charges), charged: r.charged,
-                            declines: Int64(r.declines), givenBack: r.givenBack, cost: r.cost))
-                } catch {
-                    errors.append(Diagnostic(path: "-", message: "total: \(error)", rule: "cost"))
-                }
+    /// The table's rows of features with a charge or a decline, by feature key.
+    private func rows(_ list: [FeatureSums]) -> [TakingsReport.Row] {
+        list.enumerated()
+            .filter { $0.element.charges > 0 || $0.element.declines > 0 }
+            .map {
+                TakingsReport.Row(
+                    feature: features[$0.offset], charges: Int($0.element.charges),
+                    charged: $0.element.charged,
+                    declines: Int($0.element.declines), givenBack: $0.element.givenBack,
+                    cost: $0.element.cost)
             }
-            return TakingsReport.Row(
-                feature: "total", charges: Int(s.charges), charged: s.charged,
-                declines: Int(s.declines), givenBack: s.givenBack, cost: s.cost)
+            .sorted { $0.feature < $1.feature }
+    }
+
+    /// The total row of `rows`.
+    private func total(_ rows: [TakingsReport.Row]) -> TakingsReport.Row {
+        var s = FeatureSums()
+        for r in rows {
+            do {
+                try s.merge(
+                    FeatureSums(
+                        charges: Int64(r.charges), charged: r.charged,
+                        declines: Int64(r.declines), givenBack: r.givenBack, cost: r.cost))
+            } catch {
+                errors.append(Diagnostic(path: "-", message: "total: \(error)", rule: "cost"))
+            }
         }
-        let tableRows = rows(whole)
+        return TakingsReport.Row(
+            feature: "total", charges: Int(s.charges), charged: s.charged,
+            declines: Int(s.declines), givenBack: s.givenBack, cost: s.cost)
+    }
+
+    /// The series' periods with their rows and totals; entries in a period without a
+    /// label are an error.
+    private func seriesPeriods(_ buckets: [Int64: [FeatureSums]], _ final: TakingsShard)
+        -> [TakingsReport.Period]
+    {
+        guard let series = options.series else { return [] }
         var periods: [TakingsReport.Period] = []
-        if let series = options.series {
-            for (b, sums) in buckets.sorted(by: { $0.key < $1.key })
-            where b != TakingsSeries.outside {
-                let r = rows(sums)
-                let period = series.calendarPeriod(b)
-                guard !r.isEmpty, let label = period.label else { continue }
-                periods.append(
-                    TakingsReport.Period(
-                        label: label, since: period.since, until: period.until, rows: r,
-                        totals: total(r)))
-            }
-            let outside = shards.reduce(final.state.outsideSeries) { $0 + $1.state.outsideSeries }
-            if outside > 0 {
-                let first =
-                    (shards.map(\.state.outsideSeriesFirst) + [final.state.outsideSeriesFirst])
-                    .filter { $0 != .max }.min { SlotMeta.precedes($0, $1) }
-                let p =
-                    first.map { final.place($0, settings) }
-                    ?? TakingsPlace(input: 0, path: "-", line: 1)
-                errors.append(
-                    Diagnostic(
-                        path: p.path, location: SourceLocation(line: p.line, column: 1),
-                        message:
-                            "\(outside) \(outside == 1 ? "entry falls" : "entries fall") in a \(series.name) outside the years 0001 to 9999, which has no label: counted in the table, not in the series (the periods do not add up to the table)",
-                        rule: "series-range"))
-            }
+        for (b, sums) in buckets.sorted(by: { $0.key < $1.key }) where b != TakingsSeries.outside {
+            let r = rows(sums)
+            let period = series.calendarPeriod(b)
+            guard !r.isEmpty, let label = period.label else { continue }
+            periods.append(
+                TakingsReport.Period(
+                    label: label, since: period.since, until: period.until, rows: r,
+                    totals: total(r)))
         }
+        let outside = shards.reduce(final.state.outsideSeries) { $0 + $1.state.outsideSeries }
+        if outside > 0 {
+            let first =
+                (shards.map(\.state.outsideSeriesFirst) + [final.state.outsideSeriesFirst])
+                .filter { $0 != .max }.min { SlotMeta.precedes($0, $1) }
+            let p =
+                first.map { final.place($0, settings) }
+                ?? TakingsPlace(input: 0, path: "-", line: 1)
+            errors.append(
+                Diagnostic(
+                    path: p.path, location: SourceLocation(line: p.line, column: 1),
+                    message:
+                        "\(outside) \(outside == 1 ? "entry falls" : "entries fall") in a \(series.name) outside the years 0001 to 9999, which has no label: counted in the table, not in the series (the periods do not add up to the table)",
+                    rule: "series-range"))
+        }
+        return periods
+    }
 
-        // Feature keys the card does not know.
+    /// Feature keys the card does not know: a warning each, at its first place.
+    private func reportUnknownFeatures(
+        _ tableRows: [TakingsReport.Row], firstSeen: [UInt64], _ final: TakingsShard
+    ) -> [String] {
+        guard let pricing = settings.pricing else { return [] }
         var unknown: [String] = []
-        if let pricing = settings.pricing {
-            for row in tableRows where !pricing.isKnownFeature(row.feature) {
-                unknown.append(row.feature)
-                let f = featureIndex[row.feature] ?? firstSeen.count
-                let p =
-                    f < firstSeen.count && firstSeen[f] != .max
-                    ? final.place(firstSeen[f], settings)
-                    : TakingsPlace(input: 0, path: "-", line: 1)
-                warnings.append(
-                    Diagnostic(
-                        path: p.path, location: SourceLocation(line: p.line, column: 1),
-                        severity: .warning,
-                        message:
-                            "unknown feature key \"\(FieldReader.excerpt(row.feature))\": not on the card (\(row.charges) charges, kept in the table)",
-                        rule: "unknown-feature"))
-            }
+        for row in tableRows where !pricing.isKnownFeature(row.feature) {
+            unknown.append(row.feature)
+            let f = featureIndex[row.feature] ?? firstSeen.count
+            let p =
+                f < firstSeen.count && firstSeen[f] != .max
+                ? final.place(firstSeen[f], settings)
+                : TakingsPlace(input: 0, path: "-", line: 1)
+            warnings.append(
+                Diagnostic(
+                    path: p.path, location: SourceLocation(line: p.line, column: 1),
+                    severity: .warning,
+                    message:
+                        "unknown feature key \"\(FieldReader.excerpt(row.feature))\": not on the card (\(row.charges) charges, kept in the table)",
+                    rule: "unknown-feature"))
         }
+        return unknown
+    }
 
-        let audit = chargeAudit()
-
-        // Below the line.
+    /// Below the line: grants, top-ups (credits and money) and the outstanding balance;
+    /// the shards' own errors are collected on the way.
+    private func belowTheLine(_ final: TakingsShard) -> TakingsReport.BelowTheLine {
         var grants: Int64 = 0
         var topups: Int64 = 0
         var granted: Int128 = 0
@@ -211,48 +263,24 @@ extension TakingsEngine {
                 }
             }
         }
-        let below = TakingsReport.BelowTheLine(
+        return TakingsReport.BelowTheLine(
             grants: Int(grants), granted: granted, topups: Int(topups), toppedUp: toppedUp,
             topupMoney: money.sorted { $0.key < $1.key }.map { Money($0.value, $0.key) },
             outstanding: outstanding)
-
-        let input = TakingsReport.Input(
-            lines: lines, entries: entries,
-            duplicates: shards.reduce(0) { $0 + $1.state.duplicates },
-            rejected: log.count, blank: blank, rejectedByClass: log.byClass, inWindow: inWindow)
-        if !input.isBalanced {
-            errors.append(
-                Diagnostic(
-                    path: "-",
-                    message:
-                        "internal: the input accounting does not balance: \(input.lines) lines ≠ \(input.entries) entries + \(input.duplicates) duplicates + \(input.rejected) rejected + \(input.blank) blank",
-                    rule: "accounting"))
-        }
-        var costCurrency: Currency?
-        for row in tableRows { if let c = row.cost?.currency { costCurrency = c } }
-        return TakingsReport(
-            window: window, series: options.series, rows: tableRows, totals: total(tableRows),
-            periods: periods,
-            belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
-            warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency,
-            chargeAudit: audit)
     }
 }
 
 extension TakingsEngine {
     /// Resolves `refunds` (in input order) against the table slots of the charges they
     /// name (`charges[j]` for `refunds[j]`, nil when there is none) by `checkRefunds`,
-    /// and adds the refunds kept to `final`'s sums and outstanding balance. `amounts`
-    /// are the charges' amounts when the caller has them (the partitioned run), else
-    /// they are looked up in the shards. Every refund of one charge must be in the same
-    /// call.
+    /// and adds the refunds kept to `final`'s sums and outstanding balance. Every refund
+    /// of one charge must be in the same call.
     func resolveRefunds(
-        _ refunds: [PendingRefund], charges: [DedupSlots.Slot?], amounts: [Int64?]? = nil,
-        into final: TakingsShard,
+        _ refunds: [PendingRefund], charges: [StoredEntry?], into final: TakingsShard,
         log: inout RejectionLog, entries: inout Int, inWindow: inout Int
     ) {
         let window = options.window
-        let keep = checkRefunds(refunds, charges, amounts: amounts, log: &log)
+        let keep = checkRefunds(refunds, charges, log: &log)
         entries -= keep.filter { !$0 }.count
         var sumsByBucket = final.state.sums
         final.state.sums = [:]
@@ -382,8 +410,8 @@ extension TakingsEngine {
     /// The table slot of the charge each refund names (nil when there is none), looked up
     /// shard by shard on the worker threads, with the home slots of a group of refunds
     /// loaded ahead so that their cache misses overlap instead of coming one by one.
-    func lookUpCharges(_ refunds: [PendingRefund]) -> [DedupSlots.Slot?] {
-        var found = [DedupSlots.Slot?](repeating: nil, count: refunds.count)
+    func lookUpCharges(_ refunds: [PendingRefund]) -> [StoredEntry?] {
+        var found = [StoredEntry?](repeating: nil, count: refunds.count)
         let count = shards.count
         let shards = self.shards
         found.withUnsafeMutableBufferPointer { out in
@@ -405,7 +433,7 @@ extension TakingsEngine {
                             sink ^= table.touch(id0: rs[j].ref0, id1: rs[j].ref1)
                         }
                         for j in g..<end where SlotMeta.shard(of: rs[j].ref0, count: count) == s {
-                            out[j] = table.lookup(id0: rs[j].ref0, id1: rs[j].ref1)
+                            out[j] = table.entry(id0: rs[j].ref0, id1: rs[j].ref1)
                         }
                         g = end
                     }
@@ -415,14 +443,4 @@ extension TakingsEngine {
         }
         return found
     }
-}
-
-/// Per-refund results, each written by the one worker that owns its shard.
-struct SendableSlots: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<DedupSlots.Slot?>?
-}
-
-/// Refunds that the workers only read.
-struct SendableRefunds: @unchecked Sendable {
-    let pointer: UnsafePointer<PendingRefund>?
 }

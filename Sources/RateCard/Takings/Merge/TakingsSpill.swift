@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -14,6 +16,10 @@
 /// (the charge ids refunds name, which live in `p`), `p.cs` (the table slots of those
 /// charges, written when `p` is merged) and `p.rf` (the accepted refunds that name a
 /// charge in `p`, written as the partitions of their own ids are merged).
+///
+/// Unchecked Sendable: each partition's files and buffers are written by the one task
+/// that owns the partition at a time (the tasks of one step own disjoint partitions), and
+/// what tasks share, the first failure and the removal, is behind `shared`.
 final class TakingsSpill: @unchecked Sendable {
     enum File: Int, CaseIterable {
         case records, requests, chargeSlots, refunds
@@ -28,8 +34,8 @@ final class TakingsSpill: @unchecked Sendable {
     let bufferBytes: Int
     /// One per partition, each written by one task at a time.
     private let parts: [Partition]
-    private var failure: TakingsInputError?
-    private let lock = NSLockLite()
+    /// The first failure, and whether the files are removed.
+    private let shared = Mutex<(failure: TakingsInputError?, removed: Bool)>((nil, false))
     /// The charge audit's findings, kept in memory (only charges that fail the audit
     /// have one, like warnings); records name them by index.
     let outcomes = AuditOutcomes()
@@ -131,13 +137,16 @@ final class TakingsSpill: @unchecked Sendable {
             }
             part.buffers[file.rawValue] = []
         }
-        if let failure { throw failure }
+        if let failure = shared.withLock({ $0.failure }) { throw failure }
     }
 
     private func fail(_ what: String) {
         let message = "\(what): \(String(cString: strerror(errno)))"
-        lock.locked {
-            if failure == nil { failure = TakingsInputError(path: directory, message: message) }
+        let directory = self.directory
+        shared.withLock {
+            if $0.failure == nil {
+                $0.failure = TakingsInputError(path: directory, message: message)
+            }
         }
     }
 
@@ -366,15 +375,15 @@ final class TakingsSpill: @unchecked Sendable {
 
     /// Deletes every file and the directory (idempotent).
     func remove() {
-        lock.locked {
+        shared.withLock { state in
             for part in parts {
                 for k in part.fds.indices where part.fds[k] >= 0 {
                     close(part.fds[k])
                     part.fds[k] = -1
                 }
             }
-            guard !removed else { return }
-            removed = true
+            guard !state.removed else { return }
+            state.removed = true
             for p in 0..<partitions {
                 for f in File.allCases { unlink(path(p, f)) }
             }
@@ -382,8 +391,6 @@ final class TakingsSpill: @unchecked Sendable {
             TakingsSpill.unregister()
         }
     }
-
-    private var removed = false
 
     // The directory of the live run, kept where a signal handler can reach it without
     // allocating: a fixed buffer for the path and the partition count.
@@ -460,19 +467,18 @@ struct SpilledRecord {
 
 /// The charge audit's outcomes of spilled records, by index (written by the parallel
 /// spill tasks, read while merging).
-final class AuditOutcomes: @unchecked Sendable {
-    private var list: [ChargeAuditOutcome] = []
-    private let lock = NSLockLite()
+final class AuditOutcomes: Sendable {
+    private let list = Mutex<[ChargeAuditOutcome]>([])
 
     func add(_ o: ChargeAuditOutcome) -> Int {
-        lock.locked {
-            list.append(o)
-            return list.count - 1
+        list.withLock {
+            $0.append(o)
+            return $0.count - 1
         }
     }
 
     subscript(k: Int) -> ChargeAuditOutcome? {
-        lock.locked { k >= 0 && k < list.count ? list[k] : nil }
+        list.withLock { k >= 0 && k < $0.count ? $0[k] : nil }
     }
 }
 

@@ -1,0 +1,156 @@
+/// Roll-ups: rows that count a period's charges, declines, grants and top-ups at once.
+extension TakingsEngine {
+    func addRollups(_ rows: [RollupReader.Row], input: Int, path: String) {
+        let shard = shards[0]
+        for row in rows {
+            lines += 1
+            let place = TakingsPlace(input: input, path: path, line: row.line)
+            let r: RollupReader.Rollup
+            switch row.result {
+            case nil:
+                blank += 1
+                continue
+            case .failure(let problem):
+                rejections.add(
+                    TakingsRejection(
+                        place: TakingsPlace(
+                            input: input, path: path, line: row.line, column: problem.column),
+                        reason: problem.reason, message: problem.message))
+                continue
+            case .success(let value):
+                r = value
+            }
+            let counts = r.charges + r.declines + r.grants + r.topups
+            guard rollupCounts + counts <= TakingsRun.maxRollupCounts else {
+                rejections.add(
+                    TakingsRejection(
+                        place: place, reason: .amountOutOfRange,
+                        message:
+                            "the roll-ups count more than 10^18 charges, declines, grants and top-ups in all: the counts of this row (\(counts)) are beyond what one run can add exactly"
+                    ))
+                continue
+            }
+            if let id = r.id {
+                let (id0, id1) = TakingsHash.id("rollup:" + id)
+                let target = shards[SlotMeta.shard(of: id0, count: shards.count)]
+                switch target.table.insert(
+                    id0: id0, id1: id1, content: r.contentHash,
+                    meta: SlotMeta.pack(
+                        line: row.line, input: input, kind: .grant, feature: UInt32.max))
+                {
+                case .duplicate:
+                    target.state.duplicates += 1
+                    continue
+                case .conflict(let existing):
+                    let first = target.place(existing, settings)
+                    rejections.add(
+                        TakingsRejection(
+                            place: place, reason: .conflictingDuplicate,
+                            message:
+                                "conflicting duplicate: the same roll-up id as \(first.path):\(first.line) with different content"
+                        ))
+                    continue
+                case .inserted:
+                    break
+                }
+            }
+            rollupCounts += counts
+            shard.state.entries += 1
+            let window = options.window
+            let cut =
+                (window.since.map { r.since < $0 && $0 < r.until } ?? false)
+                || (window.until.map { r.since < $0 && $0 < r.until } ?? false)
+            let counted = window.contains(
+                seconds: r.since.seconds, nanoseconds: UInt32(r.since.nanoseconds))
+            if cut {
+                warnings.append(
+                    Diagnostic(
+                        path: path, location: SourceLocation(line: row.line, column: 1),
+                        severity: .warning,
+                        message:
+                            "the window (\(window.name)) cuts roll-up period \(r.period): a roll-up can only be windowed by its period; \(counted ? "counted in full, as it starts inside the window" : "not counted, as it starts before the window")",
+                        rule: "rollup-cut"))
+            }
+            // The row's credits go through the same checked additions as entries' sums:
+            // an overflow is an error naming the row, never a trap.
+            func overflow() {
+                errors.append(
+                    Diagnostic(
+                        path: path, location: SourceLocation(line: row.line, column: 1),
+                        message: "roll-up: the sums overflow 128 bits", rule: "overflow"))
+            }
+            if window.until.map({ r.since < $0 }) ?? true {
+                do {
+                    let net = try checkedAdd(
+                        try checkedAdd(r.granted, r.toppedUp),
+                        try checkedAdd(r.givenBack, -r.charged))
+                    shard.state.outstanding = try checkedAdd(shard.state.outstanding, net)
+                } catch {
+                    overflow()
+                }
+            }
+            guard counted else { continue }
+            shard.state.inWindow += 1
+            do {
+                shard.state.granted = try checkedAdd(shard.state.granted, r.granted)
+                shard.state.toppedUp = try checkedAdd(shard.state.toppedUp, r.toppedUp)
+                shard.state.grants += Int64(r.grants)
+                shard.state.topups += Int64(r.topups)
+            } catch {
+                overflow()
+                continue
+            }
+            guard let name = r.feature else { continue }
+            var bucket: Int64 = 0
+            if let series = options.series {
+                bucket = series.bucket(seconds: r.since.seconds)
+                if bucket == TakingsSeries.outside {
+                    shard.state.noteOutsideSeries(
+                        SlotMeta.pack(
+                            line: row.line, input: input, kind: .charge, feature: UInt32.max))
+                } else if series.calendarPeriod(bucket).endSeconds < r.until.seconds {
+                    warnings.append(
+                        Diagnostic(
+                            path: path, location: SourceLocation(line: row.line, column: 1),
+                            severity: .warning,
+                            message:
+                                "roll-up period \(r.period) is longer than a \(series.period.rawValue) of the series: counted in the \(series.period.rawValue) it starts in",
+                            rule: "rollup-cut"))
+                }
+            }
+            let feature: Int
+            if let k = featureIndex[name] {
+                feature = k
+            } else {
+                feature = features.count
+                featureIndex[name] = feature
+                features.append(name)
+            }
+            var list = shard.state.sums[bucket] ?? []
+            if list.count <= feature {
+                list.append(
+                    contentsOf: repeatElement(FeatureSums(), count: feature + 1 - list.count))
+            }
+            do {
+                try list[feature].merge(
+                    FeatureSums(
+                        charges: Int64(r.charges), charged: r.charged, declines: Int64(r.declines),
+                        givenBack: r.givenBack))
+            } catch {
+                overflow()
+            }
+            shard.state.sums[bucket] = list
+            if shard.state.firstSeen.count <= feature {
+                shard.state.firstSeen.append(
+                    contentsOf: repeatElement(
+                        UInt64.max, count: feature + 1 - shard.state.firstSeen.count))
+            }
+            let meta = SlotMeta.pack(
+                line: row.line, input: input, kind: .charge, feature: UInt32(min(feature, 0xFFFE)))
+            let seen = shard.state.firstSeen[feature]
+            if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
+                shard.state.firstSeen[feature] = meta
+            }
+        }
+    }
+}

@@ -1,0 +1,332 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The state of one run: global feature and device tables, the shards, the line counts.
+final class TakingsEngine {
+    let options: TakingsOptions
+    let settings: MergeSettings
+    let shards: [TakingsShard]
+    var features: [String] = []
+    var featureIndex: [String: Int] = [:]
+    /// Every device, by global index.
+    var deviceNames = DeviceInterner()
+    var devices: [String] { deviceNames.names }
+    /// Per JSON Lines parser: its device table, kept across chunks, and the global index
+    /// of each of its devices.
+    let parserDevices: ResultSlots<DeviceInterner>
+    var parserDeviceMaps: [[Int]]
+    var lines = 0
+    var blank = 0
+    /// Bytes of the inputs read before the current one (for the progress counters).
+    var bytesBefore = 0
+    /// Where records go instead of the shards in a partitioned run.
+    var spill: TakingsSpill?
+    /// Charges, declines, grants and top-ups counted by roll-ups so far.
+    var rollupCounts: Int128 = 0
+    var warnings: [Diagnostic] = []
+    var errors: [Diagnostic] = []
+    /// Rejections found outside the shards (whole-document problems, roll-ups).
+    var rejections: RejectionLog
+
+    init(
+        options: TakingsOptions, pricing: (any TakingsPricing)?, paths: [String],
+        expectedEntriesPerShard: Int = 0
+    ) {
+        self.options = options
+        settings = MergeSettings(
+            window: options.window, series: options.series, pricing: pricing,
+            shards: options.threads, rejectionsShown: options.rejectionsShown, paths: paths)
+        shards = (0..<options.threads).map {
+            TakingsShard(
+                index: $0, rejectionsShown: options.rejectionsShown,
+                expectedEntries: expectedEntriesPerShard)
+        }
+        rejections = RejectionLog(limit: options.rejectionsShown)
+        // Two pieces per thread and block, so the threads can balance their work.
+        parserDevices = ResultSlots(count: options.threads * 2, empty: DeviceInterner())
+        parserDeviceMaps = Array(repeating: [], count: options.threads * 2)
+    }
+
+    /// Which charges' quantities the readers keep (those the pricing can cost).
+    var keepQuantity: QuantityNeed { settings.quantities }
+
+    // MARK: Reading
+
+    func read(_ input: TakingsInput, index: Int) throws {
+        let source = try ByteSource(input)
+        // The format is told from the first 64 KiB (fewer when the input is smaller).
+        let peekSize = min(64 << 10, source.remaining ?? (64 << 10))
+        var peek = [UInt8](repeating: 0, count: peekSize)
+        let n = try peek.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
+            try source.fill(buf.baseAddress!, count: peekSize)
+        }
+        peek.removeSubrange(n...)
+        let format =
+            try input.format
+            ?? TakingsFormatDetector.detect(
+                peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
+        switch format {
+        case .jsonLines:
+            // A UTF-8 byte-order mark is skipped, as in every other format.
+            let bom = peek.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            try streamJSONLines(
+                source, initial: Array(peek.dropFirst(bom)), input: index, path: input.path)
+        case .ledgerDocument:
+            let all = try readAll(source, initial: peek, path: input.path)
+            merge(
+                [LedgerDocumentReader.read(all, keepQuantity: keepQuantity)], input: index,
+                path: input.path, baseLine: 0)
+        case .csv:
+            var reader = CSVLedgerReader(
+                BufferedBytes(source, initial: peek), keepQuantity: keepQuantity)
+            while let chunk = reader.next(records: 65_536) {
+                merge([chunk], input: index, path: input.path, baseLine: 0)
+            }
+            if let failure = reader.failure { throw failure }
+        case .rollupJSONLines, .rollupCSV:
+            var bytes = BufferedBytes(source, initial: peek)
+            let rows =
+                format == .rollupCSV ? RollupReader.csv(&bytes) : RollupReader.jsonLines(&bytes)
+            if let failure = bytes.failure { throw failure }
+            addRollups(rows, input: index, path: input.path)
+        }
+        bytesBefore += max(source.consumed, source.regularFileSize ?? 0)
+        options.progress?.setBytes(bytesBefore)
+    }
+
+    private func readAll(_ source: ByteSource, initial: [UInt8], path: String)
+        throws(TakingsInputError) -> [UInt8]
+    {
+        var all = initial
+        if source.atKnownEnd { return all }
+        if let left = source.remaining { all.reserveCapacity(initial.count + left) }
+        var block = [UInt8](repeating: 0, count: source.blockSize(limit: 1 << 20))
+        while true {
+            let n = try block.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
+                try source.read(into: buf.baseAddress!, count: buf.count)
+            }
+            if n == 0 { break }
+            all.append(contentsOf: block[0..<n])
+            if all.count > 1 << 30 {
+                throw TakingsInputError(
+                    path: path,
+                    message:
+                        "larger than 1 GiB: export large takings as JSON Lines, which are streamed")
+            }
+        }
+        return all
+    }
+
+    /// JSON Lines, the hot path: blocks of whole lines are read into one of two buffers
+    /// and parsed in pieces on the worker threads while, in the same step, the shards
+    /// merge the previous block's records and the next block is read into the other
+    /// buffer. Memory holds two blocks, never the input; a regular file is read with
+    /// `read(2)` like a pipe (mapping it costs more in page faults than the copy).
+    private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String)
+        throws
+    {
+        let threads = options.threads
+        // Blocks of `chunkBytes` per thread, or smaller when the whole input is known to
+        // be smaller: one more byte than the input, so the first fill sees its end.
+        var capacity = max(initial.count, options.chunkBytes * threads)
+        if let left = source.remaining {
+            capacity = max(initial.count, min(capacity, initial.count + left + 1))
+        }
+        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        var spare = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer {
+            buffer.deallocate()
+            spare.deallocate()
+        }
+        initial.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
+        var filled = initial.count
+        var eof = initial.isEmpty
+        var readAhead = false
+        var baseLine = 0
+        var streamed = 0
+        let reader = SendableSource(source: source)
+        // The chunks of the block parsed last, merged during the next step.
+        var pending: (chunks: [ParsedChunk], baseLine: Int)?
+        while true {
+            if !eof, filled < capacity, !readAhead {
+                let n = try source.fill(buffer + filled, count: capacity - filled)
+                if n < capacity - filled { eof = true }
+                filled += n
+            }
+            readAhead = false
+            if filled == 0 { break }
+            var usable = filled
+            if !eof {
+                guard let last = lastNewline(buffer, filled) else {
+                    guard capacity < TakingsRun.maxLineBytes else {
+                        throw TakingsInputError(
+                            path: path,
+                            message:
+                                "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?"
+                        )
+                    }
+                    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                    bigger.update(from: buffer, count: filled)
+                    buffer.deallocate()
+                    spare.deallocate()
+                    buffer = bigger
+                    capacity *= 2
+                    spare = .allocate(capacity: capacity)
+                    continue
+                }
+                usable = last + 1
+            }
+            let final = eof
+            let contexts =
+                pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) }
+                ?? []
+            let work = MergeWork(
+                shards: shards, settings: settings, chunks: pending?.chunks ?? [],
+                contexts: contexts, features: features, spill: spill)
+            let merges = pending == nil ? 0 : shards.count
+            let pieces = split(buffer, usable, parts: threads)
+            let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
+            let base = SendablePointer(pointer: UnsafePointer(buffer))
+            let next = SendableMutablePointer(pointer: spare)
+            let keep = keepQuantity
+            let interners = parserDevices
+            // Task 0 carries the unparsed tail over to the spare buffer and reads the next
+            // block behind it; tasks 1...merges merge the previous block; the rest parse.
+            let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1, empty: .success(0))
+            let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
+            parallel(1 + merges + pieces.count) { k in
+                if k == 0 {
+                    if carry > 0 {
+                        next.pointer.update(from: base.pointer + carryFrom, count: carry)
+                    }
+                    read[0] =
+                        final
+                        ? .success(0)
+                        : Result { () throws(TakingsInputError) in
+                            try reader.source.fill(next.pointer + carry, count: room)
+                        }
+                    return
+                }
+                guard k > merges else {
+                    work.run(shard: k - 1)
+                    return
+                }
+                // Piece p of every block has parser state p (its device table).
+                let p = k - 1 - merges
+                let (start, end) = pieces[p]
+                var devices = interners.take(p)
+                parsed[p] = JSONLinesChunkParser.parse(
+                    base.pointer + start, end - start, final: final && p == pieces.count - 1,
+                    keepQuantity: keep, devices: &devices, worker: p)
+                interners[p] = devices
+            }
+            let chunks = parsed.values
+            pending = (chunks, baseLine)
+            baseLine += chunks.reduce(0) { $0 + $1.lineCount }
+            streamed += usable
+            options.progress?.setBytes(bytesBefore + streamed)
+            let n = try read[0].get()
+            swap(&buffer, &spare)
+            filled = carry + n
+            if !final, n < room { eof = true }
+            readAhead = true
+            if eof && filled == 0 { break }
+        }
+        if let pending {
+            merge(pending.chunks, input: input, path: path, baseLine: pending.baseLine)
+        }
+    }
+
+    private func lastNewline(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {
+        var k = n - 1
+        while k >= 0 {
+            if p[k] == 0x0A { return k }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// Splits `[0, n)` into up to `parts` ranges that end just after a newline (or at n).
+    private func split(_ p: UnsafeMutablePointer<UInt8>, _ n: Int, parts: Int) -> [(Int, Int)] {
+        var ranges: [(Int, Int)] = []
+        var start = 0
+        for k in 1..<max(parts, 1) {
+            let target = n * k / parts
+            guard target > start, target < n, let hit = memchr(p + target, 0x0A, n - target) else {
+                continue
+            }
+            let end = (UnsafeRawPointer(hit) - UnsafeRawPointer(p)) + 1
+            if end > start, end < n {
+                ranges.append((start, end))
+                start = end
+            }
+        }
+        ranges.append((start, n))
+        return ranges
+    }
+
+    // MARK: Merging
+
+    /// Runs `count` tasks on the worker threads, or one after another with one thread.
+    func parallel(_ count: Int, _ body: @Sendable (Int) -> Void) {
+        if options.threads == 1 {
+            for k in 0..<count { body(k) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: count, execute: body)
+        }
+    }
+
+    /// Maps chunks' local features and devices to global indexes, counts their lines and
+    /// rejections, then merges their records shard by shard in parallel.
+    func merge(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) {
+        let contexts = prepare(chunks, input: input, path: path, baseLine: baseLine)
+        let names = features
+        let work = MergeWork(
+            shards: shards, settings: settings, chunks: chunks, contexts: contexts, features: names,
+            spill: spill)
+        parallel(shards.count) { s in work.run(shard: s) }
+    }
+
+    /// Maps chunks' local features and devices to global indexes and counts their lines
+    /// and rejections, in input order, on the calling thread.
+    func prepare(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) -> [ChunkContext]
+    {
+        var contexts: [ChunkContext] = []
+        var base = baseLine
+        for chunk in chunks {
+            let featureMap = chunk.features.map { name -> Int in
+                if let k = featureIndex[name] { return k }
+                featureIndex[name] = features.count
+                features.append(name)
+                return features.count - 1
+            }
+            var deviceMap = chunk.worker >= 0 ? parserDeviceMaps[chunk.worker] : []
+            for d in chunk.newDevices {
+                deviceMap.append(Int(deviceNames.intern(d.h0, d.h1) { d.name }))
+            }
+            if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = deviceMap }
+            contexts.append(
+                ChunkContext(
+                    input: input, path: path, baseLine: base, featureMap: featureMap,
+                    deviceMap: deviceMap))
+            lines += chunk.lineCount
+            blank += chunk.blankCount
+            options.progress?.addEntries(chunk.lineCount - chunk.blankCount)
+            for (line, problem) in chunk.problems {
+                rejections.add(
+                    TakingsRejection(
+                        place: TakingsPlace(
+                            input: input, path: path, line: chunk.lineNumber(line, base: base),
+                            column: problem.column),
+                        reason: problem.reason, message: problem.message))
+            }
+            base += chunk.lineCount
+        }
+        return contexts
+    }
+}

@@ -1,0 +1,82 @@
+import Synchronization
+
+// What the worker threads are handed: batches of work, pointers into blocks that one
+// worker fills or all only read, and slots for their results. Everything that crosses to
+// a worker thread is declared here, so the places where Sendable is asserted rather than
+// checked are in one file.
+
+/// One batch of shard merges, handed to the worker threads: each runs one shard over
+/// every chunk in order.
+struct MergeWork: Sendable {
+    let shards: [TakingsShard]
+    let settings: MergeSettings
+    let chunks: [ParsedChunk]
+    let contexts: [ChunkContext]
+    let features: [String]
+    /// In a partitioned run: task `s` writes its partitions' records instead.
+    var spill: TakingsSpill?
+
+    func run(shard s: Int) {
+        if let spill {
+            spill.write(chunks, contexts, task: s, of: shards.count)
+            return
+        }
+        for (chunk, ctx) in zip(chunks, contexts) {
+            shards[s].merge(chunk, ctx, settings, features: features)
+        }
+    }
+}
+
+/// A block handed to the one worker that fills it.
+struct SendableMutablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
+}
+
+/// The input, handed to the one worker that reads ahead.
+struct SendableSource: @unchecked Sendable {
+    let source: ByteSource
+}
+
+/// A pointer handed to worker threads that only read through it.
+struct SendablePointer: @unchecked Sendable {
+    let pointer: UnsafePointer<UInt8>
+}
+
+/// Slots that concurrent workers fill, one index each. Every slot starts as `empty`, so
+/// reading a slot a worker has not filled gives that value, never a trap.
+final class ResultSlots<T: Sendable>: Sendable {
+    private let storage: Mutex<[T]>
+    private let empty: T
+
+    init(count: Int, empty: T) {
+        self.empty = empty
+        storage = Mutex(Array(repeating: empty, count: count))
+    }
+
+    subscript(k: Int) -> T {
+        get { storage.withLock { $0[k] } }
+        set { storage.withLock { $0[k] = newValue } }
+    }
+
+    /// Moves the value out (leaving `empty`), so that the caller holds the only reference
+    /// and mutates it in place.
+    func take(_ k: Int) -> T {
+        storage.withLock { slots in
+            let v = slots[k]
+            slots[k] = empty
+            return v
+        }
+    }
+
+    var values: [T] { storage.withLock { $0 } }
+}
+
+/// Per-refund results, each written by the one worker that owns its shard.
+struct SendableSlots: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<StoredEntry?>?
+}
+
+/// Refunds that the workers only read.
+struct SendableRefunds: @unchecked Sendable {
+    let pointer: UnsafePointer<PendingRefund>?
+}

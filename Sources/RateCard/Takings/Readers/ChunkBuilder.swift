@@ -1,0 +1,162 @@
+/// Turns scanned lines into records.
+struct ChunkBuilder {
+    let keepQuantity: QuantityNeed
+    /// Per local feature index: whether its charges' quantities are kept.
+    private var quantityWanted: [Bool] = []
+    /// Per local feature index: its charge rules (resolved once per chunk and key).
+    private var rules: [ChargeRules?] = []
+    var chunk = ParsedChunk()
+    private var features = ByteInterner()
+    var devices: DeviceInterner
+    /// Whether device names stay readable at their scanned place until `finish` (true
+    /// for JSON Lines, whose block outlives the chunk's parse).
+    let deferDevices: Bool
+    private var pendingDevices: [PendingDevice] = []
+
+    struct PendingDevice {
+        var record: Int
+        var h0: UInt64
+        var h1: UInt64
+        var name: UnsafePointer<UInt8>
+        var count: Int
+    }
+
+    init(
+        keepQuantity: QuantityNeed, devices: DeviceInterner = DeviceInterner(),
+        deferDevices: Bool = false
+    ) {
+        self.keepQuantity = keepQuantity
+        self.devices = devices
+        self.deferDevices = deferDevices
+    }
+
+    /// Adds the entry the scanner just read, at 0-based local `line`.
+    mutating func add(_ f: EntryScanner.Fields, _ scanner: EntryScanner, line: UInt32) {
+        let (id0, id1) = TakingsHash.id(scanner.pointer(f.id), Int(f.id.count))
+        var featureHash: UInt64 = 0
+        var deviceHash: UInt64 = 0
+        let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
+        let feature =
+            f.feature.isPresent
+            ? features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
+            : TakingsRecord.none
+        // The charge audit into locals, so that the record is built in one go.
+        var audit: UInt8 = 0
+        var finding: ChargeAuditOutcome?
+        if f.kind == .charge,
+            keepQuantity.auditWindow.contains(seconds: f.seconds, nanoseconds: f.nanoseconds),
+            let rules = chargeRules(feature),
+            let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds)
+        {
+            if var outcome = rule.audit(f.amount, scanner.dimensions) {
+                if case .unknownDimension(let k) = outcome {
+                    outcome = .unchecked(
+                        ChargeErrorBox(
+                            .unknownDimension(
+                                feature: rule.feature.key,
+                                dimension: scanner.string(scanner.dimensions[k].key) ?? "")))
+                }
+                finding = outcome
+                audit = 2
+            } else {
+                audit = 1
+            }
+        }
+        var r = TakingsRecord(
+            id0: id0, id1: id1, content: content, seconds: f.seconds,
+            amount: f.amount, line: line, nanoseconds: f.nanoseconds, feature: feature,
+            kind: f.kind, audit: audit)
+        if f.device.isPresent, let balance = f.balanceAfter {
+            let p = scanner.pointer(f.device)
+            let n = Int(f.device.count)
+            let h1 = TakingsHash.bytes(p, n, seed: 0xde71_ce00_0000_0002)
+            if deferDevices, !f.device.inScratch {
+                // Looked up in `finish`, a few records ahead of use, so misses overlap.
+                pendingDevices.append(
+                    PendingDevice(
+                        record: chunk.records.count, h0: deviceHash, h1: h1, name: p, count: n))
+            } else {
+                r.device = devices.intern(deviceHash, h1) {
+                    String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+                }
+            }
+            r.balanceAfter = balance
+            r.hasBalance = true
+        }
+        var extra: RecordExtra?
+        if f.kind == .refund {
+            (r.ref0, r.ref1) = TakingsHash.id(scanner.pointer(f.refundOf), Int(f.refundOf.count))
+            extra = RecordExtra(refundOf: scanner.string(f.refundOf))
+        }
+        if f.price.isPresent {
+            if extra == nil { extra = RecordExtra() }
+            extra!.price = scanner.parsePrice(f.price)
+            if f.kind != .topup || extra!.price == nil {
+                extra!.priceProblem = scanner.priceProblem(f)
+            }
+        }
+        if let finding {
+            if extra == nil { extra = RecordExtra() }
+            extra!.audit = finding
+        }
+        if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
+            if extra == nil { extra = RecordExtra() }
+            extra!.quantity = f.quantity(scanner)
+        }
+        if let extra {
+            r.extra = Int32(chunk.extras.count)
+            chunk.extras.append(extra)
+        }
+        chunk.records.append(r)
+    }
+
+    /// Whether the quantities of a charge of local feature `feature` are kept, asked of
+    /// the pricing once per feature key.
+    @inline(__always)
+    private mutating func wantsQuantity(_ feature: UInt32) -> Bool {
+        guard keepQuantity.any, feature != TakingsRecord.none else { return false }
+        if keepQuantity.all { return true }
+        let k = Int(feature)
+        while quantityWanted.count <= k {
+            quantityWanted.append(
+                keepQuantity.wants(
+                    String(decoding: features.bytes[quantityWanted.count], as: UTF8.self)))
+        }
+        return quantityWanted[k]
+    }
+
+    /// The charge rules of local feature `feature`, looked up once per feature key.
+    @inline(__always)
+    private mutating func chargeRules(_ feature: UInt32) -> ChargeRules? {
+        guard !keepQuantity.chargeRules.isEmpty, feature != TakingsRecord.none else { return nil }
+        let k = Int(feature)
+        while rules.count <= k {
+            rules.append(
+                keepQuantity.chargeRules[
+                    String(decoding: features.bytes[rules.count], as: UTF8.self)])
+        }
+        return rules[k]
+    }
+
+    mutating func reserve(_ n: Int) {
+        chunk.records.reserveCapacity(n)
+    }
+
+    mutating func reject(line: UInt32, _ problem: LineProblem) {
+        chunk.problems.append((line, problem))
+    }
+
+    mutating func finish() -> ParsedChunk {
+        let ahead = 16
+        for (k, d) in pendingDevices.enumerated() {
+            if k + ahead < pendingDevices.count { devices.touch(pendingDevices[k + ahead].h0) }
+            chunk.records[d.record].device = devices.intern(d.h0, d.h1) {
+                String(decoding: UnsafeBufferPointer(start: d.name, count: d.count), as: UTF8.self)
+            }
+        }
+        pendingDevices = []
+        chunk.features = features.strings
+        chunk.newDevices = devices.taken()
+        return chunk
+    }
+}

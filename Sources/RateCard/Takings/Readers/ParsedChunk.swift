@@ -1,0 +1,68 @@
+/// One entry reduced to what merging and aggregation need: hashes, numbers and small
+/// indexes, no strings. Feature and device indexes are local to the chunk it came from.
+struct TakingsRecord {
+    static let none = UInt32.max
+
+    var id0: UInt64
+    var id1: UInt64
+    var content: UInt64
+    /// The hash of `refundOf` (refunds only).
+    var ref0: UInt64 = 0
+    var ref1: UInt64 = 0
+    var seconds: Int64
+    var amount: Int64
+    var balanceAfter: Int64 = 0
+    /// 0-based line within the chunk.
+    var line: UInt32
+    var nanoseconds: UInt32
+    var feature: UInt32 = none
+    var device: UInt32 = none
+    /// Index into the chunk's `extras`, or -1.
+    var extra: Int32 = -1
+    var kind: LedgerEntry.Kind
+    var hasBalance = false
+    /// The charge audit: 0 not audited, 1 passed, 2 a finding in `extra`.
+    var audit: UInt8 = 0
+}
+
+/// What a record carries beyond numbers, kept only when it is needed: the quantity when
+/// costs are priced, the money of a top-up (or why it is ignored), the charge id a refund
+/// names (for messages).
+struct RecordExtra {
+    var quantity: [String: Exact] = [:]
+    var price: Money?
+    /// Why `price` is ignored (the entry is kept): not money, or not on a top-up.
+    var priceProblem: String?
+    var refundOf: String?
+    /// What the charge audit found, when the charge did not pass.
+    var audit: ChargeAuditOutcome?
+}
+
+/// The result of reading one chunk of whole lines: records, local feature and device
+/// tables, and the lines that were rejected. Chunks are parsed in parallel and merged in
+/// input order.
+struct ParsedChunk {
+    var records: [TakingsRecord] = []
+    var extras: [RecordExtra] = []
+    var features: [String] = []
+    /// Devices first seen by the parser of this chunk: their names and 128-bit hashes.
+    /// Record device indexes are the parser's own (see `worker`), which it keeps across
+    /// chunks, so each name crosses over once per parser, not once per chunk.
+    var newDevices: [(name: String, h0: UInt64, h1: UInt64)] = []
+    /// Which persistent parser state made the chunk (its device indexes), or -1 for one
+    /// that started from nothing.
+    var worker = -1
+    /// Rejected lines: 0-based line within the chunk and the problem.
+    var problems: [(line: UInt32, problem: LineProblem)] = []
+    /// Lines in the chunk, blank ones included.
+    var lineCount = 0
+    var blankCount = 0
+    /// For device ledger documents: the 1-based line where each record starts, when it
+    /// differs from `line + 1` (indexed like `line`).
+    var lineNumbers: [Int]?
+
+    func lineNumber(_ local: UInt32, base: Int) -> Int {
+        if let lineNumbers { return lineNumbers[Int(local)] }
+        return base + Int(local) + 1
+    }
+}
