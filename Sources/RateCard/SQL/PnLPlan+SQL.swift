@@ -6,23 +6,14 @@ extension PnLPlan {
     public func fixedCostsByPeriod(_ series: TakingsSeries) throws -> [PnLSQLRequest.PeriodCost] {
         guard let fixed else { return [] }
         var costs: [PnLSQLRequest.PeriodCost] = []
-        var p = CalendarPeriod(
-            length: series.period,
-            number: CalendarPeriod.number(
-                containing: fixed.since.seconds, length: series.period,
-                offsetMinutes: series.offsetMinutes),
-            offsetMinutes: series.offsetMinutes)
-        while Timestamp(seconds: p.startSeconds) < fixed.until {
-            if let label = p.label {
-                let from = p.since.map { max(fixed.since, $0) } ?? fixed.since
-                let to = p.until.map { min(fixed.until, $0) } ?? fixed.until
-                for key in fixed.perFeature.keys.sorted() {
-                    if let m = try fixed.cost(of: key, from: from, to: to) {
-                        costs.append(.init(period: label, feature: key, cost: m))
-                    }
+        for (label, p) in fixed.periods(of: series) {
+            let from = p.since.map { max(fixed.since, $0) } ?? fixed.since
+            let to = p.until.map { min(fixed.until, $0) } ?? fixed.until
+            for key in fixed.perFeature.keys.sorted() {
+                if let m = try fixed.cost(of: key, from: from, to: to) {
+                    costs.append(.init(period: label, feature: key, cost: m))
                 }
             }
-            p = p.next
         }
         return costs
     }
