@@ -9,16 +9,8 @@
 ///
 /// Unknown fields are checked for JSON validity and otherwise ignored.
 struct EntryScanner {
-    /// Where a string value lies: in the scanned bytes, or in the scratch buffer after
-    /// unescaping.
-    struct Span: Sendable {
-        var start: Int32 = 0
-        var count: Int32 = -1
-        var inScratch = false
-
-        var isPresent: Bool { count >= 0 }
-        static let absent = Span()
-    }
+    /// Where a string value lies (see `JSONScanner.Span`).
+    typealias Span = JSONScanner.Span
 
     struct Dimension {
         var key: Span
@@ -51,11 +43,11 @@ struct EntryScanner {
 
     static let maxDepth = 64
 
-    private(set) var scratch: UnsafeMutablePointer<UInt8>
-    private var scratchCapacity: Int
-    private var scratchCount = 0
+    /// The JSON grammar: whitespace, strings, numbers, literals, skipped values.
+    private(set) var json = JSONScanner()
     private(set) var dimensions: [Dimension] = []
-    private var unknownKeys: [UInt64] = []
+    /// The unknown keys of the line so far (known ones are bits of `seen`).
+    private var unknownKeys = JSONScanner.KeySet()
     /// Per key (by bit index; `startState` at the object's start): the known key that
     /// last came after it, nil when none did. Exports write every line's keys in the
     /// same order, so the next key is usually the one predicted, and it is matched with
@@ -68,14 +60,15 @@ struct EntryScanner {
     /// After an unknown key: nothing is predicted and nothing learned.
     static let noState = 15
 
-    // The bytes being scanned.
-    private(set) var base: UnsafePointer<UInt8> = TakingsHash.emptyBase
-    private var end = 0
-    private var i = 0
+    // The bytes being scanned, and the offset of the next byte: the JSON scanner's.
+    var base: UnsafePointer<UInt8> { json.base }
+    private var end: Int { json.end }
+    private var i: Int {
+        get { json.i }
+        set { json.i = newValue }
+    }
 
     init() {
-        scratchCapacity = 4096
-        scratch = .allocate(capacity: scratchCapacity)
         predicted = .allocate(capacity: Self.noState + 1)
         predicted.initialize(repeating: nil, count: Self.noState + 1)
         let names = Key.names
@@ -98,7 +91,7 @@ struct EntryScanner {
 
     /// Frees the buffers; the scanner must not be used afterwards.
     func release() {
-        scratch.deallocate()
+        json.release()
         predicted.deallocate()
         patterns.deallocate()
         patternLengths.deallocate()
@@ -106,7 +99,7 @@ struct EntryScanner {
 
     @inline(__always)
     func pointer(_ s: Span) -> UnsafePointer<UInt8> {
-        s.inScratch ? UnsafePointer(scratch + Int(s.start)) : base + Int(s.start)
+        json.pointer(s)
     }
 
     func string(_ s: Span) -> String? {
@@ -133,17 +126,9 @@ struct EntryScanner {
         _ base: UnsafePointer<UInt8>, _ count: Int, truncatedAtEnd: Bool = false,
         into f: inout Fields
     ) throws(LineProblem) {
-        self.base = base
-        self.end = count
-        self.i = 0
-        scratchCount = 0
-        if scratchCapacity < count {
-            scratch.deallocate()
-            scratchCapacity = max(count, scratchCapacity * 2)
-            scratch = .allocate(capacity: scratchCapacity)
-        }
-        dimensions.removeAll(keepingCapacity: true)
-        unknownKeys.removeAll(keepingCapacity: true)
+        json.reset(base, count)
+        if !dimensions.isEmpty { dimensions.removeAll(keepingCapacity: true) }
+        unknownKeys.removeAll()
         do {
             f = Fields()
             try scanObject(&f)
@@ -160,8 +145,9 @@ struct EntryScanner {
         }
     }
 
-    @inline(__always)
-    private func syntax(_ message: String) -> LineProblem {
+    /// An entry-level syntax error at the current byte (the JSON grammar's own are
+    /// `syntax(_: JSONScanError.Problem)`).
+    private func entrySyntax(_ message: String) -> LineProblem {
         LineProblem(.malformedJSON, message, column: i + 1)
     }
 
@@ -173,21 +159,56 @@ struct EntryScanner {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
-        while i < end {
-            let b = base[i]
-            if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A { i += 1 } else { return }
+    private mutating func skipWhitespace() { json.skipWhitespace() }
+
+    /// A JSON syntax error of the line, in the scanner's words.
+    private func problem(_ e: JSONScanError) -> LineProblem {
+        LineProblem(
+            .malformedJSON, e.message(in: .line, scanner: json),
+            column: e.reportedOffset(in: .line) + 1)
+    }
+
+    /// A JSON syntax error at the current byte.
+    private func syntax(_ p: JSONScanError.Problem) -> LineProblem {
+        problem(JSONScanError(p, offset: i, found: i < end ? base[i] : nil))
+    }
+
+    @inline(__always)
+    private mutating func parseString(decode: Bool = true) throws(LineProblem) -> Span {
+        do { return try json.scanString(decode: decode) } catch { throw problem(error) }
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(LineProblem) {
+        do { try json.expectWord(word) } catch { throw problem(error) }
+    }
+
+    private mutating func scanNumber() throws(LineProblem) {
+        do { try json.scanNumber() } catch { throw problem(error) }
+    }
+
+    /// After a member of an object: true after a comma, false after the closing brace.
+    @inline(__always)
+    private mutating func commaOrClose() throws(LineProblem) -> Bool {
+        do { return try json.commaOrClose(UInt8(ascii: "}"), atEnd: .endInsideObject) } catch {
+            throw problem(error)
+        }
+    }
+
+    /// Any JSON value, checked and skipped (unknown fields are validated, then ignored).
+    private mutating func skipValue(depth: Int) throws(LineProblem) {
+        do { try json.skipValue(depth: depth, maxDepth: Self.maxDepth) } catch {
+            throw problem(error)
         }
     }
 
     private mutating func scanObject(_ f: inout Fields) throws(LineProblem) {
         skipWhitespace()
-        guard i < end else { throw syntax("expected a JSON object, found end of line") }
+        guard i < end else { throw entrySyntax("expected a JSON object, found end of line") }
         guard base[i] == UInt8(ascii: "{") else {
             if base[i] == UInt8(ascii: "[") {
-                throw syntax("expected a JSON object for the entry, found an array")
+                throw entrySyntax("expected a JSON object for the entry, found an array")
             }
-            throw syntax("unexpected \(describeCurrent()): expected '{' to start an entry")
+            throw entrySyntax("unexpected \(describeCurrent()): expected '{' to start an entry")
         }
         i += 1
         var seen: UInt32 = 0
@@ -197,11 +218,9 @@ struct EntryScanner {
             i += 1
         } else {
             while true {
-                skipWhitespace()
-                guard i < end else { throw syntax("unexpected end of line inside an object") }
-                guard base[i] == UInt8(ascii: "\"") else {
-                    throw syntax("unexpected \(describeCurrent()): expected a quoted key")
-                }
+                // Whitespace is already skipped: after '{' and after each ','.
+                guard i < end else { throw syntax(.endInsideObject) }
+                guard base[i] == UInt8(ascii: "\"") else { throw syntax(.expectedKey) }
                 let keyColumn = i + 1
                 if let k = matchPredicted(state) {
                     // `"name":` matched whole; `i` is past the colon.
@@ -212,28 +231,14 @@ struct EntryScanner {
                     let key = try parseString()
                     skipWhitespace()
                     guard i < end, base[i] == UInt8(ascii: ":") else {
-                        throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
+                        throw syntax(.expectedColon)
                     }
                     i += 1
                     skipWhitespace()
                     state = try field(
                         key, keyColumn: keyColumn, into: &f, seen: &seen, state: state)
                 }
-                skipWhitespace()
-                guard i < end else { throw syntax("unexpected end of line inside an object") }
-                if base[i] == UInt8(ascii: ",") {
-                    i += 1
-                    skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "}") {
-                        throw syntax("trailing comma before '}'")
-                    }
-                    continue
-                }
-                if base[i] == UInt8(ascii: "}") {
-                    i += 1
-                    break
-                }
-                throw syntax("unexpected \(describeCurrent()): expected ',' or '}'")
+                guard try commaOrClose() else { break }
             }
         }
         skipWhitespace()
@@ -365,12 +370,9 @@ struct EntryScanner {
         _ key: Span, keyColumn: Int, into f: inout Fields, seen: inout UInt32, state: Int
     ) throws(LineProblem) -> Int {
         guard let (k, _) = Self.knownKey(pointer(key), Int(key.count)) else {
-            let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
-            if unknownKeys.contains(h) {
-                throw LineProblem(
-                    .malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
+            do { try unknownKeys.insert(key, at: keyColumn - 1, in: json) } catch {
+                throw problem(error)
             }
-            unknownKeys.append(h)
             try skipValue(depth: 1)
             return Self.noState
         }
@@ -468,7 +470,7 @@ struct EntryScanner {
     private mutating func integerValue(_ key: Key, column: Int, nullable: Bool) throws(LineProblem)
         -> Int64?
     {
-        guard i < end else { throw syntax("unexpected end of line: expected a value") }
+        guard i < end else { throw syntax(.expectedValue) }
         let b = base[i]
         if nullable, b == UInt8(ascii: "n") {
             try expectWord("null")
@@ -567,7 +569,7 @@ struct EntryScanner {
 
     private mutating func parseQuantity() throws(LineProblem) {
         let column = i + 1
-        guard i < end else { throw syntax("unexpected end of line: expected a value") }
+        guard i < end else { throw syntax(.expectedValue) }
         if base[i] == UInt8(ascii: "n") {
             try expectWord("null")
             return
@@ -587,9 +589,9 @@ struct EntryScanner {
         }
         while true {
             skipWhitespace()
-            guard i < end else { throw syntax("unexpected end of line inside an object") }
+            guard i < end else { throw syntax(.endInsideObject) }
             guard base[i] == UInt8(ascii: "\"") else {
-                throw syntax("unexpected \(describeCurrent()): expected a quoted key")
+                throw syntax(.expectedKey)
             }
             let keyColumn = i + 1
             let key = try parseString()
@@ -605,12 +607,12 @@ struct EntryScanner {
             }
             skipWhitespace()
             guard i < end, base[i] == UInt8(ascii: ":") else {
-                throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
+                throw syntax(.expectedColon)
             }
             i += 1
             skipWhitespace()
             let valueColumn = i + 1
-            guard i < end else { throw syntax("unexpected end of line: expected a value") }
+            guard i < end else { throw syntax(.expectedValue) }
             let p: UnsafePointer<UInt8>
             let n: Int
             if base[i] == UInt8(ascii: "\"") {
@@ -640,21 +642,7 @@ struct EntryScanner {
             }
             dimensions.append(
                 Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
-            skipWhitespace()
-            guard i < end else { throw syntax("unexpected end of line inside an object") }
-            if base[i] == UInt8(ascii: ",") {
-                i += 1
-                skipWhitespace()
-                if i < end, base[i] == UInt8(ascii: "}") {
-                    throw syntax("trailing comma before '}'")
-                }
-                continue
-            }
-            if base[i] == UInt8(ascii: "}") {
-                i += 1
-                return
-            }
-            throw syntax("unexpected \(describeCurrent()): expected ',' or '}'")
+            guard try commaOrClose() else { return }
         }
     }
 
@@ -805,337 +793,6 @@ struct EntryScanner {
             let places = amount.terminatingScale, places <= currency.minorUnits
         else { return nil }
         return Money(amount, currency)
-    }
-
-    // MARK: JSON grammar
-
-    private mutating func expectWord(_ word: StaticString) throws(LineProblem) {
-        let n = word.utf8CodeUnitCount
-        let w = word.utf8Start
-        guard i + n <= end else {
-            i = end
-            throw syntax("invalid literal: expected '\(word)'")
-        }
-        for k in 0..<n where base[i + k] != w[k] {
-            throw syntax("invalid literal: expected '\(word)'")
-        }
-        i += n
-    }
-
-    private mutating func scanNumber() throws(LineProblem) {
-        @inline(__always) func isDigit(_ k: Int) -> Bool {
-            k < end && base[k] >= 0x30 && base[k] <= 0x39
-        }
-        let start = i
-        if base[i] == UInt8(ascii: "-") { i += 1 }
-        guard isDigit(i) else {
-            if i >= end { throw syntax("invalid number: expected a digit") }
-            throw syntax("invalid number: expected a digit")
-        }
-        if base[i] == 0x30 {
-            i += 1
-            if isDigit(i) {
-                throw LineProblem(
-                    .malformedJSON, "invalid number: leading zeros are not allowed",
-                    column: start + 1)
-            }
-        } else {
-            while isDigit(i) { i += 1 }
-        }
-        if i < end, base[i] == UInt8(ascii: ".") {
-            i += 1
-            guard isDigit(i) else { throw syntax("invalid number: expected a digit after '.'") }
-            while isDigit(i) { i += 1 }
-        }
-        if i < end, base[i] == UInt8(ascii: "e") || base[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < end, base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-") { i += 1 }
-            guard isDigit(i) else {
-                throw syntax("invalid number: expected a digit in the exponent")
-            }
-            while isDigit(i) { i += 1 }
-        }
-    }
-
-    /// Any JSON value, checked and skipped (unknown fields are validated, then ignored).
-    private mutating func skipValue(depth: Int) throws(LineProblem) {
-        guard depth <= Self.maxDepth else {
-            throw syntax("nesting deeper than \(Self.maxDepth) levels")
-        }
-        guard i < end else { throw syntax("unexpected end of line: expected a value") }
-        switch base[i] {
-        case UInt8(ascii: "\""):
-            _ = try parseString(decode: false)
-        case UInt8(ascii: "t"): try expectWord("true")
-        case UInt8(ascii: "f"): try expectWord("false")
-        case UInt8(ascii: "n"): try expectWord("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
-        case UInt8(ascii: "["):
-            i += 1
-            skipWhitespace()
-            if i < end, base[i] == UInt8(ascii: "]") {
-                i += 1
-                return
-            }
-            while true {
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard i < end else { throw syntax("unexpected end of line inside an array") }
-                if base[i] == UInt8(ascii: ",") {
-                    i += 1
-                    skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "]") {
-                        throw syntax("trailing comma before ']'")
-                    }
-                    continue
-                }
-                if base[i] == UInt8(ascii: "]") {
-                    i += 1
-                    return
-                }
-                throw syntax("unexpected \(describeCurrent()): expected ',' or ']'")
-            }
-        case UInt8(ascii: "{"):
-            i += 1
-            skipWhitespace()
-            if i < end, base[i] == UInt8(ascii: "}") {
-                i += 1
-                return
-            }
-            var keys: [UInt64] = []
-            while true {
-                skipWhitespace()
-                guard i < end else { throw syntax("unexpected end of line inside an object") }
-                guard base[i] == UInt8(ascii: "\"") else {
-                    throw syntax("unexpected \(describeCurrent()): expected a quoted key")
-                }
-                let keyColumn = i + 1
-                let key = try parseString()
-                let h = TakingsHash.bytes(pointer(key), Int(key.count), seed: 0x5eed)
-                if keys.contains(h) {
-                    throw LineProblem(
-                        .malformedJSON, "duplicate key \"\(string(key) ?? "")\"", column: keyColumn)
-                }
-                keys.append(h)
-                skipWhitespace()
-                guard i < end, base[i] == UInt8(ascii: ":") else {
-                    throw syntax("unexpected \(describeCurrent()): expected ':' after a key")
-                }
-                i += 1
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard i < end else { throw syntax("unexpected end of line inside an object") }
-                if base[i] == UInt8(ascii: ",") {
-                    i += 1
-                    skipWhitespace()
-                    if i < end, base[i] == UInt8(ascii: "}") {
-                        throw syntax("trailing comma before '}'")
-                    }
-                    continue
-                }
-                if base[i] == UInt8(ascii: "}") {
-                    i += 1
-                    return
-                }
-                throw syntax("unexpected \(describeCurrent()): expected ',' or '}'")
-            }
-        case UInt8(ascii: "N"), UInt8(ascii: "I"):
-            throw syntax("NaN and Infinity are not JSON numbers")
-        default:
-            throw syntax("unexpected \(describeCurrent()): expected a value")
-        }
-    }
-
-    /// A JSON string starting at the opening quote. Without escapes the span points into
-    /// the input; with escapes the decoded bytes go to `scratch`.
-    private mutating func parseString(decode: Bool = true) throws(LineProblem) -> Span {
-        let openColumn = i + 1
-        i += 1
-        let start = i
-        // Fast path: printable ASCII without escapes, eight bytes at a time. The lowest
-        // flagged byte of the mask is always a true special byte (borrows only flag
-        // bytes above one), so its position says where the string ends or the slow
-        // path starts.
-        let raw = UnsafeRawPointer(base)
-        var j = i
-        while j + 8 <= end {
-            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let quote = w ^ (ones &* 0x22)
-            let slash = w ^ (ones &* 0x5C)
-            let special =
-                (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (w &- ones &* 0x20) | w)
-                & highs
-            if special != 0 {
-                j += special.trailingZeroBitCount >> 3
-                if base[j] == UInt8(ascii: "\"") {
-                    i = j + 1
-                    return Span(start: Int32(start), count: Int32(j - start), inScratch: false)
-                }
-                break
-            }
-            j += 8
-        }
-        i = j
-        while i < end {
-            let b = base[i]
-            if b == UInt8(ascii: "\"") {
-                let span = Span(start: Int32(start), count: Int32(i - start), inScratch: false)
-                i += 1
-                return span
-            }
-            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
-            i += 1
-        }
-        guard i < end else {
-            throw LineProblem(.malformedJSON, "unterminated string", column: openColumn)
-        }
-        // Slow path: copy what was scanned so far, then decode.
-        let scratchStart = scratchCount
-        if decode {
-            for k in start..<i { appendScratch(base[k]) }
-        }
-        while true {
-            guard i < end else {
-                throw LineProblem(.malformedJSON, "unterminated string", column: openColumn)
-            }
-            let b = base[i]
-            if b == UInt8(ascii: "\"") {
-                i += 1
-                if decode {
-                    return Span(
-                        start: Int32(scratchStart), count: Int32(scratchCount - scratchStart),
-                        inScratch: true)
-                }
-                return Span(start: Int32(start), count: Int32(i - 1 - start), inScratch: false)
-            }
-            if b == UInt8(ascii: "\\") {
-                i += 1
-                guard i < end else {
-                    throw LineProblem(.malformedJSON, "unterminated string", column: openColumn)
-                }
-                let e = base[i]
-                i += 1
-                switch e {
-                case UInt8(ascii: "\""): appendScratch(0x22, decode)
-                case UInt8(ascii: "\\"): appendScratch(0x5C, decode)
-                case UInt8(ascii: "/"): appendScratch(0x2F, decode)
-                case UInt8(ascii: "b"): appendScratch(0x08, decode)
-                case UInt8(ascii: "f"): appendScratch(0x0C, decode)
-                case UInt8(ascii: "n"): appendScratch(0x0A, decode)
-                case UInt8(ascii: "r"): appendScratch(0x0D, decode)
-                case UInt8(ascii: "t"): appendScratch(0x09, decode)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard i + 1 < end, base[i] == UInt8(ascii: "\\"),
-                            base[i + 1] == UInt8(ascii: "u")
-                        else {
-                            throw syntax("unpaired surrogate in \\u escape")
-                        }
-                        i += 2
-                        let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else {
-                            throw syntax("unpaired surrogate in \\u escape")
-                        }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw syntax("unpaired surrogate in \\u escape")
-                    }
-                    if decode { appendUTF8(scalar) }
-                default:
-                    throw LineProblem(.malformedJSON, "invalid escape in a string", column: i - 1)
-                }
-                continue
-            }
-            if b < 0x20 {
-                throw LineProblem(
-                    .malformedJSON,
-                    "control character 0x\(String(b, radix: 16, uppercase: true)) must be escaped in a string",
-                    column: i + 1)
-            }
-            if b < 0x80 {
-                appendScratch(b, decode)
-                i += 1
-                continue
-            }
-            let n = try utf8SequenceLength()
-            if decode { for k in i..<i + n { appendScratch(base[k]) } }
-            i += n
-        }
-    }
-
-    /// Validates the UTF-8 sequence at `i` (RFC 3629: no overlongs, no surrogates).
-    private func utf8SequenceLength() throws(LineProblem) -> Int {
-        let b0 = base[i]
-        func cont(_ k: Int, _ lo: UInt8 = 0x80, _ hi: UInt8 = 0xBF) -> Bool {
-            k < end && base[k] >= lo && base[k] <= hi
-        }
-        switch b0 {
-        case 0xC2...0xDF where cont(i + 1): return 2
-        case 0xE0 where cont(i + 1, 0xA0) && cont(i + 2): return 3
-        case 0xE1...0xEC where cont(i + 1) && cont(i + 2): return 3
-        case 0xED where cont(i + 1, 0x80, 0x9F) && cont(i + 2): return 3
-        case 0xEE...0xEF where cont(i + 1) && cont(i + 2): return 3
-        case 0xF0 where cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3): return 4
-        case 0xF1...0xF3 where cont(i + 1) && cont(i + 2) && cont(i + 3): return 4
-        case 0xF4 where cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3): return 4
-        default:
-            throw LineProblem(
-                .malformedJSON,
-                "string is not valid UTF-8 (byte 0x\(String(b0, radix: 16, uppercase: true)))",
-                column: i + 1)
-        }
-    }
-
-    private mutating func hex4() throws(LineProblem) -> UInt32 {
-        guard i + 4 <= end else {
-            i = end
-            throw syntax("incomplete \\u escape")
-        }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let b = base[i]
-            let d: UInt32
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 0x30)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 0x61 + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 0x41 + 10)
-            default: throw syntax("invalid hex digit in \\u escape")
-            }
-            v = v * 16 + d
-            i += 1
-        }
-        return v
-    }
-
-    @inline(__always)
-    private mutating func appendScratch(_ b: UInt8, _ decode: Bool = true) {
-        guard decode else { return }
-        // The decoded text is never longer than the input, and scratch holds at least that.
-        scratch[scratchCount] = b
-        scratchCount += 1
-    }
-
-    private mutating func appendUTF8(_ v: UInt32) {
-        if v < 0x80 {
-            appendScratch(UInt8(v))
-        } else if v < 0x800 {
-            appendScratch(UInt8(0xC0 | (v >> 6)))
-            appendScratch(UInt8(0x80 | (v & 0x3F)))
-        } else if v < 0x10000 {
-            appendScratch(UInt8(0xE0 | (v >> 12)))
-            appendScratch(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            appendScratch(UInt8(0x80 | (v & 0x3F)))
-        } else {
-            appendScratch(UInt8(0xF0 | (v >> 18)))
-            appendScratch(UInt8(0x80 | ((v >> 12) & 0x3F)))
-            appendScratch(UInt8(0x80 | ((v >> 6) & 0x3F)))
-            appendScratch(UInt8(0x80 | (v & 0x3F)))
-        }
     }
 }
 

@@ -30,23 +30,28 @@ enum TakingsHash {
             i += 8
         }
         if i < count {
-            var w: UInt64 = 0
-            if count >= 8 {
-                // The last eight bytes, shifted down to the ones not yet read.
-                let last = UInt64(
-                    littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-                w = last >> UInt64(8 * (8 - (count - i)))
-            } else {
-                var shift: UInt64 = 0
-                while i < count {
-                    w |= UInt64(base[i]) << shift
-                    shift += 8
-                    i += 1
-                }
-            }
-            h = mum(h ^ w, p2)
+            h = mum(h ^ tail(base, from: i, count), p2)
         }
         return mum(h ^ p3, h ^ p0 ^ seed)
+    }
+
+    /// The bytes `i..<count` (fewer than eight) as one little-endian word: the last eight
+    /// bytes shifted down when there are eight, else byte by byte.
+    @inline(__always)
+    static func tail(_ base: UnsafePointer<UInt8>, from i: Int, _ count: Int) -> UInt64 {
+        if count >= 8 {
+            let last = UInt64(
+                littleEndian: UnsafeRawPointer(base).loadUnaligned(
+                    fromByteOffset: count - 8, as: UInt64.self))
+            return last >> UInt64(8 * (8 - (count - i)))
+        }
+        var w: UInt64 = 0
+        var shift: UInt64 = 0
+        for k in i..<count {
+            w |= UInt64(base[k]) << shift
+            shift += 8
+        }
+        return w
     }
 
     static func bytes(_ array: [UInt8], seed: UInt64) -> UInt64 {
@@ -88,20 +93,7 @@ enum TakingsHash {
             i += 8
         }
         if i < count {
-            var w: UInt64 = 0
-            if count >= 8 {
-                // The last eight bytes, shifted down to the ones not yet read.
-                let last = UInt64(
-                    littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-                w = last >> UInt64(8 * (8 - (count - i)))
-            } else {
-                var shift: UInt64 = 0
-                while i < count {
-                    w |= UInt64(base[i]) << shift
-                    shift += 8
-                    i += 1
-                }
-            }
+            let w = tail(base, from: i, count)
             ha = mum(ha ^ w, p2)
             hb = mum(hb ^ w, p2)
         }
@@ -119,9 +111,7 @@ enum TakingsHash {
         }
     }
 
-    nonisolated(unsafe) private static let emptyStorage = UnsafeMutablePointer<UInt8>.allocate(
-        capacity: 1)
-    static var emptyBase: UnsafePointer<UInt8> { UnsafePointer(emptyStorage) }
+    static var emptyBase: UnsafePointer<UInt8> { JSONScanner.emptyBase }
 }
 
 /// The seeds that tag each field of an entry in its content hash, so that the same
