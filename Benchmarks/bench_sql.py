@@ -3,8 +3,11 @@
 Benchmarks/duckdb_pnl.py query and against `margin pnl` itself, on one export, runs
 alternating, and prints each run, the median and the spread (min-max) of each.
 
-Usage: bench_sql.py FILE --margin PATH [--runs N] [--threads N] [--now RFC3339] [--window 30d]
-       [--card voice-debrief] [--cards RateCards]
+Usage: bench_sql.py FILE --margin PATH [--query-margin PATH] [--runs N] [--threads N]
+       [--now RFC3339] [--window 30d] [--card voice-debrief] [--cards RateCards]
+
+--margin is the (release) binary timed as `margin pnl`; --query-margin, when given, is the
+one that writes the query (a debug build of a branch writes the same SQL).
 """
 import argparse
 import os
@@ -20,6 +23,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
     ap.add_argument("--margin", required=True)
+    ap.add_argument("--query-margin")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--now", default="2026-11-29T12:00:00Z")
@@ -29,7 +33,7 @@ def main():
     args = ap.parse_args()
     import duckdb
     opts = ["--cards", args.cards, "--card", args.card, "--now", args.now, "--window", args.window]
-    query = subprocess.run([args.margin, "pnl", args.file, "--sql", "duckdb"] + opts, capture_output=True, text=True, check=True).stdout
+    query = subprocess.run([args.query_margin or args.margin, "pnl", args.file, "--sql", "duckdb"] + opts, capture_output=True, text=True, check=True).stdout
     days = int(args.window[:-1])
     import datetime
     now = datetime.datetime.strptime(args.now, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)

@@ -210,6 +210,16 @@ def osg_export(seed, conflicts):
         '{"id":"b9","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-12345678901234567890,"feature":"asr"}',
         '{"id":"","at":"2026-11-21T10:00:00Z","kind":"grant","amount":5}',
         '{"id":"b11","at":"2026-11-21T10:00:00Z","kind":"refund","amount":5,"feature":"asr"}',
+        # margin's wrong-type cases the engines' readers can still tell from the text.
+        '{"id":"w1","at":"2026-11-21T10:00:00Z","kind":"charge","amount":{"credits":1},"feature":"asr"}',
+        '{"id":"w2","at":"2026-11-21T10:00:00Z","kind":"charge","amount":"-abc","feature":"asr"}',
+        '{"id":"w3","at":"2026-11-21T10:00:00Z","kind":"charge","amount":"-05","feature":"asr"}',
+        '{"id":"w4","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-3,"feature":"asr","quantity":"76"}',
+        '{"id":"w5","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-3,"feature":"asr","quantity":{"second":true}}',
+        '{"id":"w6","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-3,"feature":"asr","quantity":{"second":"7x"}}',
+        '{"id":"w7","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-3,"feature":"asr","quantity":{"second":"07"}}',
+        '{"id":"w8","at":"2026-11-21T10:00:00Z","kind":"grant","amount":5,"balanceAfter":[5]}',
+        '{"id":"v1","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-3,"feature":"asr","quantity":{"second":"1e3"}}',
     ]
     lines.extend(bad)
     if conflicts:
@@ -453,6 +463,10 @@ def main():
         ("osg-by-day-+08:00", export, osg + ["--by", "day", "--tz", "+08:00", "--credit-value", "CNY 0.005"]),
         ("osg-by-week--05:00-usd", export, osg + ["--by", "week", "--tz", "-05:00", "--currency", "USD"]),
         ("osg-by-month", export, osg + ["--by", "month", "--since", "2026-11-13T01:00:00Z"]),
+        ("osg-by-day-costs-+05:30", export, osg + ["--by", "day", "--tz", "+05:30", "--since", "2026-11-10T03:00:00Z",
+                                                  "--until", "2026-11-24T18:30:00Z", "--currency", "GBP", "--credit-value", "GBP 0.0008",
+                                                  "--costs", os.path.join(work, "costs.json")]),
+        ("osg-by-week-costs", export, osg + ["--by", "week", "--costs", os.path.join(work, "costs.json")]),
         ("voice-30d", voice, ["--cards", os.path.join(ROOT, "RateCards"), "--card", "voice-debrief", "--now", "2026-11-29T12:00:00Z", "--window", "30d"]),
     ]
     with open(os.path.join(work, "costs.json"), "w") as f:

@@ -54,6 +54,23 @@ struct FixedCosts: Sendable, Hashable {
         return try whole.multiplied(by: share(from: from, to: to))
     }
 
+    /// Every period of `series` that overlaps the window and has a label, in order.
+    func periods(of series: TakingsSeries) -> [(label: String, period: CalendarPeriod)] {
+        var all: [(String, CalendarPeriod)] = []
+        var p = CalendarPeriod(
+            length: series.period,
+            number: CalendarPeriod.number(
+                containing: since.seconds, length: series.period,
+                offsetMinutes: series.offsetMinutes),
+            offsetMinutes: series.offsetMinutes)
+        while Timestamp(seconds: p.startSeconds) < until {
+            // A period without a label (outside the years 0001–9999) is not in the series.
+            if let label = p.label { all.append((label, p)) }
+            p = p.next
+        }
+        return all
+    }
+
     /// The sum over every feature of the sheet for `[from, to)`, in `currency`.
     func total(from: Timestamp, to: Timestamp, currency: Currency) throws(MoneyError) -> Money {
         var sum = Money.zero(currency)

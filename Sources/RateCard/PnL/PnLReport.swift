@@ -172,20 +172,10 @@ extension PnLReport {
             cost: takings.costCurrency.map { Money.zero($0) })
         let present = Set(takings.periods.map(\.label))
         var all = takings.periods
-        var p = CalendarPeriod(
-            length: series.period,
-            number: CalendarPeriod.number(
-                containing: fixed.since.seconds, length: series.period,
-                offsetMinutes: series.offsetMinutes),
-            offsetMinutes: series.offsetMinutes)
-        while Timestamp(seconds: p.startSeconds) < fixed.until {
-            // A period without a label (outside the years 0001–9999) is not in the series.
-            if let label = p.label, !present.contains(label) {
-                all.append(
-                    TakingsReport.Period(
-                        label: label, since: p.since, until: p.until, rows: [], totals: zero))
-            }
-            p = p.next
+        for (label, p) in fixed.periods(of: series) where !present.contains(label) {
+            all.append(
+                TakingsReport.Period(
+                    label: label, since: p.since, until: p.until, rows: [], totals: zero))
         }
         return all.sorted { ($0.since?.seconds ?? .min) < ($1.since?.seconds ?? .min) }
     }

@@ -1,7 +1,7 @@
 /// The audit query: every row `margin pnl` rejects or warns about, with its reason, so
 /// nothing is lost silently in the warehouse either.
 extension PnLSQLCompiler {
-    /// `id, reason, detail`, sorted by reason and id. Reasons are `margin pnl`'s rule names
+    /// `id, reason, detail, source_file, source_row`, sorted by reason and id. Reasons are `margin pnl`'s rule names
     /// (`missing-field`, `bad-timestamp`, `conflicting-duplicate`, `refund-of-unknown-charge`,
     /// `unknown-feature`, `refunded-twice`, …) plus the charge audit's
     /// (`refund-exceeds-charge`, `price-mismatch`, `metered-without-quantity`) and
@@ -9,24 +9,44 @@ extension PnLSQLCompiler {
     /// stops the query), `sql-quantity-scale` (a quantity finer than the query reads, which stops `--sql`) and
     /// `unknown-dimension` (margin's `cost` error, which stops it too).
     public func audit() -> String {
-        var ctes = entryCTEs()
+        var ctes = entryCTEs(origin: true)
+        // A whole number that is not one: written with a fraction or an exponent, too long,
+        // or not a number at all (an object, `"abc"`, `"05"`), in margin's order of checks.
+        func whole(_ c: String) -> String {
+            """
+            WHEN \(d.isTrue(d.matches(c, "^-?[0-9]+[.eE].*$"))) THEN 'fractional-amount'
+                 WHEN \(d.isTrue(d.matches(c, "^-?[1-9][0-9]*$"))) THEN 'amount-out-of-range' ELSE 'wrong-type'
+            """
+        }
+        // A quantity member that is negative or written with an exponent is margin's
+        // `bad-value`; one that is no decimal at all (`true`, `"7x"`, `"07"`), or a quantity
+        // that is not an object, its `wrong-type`.
+        let badMember = request.dimensions.indices.map {
+            "\(d.isTrue(d.matches("q_\($0)", "^(-|[0-9.]*[eE]).*$")))"
+        }
+        let member =
+            badMember.isEmpty
+            ? "'wrong-type'"
+            : "CASE WHEN \(badMember.joined(separator: " OR ")) THEN 'bad-value' ELSE 'wrong-type' END"
         let reason = """
             CASE WHEN NOT present THEN 'missing-field' WHEN id = '' THEN 'bad-value'
                  WHEN NOT time_ok OR NOT range_ok THEN 'bad-timestamp' WHEN NOT kind_ok THEN 'unknown-kind'
-                 WHEN amt IS NULL AND \(d.isTrue(d.matches("amount", "^-?[0-9]+$"))) THEN 'amount-out-of-range'
-                 WHEN amt IS NULL THEN 'fractional-amount' WHEN NOT sign_ok THEN 'wrong-sign' WHEN NOT needs_ok THEN 'missing-field'
-                 WHEN NOT quantity_ok THEN 'bad-value' ELSE 'wrong-type' END
+                 WHEN amt IS NULL THEN CASE \(whole("amount")) END
+                 WHEN NOT sign_ok THEN 'wrong-sign' WHEN NOT needs_ok THEN 'missing-field'
+                 WHEN NOT q_obj THEN 'wrong-type' WHEN NOT quantity_ok THEN \(member)
+                 WHEN NOT balance_ok THEN CASE \(whole("balance_after")) END ELSE 'wrong-type' END
             """
         ctes.append(
             (
                 "bad",
-                "SELECT id, \(reason) AS reason, CAST(NULL AS \(textType)) AS detail FROM p WHERE NOT valid"
+                "SELECT id, \(reason) AS reason, CAST(NULL AS \(textType)) AS detail, TRUE AS own, src_file, src_row FROM p WHERE NOT valid"
             ))
         ctes.append(
             (
                 "conf",
                 """
-                SELECT p.id AS id, 'conflicting-duplicate' AS reason, 'the same id with different content: ' || \(d.text("e.copies")) || ' copies, none is chosen' AS detail
+                SELECT p.id AS id, 'conflicting-duplicate' AS reason, 'the same id with different content: ' || \(d.text("e.copies")) || ' copies, none is chosen' AS detail,
+                       TRUE AS own, p.src_file AS src_file, p.src_row AS src_row
                 FROM p JOIN e ON e.id = p.id WHERE p.valid AND e.conflict
                 """
             ))
@@ -133,11 +153,20 @@ extension PnLSQLCompiler {
         ctes.append(
             (
                 "audit",
-                parts.map { "SELECT id, reason, detail FROM \($0)" }.joined(
-                    separator: "\n    UNION ALL ")
+                parts.map {
+                    ["bad", "conf"].contains($0)
+                        ? "SELECT id, reason, detail, own, src_file, src_row FROM \($0)"
+                        : "SELECT id, reason, detail, FALSE AS own, CAST(NULL AS \(textType)) AS src_file, \(d.nullInteger) AS src_row FROM \($0)"
+                }.joined(separator: "\n    UNION ALL ")
             ))
-        let select =
-            "SELECT id, reason, detail FROM audit ORDER BY \(d.orderByBytes("reason")), \(d.orderByBytes("id"))"
+        // Where each row came from (`SQLSource`): a rejected line or a conflicting copy its
+        // own; an entry (a refund, a charge) the first copy's.
+        let select = """
+            SELECT a.id AS id, a.reason AS reason, a.detail AS detail,
+                   CASE WHEN a.own THEN a.src_file ELSE o.src_file END AS source_file, CASE WHEN a.own THEN a.src_row ELSE o.src_row END AS source_row
+            FROM audit a LEFT JOIN e o ON o.id = a.id
+            ORDER BY \(d.orderByBytes("a.reason")), \(d.orderByBytes("a.id")), source_file, source_row
+            """
         return header(kind: "the audit of margin pnl (every entry it rejects or warns about)")
             + with(ctes) + "\n" + select + d.settings + ";\n"
     }

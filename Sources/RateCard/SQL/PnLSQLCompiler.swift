@@ -60,7 +60,7 @@ public struct PnLSQLCompiler: Sendable {
     /// The query of the per-feature table: `feature, charges, charged, declines,
     /// given_back, left_credits, metered_cost, value, profit, fixed_cost`.
     public func query() -> String {
-        var ctes = entryCTEs()
+        var ctes = entryCTEs(relevant: true)
         ctes.append(
             (
                 "g",
@@ -108,27 +108,33 @@ public struct PnLSQLCompiler: Sendable {
         let listed =
             by
             ? [] : request.listedFeatures.map { "SELECT '' AS period, \(d.literal($0)) AS feature" }
+        // The fixed costs, as constant rows: per feature, or with a series per period of
+        // the window and feature (every period gets its rows, with takings or not).
+        let hasFixed = !plan.fixed.isEmpty
+        if hasFixed {
+            ctes.append(
+                (
+                    "fx",
+                    plan.fixed.map {
+                        "SELECT \(d.literal($0.period)) AS period, \(d.literal($0.feature)) AS feature, \(d.wideLiteral($0.numerator)) AS fixed_num"
+                    }.joined(separator: "\n    UNION ALL ")
+                ))
+        }
         ctes.append(
             (
                 "keys",
-                (["SELECT period, feature FROM c", "SELECT period, feature FROM dc"] + listed)
+                (["SELECT period, feature FROM c", "SELECT period, feature FROM dc"]
+                    + (hasFixed ? ["SELECT period, feature FROM fx"] : []) + listed)
                     .joined(separator: "\n    UNION DISTINCT ")
             ))
-        let fixed =
-            plan.fixed.isEmpty
-            ? d.wideLiteral(0)
-            : "CASE k.feature "
-                + plan.fixed.map {
-                    "WHEN \(d.literal($0.feature)) THEN \(d.wideLiteral($0.numerator))"
-                }.joined(separator: " ") + " ELSE \(d.wideLiteral(0)) END"
         ctes.append(
             (
                 "t",
                 """
                 SELECT k.period AS period, k.feature AS feature, COALESCE(c.charges, 0) AS charges, COALESCE(c.charged, \(d.wideLiteral(0))) AS charged,
                        COALESCE(dc.declines, 0) AS declines, COALESCE(dc.given_back, \(d.wideLiteral(0))) AS given_back,
-                       COALESCE(c.cost_num, \(d.wideLiteral(0))) AS metered_num, \(fixed) AS fixed_num
-                FROM keys k LEFT JOIN c ON c.period = k.period AND c.feature = k.feature LEFT JOIN dc ON dc.period = k.period AND dc.feature = k.feature
+                       COALESCE(c.cost_num, \(d.wideLiteral(0))) AS metered_num, \(hasFixed ? "COALESCE(fx.fixed_num, \(d.wideLiteral(0)))" : d.wideLiteral(0)) AS fixed_num
+                FROM keys k LEFT JOIN c ON c.period = k.period AND c.feature = k.feature LEFT JOIN dc ON dc.period = k.period AND dc.feature = k.feature\(hasFixed ? "\n    LEFT JOIN fx ON fx.period = k.period AND fx.feature = k.feature" : "")
                 """
             ))
         ctes.append(
@@ -233,31 +239,66 @@ public struct PnLSQLCompiler: Sendable {
     }
 
     /// The CTEs every query starts with: the source, the checked fields, the entries once by id.
-    func entryCTEs() -> [(String, String)] {
+    ///
+    /// `relevant` (the table, not the audit) reads in full only the lines that can change
+    /// the table (`relevantSource`): the rest are not checked, converted or hashed at all.
+    ///
+    /// `origin` (the audit) carries each row's `src_file` and `src_row` (`SQLSource`).
+    func entryCTEs(relevant: Bool = false, origin: Bool = false) -> [(String, String)] {
         let dims = request.dimensions
         let at = d.quoted("at")
-        func n(_ e: String) -> String { "CASE WHEN at_ok THEN \(d.bigint(e)) END" }
-        var ctes: [(String, String)] = [("src", request.source.select(d))]
-        let q = dims.enumerated().map {
-            "\(d.jsonMember(d.quoted("quantity"), $0.element)) AS q_\($0.offset)"
+        // A field of the time, whose digits the pattern `at_ok` checks: engines with a
+        // non-raising cast take it as it is (the checks that follow all need `at_ok`),
+        // PostgreSQL only where the pattern holds.
+        func n(_ e: String) -> String {
+            d.castNeverRaises && d != .spark
+                ? d.bigint(e) : "CASE WHEN at_ok THEN \(d.bigint(e)) END"
         }
+        var ctes: [(String, String)] =
+            relevant ? relevantSource() : [("src", request.source.select(d, origin: origin))]
+        // The quantity's members, read in one parse of the object where the engine can.
+        let members = d.jsonMembers(d.quoted("quantity"), dims)
+        var from = "src"
+        if let list = members.list {
+            ctes.append(("p0", "SELECT src.*, \(list) AS q_list FROM src"))
+            from = "p0"
+        }
+        let q = members.items.enumerated().map { "\($0.element) AS q_\($0.offset)" }
+        let last = d.substring(at, "length(\(at))", "1")
+        // Spark's optimizer runs out of memory on the staged form below (measured: 1 GB of
+        // heap and 4 minutes planning one query, against 56 s for the inline one), so Spark
+        // gets each check written out where it is used; the other engines compute the
+        // time's length and offset and each quantity member's pattern once, in a column.
+        let staged = d != .spark
+        let qObject = d.isTrue(
+            "\(d.quoted("quantity")) IS NULL OR \(d.isJSONObject(d.quoted("quantity")))")
+        let firstColumns =
+            staged
+            ? ",\n       length(\(at)) AS at_len, \(d.isTrue("\(last) IN ('Z', 'z')")) AS at_z, \(qObject) AS q_obj"
+            : ""
         ctes.append(
             (
                 "p1",
                 """
-                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
                        \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
-                       \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", "^-?[0-9]{1,18}$"))")) AS amount_ok
-                FROM src
+                       \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok\(firstColumns)
+                FROM \(from)
                 """
             ))
         let t = "at_text"
-        let tlen = "length(\(t))"
-        let tlast = d.substring(t, tlen, "1")
-        let tZ = "(\(tlast) = 'Z' OR \(tlast) = 'z')"
-        let tOffLen = "(CASE WHEN \(tZ) THEN 1 ELSE 6 END)"
-        let qv = dims.indices.map { i in
-            "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^[0-9]+([.][0-9]{1,\(SQLCostPlan.quantityScale)})?$"))) THEN \(d.decimal("q_\(i)", scale: SQLCostPlan.quantityScale)) END AS qv_\(i)"
+        let atLen = staged ? "at_len" : "length(\(t))"
+        let lastT = d.substring(t, atLen, "1")
+        let atZ = staged ? "at_z" : "(\(lastT) = 'Z' OR \(lastT) = 'z')"
+        let scale = SQLCostPlan.quantityScale
+        let decimalPattern = "^(0|[1-9][0-9]*)([.][0-9]+)?$"
+        // Each quantity member: one pattern (digits without a leading zero, an optional
+        // fraction), and where its point is, for the places it has (more than the query
+        // reads stops it). Spark: three patterns, written out.
+        let qk = dims.indices.map { i in
+            staged
+                ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
+                : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
         ctes.append(
             (
@@ -266,24 +307,33 @@ public struct PnLSQLCompiler: Sendable {
                 SELECT p1.*,
                        \(n(d.substring(t, "1", "4"))) AS y, \(n(d.substring(t, "6", "2"))) AS mo, \(n(d.substring(t, "9", "2"))) AS dd,
                        \(n(d.substring(t, "12", "2"))) AS hh, \(n(d.substring(t, "15", "2"))) AS mi, \(n(d.substring(t, "18", "2"))) AS ss,
-                       CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 4", "2"))) ELSE 0 END AS oh,
-                       CASE WHEN at_ok AND NOT \(tZ) THEN \(d.bigint(d.substring(t, "\(tlen) - 1", "2"))) ELSE 0 END AS om,
-                       CASE WHEN at_ok AND NOT \(tZ) AND \(d.substring(t, "\(tlen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
-                       CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(d.bigint(d.rightPad(d.substring(t, "21", "least(9, \(tlen) - 20 - \(tOffLen))"), 9, "0")))
+                       CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 4", "2"))) ELSE 0 END AS oh,
+                       CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 1", "2"))) ELSE 0 END AS om,
+                       CASE WHEN at_ok AND NOT \(atZ) AND \(d.substring(t, "\(atLen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
+                       CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(d.bigint(d.rightPad(d.substring(t, "21", "least(9, \(atLen) - 20 - CASE WHEN \(atZ) THEN 1 ELSE 6 END)"), 9, "0")))
                             WHEN at_ok THEN 0 END AS nanos,
                        CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
-                       CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", "^-?[0-9]{1,18}$"))")) THEN \(d.bigint("balance_after")) END AS balance\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
+                       CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", Self.wholePattern))")) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))
                 FROM p1
                 """
             ))
         let leap = "((y % 4 = 0 AND y % 100 <> 0) OR y % 400 = 0)"
         let monthDays =
             "CASE WHEN mo = 2 THEN (CASE WHEN \(leap) THEN 29 ELSE 28 END) WHEN mo IN (4, 6, 9, 11) THEN 30 ELSE 31 END"
+        let qv =
+            staged
+            ? dims.indices.map { i in
+                "CASE WHEN qk_\(i) AND (qp_\(i) = 0 OR length(q_\(i)) - qp_\(i) <= \(scale)) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
+            } : ["\(qObject) AS q_obj"]
         let qOK = dims.indices.map {
-            "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", "^[0-9]+([.][0-9]+)?$"))))"
+            staged
+                ? "(q_\($0) IS NULL OR qk_\($0))"
+                : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))))"
         }
         let qFine = dims.indices.map {
-            "\(d.isTrue(d.matches("q_\($0)", "^[0-9]+[.][0-9]{\(SQLCostPlan.quantityScale + 1),}$")))"
+            staged
+                ? "(qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale))"
+                : d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))
         }
         ctes.append(
             (
@@ -291,8 +341,8 @@ public struct PnLSQLCompiler: Sendable {
                 """
                 SELECT p2.*, y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,
                        \(d.isTrue("at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays)) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
-                       \(qOK.isEmpty ? "TRUE" : d.isTrue(qOK.joined(separator: " AND "))) AS quantity_ok,
-                       CASE WHEN \(qFine.isEmpty ? "FALSE" : qFine.joined(separator: " OR ")) THEN 1 ELSE 0 END AS too_fine
+                       \(d.isTrue(([staged ? "q_obj" : qObject] + qOK).joined(separator: " AND "))) AS quantity_ok,
+                       CASE WHEN \(qFine.isEmpty ? "FALSE" : d.isTrue(qFine.joined(separator: " OR "))) THEN 1 ELSE 0 END AS too_fine\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
                 FROM p2
                 """
             ))
@@ -343,19 +393,68 @@ public struct PnLSQLCompiler: Sendable {
             + dims.indices.map { "qv_\($0)" }
         let content = d.contentHash(
             fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
-        let mins = dims.indices.map { "MIN(qv_\($0)) AS qv_\($0)" }
+        // Copies of an id that are not a conflict have the same content: any one will do.
+        let any = d.anyValue
+        let mins = dims.indices.map { "\(any)(qv_\($0)) AS qv_\($0)" }
         ctes.append(
             (
                 "e",
                 """
-                SELECT id, MIN(kind) AS kind, MIN(amt) AS amt, MIN(feature) AS feature, MIN(refund_of) AS refund_of, MIN(secs) AS secs,
-                       MIN(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                       MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies
+                SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
+                       \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
+                       MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
                 FROM (SELECT p.*, \(content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
                 GROUP BY id
                 """
             ))
         return ctes
+    }
+
+    /// The source restricted to the lines that can change the table, in two passes.
+    ///
+    /// The first reads only `id` and `refund_of` and finds the ids that occur more than
+    /// once (their copies are compared, a conflict stops the query) and every id a refund
+    /// names (the charge, and every refund of it: the earliest is the one used). The second
+    /// keeps those lines and the lines whose date, as written, is within a day of the window
+    /// (an offset is less than a day, so every line of an instant in the window is kept);
+    /// the lines it drops have an id of their own that no refund names and a time outside
+    /// the window, or no valid time at all: nothing of them reaches the table. Without a
+    /// window every line is kept.
+    func relevantSource() -> [(String, String)] {
+        let window = request.window
+        var near: [String] = []
+        let at = d.substring(d.quoted("at"), "1", "10")
+        if let since = window.since, since.seconds - 86_400 > Self.firstSecond {
+            near.append("\(at) >= \(d.literal(Self.utcDate(since.seconds - 86_400)))")
+        }
+        if let until = window.until, until.seconds + 86_400 < Self.lastSecond {
+            near.append("\(at) <= \(d.literal(Self.utcDate(until.seconds + 86_400)))")
+        }
+        guard !near.isEmpty else { return [("src", request.source.select(d))] }
+        return [
+            ("s1", request.source.select(d, only: ["id", "refund_of"])),
+            (
+                "keep",
+                """
+                SELECT CASE WHEN id IS NOT NULL THEN id ELSE refund_of END AS k
+                FROM (SELECT id, refund_of, COUNT(*) AS n FROM s1 GROUP BY GROUPING SETS ((id), (refund_of))) ids
+                WHERE (id IS NOT NULL AND n > 1) OR refund_of IS NOT NULL
+                """
+            ),
+            ("s2", request.source.select(d)),
+            (
+                "src",
+                """
+                SELECT * FROM s2
+                WHERE \(d.isTrue(near.joined(separator: " AND "))) OR id IN (SELECT k FROM keep) OR refund_of IN (SELECT k FROM keep)
+                """
+            ),
+        ]
+    }
+
+    /// `YYYY-MM-DD` of an instant in UTC (years 0001–9999).
+    static func utcDate(_ seconds: Int64) -> String {
+        String(Timestamp(seconds: seconds).rfc3339UTC.prefix(10))
     }
 
     /// 1 for a charge of a feature metered by the version in force whose quantity names a
@@ -374,6 +473,10 @@ public struct PnLSQLCompiler: Sendable {
         return
             "CASE WHEN kind = 'charge' AND \(d.isTrue(inner.replacingOccurrences(of: "v_odd", with: "(\(versionExpression))"))) THEN 1 ELSE 0 END"
     }
+
+    /// A whole number as margin reads one: an optional `-`, at most 18 digits, no leading
+    /// zero (`"05"` is margin's `wrong-type`).
+    static let wholePattern = "^-?(0|[1-9][0-9]{0,17})$"
 
     /// `YYYY-MM-DD(T|t| )HH:MM:SS[.frac](Z|z|±HH:MM)`, as `Timestamp(rfc3339:)` reads it.
     static let timestampPattern =

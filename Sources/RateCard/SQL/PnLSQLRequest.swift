@@ -13,12 +13,28 @@ public struct PnLSQLRequest: Sendable {
     public let fixedCosts: [String: Money]
     /// With a series (`--by`), one row per period and feature instead of one per feature.
     public let series: TakingsSeries?
+    /// With a series and fixed costs, each period's share of each feature's fixed cost
+    /// (`PnLPlan.fixedCostsByPeriod`).
+    public let periodFixedCosts: [PeriodCost]
+
+    /// The part of a feature's fixed cost that falls in one period of a series.
+    public struct PeriodCost: Sendable, Hashable {
+        public let period: String
+        public let feature: String
+        public let cost: Money
+
+        public init(period: String, feature: String, cost: Money) {
+            self.period = period
+            self.feature = feature
+            self.cost = cost
+        }
+    }
 
     public init(
         dialect: SQLDialect, source: SQLSource, family: String, repository: CardRepository,
         window: TakingsWindow,
         currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:],
-        series: TakingsSeries? = nil
+        series: TakingsSeries? = nil, periodFixedCosts: [PeriodCost] = []
     ) {
         self.dialect = dialect
         self.source = source
@@ -29,6 +45,16 @@ public struct PnLSQLRequest: Sendable {
         self.perCredit = perCredit
         self.fixedCosts = fixedCosts
         self.series = series
+        self.periodFixedCosts = periodFixedCosts
+    }
+
+    /// The fixed cost of each row that has one: per period and feature with a series,
+    /// else per feature (period `''`).
+    var fixedCostRows: [PeriodCost] {
+        if series != nil { return periodFixedCosts }
+        return fixedCosts.keys.sorted().compactMap { k in
+            fixedCosts[k].map { PeriodCost(period: "", feature: k, cost: $0) }
+        }
     }
 
     /// The versions of the family, oldest first.

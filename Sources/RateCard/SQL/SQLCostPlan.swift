@@ -53,8 +53,8 @@ struct SQLCostPlan: Sendable {
     let exact: Bool
     /// `perCredit × D`.
     let valueRate: Int128
-    /// Fixed cost per feature × D.
-    let fixed: [(feature: String, numerator: Int128)]
+    /// Fixed cost × D per period (`''` without a series) and feature.
+    let fixed: [(period: String, feature: String, numerator: Int128)]
 
     init(_ request: PnLSQLRequest) throws(SQLCompileError) {
         let versions = request.versions
@@ -151,9 +151,9 @@ struct SQLCostPlan: Sendable {
         }
         current = "the value of a credit (\(request.perCredit))"
         need(request.perCredit.amount)
-        for (k, m) in request.fixedCosts.sorted(by: { $0.key < $1.key }) {
-            current = "the fixed cost of \(k)"
-            need(m.amount)
+        for c in request.fixedCostRows {
+            current = "the fixed cost of \(c.feature)\(c.period.isEmpty ? "" : " in \(c.period)")"
+            need(c.cost.amount)
         }
         var d: Int128 = 1
         for (x, what) in denominators {
@@ -249,9 +249,10 @@ struct SQLCostPlan: Sendable {
         }
         self.priced = priced
         valueRate = try integer(request.perCredit.amount, "the value of a credit")
-        var fixed: [(String, Int128)] = []
-        for (k, m) in request.fixedCosts.sorted(by: { $0.key < $1.key }) {
-            fixed.append((k, try integer(m.amount, "the fixed cost of \(k)")))
+        var fixed: [(String, String, Int128)] = []
+        for c in request.fixedCostRows {
+            fixed.append(
+                (c.period, c.feature, try integer(c.cost.amount, "the fixed cost of \(c.feature)")))
         }
         self.fixed = fixed
     }

@@ -196,6 +196,50 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The text of each member `keys` of a JSON object held as text, and the expression,
+    /// if any, of a column `q_list` they are taken from. DuckDB reads every member in one
+    /// parse of the object (`json_extract_string` with a list of paths); the others take
+    /// each member by itself.
+    func jsonMembers(_ object: String, _ keys: [String]) -> (list: String?, items: [String]) {
+        guard self == .duckdb, keys.count > 1 else {
+            return (nil, keys.map { jsonMember(object, $0) })
+        }
+        let paths = keys.map { literal("$.\"\($0)\"") }.joined(separator: ", ")
+        return ("json_extract_string(\(object), [\(paths)])", keys.indices.map { "q_list[\($0 + 1)]" })
+    }
+
+    /// The 1-based position of `needle` (a literal) in `s`, 0 when it is not there.
+    func position(_ s: String, _ needle: String) -> String {
+        switch self {
+        case .duckdb, .postgres: "strpos(\(s), \(literal(needle)))"
+        case .clickhouse: "position(\(s), \(literal(needle)))"
+        case .spark: "instr(\(s), \(literal(needle)))"
+        }
+    }
+
+    /// An aggregate taking any one value of a group (PostgreSQL before 16 has none: MIN).
+    var anyValue: String {
+        switch self {
+        case .duckdb, .spark: "any_value"
+        case .clickhouse: "any"
+        case .postgres: "MIN"
+        }
+    }
+
+    /// Whether `bigint` gives NULL rather than raising on text that is not an integer.
+    var castNeverRaises: Bool { self != .postgres }
+
+    /// A NULL of a 64-bit integer column (ClickHouse: `Nullable(Int64)`).
+    var nullInteger: String {
+        self == .clickhouse ? "CAST(NULL AS Nullable(Int64))" : "CAST(NULL AS BIGINT)"
+    }
+
+    /// Whether a quantity (JSON text, `jsonb` in PostgreSQL) is an object, not a string,
+    /// number or array (margin's `wrong-type`).
+    func isJSONObject(_ e: String) -> String {
+        self == .postgres ? "jsonb_typeof(\(e)) = 'object'" : "\(substring(e, "1", "1")) = '{'"
+    }
+
     /// Whether the JSON object `object` has a member whose name is not in `keys`.
     func hasMemberOutside(_ object: String, _ keys: [String]) -> String {
         let list = keys.map { literal($0) }.joined(separator: ", ")
@@ -232,7 +276,7 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     var settings: String {
         switch self {
         case .clickhouse:
-            "\nSETTINGS input_format_json_read_numbers_as_strings = 1, input_format_json_read_objects_as_strings = 1, input_format_skip_unknown_fields = 1, join_use_nulls = 1"
+            "\nSETTINGS input_format_json_read_numbers_as_strings = 1, input_format_json_read_objects_as_strings = 1, input_format_skip_unknown_fields = 1, join_use_nulls = 1, group_by_use_nulls = 1"
         default: ""
         }
     }

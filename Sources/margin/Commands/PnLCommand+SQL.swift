@@ -74,19 +74,13 @@ extension PnLCommand {
             source = try SQLSource.jsonLinesFiles(args.positionals)
         }
         let plan = try PnLRun.plan(pnl)
-        if plan.hasFixedCosts, pnl.series != nil {
-            throw SQLCompileError.cannotExpress(
-                what: "--costs with --by",
-                why:
-                    "margin pnl gives each period its prorated share of the sheet, which the query does not compute yet; run the query without --by, or margin pnl"
-            )
-        }
         let request = PnLSQLRequest(
             dialect: d, source: source, family: plan.family, repository: plan.repository,
             window: plan.window,
             currency: plan.currency, perCredit: plan.credit.perCredit,
             fixedCosts: try plan.fixedCostsOverWindow(),
-            series: pnl.series)
+            series: pnl.series,
+            periodFixedCosts: try pnl.series.map { try plan.fixedCostsByPeriod($0) } ?? [])
         let compiler = try PnLSQLCompiler(request)
         return main != nil ? compiler.query() : compiler.audit()
     }

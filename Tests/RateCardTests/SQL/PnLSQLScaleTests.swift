@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import RateCard
+
+/// `margin pnl --sql` beyond the per-feature table: each period's share of the fixed costs
+/// with `--by`, the two-pass source that reads in full only the lines that can change the
+/// table, the audit's origin columns and margin's `wrong-type` patterns. The engines run
+/// these queries in `scripts/sql-equality`.
+@Suite struct PnLSQLScaleTests {
+    static let costs =
+        #"{"kind": "costs", "currency": "CNY", "since": "2026-11-01", "until": "2026-12-01", "costs": [{"feature": "llm", "amount": "1.50"}, {"feature": "asr", "amount": "0.07"}]}"#
+
+    func query(_ extra: [String]) throws -> String {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        try dir.write("e.jsonl", PnLSQLTests.export)
+        try dir.write("costs.json", Self.costs)
+        let r = try runMargin(
+            ["pnl", "e.jsonl", "--cards", repositoryCards, "--card", "osg", "--costs", "costs.json"]
+                + extra, in: dir.path)
+        try #require(r.status == 0, "\(r.stderr)")
+        return r.stdout
+    }
+
+    /// The common denominator the query's header states.
+    func denominator(_ q: String) throws -> Int128 {
+        let line = try #require(q.split(separator: "\n").first { $0.hasPrefix("-- money columns") })
+        let words = line.split(separator: " ")
+        let i = try #require(words.firstIndex(of: "over"))
+        return try #require(Int128(String(words[i + 1]).trimmingCharacters(in: .punctuationCharacters)))
+    }
+
+    /// `(period, feature) → numerator` of the query's constant fixed-cost rows.
+    func fixedRows(_ q: String) throws -> [String: Int128] {
+        var rows: [String: Int128] = [:]
+        let pattern = /SELECT '([^']*)' AS period, '([^']*)' AS feature, CAST\('?(-?[0-9]+)'? AS HUGEINT\) AS fixed_num/
+        for m in q.matches(of: pattern) {
+            rows["\(m.1) \(m.2)"] = try #require(Int128(String(m.3)))
+        }
+        return rows
+    }
+
+    /// The periods' shares add up to the window's cost, exactly, feature by feature; every
+    /// day of the window has its rows (with takings or not) and the edge days carry only
+    /// the part inside the window.
+    @Test(arguments: [("day", "+05:30", 15), ("week", "+00:00", 3), ("month", "-05:00", 1)])
+    func eachPeriodCarriesItsShareOfTheFixedCosts(by: String, tz: String, periods: Int) throws {
+        let window = ["--since", "2026-11-10T03:00:00Z", "--until", "2026-11-24T18:30:00Z"]
+        let whole = try query(["--sql", "duckdb"] + window)
+        let series = try query(["--sql", "duckdb", "--by", by, "--tz", tz] + window)
+        let (dw, ds) = (try denominator(whole), try denominator(series))
+        let w = try fixedRows(whole)
+        let s = try fixedRows(series)
+        #expect(s.count == 2 * periods, "\(s.keys.sorted())")
+        for feature in ["asr", "llm"] {
+            let total = try #require(w[" \(feature)"])
+            let parts = s.filter { $0.key.hasSuffix(" \(feature)") }.values.reduce(0, +)
+            // parts / ds == total / dw, in integers.
+            #expect(parts * dw == total * ds, "\(feature): \(parts)/\(ds) vs \(total)/\(dw)")
+        }
+        if by == "day" {
+            // 03:00Z is 08:30 at +05:30: the first day carries 15.5 of its 24 hours.
+            let first = try #require(s["2026-11-10 llm"])
+            let full = try #require(s["2026-11-11 llm"])
+            #expect(first * 48 == full * 31)
+        }
+    }
+
+    /// With a window, the table's query reads `id` and `refund_of` of every line first and
+    /// in full only the lines that can change the table; without one, every line. The
+    /// audit always reads every line.
+    @Test func aWindowReadsOnlyTheLinesThatCanChangeTheTable() throws {
+        let windowed = try query([
+            "--sql", "clickhouse", "--since", "2026-11-10T03:00:00Z", "--until",
+            "2026-11-24T18:30:00Z",
+        ])
+        #expect(windowed.contains("GROUP BY GROUPING SETS ((id), (refund_of))"))
+        #expect(windowed.contains(">= '2026-11-09'") && windowed.contains("<= '2026-11-25'"))
+        #expect(windowed.contains("group_by_use_nulls = 1"))
+        let audit = try query([
+            "--sql-audit", "duckdb", "--since", "2026-11-10T03:00:00Z", "--until",
+            "2026-11-24T18:30:00Z",
+        ])
+        #expect(!audit.contains("GROUPING SETS"))
+        #expect(PnLSQLCompiler.utcDate(86_400 * 365) == "1971-01-01")
+    }
+
+    /// The audit names where a row came from as far as each engine's reader tells.
+    @Test(arguments: [
+        (SQLDialect.duckdb, "filename = true"), (.clickhouse, "_row_number"),
+        (.spark, "input_file_name()"),
+    ])
+    func theAuditSaysWhereARowCameFrom(dialect: SQLDialect, reader: String) throws {
+        let audit = try query(["--sql-audit", dialect.rawValue])
+        #expect(audit.contains(reader))
+        #expect(audit.contains("AS source_file") && audit.contains("AS source_row"))
+        let table = try query(["--sql", dialect.rawValue])
+        #expect(!table.contains(reader), "the table's query does not read the origin")
+    }
+
+    /// margin's whole numbers: no leading zero (`"05"` is its `wrong-type`), at most 18
+    /// digits; a quantity member without a leading zero either.
+    @Test(arguments: [
+        ("0", true), ("-0", true), ("-26", true), ("05", false), ("-05", false), ("1.5", false),
+        ("999999999999999999", true), ("1000000000000000000", false), ("", false),
+        ("abc", false),
+    ])
+    func wholeNumbersAreReadAsMarginReadsThem(text: String, accepted: Bool) throws {
+        let pattern = try Regex(PnLSQLCompiler.wholePattern)
+        #expect((text.wholeMatch(of: pattern) != nil) == accepted)
+    }
+}
