@@ -205,7 +205,9 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
             return (nil, keys.map { jsonMember(object, $0) })
         }
         let paths = keys.map { literal("$.\"\($0)\"") }.joined(separator: ", ")
-        return ("json_extract_string(\(object), [\(paths)])", keys.indices.map { "q_list[\($0 + 1)]" })
+        return (
+            "json_extract_string(\(object), [\(paths)])", keys.indices.map { "q_list[\($0 + 1)]" }
+        )
     }
 
     /// The 1-based position of `needle` (a literal) in `s`, 0 when it is not there.

@@ -17,7 +17,10 @@ import Testing
         try dir.write("e.jsonl", PnLSQLTests.export)
         try dir.write("costs.json", Self.costs)
         let r = try runMargin(
-            ["pnl", "e.jsonl", "--cards", repositoryCards, "--card", "osg", "--costs", "costs.json"]
+            [
+                "pnl", "e.jsonl", "--cards", repositoryCards, "--card", "osg", "--costs",
+                "costs.json",
+            ]
                 + extra, in: dir.path)
         try #require(r.status == 0, "\(r.stderr)")
         return r.stdout
@@ -28,13 +31,15 @@ import Testing
         let line = try #require(q.split(separator: "\n").first { $0.hasPrefix("-- money columns") })
         let words = line.split(separator: " ")
         let i = try #require(words.firstIndex(of: "over"))
-        return try #require(Int128(String(words[i + 1]).trimmingCharacters(in: .punctuationCharacters)))
+        return try #require(
+            Int128(String(words[i + 1]).trimmingCharacters(in: .punctuationCharacters)))
     }
 
     /// `(period, feature) → numerator` of the query's constant fixed-cost rows.
     func fixedRows(_ q: String) throws -> [String: Int128] {
         var rows: [String: Int128] = [:]
-        let pattern = /SELECT '([^']*)' AS period, '([^']*)' AS feature, CAST\('?(-?[0-9]+)'? AS HUGEINT\) AS fixed_num/
+        let pattern =
+            /SELECT '([^']*)' AS period, '([^']*)' AS feature, CAST\('?(-?[0-9]+)'? AS HUGEINT\) AS fixed_num/
         for m in q.matches(of: pattern) {
             rows["\(m.1) \(m.2)"] = try #require(Int128(String(m.3)))
         }
