@@ -39,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             "the worst period \(schedule.worstPeriod.name) is never in force")
         for d in CardChecker.scheduleFindings(sheet, path: path) {
             require(
-                d.rule == CheckRule.periodNeverInForce.rawValue && d.severity == .warning,
+                d.rule?.id == CheckRule.periodNeverInForce.rawValue && d.severity == .warning,
                 "schedule finding \(d)")
         }
     }
