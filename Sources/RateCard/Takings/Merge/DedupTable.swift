@@ -64,11 +64,18 @@ struct DedupSlots {
 
     var bytes: Int { capacity * MemoryLayout<Slot>.stride }
 
-    /// The home slot, from the low word of `id0` (the high one picks the shard) and the
-    /// 32 bits of `id1` kept, so that growing can rehash from the slots alone.
+    /// The home slot, from the slot's own bits (so that growing can rehash from the slots
+    /// alone) and led by `id1`: the high word of `id0` picks the shard and the high bits of
+    /// its low word the partition, so within one table those bits are nearly constant and
+    /// must not decide the home.
     @inline(__always)
     private func home(_ id0: UInt64, _ id1: UInt32) -> Int {
-        let h = (id0 &<< 32) | UInt64(id1)
+        DedupSlots.home(id0, id1, capacity: capacity)
+    }
+
+    @inline(__always)
+    static func home(_ id0: UInt64, _ id1: UInt32, capacity: Int) -> Int {
+        let h = (UInt64(id1) << 32) | (id0 & 0xFFFF_FFFF)
         return Int(truncatingIfNeeded: h.multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
