@@ -50,7 +50,8 @@ func checkTakings(
         "a negative count: \(i)")
     require(i.inWindow <= i.entries, "inWindow \(i.inWindow) > entries \(i.entries)")
     require(
-        !report.errors.contains { $0.rule?.id == "accounting" }, "an accounting error: \(report.errors)"
+        !report.errors.contains { $0.rule?.id == "accounting" },
+        "an accounting error: \(report.errors)"
     )
     require(
         report.rejections.count <= min(i.rejected, options.rejectionsShown),
