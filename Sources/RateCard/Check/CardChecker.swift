@@ -257,15 +257,9 @@ public enum CardChecker {
 
     // MARK: Paths
 
-    static func join(_ folder: String, _ name: String) -> String {
-        if folder.isEmpty || folder == "." { return name }
-        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
+    static func join(_ folder: String, _ name: String) -> String { FilePath.join(folder, name) }
 
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func folder(of path: String) -> String { FilePath.folder(of: path) }
 
     /// The absolute path without `.`, `..` or doubled slashes, for comparing two spellings.
     static func standardized(_ path: String) -> String {

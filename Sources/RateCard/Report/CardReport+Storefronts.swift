@@ -44,7 +44,7 @@ extension CardReport {
         lines.append(t.markdown())
         for w in s.worstPerPack {
             lines.append(
-                "- Worst storefront of \(ReportText.code(w.pack.productId)): \(w.territory), \(w.marginShare.map { Format.percent($0) } ?? "—") of \(StorefrontMargins.show(w.customerPrice))."
+                "- Worst storefront of \(ReportText.code(w.pack.productId)): \(w.territory), \(w.marginShare.map { Format.percent($0) } ?? Format.missing) of \(StorefrontMargins.show(w.customerPrice))."
             )
         }
         if !s.fxUsed.isEmpty {

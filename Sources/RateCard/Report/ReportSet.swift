@@ -162,6 +162,6 @@ public struct ReportSet: Sendable {
     }
 
     static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        FilePath.join(directory, name)
     }
 }

@@ -4,17 +4,19 @@
 /// one place, once, here. JSON and CSV carry exact decimal strings (12 places at most where
 /// a converted amount does not terminate).
 extension StorefrontMargins {
-    static func money(_ m: Money?) -> String { m.map { $0.formatted(rule: .halfEven) } ?? "—" }
+    static func money(_ m: Money?) -> String {
+        m.map { $0.formatted(rule: .halfEven) } ?? Format.missing
+    }
 
     /// "30% standard", "25% standard (reported)"
     static func commissionText(_ r: CommissionRegime?) -> String {
-        guard let r else { return "—" }
+        guard let r else { return Format.missing }
         return
             "\(Format.percent(r.rate, places: 0)) \(r.program.rawValue)\(r.status == .reported ? " (reported)" : "")"
     }
 
     static func taxText(_ sf: Storefront?) -> String {
-        guard let sf else { return "—" }
+        guard let sf else { return Format.missing }
         var s = sf.taxIncluded ? Format.percent(sf.tax) : "excl."
         if !sf.digitalServicesTax.isZero { s += " + \(Format.percent(sf.digitalServicesTax)) DST" }
         return s
@@ -40,9 +42,9 @@ extension StorefrontMargins {
                 StorefrontMargins.taxText(r.storefront),
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds),
-                r.proceedsSource?.rawValue ?? "—", StorefrontMargins.money(r.worstCost),
+                r.proceedsSource?.rawValue ?? Format.missing, StorefrontMargins.money(r.worstCost),
                 StorefrontMargins.money(r.margin),
-                r.marginShare.map { Format.percent($0) } ?? "—",
+                r.marginShare.map { Format.percent($0) } ?? Format.missing,
             ])
         }
         return t
@@ -60,7 +62,7 @@ extension StorefrontMargins {
                 r.pack.productId, r.territory, r.customerPrice.currency.code,
                 StorefrontMargins.money(r.customerPrice), StorefrontMargins.money(r.proceeds),
                 StorefrontMargins.money(r.worstCost), StorefrontMargins.money(r.margin),
-                r.marginShare.map { Format.percent($0) } ?? "—",
+                r.marginShare.map { Format.percent($0) } ?? Format.missing,
             ])
         }
         return t

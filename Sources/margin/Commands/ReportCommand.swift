@@ -54,6 +54,6 @@ enum ReportCommand: Command {
     }
 
     private static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        FilePath.join(directory, name)
     }
 }
