@@ -74,7 +74,7 @@ enum Common {
 
     /// A path with `.`, `..` and symbolic links resolved, for comparing two spellings.
     static func canonicalPath(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        FilePath.canonical(path)
     }
 
     /// What `check` and `publish` share with `packs`: `--lock`, `--fx`, `--commission`,

@@ -262,9 +262,7 @@ public enum CardChecker {
     static func folder(of path: String) -> String { FilePath.folder(of: path) }
 
     /// The absolute path without `.`, `..` or doubled slashes, for comparing two spellings.
-    static func standardized(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
+    static func standardized(_ path: String) -> String { FilePath.canonical(path) }
 }
 
 extension JSONNode {

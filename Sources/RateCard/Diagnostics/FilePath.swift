@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one way paths are put together and taken apart in the library (plain strings, as
 /// the user typed them, so that messages show the path they gave).
 public enum FilePath {
@@ -11,5 +13,11 @@ public enum FilePath {
     public static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The one "same file" rule: the absolute path with `.`, `..`, doubled slashes and
+    /// symbolic links resolved, so two spellings of one file compare equal.
+    public static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }

@@ -36,8 +36,6 @@ extension CardRepository {
         return c
     }
 
-    /// An absolute path without `.` and `..`, for comparing how two arguments name a file.
-    static func standardized(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
-    }
+    /// How two arguments name one file (`FilePath.canonical`, symbolic links resolved).
+    static func standardized(_ path: String) -> String { FilePath.canonical(path) }
 }
