@@ -4,19 +4,19 @@
 /// every message names the file, the line and column of the offending value, and the
 /// field by its dotted path (`packs[2].prices[0].amount`).
 public final class FieldReader {
-    public let path: String
-    public private(set) var diagnostics: [Diagnostic] = []
+    let path: String
+    private(set) var diagnostics: [Diagnostic] = []
 
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
-    public func error(_ message: String, at location: SourceLocation, rule: DiagnosticRule? = nil) {
+    func error(_ message: String, at location: SourceLocation, rule: DiagnosticRule? = nil) {
         diagnostics.append(Diagnostic(path: path, location: location, message: message, rule: rule))
     }
 
     /// The members of `node` as an object, checking that only `allowed` keys appear.
-    public func object(_ node: JSONNode, _ field: String, allowed: Set<String>? = nil) -> [String:
+    func object(_ node: JSONNode, _ field: String, allowed: Set<String>? = nil) -> [String:
         JSONMember]?
     {
         guard case .object(let members) = node.value else {
@@ -37,7 +37,7 @@ public final class FieldReader {
         return result
     }
 
-    public func required(
+    func required(
         _ members: [String: JSONMember], _ key: String, in field: String,
         at location: SourceLocation
     ) -> JSONNode? {
@@ -48,7 +48,7 @@ public final class FieldReader {
         return m.value
     }
 
-    public func string(_ node: JSONNode, _ field: String) -> String? {
+    func string(_ node: JSONNode, _ field: String) -> String? {
         guard case .string(let s) = node.value else {
             error("\(field): expected a string, found \(node.value.kindName)", at: node.location)
             return nil
@@ -56,7 +56,7 @@ public final class FieldReader {
         return s
     }
 
-    public func nonEmptyString(_ node: JSONNode, _ field: String) -> String? {
+    func nonEmptyString(_ node: JSONNode, _ field: String) -> String? {
         guard let s = string(node, field) else { return nil }
         guard !s.trimmingWhitespace.isEmpty else {
             error("\(field): must not be empty", at: node.location)
@@ -65,7 +65,7 @@ public final class FieldReader {
         return s
     }
 
-    public func bool(_ node: JSONNode, _ field: String) -> Bool? {
+    func bool(_ node: JSONNode, _ field: String) -> Bool? {
         guard case .bool(let b) = node.value else {
             error(
                 "\(field): expected true or false, found \(node.value.kindName)", at: node.location)
@@ -74,7 +74,7 @@ public final class FieldReader {
         return b
     }
 
-    public func array(_ node: JSONNode, _ field: String) -> [JSONNode]? {
+    func array(_ node: JSONNode, _ field: String) -> [JSONNode]? {
         guard case .array(let a) = node.value else {
             error("\(field): expected an array, found \(node.value.kindName)", at: node.location)
             return nil
@@ -85,7 +85,7 @@ public final class FieldReader {
     /// An exact decimal written as a JSON string ("4.5") or a plain JSON number without
     /// exponent (4.5). Strings are preferred for money so no tool on the way can turn them
     /// into floating point.
-    public func decimal(_ node: JSONNode, _ field: String) -> Exact? {
+    func decimal(_ node: JSONNode, _ field: String) -> Exact? {
         let text: String
         switch node.value {
         case .string(let s): text = s
@@ -106,7 +106,7 @@ public final class FieldReader {
         }
     }
 
-    public func positiveDecimal(_ node: JSONNode, _ field: String) -> Exact? {
+    func positiveDecimal(_ node: JSONNode, _ field: String) -> Exact? {
         guard let v = decimal(node, field) else { return nil }
         guard v.isPositive else {
             error("\(field): must be greater than zero, found \(v)", at: node.location)
@@ -116,7 +116,7 @@ public final class FieldReader {
     }
 
     /// A whole number written as a JSON integer or a string of one, within `range`.
-    public func integer(
+    func integer(
         _ node: JSONNode, _ field: String,
         range: ClosedRange<Int128> = Int128(Int64.min)...Int128(Int64.max)
     ) -> Int128? {
@@ -153,7 +153,7 @@ public final class FieldReader {
     }
 
     /// A calendar date `YYYY-MM-DD`.
-    public func date(_ node: JSONNode, _ field: String) -> CalendarDate? {
+    func date(_ node: JSONNode, _ field: String) -> CalendarDate? {
         guard let s = string(node, field) else { return nil }
         guard let d = CalendarDate(s) else {
             error(
@@ -164,7 +164,7 @@ public final class FieldReader {
         return d
     }
 
-    public func currency(_ node: JSONNode, _ field: String) -> Currency? {
+    func currency(_ node: JSONNode, _ field: String) -> Currency? {
         guard let s = string(node, field) else { return nil }
         guard let c = Currency(code: s) else {
             error(

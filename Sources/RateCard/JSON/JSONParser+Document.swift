@@ -1,8 +1,7 @@
 extension JSONParser {
     /// Parses a whole file's bytes, turning a syntax error into a diagnostic at its place
     /// in `path`.
-    public static func parseDocument(_ bytes: [UInt8], path: String) throws(Diagnostics) -> JSONNode
-    {
+    static func parseDocument(_ bytes: [UInt8], path: String) throws(Diagnostics) -> JSONNode {
         do {
             return try parse(bytes)
         } catch {
@@ -13,7 +12,7 @@ extension JSONParser {
     }
 
     /// Reads and parses the file at `path`; `what` names it in messages ("the publish lock").
-    public static func parseFile(_ path: String, what: String) throws(Diagnostics) -> (
+    static func parseFile(_ path: String, what: String) throws(Diagnostics) -> (
         bytes: [UInt8], root: JSONNode
     ) {
         let bytes: [UInt8]

@@ -4,12 +4,12 @@
 /// unescaped control characters, trailing commas, `NaN`, leading zeros, and anything after
 /// the top-level value. Nesting deeper than `maxDepth` is an error, not a stack overflow.
 /// A UTF-8 byte-order mark at the very start is skipped, as RFC 8259 allows.
-public struct JSONParser {
+struct JSONParser {
     /// How deeply arrays and objects may nest.
-    public static let maxDepth = 256
+    static let maxDepth = 256
 
     /// Parses one complete JSON document.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONNode {
+    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONNode {
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let lines = LineTable(bytes, firstLineStart: bom)
         let result = bytes.withUnsafeBufferPointer {
@@ -48,7 +48,7 @@ public struct JSONParser {
         return try result.get()
     }
 
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONNode {
+    static func parse(_ text: String) throws(JSONParseError) -> JSONNode {
         try parse(Array(text.utf8))
     }
 
@@ -162,11 +162,11 @@ public struct JSONParser {
 }
 
 /// A JSON syntax error and where it is.
-public struct JSONParseError: Error, Sendable, Hashable {
-    public let message: String
-    public let location: SourceLocation
+struct JSONParseError: Error, Sendable, Hashable {
+    let message: String
+    let location: SourceLocation
 
-    public init(_ message: String, at location: SourceLocation) {
+    init(_ message: String, at location: SourceLocation) {
         self.message = message
         self.location = location
     }

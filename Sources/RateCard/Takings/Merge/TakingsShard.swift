@@ -233,12 +233,6 @@ final class TakingsShard: @unchecked Sendable {
             line: SlotMeta.line(meta))
     }
 
-    /// Adds credits exactly; an overflow is an error naming the line, never a trap.
-    func add(_ sum: inout Int128, _ amount: Int64, _ ctx: ChunkContext, _ line: Int) {
-        let (s, o) = sum.addingReportingOverflow(Int128(amount))
-        if o { state.overflow(ctx, line) } else { sum = s }
-    }
-
     /// Merges the records of one chunk that belong to this shard, in line order.
     func merge(
         _ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]
