@@ -94,7 +94,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             all.append(margins)
         }
     }
-    for format in ["table", "json", "csv", "markdown"] {
+    for format in OutputFormat.allCases {
         _ = PackMargins.render(all, format: format)
     }
     return 0
