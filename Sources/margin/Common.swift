@@ -55,9 +55,9 @@ enum Common {
             cards = repo.newestCards
         } else {
             for path in filePaths {
-                let wanted = canonicalPath(path)
+                let wanted = FilePath.canonical(path)
                 cards.append(
-                    contentsOf: repo.cards.filter { canonicalPath($0.source.path) == wanted })
+                    contentsOf: repo.cards.filter { FilePath.canonical($0.source.path) == wanted })
             }
             for ref in references {
                 guard let c = repo.card(reference: ref) else {
@@ -70,11 +70,6 @@ enum Common {
         }
         if cards.isEmpty { throw CommandFailure("no rate card found in \(dir)") }
         return (repo, cards)
-    }
-
-    /// A path with `.`, `..` and symbolic links resolved, for comparing two spellings.
-    static func canonicalPath(_ path: String) -> String {
-        FilePath.canonical(path)
     }
 
     /// What `check` and `publish` share with `packs`: `--lock`, `--fx`, `--commission`,

@@ -76,11 +76,11 @@ extension CardChecker {
         }
 
         // Every published version stays in its file: history is priced by it.
-        let lockFolder = folder(of: lockPath)
+        let lockFolder = FilePath.folder(of: lockPath)
         var loadedByPath: [String: LoadedFile] = [:]
-        for file in loaded { loadedByPath[standardized(file.path)] = file }
+        for file in loaded { loadedByPath[FilePath.canonical(file.path)] = file }
         for entry in lock.entries {
-            let file = join(lockFolder, entry.file)
+            let file = FilePath.join(lockFolder, entry.file)
             let location = lock.location(card: entry.card, version: entry.version) ?? .start
             guard FileManager.default.fileExists(atPath: file) else {
                 out.append(
@@ -91,7 +91,7 @@ extension CardChecker {
                         rule: .check(.publishedCardMissing)))
                 continue
             }
-            guard let now = loadedByPath[standardized(file)] else { continue }
+            guard let now = loadedByPath[FilePath.canonical(file)] else { continue }
             let holds: String
             if case .card(let card) = now.content {
                 if card.id == entry.card && card.version == entry.version { continue }

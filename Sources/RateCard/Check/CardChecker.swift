@@ -99,9 +99,9 @@ public enum CardChecker {
         let first = paths.first ?? "RateCards"
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: first, isDirectory: &isDir), isDir.boolValue {
-            return join(first, PublishLock.fileName)
+            return FilePath.join(first, PublishLock.fileName)
         }
-        return join(folder(of: first), PublishLock.fileName)
+        return FilePath.join(FilePath.folder(of: first), PublishLock.fileName)
     }
 
     /// Checks every `*.json` file under `paths` (files or folders, recursively).
@@ -235,14 +235,14 @@ public enum CardChecker {
                     (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
                     .filter { $0.hasSuffix(".json") }
                     .sorted()
-                files.append(contentsOf: found.map { join(path, $0) })
+                files.append(contentsOf: found.map { FilePath.join(path, $0) })
             } else {
                 files.append(path)
             }
         }
         // The same file named twice (`RateCards/x.json`, `./RateCards/x.json`) is read once.
         var seen = Set<String>()
-        return files.sorted().filter { seen.insert(standardized($0)).inserted }
+        return files.sorted().filter { seen.insert(FilePath.canonical($0)).inserted }
     }
 
     static func read(_ path: String) throws(Diagnostics) -> LoadedFile {
@@ -254,15 +254,6 @@ public enum CardChecker {
         let content = try CardFileLoader.load(root: root, path: path)
         return LoadedFile(path: path, bytes: bytes, root: root, content: content)
     }
-
-    // MARK: Paths
-
-    static func join(_ folder: String, _ name: String) -> String { FilePath.join(folder, name) }
-
-    static func folder(of path: String) -> String { FilePath.folder(of: path) }
-
-    /// The absolute path without `.`, `..` or doubled slashes, for comparing two spellings.
-    static func standardized(_ path: String) -> String { FilePath.canonical(path) }
 }
 
 extension JSONNode {

@@ -51,15 +51,15 @@ public enum CardPublisher {
         }
         let versionLocation = file.root["version"]?.location ?? file.root.location
 
-        let lockFolder = CardChecker.standardized(CardChecker.folder(of: lockPath))
-        let absolute = CardChecker.standardized(cardPath)
+        let lockFolder = FilePath.canonical(FilePath.folder(of: lockPath))
+        let absolute = FilePath.canonical(cardPath)
         let prefix = lockFolder.hasSuffix("/") ? lockFolder : lockFolder + "/"
         guard absolute.hasPrefix(prefix) else {
             throw .unreadable([
                 Diagnostic(
                     path: cardPath,
                     message:
-                        "the card must be in the lock's folder \(CardChecker.folder(of: lockPath)) (or below it) so that the lock can name it; pass --lock or --cards"
+                        "the card must be in the lock's folder \(FilePath.folder(of: lockPath)) (or below it) so that the lock can name it; pass --lock or --cards"
                 )
             ])
         }
@@ -95,7 +95,7 @@ public enum CardPublisher {
         checkOptions.lockPath = lockPath
         let report = CardChecker.check(paths: [cardsDirectory, cardPath], options: checkOptions)
         let blocking = report.diagnostics.filter { d in
-            d.severity == .error && CardChecker.standardized(d.path) == absolute
+            d.severity == .error && FilePath.canonical(d.path) == absolute
                 && !d.isLockRule
         }
         if !blocking.isEmpty { throw .refused(blocking) }

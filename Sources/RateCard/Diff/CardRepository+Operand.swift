@@ -19,8 +19,8 @@ extension CardRepository {
                 )
             ])
         }
-        let wanted = CardRepository.standardized(operand)
-        if let c = cards.first(where: { CardRepository.standardized($0.source.path) == wanted }) {
+        let wanted = FilePath.canonical(operand)
+        if let c = cards.first(where: { FilePath.canonical($0.source.path) == wanted }) {
             return c
         }
         let file = try CardFileLoader.load(path: operand)
@@ -35,7 +35,4 @@ extension CardRepository {
         if !problems.isEmpty { throw Diagnostics(problems) }
         return c
     }
-
-    /// How two arguments name one file (`FilePath.canonical`, symbolic links resolved).
-    static func standardized(_ path: String) -> String { FilePath.canonical(path) }
 }

@@ -39,7 +39,7 @@ public struct ReportSet: Sendable {
                     "generated report has no card any more; run 'margin report' to remove it"
                 }
             return Diagnostic(
-                path: ReportSet.join(directory, name), message: message,
+                path: FilePath.join(directory, name), message: message,
                 rule: .report(kind))
         }
     }
@@ -80,7 +80,7 @@ public struct ReportSet: Sendable {
     public func findings(in directory: String) -> [Finding] {
         var out: [Finding] = []
         for f in files {
-            guard let data = FileManager.default.contents(atPath: ReportSet.join(directory, f.name))
+            guard let data = FileManager.default.contents(atPath: FilePath.join(directory, f.name))
             else {
                 out.append(Finding(name: f.name, kind: .missing))
                 continue
@@ -105,7 +105,7 @@ public struct ReportSet: Sendable {
             throw .folder(path: directory, reason: "\(error.localizedDescription)")
         }
         for f in files {
-            let path = ReportSet.join(directory, f.name)
+            let path = FilePath.join(directory, f.name)
             if let data = FileManager.default.contents(atPath: path), Array(data) == f.bytes {
                 result.unchanged.append(f.name)
                 continue
@@ -115,7 +115,7 @@ public struct ReportSet: Sendable {
         }
         let expected = Set(files.map(\.name))
         for name in ReportSet.generatedFiles(in: directory) where !expected.contains(name) {
-            let path = ReportSet.join(directory, name)
+            let path = FilePath.join(directory, name)
             do {
                 try FileManager.default.removeItem(atPath: path)
             } catch {
@@ -152,16 +152,12 @@ public struct ReportSet: Sendable {
             guard (name.hasSuffix(".md") || name.hasSuffix(".svg")) && !name.hasPrefix(".") else {
                 return false
             }
-            guard let handle = FileHandle(forReadingAtPath: join(directory, name)) else {
+            guard let handle = FileHandle(forReadingAtPath: FilePath.join(directory, name)) else {
                 return false
             }
             defer { try? handle.close() }
             let head = (try? handle.read(upToCount: 512)) ?? Data()
             return String(decoding: head, as: UTF8.self).contains(CardReport.generatedMarker)
         }.sorted()
-    }
-
-    static func join(_ directory: String, _ name: String) -> String {
-        FilePath.join(directory, name)
     }
 }

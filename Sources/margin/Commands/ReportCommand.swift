@@ -42,8 +42,8 @@ enum ReportCommand: Command {
         }
         do {
             let result = try set.write(to: out)
-            for name in result.written { io.out("wrote \(join(out, name))\n") }
-            for name in result.removed { io.out("removed \(join(out, name))\n") }
+            for name in result.written { io.out("wrote \(FilePath.join(out, name))\n") }
+            for name in result.removed { io.out("removed \(FilePath.join(out, name))\n") }
             io.err(
                 "margin: \(result.written.count) written, \(result.unchanged.count) unchanged, \(result.removed.count) removed in \(out)\n"
             )
@@ -51,9 +51,5 @@ enum ReportCommand: Command {
         } catch {
             throw CommandFailure(error.description)
         }
-    }
-
-    private static func join(_ directory: String, _ name: String) -> String {
-        FilePath.join(directory, name)
     }
 }

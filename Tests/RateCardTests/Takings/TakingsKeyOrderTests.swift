@@ -14,7 +14,7 @@ struct TakingsKeyOrderTests {
     > {
         let bytes = Array(line.utf8)
         return bytes.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress ?? TakingsHash.emptyBase
+            let base = buffer.baseAddress ?? JSONScanner.emptyBase
             do {
                 let fields = try scanner.scan(base, buffer.count)
                 return .success(fields.entry(scanner))

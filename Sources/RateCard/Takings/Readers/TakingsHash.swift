@@ -56,7 +56,9 @@ enum TakingsHash {
 
     static func bytes(_ array: [UInt8], seed: UInt64) -> UInt64 {
         array.withUnsafeBufferPointer { buf in
-            guard let base = buf.baseAddress else { return bytes(emptyBase, 0, seed: seed) }
+            guard let base = buf.baseAddress else {
+                return bytes(JSONScanner.emptyBase, 0, seed: seed)
+            }
             return bytes(base, buf.count, seed: seed)
         }
     }
@@ -64,7 +66,9 @@ enum TakingsHash {
     static func string(_ s: String, seed: UInt64) -> UInt64 {
         var s = s
         return s.withUTF8 { buf in
-            guard let base = buf.baseAddress else { return bytes(emptyBase, 0, seed: seed) }
+            guard let base = buf.baseAddress else {
+                return bytes(JSONScanner.emptyBase, 0, seed: seed)
+            }
             return bytes(base, buf.count, seed: seed)
         }
     }
@@ -106,12 +110,10 @@ enum TakingsHash {
     static func id(_ s: String) -> (UInt64, UInt64) {
         var s = s
         return s.withUTF8 { buf in
-            guard let base = buf.baseAddress else { return id(emptyBase, 0) }
+            guard let base = buf.baseAddress else { return id(JSONScanner.emptyBase, 0) }
             return id(base, buf.count)
         }
     }
-
-    static var emptyBase: UnsafePointer<UInt8> { JSONScanner.emptyBase }
 }
 
 /// The seeds that tag each field of an entry in its content hash, so that the same
