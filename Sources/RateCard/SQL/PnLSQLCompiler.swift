@@ -207,8 +207,15 @@ public struct PnLSQLCompiler: Sendable {
     func with(_ ctes: [(String, String)]) -> String {
         "WITH\n"
             + ctes.map {
-                "\($0.0) AS (\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)"
+                "\($0.0) AS \(readsFilesOnce && $0.0 == "s2" ? "MATERIALIZED " : "")(\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)"
             }.joined(separator: ",\n")
+    }
+
+    /// DuckDB keeps the lines of its files in memory for the two passes of
+    /// `relevantSource` instead of parsing every line twice.
+    var readsFilesOnce: Bool {
+        guard d == .duckdb, case .files = request.source else { return false }
+        return true
     }
 
     func header(kind: String) -> String {
@@ -256,6 +263,9 @@ public struct PnLSQLCompiler: Sendable {
         }
         var ctes: [(String, String)] =
             relevant ? relevantSource() : [("src", request.source.select(d, origin: origin))]
+        // `dup`: the id has more than one line (pass 1 counted them), so its copies are
+        // compared; without pass 1 every row is compared.
+        let hasDup = ctes.contains { $0.0 == "keep" }
         // The quantity's members, read in one parse of the object where the engine can.
         let members = d.jsonMembers(d.quoted("quantity"), dims)
         var from = "src"
@@ -280,7 +290,7 @@ public struct PnLSQLCompiler: Sendable {
             (
                 "p1",
                 """
-                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
                        \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
                        \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok\(firstColumns)
                 FROM \(from)
@@ -402,8 +412,8 @@ public struct PnLSQLCompiler: Sendable {
                 """
                 SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                        \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                       MAX(odd) AS odd_dims, MIN(h) <> MAX(h) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
-                FROM (SELECT p.*, \(content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
+                       MAX(odd) AS odd_dims, \(d.isTrue("MIN(h) <> MAX(h)")) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
+                FROM (SELECT p.*, \(hasDup ? "CASE WHEN dup THEN \(content) END" : content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
                 GROUP BY id
                 """
             ))
@@ -413,13 +423,17 @@ public struct PnLSQLCompiler: Sendable {
     /// The source restricted to the lines that can change the table, in two passes.
     ///
     /// The first reads only `id` and `refund_of` and finds the ids that occur more than
-    /// once (their copies are compared, a conflict stops the query) and every id a refund
-    /// names (the charge, and every refund of it: the earliest is the one used). The second
-    /// keeps those lines and the lines whose date, as written, is within a day of the window
-    /// (an offset is less than a day, so every line of an instant in the window is kept);
-    /// the lines it drops have an id of their own that no refund names and a time outside
-    /// the window, or no valid time at all: nothing of them reaches the table. Without a
-    /// window every line is kept.
+    /// once (their copies are compared, a conflict stops the query: `dup`, and only their
+    /// rows are hashed) and every id a refund names (the charge, and every refund of it:
+    /// the earliest is the one used). The second keeps those lines and the lines whose
+    /// date, as written, is within a day of the window (an offset is less than a day, so
+    /// every line of an instant in the window is kept); the lines it drops have an id of
+    /// their own that no refund names and a time outside the window, or no valid time at
+    /// all: nothing of them reaches the table. Without a window every line is kept.
+    ///
+    /// DuckDB reads files once: the second pass's columns are read into a materialized
+    /// table that the first pass projects (a second JSON parse of every line cost more
+    /// than keeping the lines in memory: docs/sql.md).
     func relevantSource() -> [(String, String)] {
         let window = request.window
         var near: [String] = []
@@ -431,21 +445,31 @@ public struct PnLSQLCompiler: Sendable {
             near.append("\(at) <= \(d.literal(Self.utcDate(until.seconds + 86_400)))")
         }
         guard !near.isEmpty else { return [("src", request.source.select(d))] }
-        return [
-            ("s1", request.source.select(d, only: ["id", "refund_of"])),
+        let reads: [(String, String)]
+        if readsFilesOnce {
+            reads = [
+                ("s2", request.source.select(d)),
+                ("s1", "SELECT id, refund_of FROM s2"),
+            ]
+        } else {
+            reads = [
+                ("s1", request.source.select(d, only: ["id", "refund_of"])),
+                ("s2", request.source.select(d)),
+            ]
+        }
+        return reads + [
             (
                 "keep",
                 """
-                SELECT CASE WHEN id IS NOT NULL THEN id ELSE refund_of END AS k
+                SELECT CASE WHEN id IS NOT NULL THEN id ELSE refund_of END AS k, \(d.isTrue("id IS NOT NULL AND n > 1")) AS dup
                 FROM (SELECT id, refund_of, COUNT(*) AS n FROM s1 GROUP BY GROUPING SETS ((id), (refund_of))) ids
                 WHERE (id IS NOT NULL AND n > 1) OR refund_of IS NOT NULL
                 """
             ),
-            ("s2", request.source.select(d)),
             (
                 "src",
                 """
-                SELECT * FROM s2
+                SELECT s2.*, \(d.isTrue("id IN (SELECT k FROM keep WHERE dup)")) AS dup FROM s2
                 WHERE \(d.isTrue(near.joined(separator: " AND "))) OR id IN (SELECT k FROM keep) OR refund_of IN (SELECT k FROM keep)
                 """
             ),
