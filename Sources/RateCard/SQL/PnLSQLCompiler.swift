@@ -207,15 +207,8 @@ public struct PnLSQLCompiler: Sendable {
     func with(_ ctes: [(String, String)]) -> String {
         "WITH\n"
             + ctes.map {
-                "\($0.0) AS \(readsFilesOnce && $0.0 == "s2" ? "MATERIALIZED " : "")(\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)"
+                "\($0.0) AS (\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)"
             }.joined(separator: ",\n")
-    }
-
-    /// DuckDB keeps the lines of its files in memory for the two passes of
-    /// `relevantSource` instead of parsing every line twice.
-    var readsFilesOnce: Bool {
-        guard d == .duckdb, case .files = request.source else { return false }
-        return true
     }
 
     func header(kind: String) -> String {
@@ -431,9 +424,9 @@ public struct PnLSQLCompiler: Sendable {
     /// their own that no refund names and a time outside the window, or no valid time at
     /// all: nothing of them reaches the table. Without a window every line is kept.
     ///
-    /// DuckDB reads files once: the second pass's columns are read into a materialized
-    /// table that the first pass projects (a second JSON parse of every line cost more
-    /// than keeping the lines in memory: docs/sql.md).
+    /// Both passes read the source: keeping the second pass's columns in memory instead
+    /// (a materialized CTE in DuckDB) used 2.4 times the memory for no measurable gain on
+    /// the 10M benchmark (docs/sql.md).
     func relevantSource() -> [(String, String)] {
         let window = request.window
         var near: [String] = []
@@ -445,19 +438,9 @@ public struct PnLSQLCompiler: Sendable {
             near.append("\(at) <= \(d.literal(Self.utcDate(until.seconds + 86_400)))")
         }
         guard !near.isEmpty else { return [("src", request.source.select(d))] }
-        let reads: [(String, String)]
-        if readsFilesOnce {
-            reads = [
-                ("s2", request.source.select(d)),
-                ("s1", "SELECT id, refund_of FROM s2"),
-            ]
-        } else {
-            reads = [
-                ("s1", request.source.select(d, only: ["id", "refund_of"])),
-                ("s2", request.source.select(d)),
-            ]
-        }
-        return reads + [
+        return [
+            ("s1", request.source.select(d, only: ["id", "refund_of"])),
+            ("s2", request.source.select(d)),
             (
                 "keep",
                 """
