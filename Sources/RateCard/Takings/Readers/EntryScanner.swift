@@ -48,15 +48,19 @@ struct EntryScanner {
     private(set) var dimensions: [Dimension] = []
     /// The unknown keys of the line so far (known ones are bits of `seen`).
     private var unknownKeys = JSONScanner.KeySet()
-    /// Per key (by bit index; `startState` at the object's start): the known key that
-    /// last came after it, nil when none did. Exports write every line's keys in the
+    /// Per key (by bit index; `startState` at the object's start): the bit index of the
+    /// known key that last came after it, `nothingPredicted` when none did. Exports write every line's keys in the
     /// same order, so the next key is usually the one predicted, and it is matched with
     /// two loads instead of being read as a string and looked up.
-    private var predicted: UnsafeMutablePointer<Key?>
+    private var predicted: UnsafeMutablePointer<UInt8>
+    /// `Key.all` where the hot path reads it: a load, where `init(rawValue:)` is a call.
+    private var keys: UnsafeMutablePointer<Key>
     /// Per key bit index: `"name":` as the first and last 8 (or 4) bytes, and its length.
     private var patterns: UnsafeMutablePointer<UInt64>
     private var patternLengths: UnsafeMutablePointer<Int>
     static let startState = 14
+    /// A `predicted` entry before any key was learned there.
+    static let nothingPredicted: UInt8 = 0xFF
     /// After an unknown key: nothing is predicted and nothing learned.
     static let noState = 15
 
@@ -70,7 +74,9 @@ struct EntryScanner {
 
     init() {
         predicted = .allocate(capacity: Self.noState + 1)
-        predicted.initialize(repeating: nil, count: Self.noState + 1)
+        predicted.initialize(repeating: Self.nothingPredicted, count: Self.noState + 1)
+        keys = .allocate(capacity: Key.all.count)
+        keys.initialize(from: Key.all, count: Key.all.count)
         let names = Key.names
         patterns = .allocate(capacity: names.count * 2)
         patternLengths = .allocate(capacity: names.count)
@@ -93,6 +99,7 @@ struct EntryScanner {
     func release() {
         json.release()
         predicted.deallocate()
+        keys.deallocate()
         patterns.deallocate()
         patternLengths.deallocate()
     }
@@ -226,7 +233,7 @@ struct EntryScanner {
                     // `"name":` matched whole; `i` is past the colon.
                     skipWhitespace()
                     try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
-                    state = k.rawValue.trailingZeroBitCount
+                    state = k.rawValue
                 } else {
                     let key = try parseString()
                     skipWhitespace()
@@ -253,23 +260,33 @@ struct EntryScanner {
 
     // MARK: Known fields
 
-    private enum Key: UInt32 {
-        case id = 1
-        case at = 2
-        case kind = 4
-        case amount = 8
-        case feature = 16
-        case refundOf = 32
-        case reason = 64
-        case quantity = 128
-        case device = 256
-        case note = 512
-        case card = 1024
-        case balanceAfter = 2048
-        case paymentRef = 4096
-        case price = 8192
+    /// The known fields, by bit index: a key's bit in a line's `seen` mask is
+    /// `1 << rawValue`, and its index is also its prediction state.
+    private enum Key: Int {
+        case id = 0
+        case at
+        case kind
+        case amount
+        case feature
+        case refundOf
+        case reason
+        case quantity
+        case device
+        case note
+        case card
+        case balanceAfter
+        case paymentRef
+        case price
 
-        /// The field names by bit index (`rawValue == 1 << index`).
+        var bit: UInt32 { 1 << UInt32(rawValue) }
+
+        /// Every key by bit index.
+        static let all: [Key] = [
+            .id, .at, .kind, .amount, .feature, .refundOf, .reason, .quantity, .device, .note,
+            .card, .balanceAfter, .paymentRef, .price,
+        ]
+
+        /// The field names by bit index (`rawValue`).
         static let names = [
             "id", "at", "kind", "amount", "feature", "refundOf", "reason", "quantity",
             "device", "note", "card", "balanceAfter", "paymentRef", "price",
@@ -300,8 +317,9 @@ struct EntryScanner {
     /// length, so they stay inside the line.
     @inline(__always)
     private mutating func matchPredicted(_ state: Int) -> Key? {
-        guard let key = predicted[state] else { return nil }
-        let k = key.rawValue.trailingZeroBitCount
+        let k = Int(predicted[state])
+        guard k != Int(Self.nothingPredicted) else { return nil }
+        let key = keys[k]
         let n = patternLengths[k]
         guard i + n <= end else { return nil }
         let raw = UnsafeRawPointer(base + i)
@@ -376,19 +394,19 @@ struct EntryScanner {
             try skipValue(depth: 1)
             return Self.noState
         }
-        if state != Self.noState { predicted[state] = k }
+        if state != Self.noState { predicted[state] = UInt8(k.rawValue) }
         try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
-        return k.rawValue.trailingZeroBitCount
+        return k.rawValue
     }
 
     /// The value of known field `k`, at `i`.
     private mutating func knownField(
         _ k: Key, keyColumn: Int, into f: inout Fields, seen: inout UInt32
     ) throws(LineProblem) {
-        guard seen & k.rawValue == 0 else {
+        guard seen & k.bit == 0 else {
             throw LineProblem(.malformedJSON, "duplicate key \"\(k.name)\"", column: keyColumn)
         }
-        seen |= k.rawValue
+        seen |= k.bit
         let column = i + 1
         switch k {
         case .id:
@@ -733,7 +751,7 @@ struct EntryScanner {
 
     // MARK: Rules
 
-    private func checkRules(_ f: Fields) throws(LineProblem) {
+    private func checkRules(_ f: borrowing Fields) throws(LineProblem) {
         if !f.id.isPresent { throw LineProblem(.missingField, "id: missing required field") }
         if !f.hasAt { throw LineProblem(.missingField, "at: missing required field") }
         if !f.hasKind { throw LineProblem(.missingField, "kind: missing required field") }
@@ -808,9 +826,10 @@ extension EntryScanner.Fields {
     /// The content hash, also handing back the field hashes of `feature` and `device`
     /// so that interning them costs no second pass over their bytes.
     @inline(__always)
-    func contentHash(_ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64)
-        -> UInt64
-    {
+    func contentHash(
+        _ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64,
+        priceHash: UInt64? = nil
+    ) -> UInt64 {
         var h = ContentHasher()
         h.add(.at, seconds: seconds, nanoseconds: nanoseconds)
         h.add(.kind, integer: Int64(kind.code))
@@ -837,16 +856,20 @@ extension EntryScanner.Fields {
         add(.card, card)
         if let balanceAfter { h.add(.balanceAfter, integer: balanceAfter) }
         add(.paymentRef, paymentRef)
-        if price.isPresent {
-            if let money = scanner.parsePrice(price) {
-                h.add(
-                    .price,
-                    string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
-            } else {
-                add(.price, price)
-            }
-        }
+        if price.isPresent { h.addHash(priceHash ?? priceFieldHash(scanner)) }
         return h.value
+    }
+
+    /// The price's share of the content hash: of the money in canonical form when it is
+    /// money (so `"GBP 4.9"` and `"GBP 4.90"` agree), else of the text as written.
+    func priceFieldHash(_ scanner: EntryScanner) -> UInt64 {
+        if let money = scanner.parsePrice(price) {
+            return TakingsHash.string(
+                "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))",
+                seed: ContentField.price.seed)
+        }
+        return TakingsHash.bytes(
+            scanner.pointer(price), Int(price.count), seed: ContentField.price.seed)
     }
 
     /// The entry as a value, with strings and exact quantities (the slow path, for tests
