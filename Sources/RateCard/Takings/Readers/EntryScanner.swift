@@ -55,6 +55,8 @@ struct EntryScanner {
     private var predicted: UnsafeMutablePointer<UInt8>
     /// `Key.all` where the hot path reads it: a load, where `init(rawValue:)` is a call.
     private var keys: UnsafeMutablePointer<Key>
+    /// The day number of the date read last (`at` values in time order share dates).
+    private var days = RFC3339.DayCache()
     /// Per key bit index: `"name":` as the first and last 8 (or 4) bytes, and its length.
     private var patterns: UnsafeMutablePointer<UInt64>
     private var patternLengths: UnsafeMutablePointer<Int>
@@ -511,6 +513,16 @@ struct EntryScanner {
         var k = i
         let negative = b == UInt8(ascii: "-")
         if negative { k += 1 }
+        if k + 8 <= end, base[k] >= 0x31, base[k] <= 0x39,
+            let (value, digits) = Self.digitsInWord(base + k)
+        {
+            // 1 to 7 digits, read as one word.
+            let next = base[k + digits]
+            if next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
+                i = k + digits
+                return negative ? -value : value
+            }
+        }
         if k < end, base[k] >= 0x31, base[k] <= 0x39 {
             let digitsStart = k
             var value: Int64 = 0
@@ -529,6 +541,28 @@ struct EntryScanner {
         let start = i
         try scanNumber()
         return try wholeNumber(base + start, i - start, key: key, column: column, quoted: false)
+    }
+
+    /// The decimal digits that start the eight bytes at `p`, when fewer than eight do
+    /// (so that the number ends inside the word): their value and count. The digits are
+    /// found and combined eight lanes at a time (SWAR), with no loop.
+    @inline(__always)
+    static func digitsInWord(_ p: UnsafePointer<UInt8>) -> (value: Int64, digits: Int)? {
+        let w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        let x = w &- 0x3030_3030_3030_3030
+        // A lane's high bit is set when its byte is no digit (below '0' borrows, above
+        // '9' carries past 0x7F). The lowest such lane is exact: a borrow or carry only
+        // moves upward, out of a lane already flagged.
+        let flagged = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+        let digits = flagged.trailingZeroBitCount >> 3
+        guard digits > 0, digits < 8 else { return nil }
+        // The digits moved to the top lanes (zeros before them), then paired, quadrupled
+        // and joined: the first digit is the lowest byte, the most significant.
+        var v = (x << UInt64(8 * (8 - digits))) & 0x0F0F_0F0F_0F0F_0F0F
+        v = (v &* 2561) >> 8
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+        return (Int64(truncatingIfNeeded: v), digits)
     }
 
     private func wholeNumber(
@@ -734,10 +768,12 @@ struct EntryScanner {
 
     /// RFC 3339 by the one reader `Timestamp(rfc3339:)` uses, without allocating.
     @inline(__always)
-    private func parseTimestamp(_ s: Span, into f: inout Fields, column: Int) throws(LineProblem) {
+    private mutating func parseTimestamp(_ s: Span, into f: inout Fields, column: Int)
+        throws(LineProblem)
+    {
         let p = pointer(s)
         let n = Int(s.count)
-        switch RFC3339.parse(p, n) {
+        switch RFC3339.parse(p, n, cache: &days) {
         case .success(let t):
             f.seconds = t.seconds
             f.nanoseconds = UInt32(t.nanoseconds)
