@@ -48,8 +48,9 @@ struct EntryScanner {
     private(set) var dimensions: [Dimension] = []
     /// The unknown keys of the line so far (known ones are bits of `seen`).
     private var unknownKeys = JSONScanner.KeySet()
-    /// Per key (by bit index; `startState` at the object's start): the bit index of the
-    /// known key that last came after it, `nothingPredicted` when none did. Exports write every line's keys in the
+    /// Per prediction state (a key's bit index in the states of the entry's kind;
+    /// `startState` at the object's start): the bit index of the known key that last came
+    /// after it, `nothingPredicted` when none did. Exports write every line's keys in the
     /// same order, so the next key is usually the one predicted, and it is matched with
     /// two loads instead of being read as a string and looked up.
     private var predicted: UnsafeMutablePointer<UInt8>
@@ -61,6 +62,11 @@ struct EntryScanner {
     private var patterns: UnsafeMutablePointer<UInt64>
     private var patternLengths: UnsafeMutablePointer<Int>
     static let startState = 14
+    /// States per kind of entry: what follows a key depends on the kind (after `amount`,
+    /// a grant's `note`, a charge's `feature`), so once `kind` is read each kind learns
+    /// its own order (`state(after:_:)`); before, the states of no kind are used.
+    static let statesPerKind = 16
+    static let states = statesPerKind * 5
     /// A `predicted` entry before any key was learned there.
     static let nothingPredicted: UInt8 = 0xFF
     /// After an unknown key: nothing is predicted and nothing learned.
@@ -75,8 +81,8 @@ struct EntryScanner {
     }
 
     init() {
-        predicted = .allocate(capacity: Self.noState + 1)
-        predicted.initialize(repeating: Self.nothingPredicted, count: Self.noState + 1)
+        predicted = .allocate(capacity: Self.states)
+        predicted.initialize(repeating: Self.nothingPredicted, count: Self.states)
         keys = .allocate(capacity: Key.all.count)
         keys.initialize(from: Key.all, count: Key.all.count)
         let names = Key.names
@@ -235,7 +241,7 @@ struct EntryScanner {
                     // `"name":` matched whole; `i` is past the colon.
                     skipWhitespace()
                     try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
-                    state = k.rawValue
+                    state = Self.state(after: k.rawValue, f)
                 } else {
                     let key = try parseString()
                     skipWhitespace()
@@ -244,8 +250,9 @@ struct EntryScanner {
                     }
                     i += 1
                     skipWhitespace()
-                    state = try field(
-                        key, keyColumn: keyColumn, into: &f, seen: &seen, state: state)
+                    state = Self.state(
+                        after: try field(
+                            key, keyColumn: keyColumn, into: &f, seen: &seen, state: state), f)
                 }
                 guard try commaOrClose() else { break }
             }
@@ -312,6 +319,13 @@ struct EntryScanner {
             case .price: "price"
             }
         }
+    }
+
+    /// The prediction state after the key of bit index `key` (or `noState`), in the
+    /// states of the entry's kind once it is known.
+    @inline(__always)
+    private static func state(after key: Int, _ f: Fields) -> Int {
+        (f.hasKind ? Int(f.kind.code) + 1 : 0) * statesPerKind + key
     }
 
     /// The key predicted after `state`, when the bytes at `i` are exactly `"name":` for
@@ -396,7 +410,9 @@ struct EntryScanner {
             try skipValue(depth: 1)
             return Self.noState
         }
-        if state != Self.noState { predicted[state] = UInt8(k.rawValue) }
+        if state & (Self.statesPerKind - 1) != Self.noState {
+            predicted[state] = UInt8(k.rawValue)
+        }
         try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
         return k.rawValue
     }
