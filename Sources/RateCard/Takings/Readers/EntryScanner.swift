@@ -418,6 +418,7 @@ struct EntryScanner {
     }
 
     /// The value of known field `k`, at `i`.
+    @inline(__always)
     private mutating func knownField(
         _ k: Key, keyColumn: Int, into f: inout Fields, seen: inout UInt32
     ) throws(LineProblem) {
@@ -484,6 +485,7 @@ struct EntryScanner {
         }
     }
 
+    @inline(__always)
     private mutating func requiredString(_ key: Key) throws(LineProblem) -> Span {
         guard i < end, base[i] == UInt8(ascii: "\"") else {
             let column = i + 1
@@ -495,6 +497,7 @@ struct EntryScanner {
         return try parseString()
     }
 
+    @inline(__always)
     private mutating func optionalString(_ key: Key) throws(LineProblem) -> Span {
         if i < end, base[i] == UInt8(ascii: "n") {
             try expectWord("null")
