@@ -13,6 +13,11 @@ enum RFC3339 {
         var offsetMinutes: Int
     }
 
+    /// What `digits` digits of a fraction are multiplied by to give nanoseconds.
+    private static let scale = [
+        1_000_000_000, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1000, 100, 10,
+    ]
+
     @inline(__always)
     static func twoDigits(_ p: UnsafePointer<UInt8>, _ k: Int) -> Int? {
         let a = p[k] &- 0x30
@@ -21,9 +26,33 @@ enum RFC3339 {
         return Int(a) * 10 + Int(b)
     }
 
+    /// The last date a reader saw (`YYYY-MM-DD` as written) and its day number: entries
+    /// in time order share dates, so a reader that keeps one reads each date once.
+    struct DayCache {
+        fileprivate var word: UInt64 = 0
+        fileprivate var tail: UInt16 = 0
+        fileprivate var days = 0
+        fileprivate var filled = false
+
+        init() {}
+
+        fileprivate init(word: UInt64, tail: UInt16, days: Int) {
+            (self.word, self.tail, self.days, filled) = (word, tail, days, true)
+        }
+    }
+
     /// Reads a timestamp that fills `n` bytes at `p`, without allocating.
     @inline(__always)
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> Result<Parsed, TimestampError> {
+        var cache = DayCache()
+        return parse(p, n, cache: &cache)
+    }
+
+    /// The same, with the day number of a date seen last taken from `cache`.
+    @inline(__always)
+    static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, cache: inout DayCache) -> Result<
+        Parsed, TimestampError
+    > {
         guard n >= 19 else {
             var hasT = false
             for k in 0..<n
@@ -32,21 +61,35 @@ enum RFC3339 {
             }
             return .failure(n >= 10 && !hasT ? .missingTime : .truncated)
         }
-        guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
-            p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
+        let raw = UnsafeRawPointer(p)
+        let word = raw.loadUnaligned(as: UInt64.self)
+        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        guard p[10] == UInt8(ascii: "T") || p[10] == UInt8(ascii: "t") || p[10] == 0x20,
             p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
-            let y1 = twoDigits(p, 0), let y2 = twoDigits(p, 2), let month = twoDigits(p, 5),
-            let day = twoDigits(p, 8),
             let hour = twoDigits(p, 11), let minute = twoDigits(p, 14),
             let second = twoDigits(p, 17)
         else {
             return .failure(.malformed)
         }
-        let year = y1 * 100 + y2
-        guard year >= 1, month >= 1, month <= 12, day >= 1,
-            day <= CalendarDate.daysIn(month: month, year: year)
-        else {
-            return .failure(.invalidDate)
+        let days: Int
+        if cache.filled, word == cache.word, tail == cache.tail {
+            days = cache.days
+        } else {
+            // The same checks, in the same order of failure, as for a date not seen.
+            guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"),
+                let y1 = twoDigits(p, 0), let y2 = twoDigits(p, 2),
+                let month = twoDigits(p, 5), let day = twoDigits(p, 8)
+            else {
+                return .failure(.malformed)
+            }
+            let year = y1 * 100 + y2
+            guard year >= 1, month >= 1, month <= 12, day >= 1,
+                day <= CalendarDate.daysIn(month: month, year: year)
+            else {
+                return .failure(.invalidDate)
+            }
+            days = CalendarDate.daysFromCivil(year: year, month: month, day: day)
+            cache = DayCache(word: word, tail: tail, days: days)
         }
         guard hour <= 23, minute <= 59, second <= 60 else { return .failure(.invalidTime) }
         var k = 19
@@ -60,7 +103,7 @@ enum RFC3339 {
                 k += 1
             }
             guard digits > 0 else { return .failure(.malformed) }
-            if digits < 9 { for _ in digits..<9 { nanos *= 10 } }
+            if digits < 9 { nanos *= Self.scale[digits] }
         }
         guard k < n else { return .failure(.missingOffset) }
         let offsetLength = p[k] == UInt8(ascii: "Z") || p[k] == UInt8(ascii: "z") ? 1 : 6
@@ -71,9 +114,7 @@ enum RFC3339 {
             return .failure(.malformedOffset)
         }
         guard k + offsetLength == n else { return .failure(.trailing) }
-        let local =
-            Int64(CalendarDate.daysFromCivil(year: year, month: month, day: day)) * 86_400
-            + Int64(hour * 3600 + minute * 60 + second)
+        let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         let seconds = local - Int64(offset * 60)
         guard seconds >= Timestamp.firstSecond, seconds <= Timestamp.lastSecond else {
             return .failure(.outOfRange)

@@ -406,4 +406,44 @@ struct TakingsTrustTests {
         #expect(report.belowTheLine.outstanding == 5100)
         #expect(report.warnings.map(\.rule?.id) == ["ignored-field"])
     }
+
+    @Test(
+        "a price text read again gives the same answer: money on each top-up, ignored on a grant, past the parser's cache too"
+    )
+    func repeatedPrices() throws {
+        // The same text on top-ups and on a grant (read once per kind), and more distinct
+        // texts than `PriceCache.limit`, so that some are read afresh every time.
+        var lines: [String] = []
+        var expected = Exact.zero
+        for k in 0..<(PriceCache.limit + 8) {
+            for copy in 0..<3 {
+                let price = "GBP \(k).50"
+                lines.append(
+                    #"{"id":"t\#(k)-\#(copy)","at":"2026-11-02T00:00:00Z","kind":"topup","amount":10,"price":"\#(price)"}"#
+                )
+                expected = try expected.adding(Exact(decimal: "\(k).50"))
+            }
+        }
+        lines.append(
+            #"{"id":"g","at":"2026-11-02T00:00:00Z","kind":"grant","amount":1,"price":"GBP 0.50"}"#)
+        lines.append(
+            #"{"id":"b","at":"2026-11-02T00:00:00Z","kind":"topup","amount":1,"price":"GBP 0.505"}"#
+        )
+        lines.append(
+            #"{"id":"b2","at":"2026-11-02T00:00:00Z","kind":"topup","amount":1,"price":"GBP 0.505"}"#
+        )
+        let text = lines.joined(separator: "\n")
+        for threads in [1, 2] {
+            let report = Takings.balanced(
+                try Takings.run([("t.jsonl", text)], threads: threads, chunkBytes: 512))
+            #expect(report.input.entries == lines.count && report.input.rejected == 0)
+            let gbp = try #require(Currency(code: "GBP"))
+            #expect(report.belowTheLine.topupMoney == [Money(expected, gbp)])
+            #expect(report.belowTheLine.outstanding == Int128(10 * 3 * (PriceCache.limit + 8) + 3))
+            let ignored = report.warnings.filter { $0.rule?.id == "ignored-field" }
+            #expect(ignored.count == 3, "the grant's price and both bad top-up prices")
+            #expect(ignored.contains { $0.message.contains("only a top-up records money") })
+            #expect(ignored.filter { $0.message.contains("is not money") }.count == 2)
+        }
+    }
 }

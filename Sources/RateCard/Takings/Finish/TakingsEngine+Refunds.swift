@@ -17,33 +17,34 @@ extension TakingsEngine {
                 input: input, path: input < settings.paths.count ? settings.paths[input] : "?",
                 line: SlotMeta.line(meta))
         }
-        for (j, r) in refunds.enumerated() {
+        for j in refunds.indices {
+            let (meta, feature) = (refunds[j].meta, refunds[j].feature)
             guard let charge = charges[j] else {
                 log.add(
                     TakingsRejection(
-                        place: place(r.meta), reason: .refundOfUnknownCharge,
+                        place: place(meta), reason: .refundOfUnknownCharge,
                         message:
-                            "refundOf: refund of an unknown charge \"\(r.refundOf)\" (no entry with that id in any input)"
+                            "refundOf: refund of an unknown charge \"\(refunds[j].refundOf)\" (no entry with that id in any input)"
                     ))
                 continue
             }
             guard SlotMeta.kind(charge.meta) == .charge else {
                 log.add(
                     TakingsRejection(
-                        place: place(r.meta), reason: .refundOfUnknownCharge,
+                        place: place(meta), reason: .refundOfUnknownCharge,
                         message:
-                            "refundOf: \"\(r.refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"
+                            "refundOf: \"\(refunds[j].refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"
                     ))
                 continue
             }
-            if let chargeFeature = SlotMeta.feature(charge.meta), r.feature >= 0,
-                r.feature < 0xFFFF, chargeFeature != r.feature
+            if let chargeFeature = SlotMeta.feature(charge.meta), feature >= 0,
+                feature < 0xFFFF, chargeFeature != feature
             {
                 log.add(
                     TakingsRejection(
-                        place: place(r.meta), reason: .badValue,
+                        place: place(meta), reason: .badValue,
                         message:
-                            "feature: the refund is for \"\(features[r.feature])\" but charge \"\(r.refundOf)\" was for \"\(features[chargeFeature])\""
+                            "feature: the refund is for \"\(features[feature])\" but charge \"\(refunds[j].refundOf)\" was for \"\(features[chargeFeature])\""
                     ))
                 continue
             }
@@ -64,21 +65,27 @@ extension TakingsEngine {
         }
         // One refund per charge: the earliest. Each charge id's slot holds the index of
         // its earliest refund so far.
-        var first = DedupSlots(capacity: refunds.count * 2 + 16)
+        // Sized for the kept refunds at most 80% full: a fresh table is zeroed by the
+        // kernel page by page, so a larger one costs more than its longer probes save.
+        var first = DedupSlots(capacity: refunds.count * 5 / 4 + 16)
         defer { first.free() }
-        for j in refunds.indices where keep[j] {
-            let r = refunds[j]
-            let (slot, inserted) = first.findOrInsert(id0: r.ref0, id1: r.ref1, meta: UInt64(j))
-            guard !inserted else { continue }
-            let o = refunds[Int(slot.pointee.meta)]
-            if (r.seconds, r.nanos, r.id0, r.id1) < (o.seconds, o.nanos, o.id0, o.id1) {
-                slot.pointee.meta = UInt64(j)
-            }
+        // Fields are read in place: a whole refund copied out retains its `refundOf`.
+        @inline(__always) func order(_ j: Int) -> (Int64, UInt32, UInt64, UInt64) {
+            (refunds[j].seconds, refunds[j].nanos, refunds[j].id0, refunds[j].id1)
         }
         for j in refunds.indices where keep[j] {
-            let r = refunds[j]
-            guard let k = first.lookup(id0: r.ref0, id1: r.ref1).map({ Int($0.meta) }), k != j
+            let (slot, inserted) = first.findOrInsert(
+                id0: refunds[j].ref0, id1: refunds[j].ref1, meta: UInt64(j))
+            guard !inserted else { continue }
+            if order(j) < order(Int(slot.pointee.meta)) { slot.pointee.meta = UInt64(j) }
+        }
+        for j in refunds.indices where keep[j] {
+            guard
+                let k = first.lookup(id0: refunds[j].ref0, id1: refunds[j].ref1).map({
+                    Int($0.meta)
+                }), k != j
             else { continue }
+            let r = refunds[j]
             keep[j] = false
             let kept = place(refunds[k].meta)
             log.add(

@@ -292,7 +292,11 @@ extension TakingsEngine {
         var zero = sumsByBucket.removeValue(forKey: 0) ?? []
         var zeroUsed = false
         for j in refunds.indices where keep[j] {
-            let r = refunds[j]
+            // The numbers only: a whole refund copied out retains its `refundOf`.
+            let r = (
+                meta: refunds[j].meta, seconds: refunds[j].seconds, nanos: refunds[j].nanos,
+                amount: refunds[j].amount, feature: refunds[j].feature
+            )
             var place: TakingsPlace { final.place(r.meta, settings) }
             func overflow() {
                 let p = place

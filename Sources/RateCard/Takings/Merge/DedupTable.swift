@@ -79,10 +79,13 @@ struct DedupSlots {
         return Int(truncatingIfNeeded: h.multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
-    /// Loads the home slot of an id so that a later insert finds it in cache.
+    /// Loads the home slot of an id and the cache line after it, so that a later insert
+    /// finds them in cache: a probe past the home slot, common once the table fills,
+    /// usually ends in the next line.
     @inline(__always)
     func touch(id0: UInt64, id1: UInt64) -> UInt64 {
-        slots[home(id0, UInt32(truncatingIfNeeded: id1))].id0
+        let k = home(id0, UInt32(truncatingIfNeeded: id1))
+        return slots[k].id0 ^ slots[k + 2 < capacity ? k + 2 : k].id0
     }
 
     @inline(__always)

@@ -95,7 +95,10 @@ struct ShardMerge {
             sink ^= table.touch(id0: r.id0, id1: r.id1)
             if r.device != TakingsRecord.none {
                 let d = ctx.deviceMap[Int(r.device)]
-                if d < st.chains.count { sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) }
+                // Both ends: a chain's 80 bytes often straddle two cache lines.
+                if d < st.chains.count {
+                    sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) ^ st.chains[d].latestMeta
+                }
             }
         }
         table.sink ^= sink

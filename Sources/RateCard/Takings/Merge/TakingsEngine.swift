@@ -156,6 +156,8 @@ final class TakingsEngine {
         let reader = SendableSource(source: source)
         // The chunks of the block parsed last, merged during the next step.
         var pending: (chunks: [ParsedChunk], baseLine: Int)?
+        // Chunks already merged, whose storage the next parse of each piece takes over.
+        let spares = ResultSlots<ParsedChunk>(count: threads, empty: ParsedChunk())
         while true {
             if !eof, filled < capacity, !readAhead {
                 let n = try source.fill(buffer + filled, count: capacity - filled)
@@ -226,10 +228,14 @@ final class TakingsEngine {
                 var devices = interners.take(p)
                 parsed[p] = JSONLinesChunkParser.parse(
                     base.pointer + start, end - start, final: final && p == pieces.count - 1,
-                    keepQuantity: keep, devices: &devices, worker: p)
+                    keepQuantity: keep, devices: &devices, worker: p,
+                    reusing: p < threads ? spares.take(p) : ParsedChunk())
                 interners[p] = devices
             }
-            let chunks = parsed.values
+            let chunks = parsed.takeAll()
+            for (p, merged) in (pending?.chunks ?? []).enumerated() where p < threads {
+                spares[p] = merged
+            }
             pending = (chunks, baseLine)
             baseLine += chunks.reduce(0) { $0 + $1.lineCount }
             streamed += usable

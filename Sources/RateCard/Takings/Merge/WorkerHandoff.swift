@@ -69,6 +69,15 @@ final class ResultSlots<T: Sendable>: Sendable {
     }
 
     var values: [T] { storage.withLock { $0 } }
+
+    /// Moves every value out (leaving `empty` in each slot).
+    func takeAll() -> [T] {
+        storage.withLock { slots in
+            let all = slots
+            slots = Array(repeating: empty, count: slots.count)
+            return all
+        }
+    }
 }
 
 /// Per-refund results, each written by the one worker that owns its shard.

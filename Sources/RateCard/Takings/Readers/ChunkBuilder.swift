@@ -21,21 +21,30 @@ struct ChunkBuilder {
         var count: Int
     }
 
+    private var prices = PriceCache()
+
+    /// `reusing` is an earlier chunk whose arrays' storage the new one takes over.
     init(
         keepQuantity: QuantityNeed, devices: DeviceInterner = DeviceInterner(),
-        deferDevices: Bool = false
+        deferDevices: Bool = false, reusing: ParsedChunk = ParsedChunk()
     ) {
         self.keepQuantity = keepQuantity
         self.devices = devices
         self.deferDevices = deferDevices
+        chunk = reusing
+        chunk.clearKeepingCapacity()
     }
 
     /// Adds the entry the scanner just read, at 0-based local `line`.
-    mutating func add(_ f: EntryScanner.Fields, _ scanner: EntryScanner, line: UInt32) {
+    mutating func add(
+        _ f: borrowing EntryScanner.Fields, _ scanner: borrowing EntryScanner, line: UInt32
+    ) {
         let (id0, id1) = TakingsHash.id(scanner.pointer(f.id), Int(f.id.count))
         var featureHash: UInt64 = 0
         var deviceHash: UInt64 = 0
-        let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
+        let price = f.price.isPresent ? prices.read(f, scanner) : nil
+        let content = f.contentHash(
+            scanner, featureHash: &featureHash, deviceHash: &deviceHash, priceHash: price?.hash)
         let feature =
             f.feature.isPresent
             ? features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
@@ -83,30 +92,19 @@ struct ChunkBuilder {
             r.balanceAfter = balance
             r.hasBalance = true
         }
-        // What the record carries beyond numbers, kept only when there is any.
-        var extra = RecordExtra()
-        var hasExtra = false
-        if f.kind == .refund {
-            (r.ref0, r.ref1) = TakingsHash.id(scanner.pointer(f.refundOf), Int(f.refundOf.count))
-            extra.refundOf = scanner.string(f.refundOf)
-            hasExtra = true
-        }
-        if f.price.isPresent {
-            extra.price = scanner.parsePrice(f.price)
-            if f.kind != .topup || extra.price == nil {
-                extra.priceProblem = scanner.priceProblem(f)
+        // What the record carries beyond numbers, built only when there is any.
+        let quantity =
+            f.kind == .charge && !scanner.dimensions.isEmpty && wantsQuantity(r.feature)
+        if f.kind == .refund || price != nil || finding != nil || quantity {
+            var extra = RecordExtra()
+            if f.kind == .refund {
+                (r.ref0, r.ref1) = TakingsHash.id(
+                    scanner.pointer(f.refundOf), Int(f.refundOf.count))
+                extra.refundOf = scanner.string(f.refundOf)
             }
-            hasExtra = true
-        }
-        if let finding {
+            if let price { (extra.price, extra.priceProblem) = (price.price, price.problem) }
             extra.audit = finding
-            hasExtra = true
-        }
-        if f.kind == .charge, !scanner.dimensions.isEmpty, wantsQuantity(r.feature) {
-            extra.quantity = f.quantity(scanner)
-            hasExtra = true
-        }
-        if hasExtra {
+            if quantity { extra.quantity = f.quantity(scanner) }
             r.extra = Int32(chunk.extras.count)
             chunk.extras.append(extra)
         }
@@ -157,7 +155,7 @@ struct ChunkBuilder {
                 String(decoding: UnsafeBufferPointer(start: d.name, count: d.count), as: UTF8.self)
             }
         }
-        pendingDevices = []
+        pendingDevices.removeAll(keepingCapacity: true)
         chunk.features = features.strings
         chunk.newDevices = devices.taken()
         return chunk

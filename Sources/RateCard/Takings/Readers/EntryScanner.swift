@@ -48,15 +48,27 @@ struct EntryScanner {
     private(set) var dimensions: [Dimension] = []
     /// The unknown keys of the line so far (known ones are bits of `seen`).
     private var unknownKeys = JSONScanner.KeySet()
-    /// Per key (by bit index; `startState` at the object's start): the known key that
-    /// last came after it, nil when none did. Exports write every line's keys in the
+    /// Per prediction state (a key's bit index in the states of the entry's kind;
+    /// `startState` at the object's start): the bit index of the known key that last came
+    /// after it, `nothingPredicted` when none did. Exports write every line's keys in the
     /// same order, so the next key is usually the one predicted, and it is matched with
     /// two loads instead of being read as a string and looked up.
-    private var predicted: UnsafeMutablePointer<Key?>
+    private var predicted: UnsafeMutablePointer<UInt8>
+    /// `Key.all` where the hot path reads it: a load, where `init(rawValue:)` is a call.
+    private var keys: UnsafeMutablePointer<Key>
+    /// The day number of the date read last (`at` values in time order share dates).
+    private var days = RFC3339.DayCache()
     /// Per key bit index: `"name":` as the first and last 8 (or 4) bytes, and its length.
     private var patterns: UnsafeMutablePointer<UInt64>
     private var patternLengths: UnsafeMutablePointer<Int>
     static let startState = 14
+    /// States per kind of entry: what follows a key depends on the kind (after `amount`,
+    /// a grant's `note`, a charge's `feature`), so once `kind` is read each kind learns
+    /// its own order (`state(after:_:)`); before, the states of no kind are used.
+    static let statesPerKind = 16
+    static let states = statesPerKind * 5
+    /// A `predicted` entry before any key was learned there.
+    static let nothingPredicted: UInt8 = 0xFF
     /// After an unknown key: nothing is predicted and nothing learned.
     static let noState = 15
 
@@ -69,8 +81,10 @@ struct EntryScanner {
     }
 
     init() {
-        predicted = .allocate(capacity: Self.noState + 1)
-        predicted.initialize(repeating: nil, count: Self.noState + 1)
+        predicted = .allocate(capacity: Self.states)
+        predicted.initialize(repeating: Self.nothingPredicted, count: Self.states)
+        keys = .allocate(capacity: Key.all.count)
+        keys.initialize(from: Key.all, count: Key.all.count)
         let names = Key.names
         patterns = .allocate(capacity: names.count * 2)
         patternLengths = .allocate(capacity: names.count)
@@ -93,6 +107,7 @@ struct EntryScanner {
     func release() {
         json.release()
         predicted.deallocate()
+        keys.deallocate()
         patterns.deallocate()
         patternLengths.deallocate()
     }
@@ -226,7 +241,7 @@ struct EntryScanner {
                     // `"name":` matched whole; `i` is past the colon.
                     skipWhitespace()
                     try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
-                    state = k.rawValue.trailingZeroBitCount
+                    state = Self.state(after: k.rawValue, f)
                 } else {
                     let key = try parseString()
                     skipWhitespace()
@@ -235,8 +250,9 @@ struct EntryScanner {
                     }
                     i += 1
                     skipWhitespace()
-                    state = try field(
-                        key, keyColumn: keyColumn, into: &f, seen: &seen, state: state)
+                    state = Self.state(
+                        after: try field(
+                            key, keyColumn: keyColumn, into: &f, seen: &seen, state: state), f)
                 }
                 guard try commaOrClose() else { break }
             }
@@ -253,23 +269,33 @@ struct EntryScanner {
 
     // MARK: Known fields
 
-    private enum Key: UInt32 {
-        case id = 1
-        case at = 2
-        case kind = 4
-        case amount = 8
-        case feature = 16
-        case refundOf = 32
-        case reason = 64
-        case quantity = 128
-        case device = 256
-        case note = 512
-        case card = 1024
-        case balanceAfter = 2048
-        case paymentRef = 4096
-        case price = 8192
+    /// The known fields, by bit index: a key's bit in a line's `seen` mask is
+    /// `1 << rawValue`, and its index is also its prediction state.
+    private enum Key: Int {
+        case id = 0
+        case at
+        case kind
+        case amount
+        case feature
+        case refundOf
+        case reason
+        case quantity
+        case device
+        case note
+        case card
+        case balanceAfter
+        case paymentRef
+        case price
 
-        /// The field names by bit index (`rawValue == 1 << index`).
+        var bit: UInt32 { 1 << UInt32(rawValue) }
+
+        /// Every key by bit index.
+        static let all: [Key] = [
+            .id, .at, .kind, .amount, .feature, .refundOf, .reason, .quantity, .device, .note,
+            .card, .balanceAfter, .paymentRef, .price,
+        ]
+
+        /// The field names by bit index (`rawValue`).
         static let names = [
             "id", "at", "kind", "amount", "feature", "refundOf", "reason", "quantity",
             "device", "note", "card", "balanceAfter", "paymentRef", "price",
@@ -295,13 +321,21 @@ struct EntryScanner {
         }
     }
 
+    /// The prediction state after the key of bit index `key` (or `noState`), in the
+    /// states of the entry's kind once it is known.
+    @inline(__always)
+    private static func state(after key: Int, _ f: Fields) -> Int {
+        (f.hasKind ? Int(f.kind.code) + 1 : 0) * statesPerKind + key
+    }
+
     /// The key predicted after `state`, when the bytes at `i` are exactly `"name":` for
     /// it; `i` then moves past the colon. Loads never reach past the pattern's own
     /// length, so they stay inside the line.
     @inline(__always)
     private mutating func matchPredicted(_ state: Int) -> Key? {
-        guard let key = predicted[state] else { return nil }
-        let k = key.rawValue.trailingZeroBitCount
+        let k = Int(predicted[state])
+        guard k != Int(Self.nothingPredicted) else { return nil }
+        let key = keys[k]
         let n = patternLengths[k]
         guard i + n <= end else { return nil }
         let raw = UnsafeRawPointer(base + i)
@@ -376,19 +410,22 @@ struct EntryScanner {
             try skipValue(depth: 1)
             return Self.noState
         }
-        if state != Self.noState { predicted[state] = k }
+        if state & (Self.statesPerKind - 1) != Self.noState {
+            predicted[state] = UInt8(k.rawValue)
+        }
         try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)
-        return k.rawValue.trailingZeroBitCount
+        return k.rawValue
     }
 
     /// The value of known field `k`, at `i`.
+    @inline(__always)
     private mutating func knownField(
         _ k: Key, keyColumn: Int, into f: inout Fields, seen: inout UInt32
     ) throws(LineProblem) {
-        guard seen & k.rawValue == 0 else {
+        guard seen & k.bit == 0 else {
             throw LineProblem(.malformedJSON, "duplicate key \"\(k.name)\"", column: keyColumn)
         }
-        seen |= k.rawValue
+        seen |= k.bit
         let column = i + 1
         switch k {
         case .id:
@@ -448,6 +485,7 @@ struct EntryScanner {
         }
     }
 
+    @inline(__always)
     private mutating func requiredString(_ key: Key) throws(LineProblem) -> Span {
         guard i < end, base[i] == UInt8(ascii: "\"") else {
             let column = i + 1
@@ -459,6 +497,7 @@ struct EntryScanner {
         return try parseString()
     }
 
+    @inline(__always)
     private mutating func optionalString(_ key: Key) throws(LineProblem) -> Span {
         if i < end, base[i] == UInt8(ascii: "n") {
             try expectWord("null")
@@ -493,6 +532,16 @@ struct EntryScanner {
         var k = i
         let negative = b == UInt8(ascii: "-")
         if negative { k += 1 }
+        if k + 8 <= end, base[k] >= 0x31, base[k] <= 0x39,
+            let (value, digits) = Self.digitsInWord(base + k)
+        {
+            // 1 to 7 digits, read as one word.
+            let next = base[k + digits]
+            if next != UInt8(ascii: ".") && next != UInt8(ascii: "e") && next != UInt8(ascii: "E") {
+                i = k + digits
+                return negative ? -value : value
+            }
+        }
         if k < end, base[k] >= 0x31, base[k] <= 0x39 {
             let digitsStart = k
             var value: Int64 = 0
@@ -511,6 +560,28 @@ struct EntryScanner {
         let start = i
         try scanNumber()
         return try wholeNumber(base + start, i - start, key: key, column: column, quoted: false)
+    }
+
+    /// The decimal digits that start the eight bytes at `p`, when fewer than eight do
+    /// (so that the number ends inside the word): their value and count. The digits are
+    /// found and combined eight lanes at a time (SWAR), with no loop.
+    @inline(__always)
+    static func digitsInWord(_ p: UnsafePointer<UInt8>) -> (value: Int64, digits: Int)? {
+        let w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        let x = w &- 0x3030_3030_3030_3030
+        // A lane's high bit is set when its byte is no digit (below '0' borrows, above
+        // '9' carries past 0x7F). The lowest such lane is exact: a borrow or carry only
+        // moves upward, out of a lane already flagged.
+        let flagged = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+        let digits = flagged.trailingZeroBitCount >> 3
+        guard digits > 0, digits < 8 else { return nil }
+        // The digits moved to the top lanes (zeros before them), then paired, quadrupled
+        // and joined: the first digit is the lowest byte, the most significant.
+        var v = (x << UInt64(8 * (8 - digits))) & 0x0F0F_0F0F_0F0F_0F0F
+        v = (v &* 2561) >> 8
+        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+        return (Int64(truncatingIfNeeded: v), digits)
     }
 
     private func wholeNumber(
@@ -716,10 +787,12 @@ struct EntryScanner {
 
     /// RFC 3339 by the one reader `Timestamp(rfc3339:)` uses, without allocating.
     @inline(__always)
-    private func parseTimestamp(_ s: Span, into f: inout Fields, column: Int) throws(LineProblem) {
+    private mutating func parseTimestamp(_ s: Span, into f: inout Fields, column: Int)
+        throws(LineProblem)
+    {
         let p = pointer(s)
         let n = Int(s.count)
-        switch RFC3339.parse(p, n) {
+        switch RFC3339.parse(p, n, cache: &days) {
         case .success(let t):
             f.seconds = t.seconds
             f.nanoseconds = UInt32(t.nanoseconds)
@@ -733,7 +806,7 @@ struct EntryScanner {
 
     // MARK: Rules
 
-    private func checkRules(_ f: Fields) throws(LineProblem) {
+    private func checkRules(_ f: borrowing Fields) throws(LineProblem) {
         if !f.id.isPresent { throw LineProblem(.missingField, "id: missing required field") }
         if !f.hasAt { throw LineProblem(.missingField, "at: missing required field") }
         if !f.hasKind { throw LineProblem(.missingField, "kind: missing required field") }
@@ -808,9 +881,10 @@ extension EntryScanner.Fields {
     /// The content hash, also handing back the field hashes of `feature` and `device`
     /// so that interning them costs no second pass over their bytes.
     @inline(__always)
-    func contentHash(_ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64)
-        -> UInt64
-    {
+    func contentHash(
+        _ scanner: EntryScanner, featureHash: inout UInt64, deviceHash: inout UInt64,
+        priceHash: UInt64? = nil
+    ) -> UInt64 {
         var h = ContentHasher()
         h.add(.at, seconds: seconds, nanoseconds: nanoseconds)
         h.add(.kind, integer: Int64(kind.code))
@@ -837,16 +911,20 @@ extension EntryScanner.Fields {
         add(.card, card)
         if let balanceAfter { h.add(.balanceAfter, integer: balanceAfter) }
         add(.paymentRef, paymentRef)
-        if price.isPresent {
-            if let money = scanner.parsePrice(price) {
-                h.add(
-                    .price,
-                    string: "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))")
-            } else {
-                add(.price, price)
-            }
-        }
+        if price.isPresent { h.addHash(priceHash ?? priceFieldHash(scanner)) }
         return h.value
+    }
+
+    /// The price's share of the content hash: of the money in canonical form when it is
+    /// money (so `"GBP 4.9"` and `"GBP 4.90"` agree), else of the text as written.
+    func priceFieldHash(_ scanner: EntryScanner) -> UInt64 {
+        if let money = scanner.parsePrice(price) {
+            return TakingsHash.string(
+                "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))",
+                seed: ContentField.price.seed)
+        }
+        return TakingsHash.bytes(
+            scanner.pointer(price), Int(price.count), seed: ContentField.price.seed)
     }
 
     /// The entry as a value, with strings and exact quantities (the slow path, for tests

@@ -61,6 +61,20 @@ struct ParsedChunk {
     /// differs from `line + 1` (indexed like `line`).
     var lineNumbers: [Int]?
 
+    /// Empties the chunk but keeps its arrays' storage, so that the next block's parse
+    /// writes into memory already mapped instead of pages the kernel must zero again.
+    mutating func clearKeepingCapacity() {
+        records.removeAll(keepingCapacity: true)
+        extras.removeAll(keepingCapacity: true)
+        features.removeAll(keepingCapacity: true)
+        newDevices.removeAll(keepingCapacity: true)
+        problems.removeAll(keepingCapacity: true)
+        worker = -1
+        lineCount = 0
+        blankCount = 0
+        lineNumbers = nil
+    }
+
     func lineNumber(_ local: UInt32, base: Int) -> Int {
         if let lineNumbers { return lineNumbers[Int(local)] }
         return base + Int(local) + 1

@@ -1,0 +1,107 @@
+import Testing
+
+@testable import RateCard
+
+/// The hot path's shortcuts against the plain answers they replace: integers read a word
+/// at a time, and dates whose day number a reader keeps from the line before.
+@Suite struct ScannerFastPathTests {
+    /// A deterministic generator (SplitMix64), so that every run checks the same cases.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    /// What follows a number in a line, and bytes that are no digit of any kind.
+    static let followers = Array("},]\" .eE-+:/x\u{7F}".utf8) + [0x00, 0x80, 0xFF, 0x2F, 0x3A]
+
+    @Test("digitsInWord: the value and length of 1–7 leading digits, nil for none or eight")
+    func digitsInWord() {
+        var g = Generator(state: 7)
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = []
+            let digits = g.below(10)
+            for _ in 0..<digits { bytes.append(UInt8(0x30 + g.below(10))) }
+            while bytes.count < 8 {
+                bytes.append(
+                    g.below(3) == 0
+                        ? UInt8(0x30 + g.below(10))
+                        : Self.followers[g.below(Self.followers.count)])
+            }
+            let word = Array(bytes.prefix(8))
+            let leading = word.prefix { $0 >= 0x30 && $0 <= 0x39 }
+            let got = word.withUnsafeBufferPointer { EntryScanner.digitsInWord($0.baseAddress!) }
+            if leading.isEmpty || leading.count == 8 {
+                #expect(got == nil, "\(word)")
+            } else {
+                let value = Int64(String(decoding: leading, as: UTF8.self))
+                #expect(got?.value == value && got?.digits == leading.count, "\(word)")
+            }
+        }
+    }
+
+    @Test("amounts of every length through the scanner: the word path and the loop agree")
+    func amountsOfEveryLength() throws {
+        var lines: [String] = []
+        var sum: Int128 = 0
+        for length in 1...18 {
+            for (k, tail) in ["}", ",\"note\":\"x\"}", "   }"].enumerated() {
+                let digits = String(repeating: "9", count: length - 1) + "7"
+                lines.append(
+                    #"{"id":"g\#(length)-\#(k)","at":"2026-11-02T00:00:00Z","kind":"grant","amount":\#(digits)\#(tail)"#
+                )
+                sum += try #require(Int128(digits))
+            }
+        }
+        for bad in ["1.5", "12e3", "123456.0", "07", "1234567E1"] {
+            lines.append(
+                #"{"id":"b\#(bad)","at":"2026-11-02T00:00:00Z","kind":"grant","amount":\#(bad)}"#)
+        }
+        let report = try Takings.run(lines.joined(separator: "\n"))
+        #expect(report.belowTheLine.granted == sum)
+        #expect(report.input.entries == 54 && report.input.rejected == 5)
+    }
+
+    @Test(
+        "RFC 3339 with a kept day: the same result as a fresh read, for every date, valid or not, in any order"
+    )
+    func keptDays() {
+        var g = Generator(state: 11)
+        var cache = RFC3339.DayCache()
+        let dates = [
+            "2026-11-30", "2026-02-28", "2026-02-29", "2024-02-29", "0001-01-01", "9999-12-31",
+            "2026-13-01", "2026-00-10", "2026-04-31", "0000-01-01", "2026-1a-01", "2026/11/30",
+        ]
+        let times = [
+            "T00:00:00Z", "T23:59:59.999999999+14:00", "T12:00:00-12:00", "t07:30:00.5z",
+            " 10:00:60Z", "T24:00:00Z", "T10:61:00Z", "T10:00:00", "T10:00:00.Z", "T10:00:00+5:00",
+            "T10:00:00Zx", "T00:00:00+00:01", "T23:59:59-00:01",
+        ]
+        for _ in 0..<5_000 {
+            let text = dates[g.below(dates.count)] + times[g.below(times.count)]
+            let bytes = Array(text.utf8)
+            let (fresh, kept) = bytes.withUnsafeBufferPointer { b in
+                (
+                    RFC3339.parse(b.baseAddress!, b.count),
+                    RFC3339.parse(b.baseAddress!, b.count, cache: &cache)
+                )
+            }
+            switch (fresh, kept) {
+            case (.success(let a), .success(let b)):
+                #expect(
+                    a.seconds == b.seconds && a.nanoseconds == b.nanoseconds
+                        && a.offsetMinutes == b.offsetMinutes, "\(text)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b, "\(text)")
+            default:
+                Issue.record("\(text): \(fresh) against \(kept)")
+            }
+        }
+    }
+}
