@@ -143,16 +143,19 @@ struct JSONScanner {
     /// A string starting at the opening quote at `i`. Without escapes the span points into
     /// the input; with escapes the decoded bytes go to `scratch` (with `decode` false they
     /// are only checked, and the span covers the raw bytes).
+    ///
+    /// The common string (printable ASCII, no escape) is read inline, eight bytes at a
+    /// time; anything else goes on in `scanStringRest`, which is not inlined.
+    @inline(__always)
     mutating func scanString(decode: Bool = true) throws(JSONScanError) -> Span {
         let open = i
-        i += 1
-        let start = i
+        let start = i + 1
         // Fast path: printable ASCII without escapes, eight bytes at a time. The lowest
         // flagged byte of the mask is always a true special byte (borrows only flag
         // bytes above one), so its position says where the string ends or the slow
         // path starts.
         let raw = UnsafeRawPointer(base)
-        var j = i
+        var j = start
         while j + 8 <= end {
             let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
             let ones: UInt64 = 0x0101_0101_0101_0101
@@ -175,6 +178,14 @@ struct JSONScanner {
             j += 8
         }
         i = j
+        return try scanStringRest(open: open, start: start, decode: decode)
+    }
+
+    /// The rest of a string from `i` on, past the bytes the fast path took.
+    @inline(never)
+    private mutating func scanStringRest(open: Int, start: Int, decode: Bool)
+        throws(JSONScanError) -> Span
+    {
         while i < end {
             let b = base[i]
             if b == UInt8(ascii: "\"") {

@@ -507,6 +507,7 @@ struct EntryScanner {
     }
 
     /// A whole number written as a JSON integer or a string of one, within ±`maxAmount`.
+    @inline(__always)
     private mutating func integerValue(_ key: Key, column: Int, nullable: Bool) throws(LineProblem)
         -> Int64?
     {
