@@ -52,7 +52,7 @@ public struct TakingsOptions: Sendable {
 
     public init(
         window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
-        threads: Int = 2, chunkBytes: Int = 4 << 20, rejectionsShown: Int = 20
+        threads: Int = 2, chunkBytes: Int = 8 << 20, rejectionsShown: Int = 20
     ) {
         self.window = window
         self.series = series

@@ -47,9 +47,9 @@ final class TakingsEngine {
                 expectedEntries: expectedEntriesPerShard)
         }
         rejections = RejectionLog(limit: options.rejectionsShown)
-        // Two pieces per thread and block, so the threads can balance their work.
-        parserDevices = ResultSlots(count: options.threads * 2, empty: DeviceInterner())
-        parserDeviceMaps = Array(repeating: [], count: options.threads * 2)
+        // Four pieces per thread and block, so the threads can balance their work.
+        parserDevices = ResultSlots(count: options.threads * 4, empty: DeviceInterner())
+        parserDeviceMaps = Array(repeating: [], count: options.threads * 4)
     }
 
     /// Which charges' quantities the readers keep (those the pricing can cost).
@@ -157,7 +157,10 @@ final class TakingsEngine {
         // The chunks of the block parsed last, merged during the next step.
         var pending: (chunks: [ParsedChunk], baseLine: Int)?
         // Chunks already merged, whose storage the next parse of each piece takes over.
-        let spares = ResultSlots<ParsedChunk>(count: threads, empty: ParsedChunk())
+        // Four pieces per thread and block (each with its parser state), so that the
+        // threads balance their work within a step.
+        let parts = threads * 4
+        let spares = ResultSlots<ParsedChunk>(count: parts, empty: ParsedChunk())
         while true {
             if !eof, filled < capacity, !readAhead {
                 let n = try source.fill(buffer + filled, count: capacity - filled)
@@ -195,7 +198,7 @@ final class TakingsEngine {
                 shards: shards, settings: settings, chunks: pending?.chunks ?? [],
                 contexts: contexts, features: features, spill: spill)
             let merges = pending == nil ? 0 : shards.count
-            let pieces = split(buffer, usable, parts: threads)
+            let pieces = split(buffer, usable, parts: parts)
             let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
             let base = SendablePointer(pointer: UnsafePointer(buffer))
             let next = SendableMutablePointer(pointer: spare)
@@ -229,11 +232,11 @@ final class TakingsEngine {
                 parsed[p] = JSONLinesChunkParser.parse(
                     base.pointer + start, end - start, final: final && p == pieces.count - 1,
                     keepQuantity: keep, devices: &devices, worker: p,
-                    reusing: p < threads ? spares.take(p) : ParsedChunk())
+                    reusing: p < parts ? spares.take(p) : ParsedChunk())
                 interners[p] = devices
             }
             let chunks = parsed.takeAll()
-            for (p, merged) in (pending?.chunks ?? []).enumerated() where p < threads {
+            for (p, merged) in (pending?.chunks ?? []).enumerated() where p < parts {
                 spares[p] = merged
             }
             pending = (chunks, baseLine)
