@@ -5,34 +5,21 @@ import Testing
 /// The hot path's shortcuts against the plain answers they replace: integers read a word
 /// at a time, and dates whose day number a reader keeps from the line before.
 @Suite struct ScannerFastPathTests {
-    /// A deterministic generator (SplitMix64), so that every run checks the same cases.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// What follows a number in a line, and bytes that are no digit of any kind.
     static let followers = Array("},]\" .eE-+:/x\u{7F}".utf8) + [0x00, 0x80, 0xFF, 0x2F, 0x3A]
 
     @Test("digitsInWord: the value and length of 1–7 leading digits, nil for none or eight")
     func digitsInWord() {
-        var g = Generator(state: 7)
+        var g = SplitMix64(seed: 7)
         for _ in 0..<20_000 {
             var bytes: [UInt8] = []
-            let digits = g.below(10)
-            for _ in 0..<digits { bytes.append(UInt8(0x30 + g.below(10))) }
+            let digits = Int.random(in: 0..<10, using: &g)
+            for _ in 0..<digits { bytes.append(UInt8(0x30 + Int.random(in: 0..<10, using: &g))) }
             while bytes.count < 8 {
                 bytes.append(
-                    g.below(3) == 0
-                        ? UInt8(0x30 + g.below(10))
-                        : Self.followers[g.below(Self.followers.count)])
+                    Int.random(in: 0..<3, using: &g) == 0
+                        ? UInt8(0x30 + Int.random(in: 0..<10, using: &g))
+                        : Self.followers[Int.random(in: 0..<Self.followers.count, using: &g)])
             }
             let word = Array(bytes.prefix(8))
             let leading = word.prefix { $0 >= 0x30 && $0 <= 0x39 }
@@ -72,7 +59,7 @@ import Testing
         "RFC 3339 with a kept day: the same result as a fresh read, for every date, valid or not, in any order"
     )
     func keptDays() {
-        var g = Generator(state: 11)
+        var g = SplitMix64(seed: 11)
         var cache = RFC3339.DayCache()
         let dates = [
             "2026-11-30", "2026-02-28", "2026-02-29", "2024-02-29", "0001-01-01", "9999-12-31",
@@ -84,7 +71,9 @@ import Testing
             "T10:00:00Zx", "T00:00:00+00:01", "T23:59:59-00:01",
         ]
         for _ in 0..<5_000 {
-            let text = dates[g.below(dates.count)] + times[g.below(times.count)]
+            let text =
+                dates[Int.random(in: 0..<dates.count, using: &g)]
+                + times[Int.random(in: 0..<times.count, using: &g)]
             let bytes = Array(text.utf8)
             let (fresh, kept) = bytes.withUnsafeBufferPointer { b in
                 (
