@@ -54,7 +54,8 @@ struct EntryScanner {
     /// same order, so the next key is usually the one predicted, and it is matched with
     /// two loads instead of being read as a string and looked up.
     private var predicted: UnsafeMutablePointer<UInt8>
-    /// `Key.all` where the hot path reads it: a load, where `init(rawValue:)` is a call.
+    /// `Key.allCases` where the hot path reads it: a load, where `init(rawValue:)` is a
+    /// call.
     private var keys: UnsafeMutablePointer<Key>
     /// The day number of the date read last (`at` values in time order share dates).
     private var days = RFC3339.DayCache()
@@ -83,8 +84,8 @@ struct EntryScanner {
     init() {
         predicted = .allocate(capacity: Self.states)
         predicted.initialize(repeating: Self.nothingPredicted, count: Self.states)
-        keys = .allocate(capacity: Key.all.count)
-        keys.initialize(from: Key.all, count: Key.all.count)
+        keys = .allocate(capacity: Key.allCases.count)
+        keys.initialize(from: Key.allCases, count: Key.allCases.count)
         let names = Key.names
         patterns = .allocate(capacity: names.count * 2)
         patternLengths = .allocate(capacity: names.count)
@@ -271,7 +272,7 @@ struct EntryScanner {
 
     /// The known fields, by bit index: a key's bit in a line's `seen` mask is
     /// `1 << rawValue`, and its index is also its prediction state.
-    private enum Key: Int {
+    private enum Key: Int, CaseIterable {
         case id = 0
         case at
         case kind
@@ -289,36 +290,13 @@ struct EntryScanner {
 
         var bit: UInt32 { 1 << UInt32(rawValue) }
 
-        /// Every key by bit index.
-        static let all: [Key] = [
-            .id, .at, .kind, .amount, .feature, .refundOf, .reason, .quantity, .device, .note,
-            .card, .balanceAfter, .paymentRef, .price,
-        ]
-
         /// The field names by bit index (`rawValue`).
         static let names = [
             "id", "at", "kind", "amount", "feature", "refundOf", "reason", "quantity",
             "device", "note", "card", "balanceAfter", "paymentRef", "price",
         ]
 
-        var name: String {
-            switch self {
-            case .id: "id"
-            case .at: "at"
-            case .kind: "kind"
-            case .amount: "amount"
-            case .feature: "feature"
-            case .refundOf: "refundOf"
-            case .reason: "reason"
-            case .quantity: "quantity"
-            case .device: "device"
-            case .note: "note"
-            case .card: "card"
-            case .balanceAfter: "balanceAfter"
-            case .paymentRef: "paymentRef"
-            case .price: "price"
-            }
-        }
+        var name: String { Key.names[rawValue] }
     }
 
     /// The prediction state after the key of bit index `key` (or `noState`), in the
