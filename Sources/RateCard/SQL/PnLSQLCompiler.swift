@@ -258,7 +258,10 @@ public struct PnLSQLCompiler: Sendable {
             relevant ? relevantSource() : [("src", request.source.select(d, origin: origin))]
         // `dup`: the id has more than one line (pass 1 counted them), so its copies are
         // compared; without pass 1 every row is compared.
-        let hasDup = ctes.contains { $0.0 == "keep" }
+        let hasDup = ctes.contains { $0.0 == "keep" || $0.0 == "gi" }
+        // Grouped by id before the checks (DuckDB): a row without `dup` is its id's only
+        // row, so only the rows with `dup` are grouped again.
+        let grouped = ctes.contains { $0.0 == "gi" }
         // The quantity's members, read in one parse of the object where the engine can.
         let members = d.jsonMembers(d.quoted("quantity"), dims)
         var from = "src"
@@ -303,17 +306,35 @@ public struct PnLSQLCompiler: Sendable {
                 ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
                 : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
+        // The date: DuckDB casts the pattern's `YYYY-MM-DD` to a day number (NULL for a
+        // day its month does not have, leap years as the proleptic Gregorian calendar
+        // has them, as margin's); the others take its fields and check them in `p3`.
+        // The fraction: its first 9 digits, scaled by a power of ten (DuckDB, from a list)
+        // or padded to 9 digits.
+        let places = "least(9, \(atLen) - 20 - CASE WHEN \(atZ) THEN 1 ELSE 6 END)"
+        let fraction = d.substring(t, "21", places)
+        let date: String
+        let nanos: String
+        if d == .duckdb {
+            date = "CASE WHEN at_ok THEN TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01' END AS days"
+            nanos =
+                "\(d.bigint(fraction)) * [\((0..<9).map { "1" + String(repeating: "0", count: 8 - $0) }.joined(separator: ", "))][\(places)]"
+        } else {
+            date =
+                "\(n(d.substring(t, "1", "4"))) AS y, \(n(d.substring(t, "6", "2"))) AS mo, \(n(d.substring(t, "9", "2"))) AS dd"
+            nanos = d.bigint(d.rightPad(fraction, 9, "0"))
+        }
         ctes.append(
             (
                 "p2",
                 """
                 SELECT p1.*,
-                       \(n(d.substring(t, "1", "4"))) AS y, \(n(d.substring(t, "6", "2"))) AS mo, \(n(d.substring(t, "9", "2"))) AS dd,
+                       \(date),
                        \(n(d.substring(t, "12", "2"))) AS hh, \(n(d.substring(t, "15", "2"))) AS mi, \(n(d.substring(t, "18", "2"))) AS ss,
                        CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 4", "2"))) ELSE 0 END AS oh,
                        CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 1", "2"))) ELSE 0 END AS om,
                        CASE WHEN at_ok AND NOT \(atZ) AND \(d.substring(t, "\(atLen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
-                       CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(d.bigint(d.rightPad(d.substring(t, "21", "least(9, \(atLen) - 20 - CASE WHEN \(atZ) THEN 1 ELSE 6 END)"), 9, "0")))
+                       CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(nanos)
                             WHEN at_ok THEN 0 END AS nanos,
                        CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
                        CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", Self.wholePattern))")) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))
@@ -338,12 +359,19 @@ public struct PnLSQLCompiler: Sendable {
                 ? "(qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale))"
                 : d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))
         }
+        let civil =
+            d == .duckdb
+            ? ""
+            : " y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,"
+        let dateOK =
+            d == .duckdb
+            ? "days IS NOT NULL" : "at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays))"
         ctes.append(
             (
                 "p3",
                 """
-                SELECT p2.*, y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,
-                       \(d.isTrue("at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays)) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
+                SELECT p2.*,\(civil)
+                       \(d.isTrue("\(dateOK) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
                        \(d.isTrue(([staged ? "q_obj" : qObject] + qOK).joined(separator: " AND "))) AS quantity_ok,
                        CASE WHEN \(qFine.isEmpty ? "FALSE" : d.isTrue(qFine.joined(separator: " OR "))) THEN 1 ELSE 0 END AS too_fine\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
                 FROM p2
@@ -354,7 +382,7 @@ public struct PnLSQLCompiler: Sendable {
         let doy = "(\(d.smallQuotient("153 * mp + 2", "5")) + dd - 1)"
         let doe =
             "(\(yoe) * 365 + \(d.smallQuotient(yoe, "4")) - \(d.smallQuotient(yoe, "100")) + \(doy))"
-        let days = "(\(era) * 146097 + \(doe) - 719468)"
+        let days = d == .duckdb ? "days" : "(\(era) * 146097 + \(doe) - 719468)"
         ctes.append(
             (
                 "p4",
@@ -399,14 +427,23 @@ public struct PnLSQLCompiler: Sendable {
         // Copies of an id that are not a conflict have the same content: any one will do.
         let any = d.anyValue
         let mins = dims.indices.map { "\(any)(qv_\($0)) AS qv_\($0)" }
+        let single =
+            grouped
+            ? """
+            SELECT id, kind, amt, feature, refund_of, secs, nanos\(dims.indices.map { ", qv_\($0)" }.joined()), too_fine, \(oddDimensions) AS odd_dims,
+                   FALSE AS conflict, 1 AS copies
+            FROM p WHERE valid AND NOT dup
+            UNION ALL
+
+            """ : ""
         ctes.append(
             (
                 "e",
-                """
+                single + """
                 SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                        \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
                        MAX(odd) AS odd_dims, \(d.isTrue("MIN(h) <> MAX(h)")) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
-                FROM (SELECT p.*, \(hasDup ? "CASE WHEN dup THEN \(content) END" : content) AS h, \(oddDimensions) AS odd FROM p WHERE valid) v
+                FROM (SELECT p.*, \(hasDup && !grouped ? "CASE WHEN dup THEN \(content) END" : content) AS h, \(oddDimensions) AS odd FROM p WHERE valid\(grouped ? " AND dup" : "")) v
                 GROUP BY id
                 """
             ))
@@ -437,6 +474,7 @@ public struct PnLSQLCompiler: Sendable {
         if let until = window.until, until.seconds + 86_400 < Self.lastSecond {
             near.append("\(at) <= \(d.literal(Self.utcDate(until.seconds + 86_400)))")
         }
+        if d == .duckdb { return groupedSource(near: near) }
         guard !near.isEmpty else { return [("src", request.source.select(d))] }
         return [
             ("s1", request.source.select(d, only: ["id", "refund_of"])),
@@ -454,6 +492,53 @@ public struct PnLSQLCompiler: Sendable {
                 """
                 SELECT s2.*, \(d.isTrue("id IN (SELECT k FROM keep WHERE dup)")) AS dup FROM s2
                 WHERE \(d.isTrue(near.joined(separator: " AND "))) OR id IN (SELECT k FROM keep) OR refund_of IN (SELECT k FROM keep)
+                """
+            ),
+        ]
+    }
+
+    /// DuckDB: the source read once and grouped by id, as the hand-written query of
+    /// `Benchmarks/` reads it.
+    ///
+    /// `gi` has one row per id: any one line's fields that the checks read, and
+    /// `variants`, whether the id's lines differ as written (a 64-bit hash of every field
+    /// but the id, compared as `MIN <> MAX`). Lines written alike are the same entry, valid
+    /// or rejected alike, so one of them stands for all (`dup` false) and is checked once.
+    /// The lines of an id written differently (`sv`, a second read that DuckDB ends at its
+    /// first chunk when no id has variants) go through the checks one by one, and their
+    /// canonical content decides whether they conflict (`dup` true). With a window the
+    /// grouped rows are kept as in the two-pass form: near the window by their date as
+    /// written, a refund, or an id some line's `refundOf` names; every line of an id with
+    /// variants is kept wherever it lies, so a conflict anywhere still stops the query.
+    func groupedSource(near: [String]) -> [(String, String)] {
+        let read = request.source.select(d)
+        let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
+        let read1 = Set(["at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after"])
+        let any = names.filter(read1.contains).map { "\(d.anyValue)(\(d.quoted($0))) AS \(d.quoted($0))" }
+        let text = SQLSchema.types(d).text
+        let kept = names.map { read1.contains($0) ? d.quoted($0) : "CAST(NULL AS \(text)) AS \(d.quoted($0))" }
+        var keep = "NOT variants"
+        if !near.isEmpty {
+            keep += " AND (\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
+                + " OR id IN (SELECT refund_of FROM gi UNION ALL SELECT refund_of FROM sv))"
+        }
+        return [
+            ("s0", read),
+            (
+                "gi",
+                """
+                SELECT id, \(any.joined(separator: ", ")), \(d.isTrue("MIN(h) <> MAX(h)")) AS variants
+                FROM (SELECT s0.*, hash(\(names.map { d.quoted($0) }.joined(separator: ", "))) AS h FROM s0) s GROUP BY id
+                """
+            ),
+            ("sv", "SELECT s.* FROM (\(read)) s WHERE id IN (SELECT id FROM gi WHERE variants)"),
+            (
+                "src",
+                """
+                SELECT id, \(kept.joined(separator: ", ")), FALSE AS dup FROM gi
+                WHERE \(keep)
+                UNION ALL
+                SELECT sv.*, TRUE AS dup FROM sv
                 """
             ),
         ]
