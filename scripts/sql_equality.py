@@ -456,6 +456,11 @@ def main():
     conflicted = os.path.join(work, "osg-conflicts.jsonl")
     with open(conflicted, "w") as f:
         f.write(osg_export(7, conflicts=True)[0])
+    # One conflict alone, of a field absent in one copy and set in the other, on a charge
+    # before the window of the check: the table's query must still see it and stop.
+    nulled = os.path.join(work, "osg-null-conflict.jsonl")
+    with open(nulled, "w") as f:
+        f.write(text + null_conflict(text, before="2026-11-13") + "\n")
     voice = os.path.join(work, "voice.jsonl")
     subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "generate_takings.py"), "--entries", "20000", "--out", voice,
                     "--devices", "300"], check=True)
@@ -500,6 +505,8 @@ def main():
             for label, check in [("conflicts stop the query", lambda: run_conflicts(engine, name, conflicted, osg, results)),
                                  ("conflicts stop the query (window: two passes)",
                                   lambda: run_conflicts(engine, name, conflicted, window, results, " (window: two passes)")),
+                                 ("a conflict of a field absent and set stops the query",
+                                  lambda: run_null_conflict(engine, name, nulled, window, results)),
                                  ("audit", lambda: run_audit(engine, name, export, osg, planted, results))]:
                 try:
                     failures += check()
@@ -583,6 +590,33 @@ def run_conflicts(engine, name, path, opts, results, label=""):
     results[(name, "conflicts stop the query" + label)] = "equal" if ok else "DIFFERS"
     print("%s %s conflicts%s: margin exit %d, %d conflicting, %d cost errors; query stopped: %s; audit lists %d ids, %d unknown-dimension"
           % ("ok  " if ok else "FAIL", name, label, p.returncode, want, len(cost_errors), stopped, len(ids), len(odd)), flush=True)
+    return 0 if ok else 1
+
+
+def null_conflict(text, before):
+    """A copy of the first charge dated before `before` that has no note, with a note."""
+    for line in text.splitlines():
+        e = json.loads(line) if line.strip() else {}
+        if e.get("kind") == "charge" and "note" not in e and e.get("at", "9")[:10] < before:
+            return json.dumps(dict(e, note="set in one copy only"), separators=(",", ":"))
+    raise RuntimeError("no charge without a note before %s" % before)
+
+
+def run_null_conflict(engine, name, path, opts, results):
+    """One id, two copies, one with a field the other has not: margin finds one conflict;
+    the query must stop and say one id."""
+    p = margin(["pnl", path, "--format", "json"] + opts)
+    want = json.loads(p.stdout)["input"]["rejectedByClass"].get("conflicting-duplicate", 0)
+    query = margin(["pnl", "--sql", name] + source_args(engine, path) + opts).stdout
+    try:
+        engine.run(query)
+        message = ""
+    except Exception as e:
+        message = str(e)
+    ok = p.returncode == 1 and want == 1 and "margin: 1 ids with conflicting duplicates" in message
+    results[(name, "a conflict of a field absent and set stops the query")] = "equal" if ok else "DIFFERS"
+    print("%s %s null conflict: margin exit %d, %d conflicting; query stopped with 1 id: %s"
+          % ("ok  " if ok else "FAIL", name, p.returncode, want, ok), flush=True)
     return 0 if ok else 1
 
 
