@@ -13,7 +13,8 @@
 ///    time as an instant);
 /// 3. `e`: every valid entry once by id; an id whose copies differ is a conflict, which
 ///    stops the query with an error (input order, which `margin pnl` uses to keep the
-///    first copy, is not something a table has);
+///    first copy, is not something a table has). DuckDB groups the lines by id before the
+///    checks instead (`groupedSource`), so only an id written differently is grouped here;
 /// 4. `w`, `r`: charges and refunds in the half-open window; a refund counts only when
 ///    the charge it names exists, is a charge, and is of the same feature;
 /// 5. each charge's metered cost from its quantities, the card version in force at its
@@ -316,7 +317,8 @@ public struct PnLSQLCompiler: Sendable {
         let date: String
         let nanos: String
         if d == .duckdb {
-            date = "CASE WHEN at_ok THEN TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01' END AS days"
+            date =
+                "CASE WHEN at_ok THEN TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01' END AS days"
             nanos =
                 "\(d.bigint(fraction)) * [\((0..<9).map { "1" + String(repeating: "0", count: 8 - $0) }.joined(separator: ", "))][\(places)]"
         } else {
@@ -365,7 +367,8 @@ public struct PnLSQLCompiler: Sendable {
             : " y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,"
         let dateOK =
             d == .duckdb
-            ? "days IS NOT NULL" : "at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays))"
+            ? "days IS NOT NULL"
+            : "at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays))"
         ctes.append(
             (
                 "p3",
@@ -440,12 +443,12 @@ public struct PnLSQLCompiler: Sendable {
             (
                 "e",
                 single + """
-                SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
-                       \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                       MAX(odd) AS odd_dims, \(d.isTrue("MIN(h) <> MAX(h)")) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
-                FROM (SELECT p.*, \(hasDup && !grouped ? "CASE WHEN dup THEN \(content) END" : content) AS h, \(oddDimensions) AS odd FROM p WHERE valid\(grouped ? " AND dup" : "")) v
-                GROUP BY id
-                """
+                    SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
+                           \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
+                           MAX(odd) AS odd_dims, \(d.isTrue("MIN(h) <> MAX(h)")) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
+                    FROM (SELECT p.*, \(hasDup && !grouped ? "CASE WHEN dup THEN \(content) END" : content) AS h, \(oddDimensions) AS odd FROM p WHERE valid\(grouped ? " AND dup" : "")) v
+                    GROUP BY id
+                    """
             ))
         return ctes
     }
@@ -463,7 +466,8 @@ public struct PnLSQLCompiler: Sendable {
     ///
     /// Both passes read the source: keeping the second pass's columns in memory instead
     /// (a materialized CTE in DuckDB) used 2.4 times the memory for no measurable gain on
-    /// the 10M benchmark (docs/sql.md).
+    /// the 10M benchmark (docs/sql.md). DuckDB reads it once and groups it by id first
+    /// (`groupedSource`), with or without a window.
     func relevantSource() -> [(String, String)] {
         let window = request.window
         var near: [String] = []
@@ -513,13 +517,20 @@ public struct PnLSQLCompiler: Sendable {
     func groupedSource(near: [String]) -> [(String, String)] {
         let read = request.source.select(d)
         let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
-        let read1 = Set(["at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after"])
-        let any = names.filter(read1.contains).map { "\(d.anyValue)(\(d.quoted($0))) AS \(d.quoted($0))" }
+        let checked = Set([
+            "at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after",
+        ])
+        let any = names.filter(checked.contains).map {
+            "\(d.anyValue)(\(d.quoted($0))) AS \(d.quoted($0))"
+        }
         let text = SQLSchema.types(d).text
-        let kept = names.map { read1.contains($0) ? d.quoted($0) : "CAST(NULL AS \(text)) AS \(d.quoted($0))" }
+        let kept = names.map {
+            checked.contains($0) ? d.quoted($0) : "CAST(NULL AS \(text)) AS \(d.quoted($0))"
+        }
         var keep = "NOT variants"
         if !near.isEmpty {
-            keep += " AND (\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
+            keep +=
+                " AND (\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
                 + " OR id IN (SELECT refund_of FROM gi UNION ALL SELECT refund_of FROM sv))"
         }
         return [

@@ -5,7 +5,7 @@ import Testing
 
 /// `margin pnl --sql` beyond the per-feature table: each period's share of the fixed costs
 /// with `--by`, the two-pass source that reads in full only the lines that can change the
-/// table, the audit's origin columns and margin's `wrong-type` patterns. The engines run
+/// table, DuckDB's one read grouped by id before the checks, the audit's origin columns and margin's `wrong-type` patterns. The engines run
 /// these queries in `scripts/sql-equality`.
 @Suite struct PnLSQLScaleTests {
     static let costs =
@@ -93,8 +93,8 @@ import Testing
 
     /// With a window, both passes read the source (files or a table); only the rows of an
     /// id with more than one line are hashed (the audit, which reads every line in one pass,
-    /// hashes every row).
-    @Test(arguments: SQLDialect.allCases.filter { $0 != .postgres })
+    /// hashes every row). DuckDB groups instead (below).
+    @Test(arguments: [SQLDialect.clickhouse, .spark])
     func aWindowedQueryHashesOnlyIdsWithCopies(dialect: SQLDialect) throws {
         let window = ["--since", "2026-11-10T03:00:00Z", "--until", "2026-11-24T18:30:00Z"]
         let q = try query(["--sql", dialect.rawValue] + window)
@@ -114,6 +114,46 @@ import Testing
         try #require(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.components(separatedBy: "FROM ledger").count == 3)
         #expect(table.stdout.contains("CASE WHEN dup THEN "))
+    }
+
+    /// DuckDB reads the source once and groups every line by id before any check: the
+    /// hash that tells an id's lines apart covers every field but the id, only the lines of
+    /// an id written differently are read again (`sv`), and only those are grouped again
+    /// after the checks. With or without a window, from files or a table; the audit still
+    /// reads and checks every line.
+    @Test(arguments: [[], ["--since", "2026-11-10T03:00:00Z", "--until", "2026-11-24T18:30:00Z"]])
+    func duckDBGroupsEveryLineByIdBeforeTheChecks(window: [String]) throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        try dir.write("e.jsonl", PnLSQLTests.export)
+        for (source, read) in [
+            (["e.jsonl"], "read_ndjson("), (["--table", "ledger"], "FROM ledger"),
+        ] {
+            let r = try runMargin(
+                ["pnl", "--sql", "duckdb", "--cards", repositoryCards, "--card", "osg"] + source
+                    + window, in: dir.path)
+            try #require(r.status == 0, "\(r.stderr)")
+            let q = r.stdout
+            #expect(q.components(separatedBy: read).count == 3, "s0, and sv for the variants")
+            #expect(!q.contains("GROUPING SETS") && !q.contains("s2 AS"))
+            let fields = SQLSchema.columns.map(\.name).filter { $0 != "id" }
+            #expect(
+                q.contains(
+                    "hash(\(fields.map { "\"\($0)\"" }.joined(separator: ", "))) AS h FROM s0"))
+            #expect(q.contains("AS variants\n    FROM (SELECT s0.*"))
+            #expect(q.contains("WHERE id IN (SELECT id FROM gi WHERE variants)"))
+            #expect(q.contains("FALSE AS dup FROM gi\n    WHERE NOT variants"))
+            #expect(q.contains("WHERE valid AND NOT dup\n") && q.contains("WHERE valid AND dup) v"))
+            #expect(
+                window.isEmpty
+                    != q.contains(
+                        "OR id IN (SELECT refund_of FROM gi UNION ALL SELECT refund_of FROM sv)"))
+            #expect(q.contains("TRY_CAST(substring(at_text, 1, 10) AS DATE) - DATE '1970-01-01'"))
+            #expect(q.contains("[100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1]"))
+        }
+        let audit = try query(["--sql-audit", "duckdb"] + window)
+        #expect(!audit.contains(" gi ") && !audit.contains("AS dup"))
+        #expect(audit.components(separatedBy: "read_ndjson(").count == 2)
     }
 
     /// The audit names where a row came from as far as each engine's reader tells.
