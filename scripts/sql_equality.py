@@ -460,7 +460,7 @@ def main():
     # before the window of the check: the table's query must still see it and stop.
     nulled = os.path.join(work, "osg-null-conflict.jsonl")
     with open(nulled, "w") as f:
-        f.write(text + null_conflict(text, before="2026-11-13") + "\n")
+        f.write(text + null_conflict(text, before="2026-11-12") + "\n")
     voice = os.path.join(work, "voice.jsonl")
     subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "generate_takings.py"), "--entries", "20000", "--out", voice,
                     "--devices", "300"], check=True)
