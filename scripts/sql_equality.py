@@ -617,7 +617,7 @@ def run_null_conflict(engine, name, path, opts, results):
     said = "margin: 1 ids with conflicting duplicates" in message or "margin: ids with conflicting duplicates" in message
     ok = p.returncode == 1 and want == 1 and said
     results[(name, "a conflict of a field absent and set stops the query")] = "equal" if ok else "DIFFERS"
-    print("%s %s null conflict: margin exit %d, %d conflicting; query stopped with 1 id: %s"
+    print("%s %s null conflict: margin exit %d, %d conflicting; query stopped naming it: %s"
           % ("ok  " if ok else "FAIL", name, p.returncode, want, ok), flush=True)
     return 0 if ok else 1
 
