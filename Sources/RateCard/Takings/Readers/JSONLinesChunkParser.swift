@@ -24,6 +24,15 @@ enum JSONLinesChunkParser {
         var blank = 0
         var fields = EntryScanner.Fields()
         while start < count {
+            // Most lines are entries read in one pass, their end found on the way.
+            if base[start] == UInt8(ascii: "{"),
+                let n = scanner.scanLine(base + start, count - start, into: &fields)
+            {
+                builder.add(fields, scanner, line: line)
+                line += 1
+                start += n + 1
+                continue
+            }
             let rest = count - start
             let nl = memchrIndex(base + start, rest)
             let lineEnd = nl.map { start + $0 } ?? count
