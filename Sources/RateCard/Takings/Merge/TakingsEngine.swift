@@ -205,6 +205,7 @@ final class TakingsEngine {
             let keep = keepQuantity
             let interners = parserDevices
             let cursor = PieceCursor()
+            let shardCount = shards.count
             let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1, empty: .success(0))
             let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
             // Thread 0 first carries the unparsed tail over to the spare buffer and reads the
@@ -231,7 +232,7 @@ final class TakingsEngine {
                     let (start, end) = pieces[p]
                     parsed[p] = JSONLinesChunkParser.parse(
                         base.pointer + start, end - start, final: final && p == pieces.count - 1,
-                        keepQuantity: keep, devices: &devices, worker: t,
+                        keepQuantity: keep, devices: &devices, worker: t, shards: shardCount,
                         reusing: p < parts ? spares.take(p) : ParsedChunk())
                 }
                 interners[t] = devices

@@ -7,13 +7,16 @@
 /// Parses a buffer of whole JSON Lines into a `ParsedChunk`.
 enum JSONLinesChunkParser {
     /// `final` says this is the end of the input, so a last line without a newline may be
-    /// a truncated one. `reusing` is a merged chunk whose storage the new one takes over.
+    /// a truncated one. `shards` is how many shards will merge the chunk (its records are
+    /// grouped for them). `reusing` is a merged chunk whose storage the new one takes over.
     static func parse(
         _ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: QuantityNeed,
-        devices: inout DeviceInterner, worker: Int, reusing: ParsedChunk = ParsedChunk()
+        devices: inout DeviceInterner, worker: Int, shards: Int = 1,
+        reusing: ParsedChunk = ParsedChunk()
     ) -> ParsedChunk {
         var builder = ChunkBuilder(
-            keepQuantity: keepQuantity, devices: devices, deferDevices: true, reusing: reusing)
+            keepQuantity: keepQuantity, devices: devices, deferDevices: true, shards: shards,
+            reusing: reusing)
         devices = DeviceInterner(capacity: 1)  // the builder now holds the only reference
         defer { devices = builder.devices }
         builder.reserve(count / 128 + 16)
