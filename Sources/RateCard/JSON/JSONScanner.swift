@@ -27,8 +27,12 @@ struct JSONScanner {
     /// The offset of the next byte to read.
     var i = 0
     private(set) var scratch: UnsafeMutablePointer<UInt8>
-    private var scratchCapacity: Int
+    private(set) var scratchCapacity: Int
     private var scratchCount = 0
+    /// Whether a newline ends the input where whitespace may appear, instead of being
+    /// whitespace: set while a line is scanned without first finding its end, so the scan
+    /// never runs on into the next line.
+    var newlineEnds = false
 
     init(capacity: Int = 4096) {
         scratchCapacity = max(16, capacity)
@@ -85,7 +89,11 @@ struct JSONScanner {
             // Most calls find no blank at all (exports are written without), so the
             // common byte is settled by one comparison.
             if b > 0x20 { return }
-            if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A { i += 1 } else { return }
+            if b == 0x20 || b == 0x09 || b == 0x0D || (b == 0x0A && !newlineEnds) {
+                i += 1
+            } else {
+                return
+            }
         }
     }
 

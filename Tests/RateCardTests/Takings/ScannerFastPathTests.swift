@@ -93,4 +93,95 @@ import Testing
             }
         }
     }
+
+    /// Lines whose end the fast path must find or leave to the line-by-line read: entries,
+    /// a newline where whitespace may go, text after the entry, blanks, `\r\n`, lines
+    /// longer than the scanner's buffer, and a last line with no newline.
+    static func awkwardLines(_ g: inout SplitMix64) -> [String] {
+        let entry = #"{"id":"e%d","at":"2026-11-02T10:00:00Z","kind":"grant","amount":%d%@}"#
+        var lines: [String] = []
+        for n in 0..<400 {
+            let tail: String
+            switch Int.random(in: 0..<12, using: &g) {
+            case 0: tail = ",\n\"note\":\"split\""  // a newline where whitespace may go
+            case 1:
+                tail =
+                    #","note":"\#(String(repeating: "w", count: Int.random(in: 4_000..<4_200, using: &g)))""#
+            case 2: tail = "} {"  // text after the entry
+            case 3: tail = "}   \r"
+            case 4: tail = #","note":"a\nb""#  // an escaped newline is text
+            case 5: tail = ",\"note\":\"x"  // truncated inside a string
+            case 6: tail = "   "
+            default: tail = ""
+            }
+            let line = String(format: entry, n, Int.random(in: 1..<9_999, using: &g), tail)
+            switch Int.random(in: 0..<16, using: &g) {
+            case 0: lines.append("")
+            case 1: lines.append("  \t")
+            case 2: lines.append(" " + line)
+            default: lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    @Test(
+        "lines read without first finding their end: the same records and problems as line by line",
+        arguments: [false, true])
+    func linesReadInOnePass(endsWithNewline: Bool) throws {
+        var g = SplitMix64(seed: endsWithNewline ? 11 : 12)
+        for round in 0..<20 {
+            var text = Self.awkwardLines(&g).joined(separator: "\n")
+            if round % 2 == 0 {
+                // The last line cut short, to be reported as truncated.
+                text += #"\n{"id":"last","at":"2026-11-02T10:00:00Z","kind":"gr"#
+            }
+            if endsWithNewline { text += "\n" }
+            let bytes = Array(text.utf8)
+            let (fast, slow) = bytes.withUnsafeBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                var devices = DeviceInterner()
+                let fast = JSONLinesChunkParser.parse(
+                    base, buffer.count, final: true, keepQuantity: .none, devices: &devices,
+                    worker: 0)
+                return (fast, Self.lineByLine(base, buffer.count))
+            }
+            #expect(fast.lineCount == slow.lineCount && fast.blankCount == slow.blankCount)
+            #expect(fast.records.map { "\($0)" } == slow.records.map { "\($0)" })
+            #expect(fast.problems.map { "\($0)" } == slow.problems.map { "\($0)" })
+            #expect(fast.records.count > 100 && fast.problems.count > 10)
+        }
+    }
+
+    /// The reference: find each line's end first, then scan the line alone.
+    static func lineByLine(_ base: UnsafePointer<UInt8>, _ count: Int) -> ParsedChunk {
+        var builder = ChunkBuilder(keepQuantity: .none)
+        var scanner = EntryScanner()
+        defer { scanner.release() }
+        var start = 0
+        var line: UInt32 = 0
+        var blank = 0
+        while start < count {
+            var end = start
+            while end < count, base[end] != 0x0A { end += 1 }
+            let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                blank += 1
+            } else {
+                do {
+                    let f = try scanner.scan(
+                        base + start, end - start, truncatedAtEnd: end == count)
+                    builder.add(f, scanner, line: line)
+                } catch {
+                    builder.reject(line: line, error)
+                }
+            }
+            line += 1
+            start = end + 1
+        }
+        var chunk = builder.finish()
+        chunk.lineCount = Int(line)
+        chunk.blankCount = blank
+        return chunk
+    }
 }

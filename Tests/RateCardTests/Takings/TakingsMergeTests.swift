@@ -170,4 +170,28 @@ struct TakingsMergeTests {
         let missing = try Takings.run([good[0], good[2], good[3]].joined(separator: "\n"))
         #expect(missing.warnings.contains { $0.rule?.id == "balance-chain" })
     }
+
+    @Test("the shards' refunds in input order: merged as a sort would order them, sorted or not")
+    func refundsInInputOrder() {
+        var g = SplitMix64(seed: 5)
+        for round in 0..<200 {
+            let lists = (0..<Int.random(in: 0..<5, using: &g)).map { k in
+                var places = (0..<Int.random(in: 0..<40, using: &g)).map { _ in
+                    (Int.random(in: 0..<3, using: &g), Int.random(in: 1..<60, using: &g))
+                }
+                if round % 3 != 0 { places.sort { $0 < $1 } }  // shards' lists are in order
+                return places.map { input, line in
+                    PendingRefund(
+                        id0: UInt64(k), id1: 0, ref0: 0, ref1: 0,
+                        meta: SlotMeta.pack(line: line, input: input, kind: .refund, feature: 0),
+                        feature: 0, amount: 1, seconds: 0, nanos: 0, refundOf: "")
+                }
+            }
+            let merged = TakingsEngine.inInputOrder(lists).map { ($0.meta, $0.id0) }
+            let sorted = lists.flatMap { $0 }.sorted { SlotMeta.precedes($0.meta, $1.meta) }
+                .map { ($0.meta, $0.id0) }
+            #expect(merged.map(\.0) == sorted.map(\.0))
+            #expect(merged.count == lists.reduce(0) { $0 + $1.count })
+        }
+    }
 }

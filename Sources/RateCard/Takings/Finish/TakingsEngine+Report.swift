@@ -10,12 +10,7 @@ extension TakingsEngine {
         var inWindow = shards.reduce(0) { $0 + $1.state.inWindow }
 
         // Refunds: every input is read, so the charge each names can be looked up.
-        var refunds = shards.flatMap(\.state.pendingRefunds)
-        refunds.sort {
-            (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (
-                SlotMeta.input($1.meta), SlotMeta.line($1.meta)
-            )
-        }
+        let refunds = Self.inInputOrder(shards.map(\.state.pendingRefunds))
         resolveRefunds(
             refunds, charges: lookUpCharges(refunds), into: final, log: &log, entries: &entries,
             inWindow: &inWindow)
@@ -59,6 +54,36 @@ extension TakingsEngine {
             belowTheLine: below, input: input, rejections: log.first, unknownFeatures: unknown,
             warnings: warnings.sorted(), errors: errors.sorted(), costCurrency: costCurrency,
             chargeAudit: audit)
+    }
+
+    /// The shards' refunds as one list in input order. Each shard's list is already in
+    /// input order (chunks are merged in order), so they are merged, not sorted; a list
+    /// out of order is sorted first.
+    static func inInputOrder(_ lists: [[PendingRefund]]) -> [PendingRefund] {
+        @inline(__always) func before(_ a: PendingRefund, _ b: PendingRefund) -> Bool {
+            SlotMeta.precedes(a.meta, b.meta)
+        }
+        var lists = lists.filter { !$0.isEmpty }
+        for k in lists.indices
+        where zip(lists[k], lists[k].dropFirst()).contains(where: {
+            before($1, $0)
+        }) {
+            lists[k].sort(by: before)
+        }
+        if lists.count <= 1 { return lists.first ?? [] }
+        var out: [PendingRefund] = []
+        out.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        var next = [Int](repeating: 0, count: lists.count)
+        while true {
+            var pick = -1
+            for k in lists.indices where next[k] < lists[k].count {
+                if pick < 0 || before(lists[k][next[k]], lists[pick][next[pick]]) { pick = k }
+            }
+            guard pick >= 0 else { break }
+            out.append(lists[pick][next[pick]])
+            next[pick] += 1
+        }
+        return out
     }
 
     /// Balance chains, device by device: a warning (an error under `--strict`) for each

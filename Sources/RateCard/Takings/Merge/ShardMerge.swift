@@ -54,13 +54,16 @@ struct ShardMerge {
     /// coming one after another.
     mutating func mergeAll() {
         let records = chunk.records
-        let mine = ownRecords(records)
+        let grouped = chunk.shardEnds.count == settings.shards
+        let mine = grouped ? chunk.byShard : ownRecords(records)
+        let first = grouped && index > 0 ? chunk.shardEnds[index - 1] : 0
+        let last = grouped ? chunk.shardEnds[index] : mine.count
         let group = 48
-        touch(records, mine, 0..<min(group, mine.count))
-        var g = 0
-        while g < mine.count {
-            let groupEnd = min(g + group, mine.count)
-            touch(records, mine, groupEnd..<min(groupEnd + group, mine.count))
+        touch(records, mine, first..<min(first + group, last))
+        var g = first
+        while g < last {
+            let groupEnd = min(g + group, last)
+            touch(records, mine, groupEnd..<min(groupEnd + group, last))
             for j in g..<groupEnd {
                 handle(records[Int(mine[j])])
             }

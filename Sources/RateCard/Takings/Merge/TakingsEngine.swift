@@ -47,9 +47,9 @@ final class TakingsEngine {
                 expectedEntries: expectedEntriesPerShard)
         }
         rejections = RejectionLog(limit: options.rejectionsShown)
-        // Four pieces per thread and block, so the threads can balance their work.
-        parserDevices = ResultSlots(count: options.threads * 4, empty: DeviceInterner())
-        parserDeviceMaps = Array(repeating: [], count: options.threads * 4)
+        // One parser state per thread: each thread parses the pieces it takes in order.
+        parserDevices = ResultSlots(count: options.threads, empty: DeviceInterner())
+        parserDeviceMaps = Array(repeating: [], count: options.threads)
     }
 
     /// Which charges' quantities the readers keep (those the pricing can cost).
@@ -156,10 +156,10 @@ final class TakingsEngine {
         let reader = SendableSource(source: source)
         // The chunks of the block parsed last, merged during the next step.
         var pending: (chunks: [ParsedChunk], baseLine: Int)?
-        // Chunks already merged, whose storage the next parse of each piece takes over.
-        // Four pieces per thread and block (each with its parser state), so that the
-        // threads balance their work within a step.
-        let parts = threads * 4
+        // Chunks already merged, whose storage the next parses take over. A block is cut
+        // into many more pieces than threads, which the threads take one by one, so that
+        // they finish a step together (the step waits for its last piece).
+        let parts = threads * Self.piecesPerThread
         let spares = ResultSlots<ParsedChunk>(count: parts, empty: ParsedChunk())
         while true {
             if !eof, filled < capacity, !readAhead {
@@ -204,12 +204,16 @@ final class TakingsEngine {
             let next = SendableMutablePointer(pointer: spare)
             let keep = keepQuantity
             let interners = parserDevices
-            // Task 0 carries the unparsed tail over to the spare buffer and reads the next
-            // block behind it; tasks 1...merges merge the previous block; the rest parse.
+            let cursor = PieceCursor()
+            let shardCount = shards.count
             let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1, empty: .success(0))
             let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
-            parallel(1 + merges + pieces.count) { k in
-                if k == 0 {
+            // Thread 0 first carries the unparsed tail over to the spare buffer and reads the
+            // next block behind it; thread t < merges merges shard t of the previous block.
+            // Then every thread parses the pieces it takes, in piece order, with its own
+            // parser state (its device table), so each state sees its pieces in order.
+            parallel(threads) { t in
+                if t == 0 {
                     if carry > 0 {
                         next.pointer.update(from: base.pointer + carryFrom, count: carry)
                     }
@@ -219,21 +223,19 @@ final class TakingsEngine {
                         : Result { () throws(TakingsInputError) in
                             try reader.source.fill(next.pointer + carry, count: room)
                         }
-                    return
                 }
-                guard k > merges else {
-                    work.run(shard: k - 1)
-                    return
+                if t < merges { work.run(shard: t) }
+                var devices = interners.take(t)
+                while true {
+                    let p = cursor.take()
+                    guard p < pieces.count else { break }
+                    let (start, end) = pieces[p]
+                    parsed[p] = JSONLinesChunkParser.parse(
+                        base.pointer + start, end - start, final: final && p == pieces.count - 1,
+                        keepQuantity: keep, devices: &devices, worker: t, shards: shardCount,
+                        reusing: p < parts ? spares.take(p) : ParsedChunk())
                 }
-                // Piece p of every block has parser state p (its device table).
-                let p = k - 1 - merges
-                let (start, end) = pieces[p]
-                var devices = interners.take(p)
-                parsed[p] = JSONLinesChunkParser.parse(
-                    base.pointer + start, end - start, final: final && p == pieces.count - 1,
-                    keepQuantity: keep, devices: &devices, worker: p,
-                    reusing: p < parts ? spares.take(p) : ParsedChunk())
-                interners[p] = devices
+                interners[t] = devices
             }
             let chunks = parsed.takeAll()
             for (p, merged) in (pending?.chunks ?? []).enumerated() where p < parts {
@@ -254,6 +256,9 @@ final class TakingsEngine {
             merge(pending.chunks, input: input, path: path, baseLine: pending.baseLine)
         }
     }
+
+    /// Pieces of a block per thread: enough that the wait for a step's last piece is short.
+    static let piecesPerThread = 16
 
     private func lastNewline(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Int? {
         var k = n - 1

@@ -42,6 +42,16 @@ struct SendablePointer: @unchecked Sendable {
     let pointer: UnsafePointer<UInt8>
 }
 
+/// Hands out the pieces of a step one by one to the threads that ask, in order.
+final class PieceCursor: Sendable {
+    private let next = Atomic<Int>(0)
+
+    /// The next piece's index (past the last one when all are taken).
+    func take() -> Int {
+        next.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+}
+
 /// Slots that concurrent workers fill, one index each. Every slot starts as `empty`, so
 /// reading a slot a worker has not filled gives that value, never a trap.
 final class ResultSlots<T: Sendable>: Sendable {

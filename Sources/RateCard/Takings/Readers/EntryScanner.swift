@@ -161,6 +161,28 @@ struct EntryScanner {
         }
     }
 
+    /// The entry that starts at `base` and runs to the first newline within `count` bytes,
+    /// scanned without first looking for that newline: the line's length (the newline's
+    /// offset, or `count` when the bytes end first), or nil when this fast path cannot
+    /// take the line. Then the caller finds the line's end and calls `scan(_:_:into:)`,
+    /// which names the problem: a line that is not a valid entry, or one longer than the
+    /// scanner's buffer. A newline counts as the end wherever whitespace may appear, and
+    /// strings cannot hold one, so a line read here is read exactly as `scan` reads it.
+    mutating func scanLine(_ base: UnsafePointer<UInt8>, _ count: Int, into f: inout Fields)
+        -> Int?
+    {
+        let limit = min(count, json.scratchCapacity)
+        json.reset(base, limit)
+        json.newlineEnds = true
+        defer { json.newlineEnds = false }
+        if !dimensions.isEmpty { dimensions.removeAll(keepingCapacity: true) }
+        unknownKeys.removeAll()
+        f = Fields()
+        do { try scanObject(&f) } catch { return nil }
+        if i < limit { return i }  // at the newline (`scanObject` checked)
+        return limit == count ? count : nil
+    }
+
     /// An entry-level syntax error at the current byte (the JSON grammar's own are
     /// `syntax(_: JSONScanError.Problem)`).
     private func entrySyntax(_ message: String) -> LineProblem {
@@ -259,7 +281,7 @@ struct EntryScanner {
             }
         }
         skipWhitespace()
-        guard i == end else {
+        guard i == end || (json.newlineEnds && base[i] == 0x0A) else {
             throw LineProblem(
                 .malformedJSON,
                 "unexpected \(describeCurrent()) after the entry's closing '}' (one entry per line)",

@@ -7,13 +7,16 @@
 /// Parses a buffer of whole JSON Lines into a `ParsedChunk`.
 enum JSONLinesChunkParser {
     /// `final` says this is the end of the input, so a last line without a newline may be
-    /// a truncated one. `reusing` is a merged chunk whose storage the new one takes over.
+    /// a truncated one. `shards` is how many shards will merge the chunk (its records are
+    /// grouped for them). `reusing` is a merged chunk whose storage the new one takes over.
     static func parse(
         _ base: UnsafePointer<UInt8>, _ count: Int, final: Bool, keepQuantity: QuantityNeed,
-        devices: inout DeviceInterner, worker: Int, reusing: ParsedChunk = ParsedChunk()
+        devices: inout DeviceInterner, worker: Int, shards: Int = 1,
+        reusing: ParsedChunk = ParsedChunk()
     ) -> ParsedChunk {
         var builder = ChunkBuilder(
-            keepQuantity: keepQuantity, devices: devices, deferDevices: true, reusing: reusing)
+            keepQuantity: keepQuantity, devices: devices, deferDevices: true, shards: shards,
+            reusing: reusing)
         devices = DeviceInterner(capacity: 1)  // the builder now holds the only reference
         defer { devices = builder.devices }
         builder.reserve(count / 128 + 16)
@@ -24,6 +27,15 @@ enum JSONLinesChunkParser {
         var blank = 0
         var fields = EntryScanner.Fields()
         while start < count {
+            // Most lines are entries read in one pass, their end found on the way.
+            if base[start] == UInt8(ascii: "{"),
+                let n = scanner.scanLine(base + start, count - start, into: &fields)
+            {
+                builder.add(fields, scanner, line: line)
+                line += 1
+                start += n + 1
+                continue
+            }
             let rest = count - start
             let nl = memchrIndex(base + start, rest)
             let lineEnd = nl.map { start + $0 } ?? count

@@ -52,6 +52,11 @@ struct ParsedChunk {
     /// Which persistent parser state made the chunk (its device indexes), or -1 for one
     /// that started from nothing.
     var worker = -1
+    /// The records' indexes grouped by the shard that owns each id, in input order within
+    /// a shard: shard `s` has `byShard[shardEnds[s - 1]..<shardEnds[s]]`. Empty when the
+    /// parser did not group them; then each shard picks its own out of all records.
+    var byShard: [Int32] = []
+    var shardEnds: [Int] = []
     /// Rejected lines: 0-based line within the chunk and the problem.
     var problems: [(line: UInt32, problem: LineProblem)] = []
     /// Lines in the chunk, blank ones included.
@@ -69,6 +74,8 @@ struct ParsedChunk {
         features.removeAll(keepingCapacity: true)
         newDevices.removeAll(keepingCapacity: true)
         problems.removeAll(keepingCapacity: true)
+        byShard.removeAll(keepingCapacity: true)
+        shardEnds.removeAll(keepingCapacity: true)
         worker = -1
         lineCount = 0
         blankCount = 0
