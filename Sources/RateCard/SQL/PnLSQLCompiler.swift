@@ -425,8 +425,11 @@ public struct PnLSQLCompiler: Sendable {
                 "card", "balance", "payment_ref", "price",
             ]
             + dims.indices.map { "qv_\($0)" }
-        let content = d.contentHash(
+        let content = d.contentTest(
             fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
+        let h = content.row.map {
+            "\(hasDup && !grouped ? "CASE WHEN dup THEN \($0) END" : $0) AS h, "
+        } ?? ""
         // Copies of an id that are not a conflict have the same content: any one will do.
         let any = d.anyValue
         let mins = dims.indices.map { "\(any)(qv_\($0)) AS qv_\($0)" }
@@ -445,8 +448,8 @@ public struct PnLSQLCompiler: Sendable {
                 single + """
                     SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                            \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                           MAX(odd) AS odd_dims, \(d.isTrue("MIN(h) <> MAX(h)")) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
-                    FROM (SELECT p.*, \(hasDup && !grouped ? "CASE WHEN dup THEN \(content) END" : content) AS h, \(oddDimensions) AS odd FROM p WHERE valid\(grouped ? " AND dup" : "")) v
+                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
+                    FROM (SELECT p.*, \(h)\(oddDimensions) AS odd FROM p WHERE valid\(grouped ? " AND dup" : "")) v
                     GROUP BY id
                     """
             ))
@@ -523,6 +526,7 @@ public struct PnLSQLCompiler: Sendable {
         let any = names.filter(checked.contains).map {
             "\(d.anyValue)(\(d.quoted($0))) AS \(d.quoted($0))"
         }
+        let all = names.map { d.quoted($0) }.joined(separator: ", ")
         let text = SQLSchema.types(d).text
         let kept = names.map {
             checked.contains($0) ? d.quoted($0) : "CAST(NULL AS \(text)) AS \(d.quoted($0))"
@@ -535,11 +539,12 @@ public struct PnLSQLCompiler: Sendable {
         }
         return [
             ("s0", read),
+            ("d", "SELECT id, \(all) FROM s0 GROUP BY id, \(all)"),
             (
                 "gi",
                 """
-                SELECT id, \(any.joined(separator: ", ")), \(d.isTrue("MIN(h) <> MAX(h)")) AS variants
-                FROM (SELECT s0.*, hash(\(names.map { d.quoted($0) }.joined(separator: ", "))) AS h FROM s0) s GROUP BY id
+                SELECT id, \(any.joined(separator: ", ")), COUNT(*) > 1 AS variants
+                FROM d GROUP BY id
                 """
             ),
             ("sv", "SELECT s.* FROM (\(read)) s WHERE id IN (SELECT id FROM gi WHERE variants)"),
