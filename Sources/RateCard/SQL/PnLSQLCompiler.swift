@@ -427,9 +427,10 @@ public struct PnLSQLCompiler: Sendable {
             + dims.indices.map { "qv_\($0)" }
         let content = d.contentTest(
             fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
-        let h = content.row.map {
-            "\(hasDup && !grouped ? "CASE WHEN dup THEN \($0) END" : $0) AS h, "
-        } ?? ""
+        let h =
+            content.row.map {
+                "\(hasDup && !grouped ? "CASE WHEN dup THEN \($0) END" : $0) AS h, "
+            } ?? ""
         // Copies of an id that are not a conflict have the same content: any one will do.
         let any = d.anyValue
         let mins = dims.indices.map { "\(any)(qv_\($0)) AS qv_\($0)" }
