@@ -457,20 +457,18 @@ extension TakingsEngine {
                     let table = shards[s].table.storage
                     let group = 32
                     var g = 0
-                    var sink: UInt64 = 0
                     while g < n {
                         let end = min(g + group, n)
                         let ahead = min(end + group, n)
                         for j in end..<ahead where SlotMeta.shard(of: rs[j].ref0, count: count) == s
                         {
-                            sink ^= table.touch(id0: rs[j].ref0, id1: rs[j].ref1)
+                            table.prefetch(id0: rs[j].ref0, id1: rs[j].ref1)
                         }
                         for j in g..<end where SlotMeta.shard(of: rs[j].ref0, count: count) == s {
                             out[j] = table.entry(id0: rs[j].ref0, id1: rs[j].ref1)
                         }
                         g = end
                     }
-                    if sink == 0x5eed_5eed_5eed_5eed { shards[s].table.storage.sink ^= sink }
                 }
             }
         }

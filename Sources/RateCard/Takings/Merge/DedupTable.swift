@@ -50,8 +50,6 @@ struct DedupSlots {
     private(set) var mapped: Bool
     /// The amounts that do not fit in a slot.
     private(set) var largeAmounts: [IdKey: Int64] = [:]
-    /// Written so that `touch` loads are not optimised away.
-    var sink: UInt64 = 0
 
     init(capacity: Int) {
         self.capacity = max(64, capacity)
@@ -79,13 +77,14 @@ struct DedupSlots {
         return Int(truncatingIfNeeded: h.multipliedFullWidth(by: UInt64(capacity)).high)
     }
 
-    /// Loads the home slot of an id and the cache line after it, so that a later insert
+    /// Asks for the home slot of an id and the cache line after it, so that a later insert
     /// finds them in cache: a probe past the home slot, common once the table fills,
     /// usually ends in the next line.
     @inline(__always)
-    func touch(id0: UInt64, id1: UInt64) -> UInt64 {
+    func prefetch(id0: UInt64, id1: UInt64) {
         let k = home(id0, UInt32(truncatingIfNeeded: id1))
-        return slots[k].id0 ^ slots[k + 2 < capacity ? k + 2 : k].id0
+        Prefetch.read(slots + k)
+        Prefetch.read(slots + (k + 2 < capacity ? k + 2 : k))
     }
 
     @inline(__always)

@@ -49,7 +49,7 @@ struct ShardMerge {
             line: SlotMeta.line(meta))
     }
 
-    /// Touches the table slots (and chain sums) of the next group of records while
+    /// Prefetches the table slots (and chain sums) of the next group of records while
     /// handling this one, so that their cache misses overlap with useful work instead of
     /// coming one after another.
     mutating func mergeAll() {
@@ -59,11 +59,11 @@ struct ShardMerge {
         let first = grouped && index > 0 ? chunk.shardEnds[index - 1] : 0
         let last = grouped ? chunk.shardEnds[index] : mine.count
         let group = 48
-        touch(records, mine, first..<min(first + group, last))
+        prefetch(records, mine, first..<min(first + group, last))
         var g = first
         while g < last {
             let groupEnd = min(g + group, last)
-            touch(records, mine, groupEnd..<min(groupEnd + group, last))
+            prefetch(records, mine, groupEnd..<min(groupEnd + group, last))
             for j in g..<groupEnd {
                 handle(records[Int(mine[j])])
             }
@@ -91,20 +91,22 @@ struct ShardMerge {
     }
 
     @inline(__always)
-    mutating func touch(_ records: [TakingsRecord], _ mine: [Int32], _ range: Range<Int>) {
-        var sink: UInt64 = 0
-        for j in range {
-            let r = records[Int(mine[j])]
-            sink ^= table.touch(id0: r.id0, id1: r.id1)
-            if r.device != TakingsRecord.none {
-                let d = ctx.deviceMap[Int(r.device)]
-                // Both ends: a chain's 80 bytes often straddle two cache lines.
-                if d < st.chains.count {
-                    sink ^= UInt64(truncatingIfNeeded: st.chains[d].count) ^ st.chains[d].latestMeta
+    func prefetch(_ records: [TakingsRecord], _ mine: [Int32], _ range: Range<Int>) {
+        st.chains.withUnsafeBufferPointer { chains in
+            for j in range {
+                let r = records[Int(mine[j])]
+                table.prefetch(id0: r.id0, id1: r.id1)
+                if r.device != TakingsRecord.none {
+                    let d = ctx.deviceMap[Int(r.device)]
+                    // Both ends: a chain's 80 bytes often straddle two cache lines.
+                    if d < chains.count, let base = chains.baseAddress {
+                        let chain = UnsafeRawPointer(base + d)
+                        Prefetch.read(chain)
+                        Prefetch.read(chain + (MemoryLayout<ChainSums>.size - 1))
+                    }
                 }
             }
         }
-        table.sink ^= sink
     }
 
     /// Whether charges of global `feature` go to the pricing: with a pricing, when it

@@ -178,7 +178,7 @@ struct ChunkBuilder {
     mutating func finish() -> ParsedChunk {
         let ahead = 16
         for (k, d) in pendingDevices.enumerated() {
-            if k + ahead < pendingDevices.count { devices.touch(pendingDevices[k + ahead].h0) }
+            if k + ahead < pendingDevices.count { devices.prefetch(pendingDevices[k + ahead].h0) }
             chunk.records[d.record].device = devices.intern(d.h0, d.h1) {
                 String(decoding: UnsafeBufferPointer(start: d.name, count: d.count), as: UTF8.self)
             }

@@ -23,13 +23,15 @@ struct DeviceInterner: Sendable {
         slots = Array(repeating: Slot(), count: n)
     }
 
-    /// Loads the home slot of a hash so that a later `intern` finds it in cache.
+    /// Asks for the home slot of a hash so that a later `intern` finds it in cache.
     @inline(__always)
-    mutating func touch(_ h0: UInt64) {
-        sink ^= slots[Int(truncatingIfNeeded: h0) & (slots.count - 1)].h0
+    func prefetch(_ h0: UInt64) {
+        slots.withUnsafeBufferPointer { slots in
+            if let base = slots.baseAddress {
+                Prefetch.read(base + (Int(truncatingIfNeeded: h0) & (slots.count - 1)))
+            }
+        }
     }
-
-    private var sink: UInt64 = 0
 
     @inline(__always)
     mutating func intern(_ h0: UInt64, _ h1: UInt64, name: () -> String) -> UInt32 {
