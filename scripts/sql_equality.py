@@ -461,6 +461,11 @@ def main():
     nulled = os.path.join(work, "osg-null-conflict.jsonl")
     with open(nulled, "w") as f:
         f.write(text + null_conflict(text, before="2026-11-12") + "\n")
+    # Two copies whose fields' text would read alike if field boundaries were not tagged:
+    # note "a|9:b" and no card, against note "a" and card "b|-" (the original line removed).
+    crafted = os.path.join(work, "osg-crafted-conflict.jsonl")
+    with open(crafted, "w") as f:
+        f.write(crafted_conflict(text, before="2026-11-12"))
     voice = os.path.join(work, "voice.jsonl")
     subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "generate_takings.py"), "--entries", "20000", "--out", voice,
                     "--devices", "300"], check=True)
@@ -507,6 +512,9 @@ def main():
                                   lambda: run_conflicts(engine, name, conflicted, window, results, " (window: two passes)")),
                                  ("a conflict of a field absent and set stops the query",
                                   lambda: run_null_conflict(engine, name, nulled, window, results)),
+                                 ("a conflict the fields' text could hide stops the query",
+                                  lambda: run_null_conflict(engine, name, crafted, window, results,
+                                                            "a conflict the fields' text could hide stops the query")),
                                  ("audit", lambda: run_audit(engine, name, export, osg, planted, results))]:
                 try:
                     failures += check()
@@ -602,7 +610,20 @@ def null_conflict(text, before):
     raise RuntimeError("no charge without a note before %s" % before)
 
 
-def run_null_conflict(engine, name, path, opts, results):
+def crafted_conflict(text, before):
+    """The export with its first charge dated before `before` that has no note and no card
+    replaced by two copies: note "a|9:b" and no card; note "a" and card "b|-"."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        e = json.loads(line) if line.strip() else {}
+        if e.get("kind") == "charge" and "note" not in e and "card" not in e and e.get("at", "9")[:10] < before:
+            a = json.dumps(dict(e, note="a|9:b"), separators=(",", ":"))
+            b = json.dumps(dict(e, note="a", card="b|-"), separators=(",", ":"))
+            return "\n".join(lines[:i] + [a, b] + lines[i + 1:]) + "\n"
+    raise RuntimeError("no charge without a note and a card before %s" % before)
+
+
+def run_null_conflict(engine, name, path, opts, results, label="a conflict of a field absent and set stops the query"):
     """One id, two copies, one with a field the other has not: margin finds one conflict;
     the query must stop and say one id (where the engine's error can carry the count)."""
     p = margin(["pnl", path, "--format", "json"] + opts)
@@ -616,9 +637,9 @@ def run_null_conflict(engine, name, path, opts, results):
     # ClickHouse's throwIf takes a constant message, without the count.
     said = "margin: 1 ids with conflicting duplicates" in message or "margin: ids with conflicting duplicates" in message
     ok = p.returncode == 1 and want == 1 and said
-    results[(name, "a conflict of a field absent and set stops the query")] = "equal" if ok else "DIFFERS"
-    print("%s %s null conflict: margin exit %d, %d conflicting; query stopped naming it: %s"
-          % ("ok  " if ok else "FAIL", name, p.returncode, want, ok), flush=True)
+    results[(name, label)] = "equal" if ok else "DIFFERS"
+    print("%s %s %s: margin exit %d, %d conflicting; query stopped naming it: %s"
+          % ("ok  " if ok else "FAIL", name, label, p.returncode, want, ok), flush=True)
     return 0 if ok else 1
 
 

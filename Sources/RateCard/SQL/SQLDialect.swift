@@ -171,8 +171,9 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// written differently are grouped (its table query). DuckDB's `hash` of text is not
     /// a sound 64-bit hash (two ids of the benchmark's 1M differing in the last bytes of
     /// both 8-byte blocks, such as `988fb60f-0000007` and `988fb696-0000056`, hash alike:
-    /// 23 such pairs). The others hash one text of every field tagged, NULL as `-`,
-    /// numbers (`numeric`) written by value, and compare the hashes.
+    /// 23 such pairs). The others hash one text of every field, tagged with its position
+    /// and length (NULL as `-`), numbers (`numeric`) written by value, and compare the
+    /// 64-bit hashes (as margin compares its own).
     func contentTest(_ fields: [String], numeric: [String]) -> (row: String?, differs: String) {
         if self == .duckdb {
             return (
@@ -182,8 +183,11 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
                 }.joined(separator: " OR ")
             )
         }
+        // Each field as `i:length:value` (NULL as `-`), so that the text of the fields is
+        // one-to-one: a value holding `|` or `:` cannot pass for a field boundary.
         let parts = fields.enumerated().map { i, f in
-            "COALESCE('\(i):' || \(numeric.contains(f) ? text(f) : f), '-')"
+            let v = numeric.contains(f) ? text(f) : f
+            return "COALESCE('\(i):' || \(text("length(\(v))")) || ':' || \(v), '-')"
         }
         let joined = parts.joined(separator: " || '|' || ")
         let hash: String
