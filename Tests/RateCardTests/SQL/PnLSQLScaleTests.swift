@@ -170,6 +170,27 @@ import Testing
         #expect(audit.components(separatedBy: "read_ndjson(").count == 2)
     }
 
+    /// ClickHouse, Spark and PostgreSQL compare a hash of one text of the canonical fields:
+    /// each field is tagged with its position and its length, so that the text is one to
+    /// one (untagged, note `a|9:b` without a card read as note `a` with card `b|-`).
+    @Test(arguments: [SQLDialect.clickhouse, .spark, .postgres])
+    func theContentTextTagsEachFieldWithItsLength(dialect: SQLDialect) throws {
+        let (row, differs) = dialect.contentTest(["note", "card", "amt"], numeric: ["amt"])
+        let text = try #require(row)
+        #expect(differs == "MIN(h) <> MAX(h)")
+        for (i, f) in ["note", "card"].enumerated() {
+            #expect(
+                text.contains(
+                    "COALESCE('\(i):' || \(dialect.text("length(\(f))")) || ':' || \(f), '-')"),
+                "\(f)")
+        }
+        let amt = dialect.text("amt")
+        #expect(
+            text.contains(
+                "COALESCE('2:' || \(dialect.text("length(\(amt))")) || ':' || \(amt), '-')"))
+        #expect(SQLDialect.duckdb.contentTest(["note"], numeric: []).row == nil)
+    }
+
     /// The audit names where a row came from as far as each engine's reader tells.
     @Test(arguments: [
         (SQLDialect.duckdb, "filename = true"), (.clickhouse, "_row_number"),
