@@ -324,10 +324,16 @@ final class TakingsEngine {
                 return features.count - 1
             }
             var deviceMap = chunk.worker >= 0 ? parserDeviceMaps[chunk.worker] : []
-            for d in chunk.newDevices {
-                deviceMap.append(Int(deviceNames.intern(d.h0, d.h1) { d.name }))
+            if !chunk.newDevices.isEmpty {
+                // The map is shared with earlier chunks' contexts: the one copy per chunk
+                // with new devices is made here, at full size, not by repeated growth.
+                if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = [] }
+                deviceMap.reserveCapacity(deviceMap.count + chunk.newDevices.count)
+                for d in chunk.newDevices {
+                    deviceMap.append(Int(deviceNames.intern(d.h0, d.h1) { d.name }))
+                }
+                if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = deviceMap }
             }
-            if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = deviceMap }
             contexts.append(
                 ChunkContext(
                     input: input, path: path, baseLine: base, featureMap: featureMap,

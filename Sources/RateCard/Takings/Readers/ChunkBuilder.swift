@@ -144,6 +144,7 @@ struct ChunkBuilder {
 
     mutating func reserve(_ n: Int) {
         chunk.records.reserveCapacity(n)
+        if deferDevices { pendingDevices.reserveCapacity(n) }
     }
 
     mutating func reject(line: UInt32, _ problem: LineProblem) {
