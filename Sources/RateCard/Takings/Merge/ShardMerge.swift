@@ -58,7 +58,9 @@ struct ShardMerge {
         let mine = grouped ? chunk.byShard : ownRecords(records)
         let first = grouped && index > 0 ? chunk.shardEnds[index - 1] : 0
         let last = grouped ? chunk.shardEnds[index] : mine.count
-        let group = 48
+        // Sixteen records at a time: with more, the burst of prefetches waits for the
+        // processor's miss buffers (48 took 10% more CPU on the plain 10M export).
+        let group = 16
         prefetch(records, mine, first..<min(first + group, last))
         var g = first
         while g < last {
