@@ -39,19 +39,20 @@ struct QuantityNeed: Sendable {
     let all: Bool
     let keys: Set<String>
     let chargeRules: [String: ChargeRules]
-    /// Only charges in this window are audited (the others are not counted).
-    let auditWindow: TakingsWindow
+    /// Only charges in this window are audited (the others are not counted) and priced,
+    /// so only theirs keep their quantities.
+    let window: TakingsWindow
 
     static let none = QuantityNeed(all: false, keys: [])
 
     init(
         all: Bool, keys: Set<String>, chargeRules: [String: ChargeRules] = [:],
-        auditWindow: TakingsWindow = .all
+        window: TakingsWindow = .all
     ) {
         self.all = all
         self.keys = keys
         self.chargeRules = chargeRules
-        self.auditWindow = auditWindow
+        self.window = window
     }
 
     init(_ pricing: (any TakingsPricing)?, window: TakingsWindow = .all) {
@@ -61,13 +62,13 @@ struct QuantityNeed: Sendable {
         }
         let rules = pricing.chargeRules
         guard pricing.needsQuantities else {
-            self.init(all: false, keys: [], chargeRules: rules, auditWindow: window)
+            self.init(all: false, keys: [], chargeRules: rules, window: window)
             return
         }
         if let keys = pricing.meteredFeatureKeys {
-            self.init(all: false, keys: keys, chargeRules: rules, auditWindow: window)
+            self.init(all: false, keys: keys, chargeRules: rules, window: window)
         } else {
-            self.init(all: true, keys: [], chargeRules: rules, auditWindow: window)
+            self.init(all: true, keys: [], chargeRules: rules, window: window)
         }
     }
 

@@ -153,6 +153,103 @@ import Testing
         }
     }
 
+    /// Lines whose keys come in a few orders at random, optional fields present or not,
+    /// look-alike unknown keys (`notes`, `devices`) and repeated keys among them, so that
+    /// both predicted keys of a state are taken, swapped and missed.
+    static func shiftingKeyOrders(_ g: inout SplitMix64) -> [String] {
+        var lines: [String] = []
+        for n in 0..<600 {
+            var fields = [
+                #""id":"c\#(n)""#, #""at":"2026-11-02T10:00:0\#(n % 10)Z""#, #""kind":"charge""#,
+                #""amount":-\#(n + 1)"#, #""feature":"f\#(n % 3)""#,
+            ]
+            if Bool.random(using: &g) { fields.append(#""quantity":{"seconds":\#(n % 7)}"#) }
+            switch Int.random(in: 0..<4, using: &g) {
+            case 0: fields.append(#""note":"n""#)
+            case 1: fields.append(#""notes":"look-alike""#)
+            default: break
+            }
+            if Bool.random(using: &g) { fields.append(#""device":"d\#(n % 5)""#) }
+            if Int.random(in: 0..<3, using: &g) == 0 { fields.append(#""devices":[1,2]"#) }
+            fields.append(#""balanceAfter":\#(1_000 - n)"#)
+            if Int.random(in: 0..<25, using: &g) == 0 {
+                fields.append(fields[Int.random(in: 0..<fields.count, using: &g)])
+            }
+            if Int.random(in: 0..<4, using: &g) == 0 { fields.shuffle(using: &g) }
+            lines.append("{" + fields.joined(separator: ",") + "}")
+        }
+        return lines
+    }
+
+    @Test(
+        "predicted keys change nothing: one scanner for all lines reads what a fresh one per line reads"
+    )
+    func predictedKeysChangeNothing() throws {
+        var g = SplitMix64(seed: 31)
+        for _ in 0..<10 {
+            let lines = Self.shiftingKeyOrders(&g)
+            let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+            let shared = bytes.withUnsafeBufferPointer { buffer in
+                var devices = DeviceInterner()
+                return JSONLinesChunkParser.parse(
+                    buffer.baseAddress!, buffer.count, final: true, keepQuantity: .none,
+                    devices: &devices, worker: 0)
+            }
+            var builder = ChunkBuilder(keepQuantity: .none)
+            for (k, line) in lines.enumerated() {
+                var fresh = EntryScanner()
+                defer { fresh.release() }
+                let utf8 = Array(line.utf8)
+                utf8.withUnsafeBufferPointer { buffer in
+                    do throws(LineProblem) {
+                        let f = try fresh.scan(buffer.baseAddress!, buffer.count)
+                        builder.add(f, fresh, line: UInt32(k))
+                    } catch {
+                        builder.reject(line: UInt32(k), error)
+                    }
+                }
+            }
+            let alone = builder.finish()
+            #expect(shared.records.map { "\($0)" } == alone.records.map { "\($0)" })
+            #expect(shared.problems.map { "\($0)" } == alone.problems.map { "\($0)" })
+            #expect(shared.records.count > 400 && shared.problems.count > 5)
+        }
+    }
+
+    @Test(
+        "a record carries what the merge reads: quantities only of charges in the window, a flag for an ignored price"
+    )
+    func recordsCarryWhatTheMergeReads() throws {
+        let window = TakingsWindow(
+            since: try Timestamp(rfc3339: "2026-11-01T00:00:00Z"),
+            until: try Timestamp(rfc3339: "2026-12-01T00:00:00Z"))
+        let lines = [
+            #"{"id":"a","at":"2026-10-31T23:59:59.999Z","kind":"charge","amount":-5,"feature":"asr","quantity":{"seconds":3}}"#,
+            #"{"id":"b","at":"2026-11-01T00:00:00Z","kind":"charge","amount":-5,"feature":"asr","quantity":{"seconds":3}}"#,
+            #"{"id":"c","at":"2026-12-01T00:00:00Z","kind":"charge","amount":-5,"feature":"asr","quantity":{"seconds":3}}"#,
+            #"{"id":"d","at":"2026-11-02T00:00:00Z","kind":"topup","amount":500,"price":"USD 4.99"}"#,
+            #"{"id":"e","at":"2026-11-02T00:00:00Z","kind":"grant","amount":500,"price":"USD 4.99"}"#,
+        ]
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let chunk = bytes.withUnsafeBufferPointer { buffer in
+            var devices = DeviceInterner()
+            return JSONLinesChunkParser.parse(
+                buffer.baseAddress!, buffer.count, final: true,
+                keepQuantity: QuantityNeed(all: true, keys: [], window: window),
+                devices: &devices, worker: 0)
+        }
+        try #require(chunk.records.count == 5 && chunk.problems.isEmpty)
+        let quantities = chunk.records.map { r in
+            r.extra < 0 ? [:] : chunk.extras[Int(r.extra)].quantity
+        }
+        // The window is half-open: its first instant is in, its end is out.
+        #expect(quantities.map(\.isEmpty) == [true, false, true, true, true])
+        #expect(chunk.records.map(\.priceProblem) == [false, false, false, false, true])
+        #expect(
+            chunk.records[4].extra >= 0
+                && chunk.extras[Int(chunk.records[4].extra)].priceProblem != nil)
+    }
+
     /// The reference: find each line's end first, then scan the line alone.
     static func lineByLine(_ base: UnsafePointer<UInt8>, _ count: Int) -> ParsedChunk {
         var builder = ChunkBuilder(keepQuantity: .none)

@@ -150,7 +150,7 @@ struct ShardMerge {
             break
         }
         st.entries += 1
-        if r.extra >= 0, let problem = chunk.extras[Int(r.extra)].priceProblem {
+        if r.priceProblem, let problem = chunk.extras[Int(r.extra)].priceProblem {
             st.ignoredFields.add(
                 TakingsRejection(
                     place: TakingsPlace(input: ctx.input, path: ctx.path, line: line),

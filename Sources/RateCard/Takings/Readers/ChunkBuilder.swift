@@ -55,8 +55,12 @@ struct ChunkBuilder {
         // The charge audit into locals, so that the record is built in one go.
         var audit: UInt8 = 0
         var finding: ChargeAuditOutcome?
-        if f.kind == .charge,
-            keepQuantity.auditWindow.contains(seconds: f.seconds, nanoseconds: f.nanoseconds),
+        // Only charges in the window are audited and priced.
+        let (kind, seconds, nanoseconds) = (f.kind, f.seconds, f.nanoseconds)
+        let chargeInWindow =
+            kind == .charge
+            && keepQuantity.window.contains(seconds: seconds, nanoseconds: nanoseconds)
+        if chargeInWindow,
             let rules = chargeRules(feature),
             let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds)
         {
@@ -96,8 +100,7 @@ struct ChunkBuilder {
             r.hasBalance = true
         }
         // What the record carries beyond numbers, built only when there is any.
-        let quantity =
-            f.kind == .charge && !scanner.dimensions.isEmpty && wantsQuantity(r.feature)
+        let quantity = chargeInWindow && !scanner.dimensions.isEmpty && wantsQuantity(r.feature)
         if f.kind == .refund || price != nil || finding != nil || quantity {
             var extra = RecordExtra()
             if f.kind == .refund {
@@ -105,7 +108,10 @@ struct ChunkBuilder {
                     scanner.pointer(f.refundOf), Int(f.refundOf.count))
                 extra.refundOf = scanner.string(f.refundOf)
             }
-            if let price { (extra.price, extra.priceProblem) = (price.price, price.problem) }
+            if let price {
+                (extra.price, extra.priceProblem) = (price.price, price.problem)
+                r.priceProblem = price.problem != nil
+            }
             extra.audit = finding
             if quantity { extra.quantity = f.quantity(scanner) }
             r.extra = Int32(chunk.extras.count)

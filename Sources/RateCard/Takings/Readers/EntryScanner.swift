@@ -50,9 +50,10 @@ struct EntryScanner {
     private var unknownKeys = JSONScanner.KeySet()
     /// Per prediction state (a key's bit index in the states of the entry's kind;
     /// `startState` at the object's start): the bit index of the known key that last came
-    /// after it, `nothingPredicted` when none did. Exports write every line's keys in the
-    /// same order, so the next key is usually the one predicted, and it is matched with
-    /// two loads instead of being read as a string and looked up.
+    /// after it, `nothingPredicted` when none did; at `states + state`, the one before.
+    /// Exports write every line's keys in the same order, so the next key is usually one
+    /// predicted, and it is matched with two loads instead of being read as a string and
+    /// looked up.
     private var predicted: UnsafeMutablePointer<UInt8>
     /// `Key.allCases` where the hot path reads it: a load, where `init(rawValue:)` is a
     /// call.
@@ -82,8 +83,8 @@ struct EntryScanner {
     }
 
     init() {
-        predicted = .allocate(capacity: Self.states)
-        predicted.initialize(repeating: Self.nothingPredicted, count: Self.states)
+        predicted = .allocate(capacity: 2 * Self.states)
+        predicted.initialize(repeating: Self.nothingPredicted, count: 2 * Self.states)
         keys = .allocate(capacity: Key.allCases.count)
         keys.initialize(from: Key.allCases, count: Key.allCases.count)
         let names = Key.names
@@ -331,10 +332,28 @@ struct EntryScanner {
     /// The key predicted after `state`, when the bytes at `i` are exactly `"name":` for
     /// it; `i` then moves past the colon. Loads never reach past the pattern's own
     /// length, so they stay inside the line.
+    ///
+    /// Two keys are kept per state, the one seen last first: where an optional field may
+    /// or may not follow (a charge's `quantity` or `note` after `feature`), the other
+    /// choice is the second, and a line that takes it swaps them.
     @inline(__always)
     private mutating func matchPredicted(_ state: Int) -> Key? {
-        let k = Int(predicted[state])
-        guard k != Int(Self.nothingPredicted) else { return nil }
+        let first = Int(predicted[state])
+        guard first != Int(Self.nothingPredicted) else { return nil }
+        if let key = matchKey(first) { return key }
+        let second = Int(predicted[Self.states + state])
+        guard second != Int(Self.nothingPredicted), let key = matchKey(second) else {
+            return nil
+        }
+        predicted[Self.states + state] = UInt8(first)
+        predicted[state] = UInt8(second)
+        return key
+    }
+
+    /// The known key of bit index `k`, when the bytes at `i` are exactly its `"name":`;
+    /// `i` then moves past the colon.
+    @inline(__always)
+    private mutating func matchKey(_ k: Int) -> Key? {
         let key = keys[k]
         let n = patternLengths[k]
         guard i + n <= end else { return nil }
@@ -411,6 +430,7 @@ struct EntryScanner {
             return Self.noState
         }
         if state & (Self.statesPerKind - 1) != Self.noState {
+            predicted[Self.states + state] = predicted[state]
             predicted[state] = UInt8(k.rawValue)
         }
         try knownField(k, keyColumn: keyColumn, into: &f, seen: &seen)

@@ -21,6 +21,9 @@ struct TakingsRecord {
     var extra: Int32 = -1
     var kind: LedgerEntry.Kind
     var hasBalance = false
+    /// Whether `extra` says why the entry's price is ignored (so that the merge reads the
+    /// extra only then, not for every record that has one).
+    var priceProblem = false
     /// The charge audit: 0 not audited, 1 passed, 2 a finding in `extra`.
     var audit: UInt8 = 0
 }
