@@ -184,7 +184,8 @@ struct TakingsMergeTests {
                     PendingRefund(
                         id0: UInt64(k), id1: 0, ref0: 0, ref1: 0,
                         meta: SlotMeta.pack(line: line, input: input, kind: .refund, feature: 0),
-                        feature: 0, amount: 1, seconds: 0, nanos: 0, refundOf: "")
+                        feature: 0, amount: 1, seconds: 0, nanos: 0, nameAt: 0, nameCount: 0,
+                        nameList: 0)
                 }
             }
             let merged = TakingsEngine.inInputOrder(lists).map { ($0.meta, $0.id0) }

@@ -8,93 +8,169 @@ extension TakingsEngine {
     /// whatever order the inputs were read in, so the table does not depend on it. A
     /// charge's amount comes with its table entry (`charges[j]` for `refunds[j]`).
     func checkRefunds(
-        _ refunds: [PendingRefund], _ charges: [StoredEntry?], log: inout RejectionLog
+        _ refunds: [PendingRefund], _ charges: [StoredEntry?], names: RefundNames,
+        log: inout RejectionLog
     ) -> [Bool] {
-        var keep = [Bool](repeating: false, count: refunds.count)
+        let (verdicts, keptBy) = refundVerdicts(refunds, charges)
         func place(_ meta: UInt64) -> TakingsPlace {
             let input = SlotMeta.input(meta)
             return TakingsPlace(
                 input: input, path: input < settings.paths.count ? settings.paths[input] : "?",
                 line: SlotMeta.line(meta))
         }
+        // The messages, in the order the checks come: the charge itself, then its amount,
+        // then one refund per charge.
         for j in refunds.indices {
-            let (meta, feature) = (refunds[j].meta, refunds[j].feature)
-            guard let charge = charges[j] else {
+            let meta = refunds[j].meta
+            switch verdicts[j] {
+            case RefundVerdict.unknownCharge:
                 log.add(
                     TakingsRejection(
                         place: place(meta), reason: .refundOfUnknownCharge,
                         message:
-                            "refundOf: refund of an unknown charge \"\(refunds[j].refundOf)\" (no entry with that id in any input)"
+                            "refundOf: refund of an unknown charge \"\(names.text(refunds[j]))\" (no entry with that id in any input)"
                     ))
-                continue
-            }
-            guard SlotMeta.kind(charge.meta) == .charge else {
+            case RefundVerdict.notACharge:
+                let kind = SlotMeta.kind(charges[j]?.meta ?? 0)
                 log.add(
                     TakingsRejection(
                         place: place(meta), reason: .refundOfUnknownCharge,
                         message:
-                            "refundOf: \"\(refunds[j].refundOf)\" is a \(SlotMeta.kind(charge.meta).rawValue), not a charge"
+                            "refundOf: \"\(names.text(refunds[j]))\" is a \(kind.rawValue), not a charge"
                     ))
-                continue
-            }
-            if let chargeFeature = SlotMeta.feature(charge.meta), feature >= 0,
-                feature < 0xFFFF, chargeFeature != feature
-            {
+            case RefundVerdict.otherFeature:
+                let feature = refunds[j].feature
+                let chargeFeature = SlotMeta.feature(charges[j]?.meta ?? 0) ?? 0
                 log.add(
                     TakingsRejection(
                         place: place(meta), reason: .badValue,
                         message:
-                            "feature: the refund is for \"\(features[feature])\" but charge \"\(refunds[j].refundOf)\" was for \"\(features[chargeFeature])\""
+                            "feature: the refund is for \"\(features[feature])\" but charge \"\(names.text(refunds[j]))\" was for \"\(features[chargeFeature])\""
                     ))
+            default: break
+            }
+        }
+        for j in refunds.indices where verdicts[j] == RefundVerdict.exceedsCharge {
+            let charged = -Int128(charges[j]?.amount ?? 0)
+            let c = place(charges[j]?.meta ?? 0)
+            log.add(
+                TakingsRejection(
+                    place: place(refunds[j].meta), reason: .refundExceedsCharge,
+                    message:
+                        "amount: the refund gives back \(refunds[j].amount) credits, but charge \"\(names.text(refunds[j]))\" (\(c.path):\(c.line)) charged \(charged)"
+                ))
+        }
+        for j in refunds.indices where verdicts[j] == RefundVerdict.givenBackBefore {
+            let kept = place(refunds[keptBy[j]].meta)
+            log.add(
+                TakingsRejection(
+                    place: place(refunds[j].meta), reason: .refundedTwice,
+                    message:
+                        "refundOf: charge \"\(names.text(refunds[j]))\" is already given back by \(kept.path):\(kept.line); a charge is given back once"
+                ))
+        }
+        return verdicts.map { $0 == RefundVerdict.kept }
+    }
+
+    /// What `checkRefunds` decides for each refund (a `RefundVerdict`), and for one
+    /// rejected as a second refund of its charge the index of the one kept. Worked out
+    /// shard by shard on the worker threads: all refunds of one charge name the same id,
+    /// so they fall in one shard, whose table of earliest refunds is its own.
+    func refundVerdicts(_ refunds: [PendingRefund], _ charges: [StoredEntry?]) -> (
+        verdicts: [UInt8], keptBy: [Int]
+    ) {
+        var verdicts = [UInt8](repeating: RefundVerdict.kept, count: refunds.count)
+        var keptBy = [Int](repeating: -1, count: refunds.count)
+        let count = shards.count
+        verdicts.withUnsafeMutableBufferPointer { v in
+            keptBy.withUnsafeMutableBufferPointer { k in
+                refunds.withUnsafeBufferPointer { rs in
+                    charges.withUnsafeBufferPointer { cs in
+                        let work = RefundVerdict(
+                            verdicts: v.baseAddress, keptBy: k.baseAddress, refunds: rs.baseAddress,
+                            charges: cs.baseAddress, count: rs.count)
+                        parallel(count) { s in work.decide(shard: s, of: count) }
+                    }
+                }
+            }
+        }
+        return (verdicts, keptBy)
+    }
+}
+
+/// The checks of the refunds whose charge id falls in one shard, on one worker thread.
+/// Each writes only its own refunds' verdicts.
+struct RefundVerdict: @unchecked Sendable {
+    static let kept: UInt8 = 0
+    /// No entry has the id the refund names.
+    static let unknownCharge: UInt8 = 1
+    /// The entry it names is a grant, a top-up or a refund.
+    static let notACharge: UInt8 = 2
+    /// The charge is for another feature.
+    static let otherFeature: UInt8 = 3
+    /// It gives back more than the charge charged.
+    static let exceedsCharge: UInt8 = 4
+    /// An earlier refund (by time, then id hash) of the same charge is kept.
+    static let givenBackBefore: UInt8 = 5
+
+    let verdicts: UnsafeMutablePointer<UInt8>?
+    let keptBy: UnsafeMutablePointer<Int>?
+    let refunds: UnsafePointer<PendingRefund>?
+    let charges: UnsafePointer<StoredEntry?>?
+    let count: Int
+
+    func decide(shard s: Int, of shards: Int) {
+        guard let verdicts, let keptBy, let refunds, let charges else { return }
+        var candidates = 0
+        for j in 0..<count where SlotMeta.shard(of: refunds[j].ref0, count: shards) == s {
+            guard let charge = charges[j] else {
+                verdicts[j] = Self.unknownCharge
                 continue
             }
-            keep[j] = true
-        }
-        for j in refunds.indices where keep[j] {
-            let charged = -Int128(charges[j]?.amount ?? 0)
-            if Int128(refunds[j].amount) > charged {
-                keep[j] = false
-                let c = place(charges[j]?.meta ?? 0)
-                log.add(
-                    TakingsRejection(
-                        place: place(refunds[j].meta), reason: .refundExceedsCharge,
-                        message:
-                            "amount: the refund gives back \(refunds[j].amount) credits, but charge \"\(refunds[j].refundOf)\" (\(c.path):\(c.line)) charged \(charged)"
-                    ))
+            guard SlotMeta.kind(charge.meta) == .charge else {
+                verdicts[j] = Self.notACharge
+                continue
             }
+            let feature = refunds[j].feature
+            if let chargeFeature = SlotMeta.feature(charge.meta), feature >= 0,
+                feature < 0xFFFF, chargeFeature != feature
+            {
+                verdicts[j] = Self.otherFeature
+                continue
+            }
+            if Int128(refunds[j].amount) > -Int128(charge.amount) {
+                verdicts[j] = Self.exceedsCharge
+                continue
+            }
+            candidates += 1
         }
         // One refund per charge: the earliest. Each charge id's slot holds the index of
-        // its earliest refund so far.
-        // Sized for the kept refunds at most 80% full: a fresh table is zeroed by the
-        // kernel page by page, so a larger one costs more than its longer probes save.
-        var first = DedupSlots(capacity: refunds.count * 5 / 4 + 16)
+        // its earliest refund so far. Sized for the candidates at most 80% full: a fresh
+        // table is zeroed by the kernel page by page, so a larger one costs more than its
+        // longer probes save.
+        var first = DedupSlots(capacity: candidates * 5 / 4 + 16)
         defer { first.free() }
-        // Fields are read in place: a whole refund copied out retains its `refundOf`.
         @inline(__always) func order(_ j: Int) -> (Int64, UInt32, UInt64, UInt64) {
             (refunds[j].seconds, refunds[j].nanos, refunds[j].id0, refunds[j].id1)
         }
-        for j in refunds.indices where keep[j] {
+        @inline(__always) func isCandidate(_ j: Int) -> Bool {
+            verdicts[j] == Self.kept && SlotMeta.shard(of: refunds[j].ref0, count: shards) == s
+        }
+        for j in 0..<count where isCandidate(j) {
             let (slot, inserted) = first.findOrInsert(
                 id0: refunds[j].ref0, id1: refunds[j].ref1, meta: UInt64(j))
             guard !inserted else { continue }
             if order(j) < order(Int(slot.pointee.meta)) { slot.pointee.meta = UInt64(j) }
         }
-        for j in refunds.indices where keep[j] {
+        for j in 0..<count where isCandidate(j) {
             guard
                 let k = first.lookup(id0: refunds[j].ref0, id1: refunds[j].ref1).map({
                     Int($0.meta)
-                }), k != j
+                }),
+                k != j
             else { continue }
-            let r = refunds[j]
-            keep[j] = false
-            let kept = place(refunds[k].meta)
-            log.add(
-                TakingsRejection(
-                    place: place(r.meta), reason: .refundedTwice,
-                    message:
-                        "refundOf: charge \"\(r.refundOf)\" is already given back by \(kept.path):\(kept.line); a charge is given back once"
-                ))
+            verdicts[j] = Self.givenBackBefore
+            keptBy[j] = k
         }
-        return keep
     }
 }

@@ -12,8 +12,9 @@ extension TakingsEngine {
         // Refunds: every input is read, so the charge each names can be looked up.
         let refunds = Self.inInputOrder(shards.map(\.state.pendingRefunds))
         resolveRefunds(
-            refunds, charges: lookUpCharges(refunds), into: final, log: &log, entries: &entries,
-            inWindow: &inWindow)
+            refunds, charges: lookUpCharges(refunds),
+            names: RefundNames(lists: shards.map(\.state.refundNames)), into: final, log: &log,
+            entries: &entries, inWindow: &inWindow)
         errors.append(contentsOf: final.state.errors)
 
         checkBalanceChains(final)
@@ -304,11 +305,11 @@ extension TakingsEngine {
     /// and adds the refunds kept to `final`'s sums and outstanding balance. Every refund
     /// of one charge must be in the same call.
     func resolveRefunds(
-        _ refunds: [PendingRefund], charges: [StoredEntry?], into final: TakingsShard,
-        log: inout RejectionLog, entries: inout Int, inWindow: inout Int
+        _ refunds: [PendingRefund], charges: [StoredEntry?], names: RefundNames,
+        into final: TakingsShard, log: inout RejectionLog, entries: inout Int, inWindow: inout Int
     ) {
         let window = options.window
-        let keep = checkRefunds(refunds, charges, log: &log)
+        let keep = checkRefunds(refunds, charges, names: names, log: &log)
         entries -= keep.filter { !$0 }.count
         var sumsByBucket = final.state.sums
         final.state.sums = [:]
@@ -317,7 +318,6 @@ extension TakingsEngine {
         var zero = sumsByBucket.removeValue(forKey: 0) ?? []
         var zeroUsed = false
         for j in refunds.indices where keep[j] {
-            // The numbers only: a whole refund copied out retains its `refundOf`.
             let r = (
                 meta: refunds[j].meta, seconds: refunds[j].seconds, nanos: refunds[j].nanos,
                 amount: refunds[j].amount, feature: refunds[j].feature

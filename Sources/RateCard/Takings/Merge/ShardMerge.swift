@@ -167,12 +167,14 @@ struct ShardMerge {
                 nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
         }
         if r.kind == .refund {
+            let name = RefundNames.add(
+                r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : "", to: &st.refundNames)
             st.pendingRefunds.append(
                 PendingRefund(
                     id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: meta,
                     feature: feature, amount: r.amount,
                     seconds: r.seconds, nanos: r.nanoseconds,
-                    refundOf: r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : ""))
+                    nameAt: name.at, nameCount: name.count, nameList: Int32(index)))
             return
         }
         if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {

@@ -64,8 +64,9 @@ extension TakingsEngine {
             for charge in found { spill.append(p, .chargeSlots, value: charge) }
             spill.flush(p, .chargeSlots)
             for (s, part) in parts.enumerated() {
-                spill.writeRefunds(part.state.pendingRefunds)
+                spill.writeRefunds(part.state.pendingRefunds, names: part.state.refundNames)
                 part.state.pendingRefunds = []
+                part.state.refundNames = []
                 shards[s].state.absorb(part.state, features: names)
             }
         }
@@ -77,7 +78,7 @@ extension TakingsEngine {
         var entries = 0
         var inWindow = 0
         for q in 0..<spill.partitions {
-            var refunds = try spill.takeRefunds(q)
+            var (refunds, names) = try spill.takeRefunds(q)
             let slots = try spill.take(q, .chargeSlots)
             guard !refunds.isEmpty else { continue }
             let size = MemoryLayout<NamedCharge>.stride
@@ -99,7 +100,7 @@ extension TakingsEngine {
             }
             let charges = refunds.map { table.entry(id0: $0.ref0, id1: $0.ref1) }
             resolveRefunds(
-                refunds, charges: charges, into: resolved, log: &log,
+                refunds, charges: charges, names: names, into: resolved, log: &log,
                 entries: &entries, inWindow: &inWindow)
         }
         rejections.merge(log)

@@ -97,7 +97,10 @@ struct ChainSums {
     }
 }
 
-/// A refund waiting for all input to be read, when its charge can be looked up.
+/// A refund waiting for all input to be read, when its charge can be looked up. Plain
+/// numbers only: the id it names (`refundOf`, for messages) is in a `RefundNames` list, so
+/// that hundreds of thousands of refunds are copied, merged and freed as bytes, without
+/// a string each to retain and release.
 struct PendingRefund {
     var id0: UInt64
     var id1: UInt64
@@ -108,7 +111,32 @@ struct PendingRefund {
     var amount: Int64
     var seconds: Int64
     var nanos: UInt32
-    var refundOf: String
+    /// Where its `refundOf` text is in its `RefundNames` list, and its length.
+    var nameAt: Int
+    var nameCount: Int32
+    /// Which list of a `RefundNames` holds the text (the shard that merged the refund).
+    var nameList: Int32
+}
+
+/// The `refundOf` texts of pending refunds: one byte list per shard that merged them,
+/// read only to write a rejected refund's message.
+struct RefundNames {
+    var lists: [[UInt8]]
+
+    /// Appends `text` to one list's bytes, `names`, and returns where it starts there and
+    /// how long it is.
+    static func add(_ text: String, to names: inout [UInt8]) -> (at: Int, count: Int32) {
+        let at = names.count
+        names.append(contentsOf: text.utf8)
+        return (at, Int32(truncatingIfNeeded: names.count - at))
+    }
+
+    /// The `refundOf` text of `r`.
+    func text(_ r: PendingRefund) -> String {
+        let list = lists[Int(r.nameList)]
+        let end = min(list.count, r.nameAt + Int(r.nameCount))
+        return String(decoding: list[min(r.nameAt, end)..<end], as: UTF8.self)
+    }
 }
 
 /// Where the records of one chunk are merged: the global indexes of its features and
@@ -170,6 +198,8 @@ struct ShardState {
     var duplicates = 0
     var rejections: RejectionLog
     var pendingRefunds: [PendingRefund] = []
+    /// The `refundOf` texts of `pendingRefunds` (`PendingRefund.nameAt`).
+    var refundNames: [UInt8] = []
     var chains: [ChainSums] = []
     var errors: [Diagnostic] = []
     /// Per global feature: 0 not yet known, 1 its charges are priced, 2 they cannot cost

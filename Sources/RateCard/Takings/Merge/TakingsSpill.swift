@@ -189,10 +189,11 @@ final class TakingsSpill: @unchecked Sendable {
 
     /// Writes refunds accepted while merging one partition to the partitions of the
     /// charges they name (on the calling thread).
-    func writeRefunds(_ refunds: [PendingRefund]) {
+    func writeRefunds(_ refunds: [PendingRefund], names: [UInt8]) {
         for r in refunds {
             let q = TakingsSpill.partition(of: r.ref0, count: partitions)
-            let name = Array(r.refundOf.utf8)
+            let end = min(names.count, r.nameAt + Int(r.nameCount))
+            let name = names[min(r.nameAt, end)..<end]
             append(
                 q, .refunds,
                 value: SpilledRefund(
@@ -345,10 +346,12 @@ final class TakingsSpill: @unchecked Sendable {
         }
     }
 
-    /// The refunds written to partition `p`, then deletes the file.
-    func takeRefunds(_ p: Int) throws(TakingsInputError) -> [PendingRefund] {
+    /// The refunds written to partition `p` and their `refundOf` texts (one list), then
+    /// deletes the file.
+    func takeRefunds(_ p: Int) throws(TakingsInputError) -> ([PendingRefund], RefundNames) {
         let bytes = try take(p, .refunds)
         var refunds: [PendingRefund] = []
+        var names: [UInt8] = []
         refunds.reserveCapacity(parts[p].refunds)
         let size = MemoryLayout<SpilledRefund>.size
         bytes.withUnsafeBytes { b in
@@ -357,18 +360,20 @@ final class TakingsSpill: @unchecked Sendable {
             while at + size <= b.count {
                 let r = base.loadUnaligned(fromByteOffset: at, as: SpilledRefund.self)
                 let n = Int(r.nameBytes)
-                let name = String(
-                    decoding: UnsafeRawBufferPointer(
-                        start: base + at + size, count: min(n, b.count - at - size)), as: UTF8.self)
+                let nameAt = names.count
+                names.append(
+                    contentsOf: UnsafeRawBufferPointer(
+                        start: base + at + size, count: min(n, b.count - at - size)))
                 refunds.append(
                     PendingRefund(
                         id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta,
                         feature: Int(r.feature), amount: r.amount,
-                        seconds: r.seconds, nanos: r.nanos, refundOf: name))
+                        seconds: r.seconds, nanos: r.nanos, nameAt: nameAt,
+                        nameCount: Int32(truncatingIfNeeded: names.count - nameAt), nameList: 0))
                 at += size + n
             }
         }
-        return refunds
+        return (refunds, RefundNames(lists: [names]))
     }
 
     // MARK: Removal
