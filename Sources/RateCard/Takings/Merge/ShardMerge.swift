@@ -54,10 +54,11 @@ struct ShardMerge {
     /// coming one after another.
     mutating func mergeAll() {
         let records = chunk.records
-        let grouped = chunk.shardEnds.count == settings.shards
-        let mine = grouped ? chunk.byShard : ownRecords(records)
-        let first = grouped && index > 0 ? chunk.shardEnds[index - 1] : 0
-        let last = grouped ? chunk.shardEnds[index] : mine.count
+        let mine = chunk.byShard
+        precondition(
+            chunk.isGrouped(for: settings.shards), "a chunk is grouped before it is merged")
+        let first = index > 0 ? chunk.shardEnds[index - 1] : 0
+        let last = chunk.shardEnds[index]
         // Sixteen records at a time: with more, the burst of prefetches waits for the
         // processor's miss buffers (48 took 10% more CPU on the plain 10M export).
         let group = 16
@@ -72,24 +73,6 @@ struct ShardMerge {
             g = groupEnd
         }
         flush()
-    }
-
-    /// The indexes of this shard's records, in input order. Ids fall into shards at
-    /// random, so a branch per record would be mispredicted half the time: the index is
-    /// written for every record and the count moves on only for this shard's.
-    func ownRecords(_ records: [TakingsRecord]) -> [Int32] {
-        let shards = settings.shards
-        let index = self.index
-        return [Int32](unsafeUninitializedCapacity: records.count) { buffer, count in
-            var c = 0
-            records.withUnsafeBufferPointer { rs in
-                for j in 0..<rs.count {
-                    buffer[c] = Int32(truncatingIfNeeded: j)
-                    c &+= SlotMeta.shard(of: rs[j].id0, count: shards) == index ? 1 : 0
-                }
-            }
-            count = c
-        }
     }
 
     @inline(__always)

@@ -16,6 +16,28 @@ struct MergeWork: Sendable {
     /// In a partitioned run: task `s` writes its partitions' records instead.
     var spill: TakingsSpill?
 
+    /// Chunks not yet grouped by shard (of a CSV file or a ledger document, or read back
+    /// from a partition) are grouped here, so that every merge reads only its shard's.
+    init(
+        shards: [TakingsShard], settings: MergeSettings, chunks: [ParsedChunk],
+        contexts: [ChunkContext], features: [String], spill: TakingsSpill? = nil
+    ) {
+        self.shards = shards
+        self.settings = settings
+        self.chunks =
+            spill != nil
+            ? chunks
+            : chunks.map { chunk in
+                guard !chunk.isGrouped(for: settings.shards) else { return chunk }
+                var grouped = chunk
+                grouped.groupByShard(settings.shards)
+                return grouped
+            }
+        self.contexts = contexts
+        self.features = features
+        self.spill = spill
+    }
+
     func run(shard s: Int) {
         if let spill {
             spill.write(chunks, contexts, task: s, of: shards.count)

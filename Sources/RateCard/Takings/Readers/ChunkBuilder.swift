@@ -11,7 +11,7 @@ struct ChunkBuilder {
     /// Whether device names stay readable at their scanned place until `finish` (true
     /// for JSON Lines, whose block outlives the chunk's parse).
     let deferDevices: Bool
-    /// How many shards merge the chunk: above one, `finish` groups the records by shard.
+    /// How many shards merge the chunk: `finish` groups the records by shard.
     let shards: Int
     private var pendingDevices: [PendingDevice] = []
 
@@ -157,31 +157,6 @@ struct ChunkBuilder {
         chunk.problems.append((line, problem))
     }
 
-    /// Groups the records' indexes by shard (a counting sort, while the records are
-    /// still in this core's cache), so that each shard's merge reads only its own.
-    private mutating func groupByShard() {
-        let n = chunk.records.count
-        var ends = [Int](repeating: 0, count: shards)
-        chunk.records.withUnsafeBufferPointer { rs in
-            for r in rs { ends[SlotMeta.shard(of: r.id0, count: shards)] += 1 }
-        }
-        var next = [Int](repeating: 0, count: shards)
-        for s in 1..<shards { next[s] = next[s - 1] + ends[s - 1] }
-        for s in 0..<shards { ends[s] += next[s] }
-        chunk.byShard.removeAll(keepingCapacity: true)
-        chunk.byShard.append(contentsOf: repeatElement(0, count: n))
-        chunk.records.withUnsafeBufferPointer { rs in
-            chunk.byShard.withUnsafeMutableBufferPointer { order in
-                for j in 0..<n {
-                    let s = SlotMeta.shard(of: rs[j].id0, count: shards)
-                    order[next[s]] = Int32(truncatingIfNeeded: j)
-                    next[s] += 1
-                }
-            }
-        }
-        chunk.shardEnds = ends
-    }
-
     mutating func finish() -> ParsedChunk {
         let ahead = 16
         for (k, d) in pendingDevices.enumerated() {
@@ -191,7 +166,8 @@ struct ChunkBuilder {
             }
         }
         pendingDevices.removeAll(keepingCapacity: true)
-        if shards > 1 { groupByShard() }
+        // While the records are still in this core's cache.
+        chunk.groupByShard(shards)
         chunk.features = features.strings
         chunk.newDevices = devices.taken()
         return chunk

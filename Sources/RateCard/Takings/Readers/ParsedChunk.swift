@@ -56,8 +56,8 @@ struct ParsedChunk {
     /// that started from nothing.
     var worker = -1
     /// The records' indexes grouped by the shard that owns each id, in input order within
-    /// a shard: shard `s` has `byShard[shardEnds[s - 1]..<shardEnds[s]]`. Empty when the
-    /// parser did not group them; then each shard picks its own out of all records.
+    /// a shard: shard `s` has `byShard[shardEnds[s - 1]..<shardEnds[s]]` (`groupByShard`;
+    /// a chunk is merged only once grouped for the run's shards).
     var byShard: [Int32] = []
     var shardEnds: [Int] = []
     /// Rejected lines: 0-based line within the chunk and the problem.
@@ -83,6 +83,36 @@ struct ParsedChunk {
         lineCount = 0
         blankCount = 0
         lineNumbers = nil
+    }
+
+    /// Whether `byShard` and `shardEnds` group the records for `shards` shards.
+    func isGrouped(for shards: Int) -> Bool {
+        shardEnds.count == shards && shardEnds.last == records.count
+    }
+
+    /// Groups the records' indexes by the shard that owns each id (a counting sort), so
+    /// that each shard's merge reads only its own.
+    mutating func groupByShard(_ shards: Int) {
+        let n = records.count
+        var ends = [Int](repeating: 0, count: shards)
+        records.withUnsafeBufferPointer { rs in
+            for r in rs { ends[SlotMeta.shard(of: r.id0, count: shards)] += 1 }
+        }
+        var next = [Int](repeating: 0, count: shards)
+        for s in 1..<max(1, shards) { next[s] = next[s - 1] + ends[s - 1] }
+        for s in 0..<shards { ends[s] += next[s] }
+        byShard.removeAll(keepingCapacity: true)
+        byShard.append(contentsOf: repeatElement(0, count: n))
+        records.withUnsafeBufferPointer { rs in
+            byShard.withUnsafeMutableBufferPointer { order in
+                for j in 0..<n {
+                    let s = SlotMeta.shard(of: rs[j].id0, count: shards)
+                    order[next[s]] = Int32(truncatingIfNeeded: j)
+                    next[s] += 1
+                }
+            }
+        }
+        shardEnds = ends
     }
 
     func lineNumber(_ local: UInt32, base: Int) -> Int {
