@@ -71,7 +71,6 @@ struct DedupSlots {
         DedupSlots.home(id0, id1, capacity: capacity)
     }
 
-    ///
     /// A home is always the first slot of a pair, and the slots are 64-byte aligned, so
     /// that the two slots a probe reads first share one cache line, and the two lines
     /// `prefetch` asks for hold the first four.
