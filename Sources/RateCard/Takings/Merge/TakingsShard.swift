@@ -265,11 +265,13 @@ final class TakingsShard: @unchecked Sendable {
 
     /// Merges the records of one chunk that belong to this shard, in line order.
     func merge(
-        _ chunk: ParsedChunk, _ ctx: ChunkContext, _ settings: MergeSettings, features: [String]
+        _ grouped: GroupedChunk, _ ctx: ChunkContext, _ settings: MergeSettings,
+        features: [String]
     ) {
         var run = ShardMerge(
-            index: index, st: state, table: table.storage, chunk: chunk, ctx: ctx,
-            settings: settings, features: features)
+            index: index, st: state, table: table.storage, chunk: grouped.chunk,
+            mine: grouped.records(ofShard: index), ctx: ctx, settings: settings,
+            features: features)
         state = ShardState(rejectionsShown: 0)
         run.mergeAll()
         state = run.st

@@ -10,29 +10,26 @@ import Synchronization
 struct MergeWork: Sendable {
     let shards: [TakingsShard]
     let settings: MergeSettings
+    /// The chunks as read, for a partitioned run's spill.
     let chunks: [ParsedChunk]
+    /// The same chunks grouped by shard, for the merges (none in a partitioned run).
+    let grouped: [GroupedChunk]
     let contexts: [ChunkContext]
     let features: [String]
     /// In a partitioned run: task `s` writes its partitions' records instead.
     var spill: TakingsSpill?
 
     /// Chunks not yet grouped by shard (of a CSV file or a ledger document, or read back
-    /// from a partition) are grouped here, so that every merge reads only its shard's.
+    /// from a partition) are grouped here, once for all shards, so that every merge reads
+    /// only its shard's.
     init(
         shards: [TakingsShard], settings: MergeSettings, chunks: [ParsedChunk],
         contexts: [ChunkContext], features: [String], spill: TakingsSpill? = nil
     ) {
         self.shards = shards
         self.settings = settings
-        self.chunks =
-            spill != nil
-            ? chunks
-            : chunks.map { chunk in
-                guard !chunk.isGrouped(for: settings.shards) else { return chunk }
-                var grouped = chunk
-                grouped.groupByShard(settings.shards)
-                return grouped
-            }
+        self.chunks = chunks
+        grouped = spill != nil ? [] : chunks.map { GroupedChunk($0, shards: shards.count) }
         self.contexts = contexts
         self.features = features
         self.spill = spill
@@ -43,7 +40,7 @@ struct MergeWork: Sendable {
             spill.write(chunks, contexts, task: s, of: shards.count)
             return
         }
-        for (chunk, ctx) in zip(chunks, contexts) {
+        for (chunk, ctx) in zip(grouped, contexts) {
             shards[s].merge(chunk, ctx, settings, features: features)
         }
     }

@@ -57,7 +57,7 @@ struct ParsedChunk {
     var worker = -1
     /// The records' indexes grouped by the shard that owns each id, in input order within
     /// a shard: shard `s` has `byShard[shardEnds[s - 1]..<shardEnds[s]]` (`groupByShard`;
-    /// a chunk is merged only once grouped for the run's shards).
+    /// a chunk is merged only as a `GroupedChunk`).
     var byShard: [Int32] = []
     var shardEnds: [Int] = []
     /// Rejected lines: 0-based line within the chunk and the problem.
@@ -83,11 +83,6 @@ struct ParsedChunk {
         lineCount = 0
         blankCount = 0
         lineNumbers = nil
-    }
-
-    /// Whether `byShard` and `shardEnds` group the records for `shards` shards.
-    func isGrouped(for shards: Int) -> Bool {
-        shardEnds.count == shards && shardEnds.last == records.count
     }
 
     /// Groups the records' indexes by the shard that owns each id (a counting sort), so
@@ -118,5 +113,28 @@ struct ParsedChunk {
     func lineNumber(_ local: UInt32, base: Int) -> Int {
         if let lineNumbers { return lineNumbers[Int(local)] }
         return base + Int(local) + 1
+    }
+}
+
+/// A chunk whose records are grouped by shard. It is made only by grouping (or by finding
+/// the parser's grouping for the same number of shards), so a merge takes its shard's
+/// records from it without a check that could fail.
+struct GroupedChunk {
+    let chunk: ParsedChunk
+
+    init(_ chunk: ParsedChunk, shards: Int) {
+        if chunk.shardEnds.count == shards, chunk.shardEnds.last == chunk.records.count {
+            self.chunk = chunk
+        } else {
+            var grouped = chunk
+            grouped.groupByShard(shards)
+            self.chunk = grouped
+        }
+    }
+
+    /// The indexes of shard `s`'s records (`s` below the shard count it was grouped for),
+    /// in input order.
+    func records(ofShard s: Int) -> ArraySlice<Int32> {
+        chunk.byShard[(s > 0 ? chunk.shardEnds[s - 1] : 0)..<chunk.shardEnds[s]]
     }
 }
