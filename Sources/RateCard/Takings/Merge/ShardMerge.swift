@@ -150,7 +150,8 @@ struct ShardMerge {
         }
         if r.kind == .refund {
             let name = RefundNames.add(
-                r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : "", to: &st.refundNames)
+                (r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : "").utf8,
+                to: &st.refundNames)
             st.pendingRefunds.append(
                 PendingRefund(
                     id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: meta,

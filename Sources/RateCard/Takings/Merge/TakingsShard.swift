@@ -123,19 +123,25 @@ struct PendingRefund {
 struct RefundNames {
     var lists: [[UInt8]]
 
-    /// Appends `text` to one list's bytes, `names`, and returns where it starts there and
-    /// how long it is.
-    static func add(_ text: String, to names: inout [UInt8]) -> (at: Int, count: Int32) {
+    /// Appends the bytes of a `refundOf` to one list's bytes, `names`, and returns where
+    /// they start there and how many they are.
+    static func add<Bytes: Collection<UInt8>>(_ bytes: Bytes, to names: inout [UInt8]) -> (
+        at: Int, count: Int32
+    ) {
         let at = names.count
-        names.append(contentsOf: text.utf8)
+        names.append(contentsOf: bytes)
         return (at, Int32(truncatingIfNeeded: names.count - at))
+    }
+
+    /// The bytes of `r`'s `refundOf` in the list that holds them.
+    static func bytes(_ r: PendingRefund, in names: [UInt8]) -> ArraySlice<UInt8> {
+        let end = min(names.count, r.nameAt + Int(r.nameCount))
+        return names[min(r.nameAt, end)..<end]
     }
 
     /// The `refundOf` text of `r`.
     func text(_ r: PendingRefund) -> String {
-        let list = lists[Int(r.nameList)]
-        let end = min(list.count, r.nameAt + Int(r.nameCount))
-        return String(decoding: list[min(r.nameAt, end)..<end], as: UTF8.self)
+        String(decoding: Self.bytes(r, in: lists[Int(r.nameList)]), as: UTF8.self)
     }
 }
 

@@ -192,8 +192,7 @@ final class TakingsSpill: @unchecked Sendable {
     func writeRefunds(_ refunds: [PendingRefund], names: [UInt8]) {
         for r in refunds {
             let q = TakingsSpill.partition(of: r.ref0, count: partitions)
-            let end = min(names.count, r.nameAt + Int(r.nameCount))
-            let name = names[min(r.nameAt, end)..<end]
+            let name = RefundNames.bytes(r, in: names)
             append(
                 q, .refunds,
                 value: SpilledRefund(
@@ -360,16 +359,16 @@ final class TakingsSpill: @unchecked Sendable {
             while at + size <= b.count {
                 let r = base.loadUnaligned(fromByteOffset: at, as: SpilledRefund.self)
                 let n = Int(r.nameBytes)
-                let nameAt = names.count
-                names.append(
-                    contentsOf: UnsafeRawBufferPointer(
-                        start: base + at + size, count: min(n, b.count - at - size)))
+                let name = RefundNames.add(
+                    UnsafeRawBufferPointer(
+                        start: base + at + size, count: min(n, b.count - at - size)),
+                    to: &names)
                 refunds.append(
                     PendingRefund(
                         id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta,
                         feature: Int(r.feature), amount: r.amount,
-                        seconds: r.seconds, nanos: r.nanos, nameAt: nameAt,
-                        nameCount: Int32(truncatingIfNeeded: names.count - nameAt), nameList: 0))
+                        seconds: r.seconds, nanos: r.nanos, nameAt: name.at,
+                        nameCount: name.count, nameList: 0))
                 at += size + n
             }
         }
