@@ -827,6 +827,8 @@ struct EntryScanner {
 
     // MARK: Rules
 
+    /// Inlined: called out of line, `scanObject` copied the fields for every line.
+    @inline(__always)
     private func checkRules(_ f: borrowing Fields) throws(LineProblem) {
         if !f.id.isPresent { throw LineProblem(.missingField, "id: missing required field") }
         if !f.hasAt { throw LineProblem(.missingField, "at: missing required field") }
