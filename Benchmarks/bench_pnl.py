@@ -4,9 +4,17 @@
 Called by `Benchmarks/bench-pnl` (which installs GNU time and DuckDB and builds margin);
 see that script for the usage. For every shape and size: the export is generated if it is
 missing (deterministic by seed), read once so both tools start from the page cache, then
-margin and DuckDB run one after the other `--runs` times (margin first in odd runs, DuckDB
-first in even runs). Each pair of runs is checked: the two tables must agree, or the
-benchmark stops. Reported per shape and size: the median and the range (min–max) of the
+each tool runs `--warmup` times (default once: margin, then DuckDB; printed, checked, not
+counted), then margin and DuckDB run one after the other `--runs` times (margin first in
+odd runs, DuckDB first in even runs). Each pair of runs is checked: the two tables must
+agree, or the benchmark stops.
+
+Why a warm-up: on this project's virtual machines, memory the guest has not touched for a
+while costs several times more to fault in (the host backs it again), so the first run
+after a pause or after smaller runs pays for it and the runs after it do not. Without a
+warm-up that first run was always margin's (margin starts each shape), so the slowest
+margin run of a shape was usually its first. The warm-up round gives both tools the same
+start; its ratio is printed beside the table (`warm-up ratio`), not hidden. Reported per shape and size: the median and the range (min–max) of the
 wall time, the peak RSS and the CPU time of each tool, and of the ratio DuckDB ÷ margin
 of each pair (its minimum is the worst run), and of the ratio of CPU times (which a busy
 machine disturbs less than wall time). Never the best single run.
@@ -132,6 +140,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("sizes", nargs="*", default=["1M", "10M"])
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=1, help="uncounted runs of each tool before the counted ones")
     ap.add_argument("--shapes", default="plain,rich")
     ap.add_argument("--files", type=int, default=4, help="files of the rich shape")
     ap.add_argument("--threads", type=int, default=2)
@@ -147,8 +156,8 @@ def main():
     shapes = [s for s in args.shapes.split(",") if s]
 
     print("machine: " + machine(args))
-    print("window %s before %s; %d alternating runs of each tool; median [min–max]; ratio = DuckDB ÷ margin per pair of runs"
-          % (args.window, args.now, args.runs), flush=True)
+    print("window %s before %s; %d uncounted warm-up run%s, then %d alternating runs of each tool; median [min–max]; ratio = DuckDB ÷ margin per pair of runs"
+          % (args.window, args.now, args.warmup, "" if args.warmup == 1 else "s", args.runs), flush=True)
     results = []
     for shape in shapes:
         for size in args.sizes:
@@ -164,33 +173,35 @@ def main():
                 "--threads", str(args.threads)]
             tag = "%s-%s" % (shape, size)
             m_out, d_out, log = (os.path.join(args.data, "%s.%s" % (tag, x)) for x in ("margin.csv", "duckdb.csv", "time.log"))
-            runs = []
-            for r in range(args.runs):
-                order = ["margin", "duckdb"] if r % 2 == 0 else ["duckdb", "margin"]
+            runs, warm = [], []
+            for r in range(-args.warmup, args.runs):
+                order = ["margin", "duckdb"] if r % 2 == 0 or r < 0 else ["duckdb", "margin"]
                 got = {}
                 for tool in order:
                     got[tool] = timed(margin_cmd, m_out, log) if tool == "margin" else timed(duck_cmd, d_out, log)
+                name = "warm-up %d (not counted)" % (r + args.warmup + 1) if r < 0 else "run %d" % (r + 1)
                 mine, theirs = used_rows(m_out), [l.rstrip("\n") for l in open(d_out)]
                 if mine != theirs:
                     sys.stderr.write("margin:\n%s\nduckdb:\n%s\n" % ("\n".join(mine), "\n".join(theirs)))
-                    raise SystemExit("error: %s run %d: the tables differ" % (tag, r + 1))
-                runs.append((got["margin"], got["duckdb"]))
-                print("  %s run %d: margin %.2f s (CPU %.2f s) %d MiB, DuckDB %.2f s (CPU %.2f s) %d MiB, %.2fx, tables agree"
-                      % (tag, r + 1, got["margin"][0], got["margin"][2], got["margin"][1] / 1024, got["duckdb"][0],
+                    raise SystemExit("error: %s %s: the tables differ" % (tag, name))
+                (warm if r < 0 else runs).append((got["margin"], got["duckdb"]))
+                print("  %s %s: margin %.2f s (CPU %.2f s) %d MiB, DuckDB %.2f s (CPU %.2f s) %d MiB, %.2fx, tables agree"
+                      % (tag, name, got["margin"][0], got["margin"][2], got["margin"][1] / 1024, got["duckdb"][0],
                          got["duckdb"][2], got["duckdb"][1] / 1024, got["duckdb"][0] / got["margin"][0]), file=sys.stderr, flush=True)
-            results.append((shape, size, nbytes, runs))
+            results.append((shape, size, nbytes, runs, warm))
 
     header = ["shape", "entries", "export", "margin s", "margin MiB", "margin CPU s", "DuckDB s", "DuckDB MiB",
-              "DuckDB CPU s", "DuckDB ÷ margin", "CPU ratio", "tables"]
+              "DuckDB CPU s", "DuckDB ÷ margin", "CPU ratio", "warm-up ratio", "tables"]
     lines = []
-    for shape, size, nbytes, runs in results:
+    for shape, size, nbytes, runs, warm in results:
         m = [r[0] for r in runs]
         d = [r[1] for r in runs]
         lines.append([shape, size, "%.2f GB" % (nbytes / 1e9) if nbytes >= 1e9 else "%.0f MB" % (nbytes / 1e6),
                       spread([x[0] for x in m], "%.2f"), spread([x[1] / 1024 for x in m], "%.0f"), spread([x[2] for x in m], "%.2f"),
                       spread([x[0] for x in d], "%.2f"), spread([x[1] / 1024 for x in d], "%.0f"), spread([x[2] for x in d], "%.2f"),
                       spread([b[0] / a[0] for a, b in zip(m, d)], "%.2f×"), spread([b[2] / a[2] for a, b in zip(m, d)], "%.2f×"),
-                      "agree %d/%d" % (len(runs), len(runs))])
+                      " ".join("%.2f×" % (b[0] / a[0]) for a, b in warm) or "-",
+                      "agree %d/%d" % (len(runs) + len(warm), len(runs) + len(warm))])
     widths = [max(len(h), *(len(l[k]) for l in lines)) for k, h in enumerate(header)]
     print()
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
