@@ -33,6 +33,51 @@ import Testing
         }
     }
 
+    /// A quantity's decimal read from its text by the rules alone (digits, one point with
+    /// digits on both sides, no sign, no leading zero, at most 30 significant digits and
+    /// 30 decimals), or nil where `decimal` must throw.
+    static func referenceDecimal(_ text: String) -> (Int128, Int)? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = parts.first, !whole.isEmpty,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            parts.count == 1 || !parts[1].isEmpty,
+            whole.count == 1 || whole.first != "0"
+        else { return nil }
+        var digits = Array(whole + (parts.count == 2 ? parts[1] : ""))
+        var scale = parts.count == 2 ? parts[1].count : 0
+        let significant = digits.drop { $0 == "0" }.count
+        guard significant <= 30, scale <= 30 else { return nil }
+        while scale > 0, digits.last == "0" {
+            digits.removeLast()
+            scale -= 1
+        }
+        let value = digits.reduce(Int128(0)) { $0 * 10 + Int128($1.wholeNumberValue!) }
+        return (value, value == 0 ? 0 : scale)
+    }
+
+    @Test(
+        "decimal: whole numbers of up to 18 digits (read as one word) and every other form agree with a reading by the rules"
+    )
+    func quantityDecimals() {
+        var g = SplitMix64(seed: 11)
+        var texts = ["0", "7", "784", "7840", "00", "07", "0.5", "10.50", "1.", ".5", "-1", "1e3"]
+        texts += ["999999999999999999", "1000000000000000000", "9999999999999999999"]
+        texts += [String(repeating: "9", count: 30), String(repeating: "9", count: 31)]
+        let alphabet = Array("0123456789012345678901234567890.-e")
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 1...24, using: &g)
+            texts.append(String((0..<n).map { _ in alphabet.randomElement(using: &g)! }))
+        }
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let got = bytes.withUnsafeBufferPointer { b in
+                try? EntryScanner.decimal(b.baseAddress!, b.count, name: "q", column: 1)
+            }
+            let want = Self.referenceDecimal(text)
+            #expect(got?.0 == want?.0 && got?.1 == want?.1, "\(text)")
+        }
+    }
+
     @Test("amounts of every length through the scanner: the word path and the loop agree")
     func amountsOfEveryLength() throws {
         var lines: [String] = []

@@ -743,6 +743,18 @@ struct EntryScanner {
     static func decimal(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int)
         throws(LineProblem) -> (Int128, Int)
     {
+        // Most quantities are whole numbers of a few digits ("784"): read those as one
+        // word. Eighteen digits or fewer fit in 63 bits; anything else (a sign, a point,
+        // a leading zero, more digits) takes the full reading below.
+        if n > 0, n <= 18, n == 1 || p[0] != 0x30 {
+            var whole: UInt64 = 0
+            var k = 0
+            while k < n, p[k] &- 0x30 < 10 {
+                whole = whole &* 10 &+ UInt64(p[k] &- 0x30)
+                k += 1
+            }
+            if k == n { return (Int128(whole), 0) }
+        }
         let text = {
             FieldReader.excerpt(
                 String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
