@@ -110,15 +110,29 @@ import Testing
             "2026-11-30", "2026-02-28", "2026-02-29", "2024-02-29", "0001-01-01", "9999-12-31",
             "2026-13-01", "2026-00-10", "2026-04-31", "0000-01-01", "2026-1a-01", "2026/11/30",
         ]
-        let times = [
+        var times = [
             "T00:00:00Z", "T23:59:59.999999999+14:00", "T12:00:00-12:00", "t07:30:00.5z",
             " 10:00:60Z", "T24:00:00Z", "T10:61:00Z", "T10:00:00", "T10:00:00.Z", "T10:00:00+5:00",
             "T10:00:00Zx", "T00:00:00+00:01", "T23:59:59-00:01",
+            // The word-at-a-time path's edges: each byte of `HH:MM:SS` wrong, fractions of
+            // 1 to 12 digits, offsets at and past their bounds, a lower-case `z`, a space.
+            "T1a:00:00Z", "T10;00:00Z", "T10:0/:00Z", "T10:00:0:Z", "T9:00:00Z", "T10:00:00z",
+            "T10:60:00Z", "T10:00:60+01:00", "T23:59:59.9Z", "T10:00:00.12a+01:00",
+            "T10:00:00+01:60", "T10:00:00+24:00", "T10:00:00-23:59", "T10:00:00+05:45",
+            "T10:00:00+01:0", "T10:00:00 +01:00", "T10:00:00.", "T10:00:00.+01:00",
+            "T10:00:00-00:00", "T00:00:00.000Z", "T10:00:00\u{7F}Z", "T10:00:00.5\u{80}",
         ]
-        for _ in 0..<5_000 {
-            let text =
-                dates[Int.random(in: 0..<dates.count, using: &g)]
-                + times[Int.random(in: 0..<times.count, using: &g)]
+        for digits in 1...12 {
+            times.append("T17:30:00." + String(repeating: "7", count: digits) + "+05:30")
+            times.append("T06:00:01." + String(repeating: "0", count: digits - 1) + "1Z")
+        }
+        var date = dates[0]
+        for _ in 0..<40_000 {
+            // Half the time the date of the line before, as in an export in time order.
+            if Int.random(in: 0..<2, using: &g) == 0 {
+                date = dates[Int.random(in: 0..<dates.count, using: &g)]
+            }
+            let text = date + times[Int.random(in: 0..<times.count, using: &g)]
             let bytes = Array(text.utf8)
             let (fresh, kept) = bytes.withUnsafeBufferPointer { b in
                 (
