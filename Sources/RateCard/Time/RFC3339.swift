@@ -33,7 +33,7 @@ enum RFC3339 {
     struct DayCache {
         private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         private var tails: (UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0)
-        private var days: (Int, Int, Int, Int) = (0, 0, 0, 0)
+        private var dayNumbers: (Int, Int, Int, Int) = (0, 0, 0, 0)
         /// Slots in use (they fill in order), and the one a new date replaces.
         private var filled = 0
         private var next = 0
@@ -43,20 +43,20 @@ enum RFC3339 {
         /// The day number of a date kept, by its first ten bytes.
         @inline(__always)
         fileprivate func days(word: UInt64, tail: UInt16) -> Int? {
-            if filled > 0, word == words.0, tail == tails.0 { return days.0 }
-            if filled > 1, word == words.1, tail == tails.1 { return days.1 }
-            if filled > 2, word == words.2, tail == tails.2 { return days.2 }
-            if filled > 3, word == words.3, tail == tails.3 { return days.3 }
+            if filled > 0, word == words.0, tail == tails.0 { return dayNumbers.0 }
+            if filled > 1, word == words.1, tail == tails.1 { return dayNumbers.1 }
+            if filled > 2, word == words.2, tail == tails.2 { return dayNumbers.2 }
+            if filled > 3, word == words.3, tail == tails.3 { return dayNumbers.3 }
             return nil
         }
 
         /// Keeps a date just read and checked, in place of the one kept longest.
         fileprivate mutating func keep(word: UInt64, tail: UInt16, days d: Int) {
             switch next {
-            case 0: (words.0, tails.0, days.0) = (word, tail, d)
-            case 1: (words.1, tails.1, days.1) = (word, tail, d)
-            case 2: (words.2, tails.2, days.2) = (word, tail, d)
-            default: (words.3, tails.3, days.3) = (word, tail, d)
+            case 0: (words.0, tails.0, dayNumbers.0) = (word, tail, d)
+            case 1: (words.1, tails.1, dayNumbers.1) = (word, tail, d)
+            case 2: (words.2, tails.2, dayNumbers.2) = (word, tail, d)
+            default: (words.3, tails.3, dayNumbers.3) = (word, tail, d)
             }
             next = (next + 1) & 3
             filled = min(filled + 1, 4)
