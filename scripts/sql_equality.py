@@ -206,6 +206,9 @@ def osg_export(seed, conflicts):
         '{"id":"b5","at":"2026-11-21T10:00:00Z","kind":"charge","amount":1,"feature":"asr"}',
         '{"id":"b6","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-1}',
         '{"at":"2026-11-21T10:00:00Z","kind":"charge","amount":-1,"feature":"asr"}',
+        # More lines without an id, one twice: never one entry, whatever their copies.
+        '{"at":"2026-11-22T10:00:00Z","kind":"grant","amount":7}',
+        '{"at":"2026-11-22T10:00:00Z","kind":"grant","amount":7}',
         '{"id":"b8","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-1,"feature":"asr","quantity":{"second":-3}}',
         '{"id":"b9","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-12345678901234567890,"feature":"asr"}',
         '{"id":"","at":"2026-11-21T10:00:00Z","kind":"grant","amount":5}',

@@ -205,10 +205,16 @@ public struct PnLSQLCompiler: Sendable {
         ]
     }
 
+    /// DuckDB's read of the source in `groupedSource`, which three CTEs use: kept in
+    /// memory (`AS MATERIALIZED`) rather than parsed again or inlined.
+    static let keptInMemory: Set<String> = ["s0"]
+
     func with(_ ctes: [(String, String)]) -> String {
         "WITH\n"
             + ctes.map {
-                "\($0.0) AS (\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)"
+                let kept = d == .duckdb && Self.keptInMemory.contains($0.0) ? "MATERIALIZED " : ""
+                return
+                    "\($0.0) AS \(kept)(\n    \($0.1.replacingOccurrences(of: "\n", with: "\n    "))\n)"
             }.joined(separator: ",\n")
     }
 
@@ -259,10 +265,10 @@ public struct PnLSQLCompiler: Sendable {
             relevant ? relevantSource() : [("src", request.source.select(d, origin: origin))]
         // `dup`: the id has more than one line (pass 1 counted them), so its copies are
         // compared; without pass 1 every row is compared.
-        let hasDup = ctes.contains { $0.0 == "keep" || $0.0 == "gi" }
+        let hasDup = ctes.contains { $0.0 == "keep" || $0.0 == "vid" }
         // Grouped by id before the checks (DuckDB): a row without `dup` is its id's only
         // row, so only the rows with `dup` are grouped again.
-        let grouped = ctes.contains { $0.0 == "gi" }
+        let grouped = ctes.contains { $0.0 == "vid" }
         // The quantity's members, read in one parse of the object where the engine can.
         let members = d.jsonMembers(d.quoted("quantity"), dims)
         var from = "src"
@@ -468,10 +474,9 @@ public struct PnLSQLCompiler: Sendable {
     /// their own that no refund names and a time outside the window, or no valid time at
     /// all: nothing of them reaches the table. Without a window every line is kept.
     ///
-    /// Both passes read the source: keeping the second pass's columns in memory instead
-    /// (a materialized CTE in DuckDB) used 2.4 times the memory for no measurable gain on
-    /// the 10M benchmark (docs/sql.md). DuckDB reads it once and groups it by id first
-    /// (`groupedSource`), with or without a window.
+    /// Both passes read the source. DuckDB reads it once and keeps it in memory instead
+    /// (`groupedSource`), with or without a window: there the saving of the second parse
+    /// outweighs the memory (docs/sql.md, Scale).
     func relevantSource() -> [(String, String)] {
         let window = request.window
         var near: [String] = []
@@ -505,57 +510,58 @@ public struct PnLSQLCompiler: Sendable {
         ]
     }
 
-    /// DuckDB: the source read once and grouped by id, as the hand-written query of
-    /// `Benchmarks/` reads it.
+    /// DuckDB: the source read once, kept in memory, and every id's lines made one row
+    /// before any check.
     ///
-    /// `gi` has one row per id: any one line's fields that the checks read, and
-    /// `variants`, whether the id's lines differ as written (a 64-bit hash of every field
-    /// but the id, compared as `MIN <> MAX`). Lines written alike are the same entry, valid
-    /// or rejected alike, so one of them stands for all (`dup` false) and is checked once.
-    /// The lines of an id written differently (`sv`, a second read that DuckDB ends at its
-    /// first chunk when no id has variants) go through the checks one by one, and their
-    /// canonical content decides whether they conflict (`dup` true). With a window the
-    /// grouped rows are kept as in the two-pass form: near the window by their date as
-    /// written, a refund, or an id some line's `refundOf` names; every line of an id with
-    /// variants is kept wherever it lies, so a conflict anywhere still stops the query.
+    /// `s0` is the read, materialized, so that it is parsed once and used three times.
+    /// `n1` holds the ids that have more than one line (about 1% of ids in the benchmark's
+    /// exports); only their lines are grouped on every field (`m`), so that lines written
+    /// alike become one row, compared as written, not by a hash. An id of `vid` has lines
+    /// written differently: each of them goes through the checks (`dup`), and their
+    /// canonical content decides whether they conflict. Every other id has one row, which
+    /// stands for all its lines (`dup` false) and is checked once. With a window the rows
+    /// are kept as in the two-pass form: near the window by their date as written, a
+    /// refund, or an id some line's `refundOf` names; every line of an id of `vid` is kept
+    /// wherever it lies, so a conflict anywhere still stops the query. An id that is NULL
+    /// is never in `n1`: such a line is rejected, whatever its copies.
+    ///
+    /// Grouping every line on every field instead (one hash table of all the lines, then
+    /// one by id) took 8.1 of the query's 33.6 CPU-seconds on the 10M benchmark; counting
+    /// lines by id and grouping only the ids with copies takes 2.8, for 4.4 spent keeping
+    /// the read in memory (docs/sql.md).
     func groupedSource(near: [String]) -> [(String, String)] {
-        let read = request.source.select(d)
         let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
         let checked = Set([
             "at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after",
         ])
-        let any = names.filter(checked.contains).map {
-            "\(d.anyValue)(\(d.quoted($0))) AS \(d.quoted($0))"
-        }
         let all = names.map { d.quoted($0) }.joined(separator: ", ")
         let text = SQLSchema.types(d).text
         let kept = names.map {
             checked.contains($0) ? d.quoted($0) : "CAST(NULL AS \(text)) AS \(d.quoted($0))"
         }
-        var keep = "NOT variants"
+        let many = d.isTrue("id IN (SELECT id FROM n1)")
+        let variants = d.isTrue("id IN (SELECT id FROM vid)")
+        var single = "NOT \(many)"
+        var multiple = ""
         if !near.isEmpty {
-            keep +=
-                " AND (\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
-                + " OR id IN (SELECT refund_of FROM gi UNION ALL SELECT refund_of FROM sv))"
+            let keep =
+                "\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
+                + " OR id IN (SELECT refund_of FROM s0 WHERE refund_of IS NOT NULL)"
+            single = "(\(keep)) AND \(single)"
+            multiple = "\nWHERE \(keep) OR \(variants)"
         }
         return [
-            ("s0", read),
-            ("d", "SELECT id, \(all) FROM s0 GROUP BY id, \(all)"),
-            (
-                "gi",
-                """
-                SELECT id, \(any.joined(separator: ", ")), COUNT(*) > 1 AS variants
-                FROM d GROUP BY id
-                """
-            ),
-            ("sv", "SELECT s.* FROM (\(read)) s WHERE id IN (SELECT id FROM gi WHERE variants)"),
+            ("s0", request.source.select(d)),
+            ("n1", "SELECT id FROM s0 WHERE id IS NOT NULL GROUP BY id HAVING COUNT(*) > 1"),
+            ("m", "SELECT id, \(all) FROM s0 WHERE id IN (SELECT id FROM n1) GROUP BY id, \(all)"),
+            ("vid", "SELECT id FROM m GROUP BY id HAVING COUNT(*) > 1"),
             (
                 "src",
                 """
-                SELECT id, \(kept.joined(separator: ", ")), FALSE AS dup FROM gi
-                WHERE \(keep)
+                SELECT id, \(kept.joined(separator: ", ")), FALSE AS dup FROM s0
+                WHERE \(single)
                 UNION ALL
-                SELECT sv.*, TRUE AS dup FROM sv
+                SELECT m.*, \(variants) AS dup FROM m\(multiple)
                 """
             ),
         ]
