@@ -144,6 +144,7 @@ import Testing
             let q = r.stdout
             #expect(q.components(separatedBy: read).count == 2, "one read")
             #expect(q.contains("s0 AS MATERIALIZED (\n    SELECT "))
+            #expect(q.contains("src AS NOT MATERIALIZED (\n    SELECT "))
             #expect(!q.contains("GROUPING SETS") && !q.contains("s2 AS") && !q.contains("hash("))
             #expect(
                 q.contains(
