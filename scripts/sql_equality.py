@@ -188,6 +188,13 @@ def osg_export(seed, conflicts):
     emit({"id": "rx2", "at": "2026-11-21T10:00:00Z", "kind": "refund", "feature": "asr", "refundOf": llm["id"], "amount": 3})
     grant = next(e for e in entries if e["kind"] == "grant")
     emit({"id": "rx3", "at": "2026-11-21T10:00:00Z", "kind": "refund", "feature": "asr", "refundOf": grant["id"], "amount": 3})
+    # Two ids that DuckDB's hash gives one value: each is one entry, though DuckDB's table
+    # query picks them as if they were copies of one id; one of them refunded.
+    twin = next(e for e in charges if e["feature"] == "asr" and "quantity" in e and e["id"] not in planted["price-mismatch"])
+    for i in ("988fb60f-0000007", "988fb696-0000056"):
+        emit(dict(twin, id=i))
+    emit({"id": "rx4", "at": twin["at"], "kind": "refund", "feature": "asr", "refundOf": "988fb696-0000056",
+          "amount": -twin["amount"]})
     # Duplicates spelled differently: keys reversed, the amount as a string, another offset,
     # 76 as 76.0; and blank lines.
     for e in rng.sample(entries, 30):

@@ -522,21 +522,25 @@ public struct PnLSQLCompiler: Sendable {
     /// before any check.
     ///
     /// `s0` is the read, materialized, so that it is parsed once and used three times.
-    /// `n1` holds the ids that have more than one line (about 1% of ids in the benchmark's
-    /// exports); only their lines are grouped on every field (`m`), so that lines written
-    /// alike become one row, compared as written, not by a hash. An id of `vid` has lines
+    /// `n1` holds the 64-bit hashes (DuckDB's `hash`) that more than one line's id has: the
+    /// ids with copies (about 1% of ids in the benchmark's exports), and any id whose hash
+    /// another id shares. The hash only picks: the lines of those ids are grouped on every
+    /// field (`m`), so that lines written alike become one row, compared as written; an id
+    /// there by a shared hash alone has one row, as it would in the other branch. Every
+    /// other id's hash is its own, so it has one line. An id of `vid` has lines
     /// written differently: each of them goes through the checks (`dup`), and their
     /// canonical content decides whether they conflict. Every other id has one row, which
     /// stands for all its lines (`dup` false) and is checked once. With a window the rows
     /// are kept as in the two-pass form: near the window by their date as written, a
     /// refund, or an id some line's `refundOf` names; every line of an id of `vid` is kept
-    /// wherever it lies, so a conflict anywhere still stops the query. An id that is NULL
-    /// is never in `n1`: such a line is rejected, whatever its copies.
+    /// wherever it lies, so a conflict anywhere still stops the query. A line whose id is
+    /// NULL is in the first branch, never grouped: it is rejected, whatever its copies.
     ///
     /// Grouping every line on every field instead (one hash table of all the lines, then
     /// one by id) took 8.1 of the query's 33.6 CPU-seconds on the 10M benchmark; counting
     /// lines by id and grouping only the ids with copies takes 2.8, for 4.4 spent keeping
-    /// the read in memory (docs/sql.md).
+    /// the read in memory, and counting by the id's hash instead of its text saves about
+    /// 5% more (docs/sql.md).
     func groupedSource(near: [String]) -> [(String, String)] {
         let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
         let checked = Set([
@@ -547,7 +551,7 @@ public struct PnLSQLCompiler: Sendable {
         let kept = names.map {
             checked.contains($0) ? d.quoted($0) : "CAST(NULL AS \(text)) AS \(d.quoted($0))"
         }
-        let many = d.isTrue("id IN (SELECT id FROM n1)")
+        let many = d.isTrue("id IS NOT NULL AND hash(id) IN (SELECT h FROM n1)")
         let variants = d.isTrue("id IN (SELECT id FROM vid)")
         var single = "NOT \(many)"
         var multiple = ""
@@ -560,8 +564,11 @@ public struct PnLSQLCompiler: Sendable {
         }
         return [
             ("s0", request.source.select(d)),
-            ("n1", "SELECT id FROM s0 WHERE id IS NOT NULL GROUP BY id HAVING COUNT(*) > 1"),
-            ("m", "SELECT id, \(all) FROM s0 WHERE id IN (SELECT id FROM n1) GROUP BY id, \(all)"),
+            (
+                "n1",
+                "SELECT hash(id) AS h FROM s0 WHERE id IS NOT NULL GROUP BY h HAVING COUNT(*) > 1"
+            ),
+            ("m", "SELECT id, \(all) FROM s0 WHERE \(many) GROUP BY id, \(all)"),
             ("vid", "SELECT id FROM m GROUP BY id HAVING COUNT(*) > 1"),
             (
                 "src",
