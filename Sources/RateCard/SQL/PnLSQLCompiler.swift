@@ -536,11 +536,9 @@ public struct PnLSQLCompiler: Sendable {
     /// wherever it lies, so a conflict anywhere still stops the query. A line whose id is
     /// NULL is in the first branch, never grouped: it is rejected, whatever its copies.
     ///
-    /// Grouping every line on every field instead (one hash table of all the lines, then
-    /// one by id) took 8.1 of the query's 33.6 CPU-seconds on the 10M benchmark; counting
-    /// lines by id and grouping only the ids with copies takes 2.8, for 4.4 spent keeping
-    /// the read in memory, and counting by the id's hash instead of its text saves about
-    /// 5% more (docs/sql.md).
+    /// Grouping every line on every field instead, then the distinct lines by id, took
+    /// 20.6 of the query's 42.9 CPU-seconds on the 10M benchmark (profiled); counting the
+    /// ids' hashes takes 2.7, for 4.9 spent keeping the read in memory (docs/sql.md).
     func groupedSource(near: [String]) -> [(String, String)] {
         let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
         let checked = Set([
