@@ -208,8 +208,9 @@ public struct PnLSQLCompiler: Sendable {
     /// How DuckDB is told to keep a CTE of `groupedSource`: its read of the source `s0`,
     /// which three CTEs use, kept in memory rather than parsed again; `src`, which the two
     /// branches of `e` use, computed in each rather than kept (the branch of rows without
-    /// `dup` drops the rows of `m`, the other those of `s0`, before anything is computed:
-    /// measured on the 10M benchmark, 1.1 CPU-seconds and 1.2 GB of buffers saved).
+    /// `dup` drops the lines of the ids of `vid`, the other every row drawn from `s0`, before
+    /// the checks: measured on the 10M benchmark, 1.1 CPU-seconds and 1.2 GB of buffers
+    /// saved).
     func materialized(_ name: String, in ctes: [(String, String)]) -> String {
         guard d == .duckdb, ctes.contains(where: { $0.0 == "vid" }) else { return "" }
         switch name {
