@@ -272,8 +272,9 @@ public struct PnLSQLCompiler: Sendable {
         }
         var ctes: [(String, String)] =
             relevant ? relevantSource() : [("src", request.source.select(d, origin: origin))]
-        // `dup`: the id has more than one line (pass 1 counted them), so its copies are
-        // compared; without pass 1 every row is compared.
+        // `dup`: the id's copies are compared. In the two passes, the id has more than one
+        // line (pass 1 counted them); in DuckDB's one read, its lines are written
+        // differently (`vid`). Without either, every row is compared.
         let hasDup = ctes.contains { $0.0 == "keep" || $0.0 == "vid" }
         // Grouped by id before the checks (DuckDB): a row without `dup` is its id's only
         // row, so only the rows with `dup` are grouped again.
