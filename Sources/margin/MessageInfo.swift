@@ -1,9 +1,9 @@
 import RateCard
 
 /// What the user sees for an error a command throws, and the exit code: the one mapping
-/// from errors to output (the shape of argument-parser's `MessageInfo`). Bad usage gets its
-/// message and the usage line; problems in files their diagnostics; anything else its
-/// message.
+/// from errors to output (the shape of argument-parser's `MessageInfo`), over the library's
+/// `DiagnosedError`: bad usage gets its message and the usage line; problems in files their
+/// diagnostics and closing message; anything else its message, exit 2.
 enum MessageInfo {
     /// `--help`, also among arguments that do not parse: the help on stdout, exit 0.
     case help(text: String)
@@ -15,21 +15,18 @@ enum MessageInfo {
     case other(message: String, exitCode: Int32)
 
     init(error: any Error, command: CommandEntry) {
-        switch error {
-        case let e as UsageError:
-            self = .validation(message: e.message, usage: command.usage)
-        case let e as CommandFailure:
-            self = .diagnostics(e.diagnostics, message: e.message, exitCode: e.exitCode)
-        case let e as Diagnostics:
-            self = .diagnostics(e.items, message: nil, exitCode: 2)
-        case let e as PnLError:
-            switch e {
-            case .usage(let message): self = .validation(message: message, usage: command.usage)
-            case .valuation(let message): self = .other(message: message, exitCode: 2)
-            case .diagnostics(let items): self = .diagnostics(items, message: nil, exitCode: 2)
-            }
-        default:
+        guard let e = error as? any DiagnosedError else {
             self = .other(message: "\(error)", exitCode: 2)
+            return
+        }
+        if e.failureClass == .usage {
+            let text = ([e.summary].compactMap { $0 } + e.diagnostics.map(\.rendered))
+            self = .validation(message: text.joined(separator: "\n"), usage: command.usage)
+        } else if e.diagnostics.isEmpty {
+            self = .other(message: e.summary ?? "\(error)", exitCode: e.failureClass.exitCode)
+        } else {
+            self = .diagnostics(
+                e.diagnostics, message: e.summary, exitCode: e.failureClass.exitCode)
         }
     }
 
