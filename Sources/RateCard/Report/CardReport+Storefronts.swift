@@ -34,7 +34,7 @@ extension CardReport {
                 ReportText.code(r.pack.productId),
                 "\(r.territory)\(r.storefront.map { " (\($0.name))" } ?? "")",
                 r.customerPrice.currency.code,
-                StorefrontMargins.money(r.customerPrice), StorefrontMargins.taxText(r.storefront),
+                StorefrontMargins.money(r.customerPrice), StorefrontMargins.taxText(r.storefront, on: s.date),
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds), StorefrontMargins.money(r.worstCost),
                 StorefrontMargins.money(r.margin),

@@ -117,15 +117,17 @@ public struct StorefrontMargins: Sendable {
                                     rule: .check(.storefrontCurrency)))
                         } else if let regime = table?.regime(for: sf, program: program, on: date) {
                             do throws(MoneyError) {
-                                modelled = try ModelledProceeds(
-                                    price: point.customerPrice, storefront: sf, regime: regime)
+                                modelled = try table?.proceeds(
+                                    point.customerPrice, in: sf, regime: regime, on: date)
                             } catch { throw .fx(error) }
                         }
                     }
                     if let apple = point.proceeds, let m = modelled {
                         let diff = (try? apple.amount.subtracting(m.rounded.amount)) ?? .zero
                         let magnitude = diff.isNegative ? ((try? diff.negated()) ?? diff) : diff
-                        if StorefrontMargins.tolerance(apple.currency) < magnitude {
+                        let tolerance = table?.proceedsUnit(apple.currency)
+                            ?? StorefrontMargins.tolerance(apple.currency)
+                        if tolerance < magnitude {
                             warnings.append(
                                 Diagnostic(
                                     path: point.path, location: point.location, severity: .warning,
@@ -166,8 +168,7 @@ public struct StorefrontMargins: Sendable {
                         }
                         let m: ModelledProceeds
                         do throws(MoneyError) {
-                            m = try ModelledProceeds(
-                                price: price.price, storefront: sf, regime: regime)
+                            m = try table.proceeds(price.price, in: sf, regime: regime, on: date)
                         } catch { throw .fx(error) }
                         rows.append(
                             try StorefrontMargins.makeRow(
@@ -244,16 +245,22 @@ public struct StorefrontMargins: Sendable {
     static func modelText(_ sf: Storefront?, _ m: ModelledProceeds) -> String {
         var parts: [String] = []
         if let sf, sf.taxIncluded {
-            parts.append("\(Format.percent(sf.tax)) tax removed")
+            parts.append("\(Format.percent(m.taxes.vat)) tax removed")
         } else {
             parts.append("prices exclude tax")
         }
-        if let sf, !sf.digitalServicesTax.isZero {
-            parts.append("\(Format.percent(sf.digitalServicesTax)) digital services tax")
+        if !m.taxes.digitalServicesTax.isZero {
+            parts.append("\(Format.percent(m.taxes.digitalServicesTax)) digital services tax")
         }
-        parts.append(
+        var commission =
             "\(Format.percent(m.regime.rate, places: 0)) \(m.regime.program.rawValue) commission (\(m.regime.status.rawValue))"
-        )
+        if !m.regime.paymentProcessing.isZero {
+            commission += " + \(Format.percent(m.regime.paymentProcessing, places: 0)) payment processing"
+        }
+        parts.append(commission)
+        if !m.taxes.withholding.isZero {
+            parts.append("\(Format.percent(m.taxes.withholding)) withheld")
+        }
         return parts.joined(separator: ", ")
     }
 }

@@ -14,13 +14,18 @@ public struct StorefrontTable: Sendable, Hashable {
     let commission: [CommissionRegime]
     /// Sorted by territory code.
     let storefronts: [Storefront]
+    /// The unit Apple pays each listed currency in, where it is not the currency's minor
+    /// unit (1 for HUF, IDR, JPY, KRW: whole units).
+    let proceedsUnits: [Currency: ProceedsUnit]
     let notes: [String]
     let source: SourceFile
 
     init(
         date: CalendarDate, placeholder: Bool, sourceNote: String, commission: [CommissionRegime],
-        storefronts: [Storefront], notes: [String] = [], source: SourceFile
+        storefronts: [Storefront], proceedsUnits: [Currency: ProceedsUnit] = [:],
+        notes: [String] = [], source: SourceFile
     ) {
+        self.proceedsUnits = proceedsUnits
         self.date = date
         self.placeholder = placeholder
         self.sourceNote = sourceNote
@@ -41,11 +46,40 @@ public struct StorefrontTable: Sendable, Hashable {
     }
 
     /// The regime for `program` in `storefront` on `date`: the territory's own when it lists
-    /// one in force, else the file's default.
+    /// one in force, else the file's default offered there; nil when the program is not
+    /// offered in the storefront on that date (the EU terms outside the EU).
     func regime(for storefront: Storefront, program: StoreProgram, on date: CalendarDate)
         -> CommissionRegime?
     {
         CommissionRegime.inForce(storefront.commission, program: program, on: date)
-            ?? CommissionRegime.inForce(commission, program: program, on: date)
+            ?? CommissionRegime.inForce(
+                commission, program: program, on: date, in: storefront.territory)
     }
+
+    /// The unit Apple pays `currency` in: the file's `currencies` entry, else the
+    /// currency's minor unit (0.01 for EUR).
+    func proceedsUnit(_ currency: Currency) -> Exact {
+        proceedsUnits[currency]?.unit
+            ?? (try? Exact(1, over: Exact.powerOfTen(currency.minorUnits))) ?? .one
+    }
+
+    /// What the model says Apple pays for `price` in `storefront` on `date`.
+    func proceeds(
+        _ price: Money, in storefront: Storefront, regime: CommissionRegime,
+        on date: CalendarDate
+    ) throws(MoneyError) -> ModelledProceeds {
+        try ModelledProceeds(
+            price: price, storefront: storefront, regime: regime, on: date,
+            unit: proceedsUnit(price.currency))
+    }
+}
+
+/// The unit Apple pays one currency in, when it is coarser than the currency's minor unit.
+struct ProceedsUnit: Sendable, Hashable {
+    let currency: Currency
+    /// 1 for whole units.
+    let unit: Exact
+    let source: String?
+    let placeholder: Bool
+    let location: SourceLocation
 }
