@@ -125,7 +125,8 @@ public struct StorefrontMargins: Sendable {
                     if let apple = point.proceeds, let m = modelled {
                         let diff = (try? apple.amount.subtracting(m.rounded.amount)) ?? .zero
                         let magnitude = diff.isNegative ? ((try? diff.negated()) ?? diff) : diff
-                        let tolerance = table?.proceedsUnit(apple.currency)
+                        let tolerance =
+                            table?.proceedsUnit(apple.currency)
                             ?? StorefrontMargins.tolerance(apple.currency)
                         if tolerance < magnitude {
                             warnings.append(
@@ -255,7 +256,8 @@ public struct StorefrontMargins: Sendable {
         var commission =
             "\(Format.percent(m.regime.rate, places: 0)) \(m.regime.program.rawValue) commission (\(m.regime.status.rawValue))"
         if !m.regime.paymentProcessing.isZero {
-            commission += " + \(Format.percent(m.regime.paymentProcessing, places: 0)) payment processing"
+            commission +=
+                " + \(Format.percent(m.regime.paymentProcessing, places: 0)) payment processing"
         }
         parts.append(commission)
         if !m.taxes.withholding.isZero {

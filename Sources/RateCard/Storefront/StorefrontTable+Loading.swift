@@ -158,7 +158,9 @@ extension StorefrontTable {
                     share($0.value, "\(field).digitalServicesTax", r)
                 } ?? .zero
             if let tax {
-                taxes.append(StorefrontTax(kind: .vat, rate: tax, location: taxNode?.location ?? node.location))
+                taxes.append(
+                    StorefrontTax(
+                        kind: .vat, rate: tax, location: taxNode?.location ?? node.location))
             }
             if !dst.isZero {
                 taxes.append(
@@ -224,7 +226,9 @@ extension StorefrontTable {
             let tax = StorefrontTax(
                 kind: kind, rate: rate, from: from, until: until, source: source,
                 placeholder: placeholder, note: note, location: item.location)
-            if let clash = out.first(where: { $0.kind == kind && $0.from == from && $0.rate == rate }) {
+            if let clash = out.first(where: {
+                $0.kind == kind && $0.from == from && $0.rate == rate
+            }) {
                 r.error(
                     "\(f): the same \(kind.rawValue) of \(rate) from \(from.map { "\($0)" } ?? "the start") is already given at line \(clash.location.line)",
                     at: item.location)

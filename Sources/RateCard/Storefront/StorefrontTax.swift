@@ -69,5 +69,6 @@ struct TaxRates: Sendable, Hashable {
     /// The entries summed.
     let entries: [StorefrontTax]
 
-    static let none = TaxRates(vat: .zero, digitalServicesTax: .zero, withholding: .zero, entries: [])
+    static let none = TaxRates(
+        vat: .zero, digitalServicesTax: .zero, withholding: .zero, entries: [])
 }
