@@ -8,8 +8,18 @@ enum StorefrontsCommand: Command {
     static let summary =
         "Worst-case margin of every pack in every App Store storefront, from Apple's proceeds or the storefront data."
     static let usage =
-        "margin storefronts [CARD…] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program standard|small-business] [--cards DIR] [--fx BASE/QUOTE=RATE] [--format table|json|csv|markdown]"
-    static let parser = ArgumentParser(StorefrontInputs.options)
+        "margin storefronts [CARD…] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM] [--changes [--since DATE]] [--cards DIR] [--fx BASE/QUOTE=RATE] [--format table|json|csv|markdown]"
+    static let parser = ArgumentParser(
+        StorefrontInputs.options + [
+            ArgumentParser.Option(
+                "changes",
+                help:
+                    "List every tax or commission change in the storefront data and each pack's margin in each affected storefront the day before and the day of it."
+            ),
+            ArgumentParser.Option(
+                "since", value: "DATE",
+                help: "With --changes: changes on or after DATE (default 2023-01-01)."),
+        ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let input = try StorefrontInputs(
@@ -18,6 +28,17 @@ enum StorefrontsCommand: Command {
             throw CommandFailure(
                 "no storefront data in \(Common.cardsDirectory(args)) and no --price-points: nothing to compute proceeds from"
             )
+        }
+        if args.flag("changes") {
+            let since = try StorefrontChanges.since(args.value("since"))
+            let report = try StorefrontChanges(
+                StorefrontChanges.Request(
+                    cards: input.cards, repository: input.repository,
+                    program: input.arguments.program, since: since, fx: input.fx))
+            io.out(report.render(input.format, bold: io.colour))
+            return 0
+        } else if args.value("since") != nil {
+            throw UsageError("--since applies to --changes only")
         }
         var all: [StorefrontMargins] = []
         for card in input.cards {

@@ -1,0 +1,167 @@
+/// Every tax or commission change in the storefront data on or after a date, and the
+/// worst-case margin of each pack in each affected storefront the day before and the day of
+/// the change: the list finance needs when Apple announces "tax and price updates".
+///
+/// Margins come from the same model as `margin storefronts` (`StorefrontMargins`, proceeds
+/// modelled from the storefront file), computed once per card for the day before and the day
+/// of each change date.
+public struct StorefrontChanges: Sendable, RenderableReport {
+    /// What `margin storefronts --changes` asks for.
+    public struct Request: Sendable {
+        public var cards: [RateCard]
+        public var repository: CardRepository
+        public var program: StoreProgram?
+        /// Changes on or after this day; nil: from 2023-01-01, where the data's history starts.
+        public var since: CalendarDate?
+        public var fx: FXTable?
+
+        public init(
+            cards: [RateCard], repository: CardRepository, program: StoreProgram? = nil,
+            since: CalendarDate? = nil, fx: FXTable? = nil
+        ) {
+            self.cards = cards
+            self.repository = repository
+            self.program = program
+            self.since = since
+            self.fx = fx
+        }
+    }
+
+    /// One change in one storefront.
+    struct Change: Sendable, Hashable {
+        let territory: String
+        let name: String
+        let date: CalendarDate
+        /// "VAT 20% → 22%", "DST 3% starts", "standard commission 30% → 25%"
+        let what: String
+        let sources: [String]
+    }
+
+    /// One pack of one card in the storefront of a change.
+    struct Row: Sendable, Hashable {
+        let change: Change
+        let card: String
+        let pack: String
+        let price: Money
+        let proceedsBefore: Money?
+        let proceedsAfter: Money?
+        let marginBefore: Money?
+        let marginAfter: Money?
+        let shareBefore: Exact?
+        let shareAfter: Exact?
+    }
+
+    let since: CalendarDate
+    let changes: [Change]
+    let rows: [Row]
+
+    /// `--since` read from its text: nil when not given.
+    public static func since(_ text: String?) throws(UsageError) -> CalendarDate? {
+        guard let text else { return nil }
+        guard let d = CalendarDate(text) else {
+            throw UsageError("--since \(text): expected a date YYYY-MM-DD")
+        }
+        return d
+    }
+
+    /// The day the history of the storefront file starts.
+    static let historyStart = CalendarDate("2023-01-01")!
+
+    public init(_ request: Request) throws(WorstCaseError) {
+        let since = request.since ?? StorefrontChanges.historyStart
+        self.since = since
+        guard let table = request.repository.storefronts else {
+            changes = []
+            rows = []
+            return
+        }
+        // Commission changes of the program asked for, else of the two every card falls under.
+        let programs = request.program.map { [$0] } ?? [StoreProgram.standard, .smallBusiness]
+        var changes: [Change] = []
+        for sf in table.storefronts {
+            var dates = Set(sf.taxChangeDates)
+            for program in programs {
+                for r in sf.commission + table.commission
+                where r.program == program && r.offered(in: sf.territory) {
+                    dates.insert(r.from)
+                    if let u = r.until { dates.insert(u) }
+                }
+            }
+            // The history's first day starts the record, not a change.
+            for date in dates.sorted() where since <= date && StorefrontChanges.historyStart < date
+            {
+                let day = CalendarDate(daysSinceEpoch: date.daysSinceEpoch - 1)
+                var parts: [String] = []
+                var sources: [String] = []
+                let before = sf.rates(on: day)
+                let after = sf.rates(on: date)
+                for kind in StorefrontTax.Kind.allCases {
+                    let b = StorefrontChanges.sum(before, kind)
+                    let a = StorefrontChanges.sum(after, kind)
+                    guard a != b else { continue }
+                    let label = StorefrontTax(kind: kind, rate: .zero).label
+                    parts.append("\(label) \(Format.percent(b)) → \(Format.percent(a))")
+                    for t in after.entries where t.kind == kind && t.from == date {
+                        if let s = t.source { sources.append(s) }
+                    }
+                    for t in before.entries where t.kind == kind && t.until == date {
+                        if let s = t.source, !sources.contains(s) { sources.append(s) }
+                    }
+                }
+                for program in programs {
+                    let b = table.regime(for: sf, program: program, on: day)
+                    let a = table.regime(for: sf, program: program, on: date)
+                    guard b?.charge != a?.charge else { continue }
+                    let show = { (r: CommissionRegime?) in
+                        r.map { Format.percent($0.charge, places: 0) } ?? "not offered"
+                    }
+                    parts.append("\(program.rawValue) \(show(b)) → \(show(a))")
+                    if let s = a?.source, !sources.contains(s) { sources.append(s) }
+                }
+                guard !parts.isEmpty else { continue }
+                changes.append(
+                    Change(
+                        territory: sf.territory, name: sf.name, date: date,
+                        what: parts.joined(separator: "; "), sources: sources))
+            }
+        }
+        changes.sort { ($0.date, $0.territory) < ($1.date, $1.territory) }
+        self.changes = changes
+        var rows: [Row] = []
+        let dates = Set(changes.map(\.date)).sorted()
+        for card in request.cards {
+            for date in dates {
+                let day = CalendarDate(daysSinceEpoch: date.daysSinceEpoch - 1)
+                let before = try StorefrontMargins(
+                    card: card, repository: request.repository, program: request.program,
+                    date: day, fx: request.fx)
+                let after = try StorefrontMargins(
+                    card: card, repository: request.repository, program: request.program,
+                    date: date, fx: request.fx)
+                for change in changes where change.date == date {
+                    for a in after.rows where a.territory == change.territory {
+                        let b = before.rows.first {
+                            $0.territory == a.territory && $0.pack.productId == a.pack.productId
+                        }
+                        rows.append(
+                            Row(
+                                change: change, card: card.reference, pack: a.pack.productId,
+                                price: a.customerPrice, proceedsBefore: b?.proceeds,
+                                proceedsAfter: a.proceeds, marginBefore: b?.margin,
+                                marginAfter: a.margin, shareBefore: b?.marginShare,
+                                shareAfter: a.marginShare))
+                    }
+                }
+            }
+        }
+        self.rows = rows
+    }
+
+    static func sum(_ r: TaxRates, _ kind: StorefrontTax.Kind) -> Exact {
+        switch kind {
+        case .vat: r.vat
+        case .dst: r.digitalServicesTax
+        case .withholding: r.withholding
+        }
+    }
+}
