@@ -185,7 +185,8 @@ import Testing
         let date = StorefrontFixtures.date("2026-12-01")
         let sbp = try StorefrontMargins(card: card, repository: repo, date: date)
         #expect(sbp.program == .smallBusiness)
-        #expect(try row(sbp, "3000tks", "CHN").proceeds?.amount == exact("24.46"))  // 28 ÷ 1.0075 × 0.88
+        // 28 ÷ 1.0075 × 0.88
+        #expect(try row(sbp, "3000tks", "CHN").proceeds?.amount == exact("24.46"))
         // 2.99 × 0.85 = 2.5415
         #expect(try row(sbp, "3000tks", "USA").proceeds?.amount == exact("2.54"))
         let standard = try StorefrontMargins(
