@@ -30,16 +30,7 @@ extension Common {
     static func worstCaseFailure(_ error: WorstCaseError, card: RateCard) -> CommandFailure {
         if case .unbounded(let shapes) = error {
             return CommandFailure(
-                shapes.map { shape in
-                    let loc =
-                        card.feature(shape.feature)?.dimensions.first {
-                            $0.name == shape.dimension
-                        }?.location ?? card.source.location
-                    return Diagnostic(
-                        path: card.source.path, location: loc,
-                        message: "\(card.reference): \(shape.freeUsageMessage)",
-                        rule: .check(.freeUsage))
-                }, exitCode: 1)
+                shapes.map { $0.freeUsageDiagnostic(card: card) }, exitCode: 1)
         }
         return CommandFailure([
             Diagnostic(

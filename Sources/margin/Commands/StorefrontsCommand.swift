@@ -35,8 +35,8 @@ enum StorefrontsCommand: Command {
                 ])
             }
         }
-        io.report(Array(Set(all.flatMap(\.warnings))))
+        io.report(Array(Set(all.flatMap(\.warnings))).sorted())
         io.out(StorefrontMargins.render(all, format: input.format, bold: io.colour))
-        return 0
+        return all.map(\.exitCode).max() ?? 0
     }
 }
