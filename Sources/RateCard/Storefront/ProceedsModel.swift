@@ -6,7 +6,8 @@
 ///     proceeds   = kept × (1 − withholding)
 ///
 /// with the taxes and the regime in force on that date, then rounded once, half-even, to
-/// the unit Apple pays the currency in (whole forints, yen, won; cents of a dollar).
+/// the unit Apple pays in there (the storefront's `currencyUnit`: whole forints; else the
+/// currency's minor unit: cents of a dollar, whole yen).
 struct ModelledProceeds: Sendable, Hashable {
     let price: Money
     /// The price less the tax Apple removes.
@@ -38,12 +39,7 @@ struct ModelledProceeds: Sendable, Hashable {
         let rates = storefront.rates(on: date)
         taxes = rates
         do throws(ArithmeticError) {
-            var step = Exact.one
-            if let unit {
-                step = unit
-            } else {
-                step = try Exact(1, over: Exact.powerOfTen(price.currency.minorUnits))
-            }
+            let step = unit ?? storefront.paymentUnit
             let net =
                 storefront.taxIncluded
                 ? try price.amount.divided(by: Exact.one.adding(rates.vat)) : price.amount

@@ -10,6 +10,11 @@ struct Storefront: Sendable, Hashable {
     let taxIncluded: Bool
     /// Every tax Apple removes or withholds, each with its dates and source.
     let taxes: [StorefrontTax]
+    /// The decimal places of the amounts Apple prices and pays in here: the currency's ISO
+    /// 4217 minor unit unless the data says Apple uses a coarser unit (`currencyUnit`:
+    /// Hungary's HUF and Indonesia's IDR are paid in whole units, though ISO gives them
+    /// two decimals). The cross-check tolerance and the rounding of modelled proceeds.
+    let paymentScale: Int
     /// Regimes that replace the file's default ones in this territory.
     let commission: [CommissionRegime]
     /// The figures are not confirmed against Apple's own data.
@@ -19,7 +24,7 @@ struct Storefront: Sendable, Hashable {
 
     init(
         territory: String, name: String, currency: Currency, taxIncluded: Bool,
-        taxes: [StorefrontTax] = [],
+        taxes: [StorefrontTax] = [], paymentScale: Int? = nil,
         commission: [CommissionRegime] = [], placeholder: Bool = false, note: String? = nil,
         location: SourceLocation = .start
     ) {
@@ -28,6 +33,7 @@ struct Storefront: Sendable, Hashable {
         self.currency = currency
         self.taxIncluded = taxIncluded
         self.taxes = taxes
+        self.paymentScale = paymentScale ?? currency.minorUnits
         self.commission = commission
         self.placeholder = placeholder
         self.note = note
@@ -37,7 +43,8 @@ struct Storefront: Sendable, Hashable {
     /// An undated storefront: `tax` (VAT) and `digitalServicesTax` in force on every date.
     init(
         territory: String, name: String, currency: Currency, taxIncluded: Bool, tax: Exact,
-        digitalServicesTax: Exact = .zero, commission: [CommissionRegime] = [],
+        digitalServicesTax: Exact = .zero, paymentScale: Int? = nil,
+        commission: [CommissionRegime] = [],
         placeholder: Bool = false, note: String? = nil, location: SourceLocation = .start
     ) {
         var taxes: [StorefrontTax] = []
@@ -49,8 +56,8 @@ struct Storefront: Sendable, Hashable {
         }
         self.init(
             territory: territory, name: name, currency: currency, taxIncluded: taxIncluded,
-            taxes: taxes, commission: commission, placeholder: placeholder, note: note,
-            location: location)
+            taxes: taxes, paymentScale: paymentScale, commission: commission,
+            placeholder: placeholder, note: note, location: location)
     }
 
     /// The taxes in force on `date`, summed by kind.
@@ -67,5 +74,12 @@ struct Storefront: Sendable, Hashable {
     /// Every date a tax of this storefront starts or ends, ascending.
     var taxChangeDates: [CalendarDate] {
         Array(Set(taxes.flatMap { [$0.from, $0.until].compactMap { $0 } })).sorted()
+    }
+}
+
+extension Storefront {
+    /// The smallest amount Apple pays here, as an exact value (0.01, or 1 for HUF).
+    var paymentUnit: Exact {
+        (try? Exact(1, over: Exact.powerOfTen(paymentScale))) ?? .one
     }
 }

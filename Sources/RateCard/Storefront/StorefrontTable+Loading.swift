@@ -2,12 +2,11 @@
 /// file, line, column and field (`territories[3].taxes[1].from`).
 extension StorefrontTable {
     static let allowedKeys: Set<String> = [
-        "kind", "date", "placeholder", "source", "commission", "currencies", "territories",
-        "notes", "$schema",
+        "kind", "date", "placeholder", "source", "commission", "territories", "notes", "$schema",
     ]
     static let territoryKeys: Set<String> = [
         "territory", "name", "currency", "taxIncluded", "tax", "digitalServicesTax", "taxes",
-        "commission", "placeholder", "note",
+        "commission", "placeholder", "note", "currencyUnit",
     ]
     static let taxKeys: Set<String> = [
         "kind", "rate", "from", "until", "source", "placeholder", "note",
@@ -16,7 +15,6 @@ extension StorefrontTable {
         "program", "rate", "paymentProcessing", "territories", "from", "until", "status",
         "source",
     ]
-    static let currencyKeys: Set<String> = ["currency", "proceedsUnit", "source", "placeholder"]
 
     static func read(_ root: JSONNode, _ r: FieldReader) -> StorefrontTable? {
         guard let m = r.object(root, "", allowed: allowedKeys) else { return nil }
@@ -55,49 +53,22 @@ extension StorefrontTable {
                     at: regime.location)
             }
         }
-        let units = m["currencies"].map { currencies($0.value, r) } ?? [:]
+        // One currency is paid in one unit: two territories may not disagree about it.
+        var units: [Currency: Storefront] = [:]
+        for sf in storefronts {
+            if let first = units[sf.currency], first.paymentScale != sf.paymentScale {
+                r.error(
+                    "territories: \(sf.territory) has currencyUnit \(sf.paymentUnit.decimalText()) for \(sf.currency.code) but \(first.territory) (line \(first.location.line)) has \(first.paymentUnit.decimalText()); Apple pays one currency in one unit",
+                    at: sf.location)
+            } else if units[sf.currency] == nil {
+                units[sf.currency] = sf
+            }
+        }
         guard let date, let source else { return nil }
         return StorefrontTable(
             date: date, placeholder: placeholder, sourceNote: source, commission: defaults,
-            storefronts: storefronts, proceedsUnits: units, notes: notes,
+            storefronts: storefronts, notes: notes,
             source: SourceFile(path: r.path, location: root.location))
-    }
-
-    /// `currencies`: the unit Apple pays a currency in, where coarser than its minor unit.
-    static func currencies(_ node: JSONNode, _ r: FieldReader) -> [Currency: ProceedsUnit] {
-        guard let items = r.array(node, "currencies") else { return [:] }
-        var out: [Currency: ProceedsUnit] = [:]
-        for (i, item) in items.enumerated() {
-            let f = "currencies[\(i)]"
-            guard let m = r.object(item, f, allowed: currencyKeys) else { continue }
-            let currency = r.required(m, "currency", in: f, at: item.location).flatMap {
-                r.currency($0, "\(f).currency")
-            }
-            let unitNode = r.required(m, "proceedsUnit", in: f, at: item.location)
-            let unit = unitNode.flatMap { r.decimal($0, "\(f).proceedsUnit") }
-            if let unit, let unitNode, let currency {
-                let minor = (try? Exact(1, over: Exact.powerOfTen(currency.minorUnits))) ?? .one
-                let ratio = try? unit.divided(by: minor)
-                if unit.isNegative || unit.isZero || ratio.map({ !$0.isInteger }) ?? true {
-                    r.error(
-                        "\(f).proceedsUnit: \(unit) is not a positive whole number of \(currency.code)'s minor unit (\(minor))",
-                        at: unitNode.location)
-                    continue
-                }
-            }
-            let source = m["source"].flatMap { r.nonEmptyString($0.value, "\(f).source") }
-            let placeholder =
-                m["placeholder"].flatMap { r.bool($0.value, "\(f).placeholder") } ?? false
-            guard let currency, let unit else { continue }
-            if out[currency] != nil {
-                r.error("\(f).currency: \(currency.code) is already listed", at: item.location)
-                continue
-            }
-            out[currency] = ProceedsUnit(
-                currency: currency, unit: unit, source: source, placeholder: placeholder,
-                location: item.location)
-        }
-        return out
     }
 
     /// A three-letter territory code as App Store Connect writes it: "USA", "DEU", "CHN".
@@ -174,10 +145,15 @@ extension StorefrontTable {
         let placeholder =
             m["placeholder"].flatMap { r.bool($0.value, "\(field).placeholder") } ?? false
         let note = m["note"].flatMap { r.string($0.value, "\(field).note") }
+        var scale: Int?
+        if let unitNode = m["currencyUnit"]?.value, let currency {
+            scale = paymentScale(unitNode, "\(field).currencyUnit", currency, r)
+        }
         guard let code, let name, let currency, let included else { return nil }
         if m["taxes"] == nil && taxes.isEmpty { return nil }
         return Storefront(
             territory: code, name: name, currency: currency, taxIncluded: included, taxes: taxes,
+            paymentScale: scale,
             commission: commission, placeholder: placeholder, note: note, location: node.location)
     }
 
@@ -317,6 +293,24 @@ extension StorefrontTable {
                     source: source, location: item.location))
         }
         return out
+    }
+
+    /// `currencyUnit`: the unit Apple prices and pays in, a power of ten from 1 down to the
+    /// currency's ISO 4217 minor unit ("1" for HUF; "0.01" is the default for EUR); its
+    /// decimal places.
+    static func paymentScale(
+        _ node: JSONNode, _ field: String, _ currency: Currency, _ r: FieldReader
+    )
+        -> Int?
+    {
+        guard let v = r.decimal(node, field) else { return nil }
+        for places in 0...currency.minorUnits {
+            if let unit = try? Exact(1, over: Exact.powerOfTen(places)), unit == v { return places }
+        }
+        r.error(
+            "\(field): \(v.decimalText()) is not a unit \(currency.code) can be paid in: write a power of ten from 1 down to the currency's minor unit (\(currency.minorUnits) decimals), e.g. \"1\" for whole units",
+            at: node.location)
+        return nil
     }
 
     /// A rate from 0 to below 1 (0.19 for 19%).

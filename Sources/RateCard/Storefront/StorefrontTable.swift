@@ -14,18 +14,13 @@ public struct StorefrontTable: Sendable, Hashable {
     let commission: [CommissionRegime]
     /// Sorted by territory code.
     let storefronts: [Storefront]
-    /// The unit Apple pays each listed currency in, where it is not the currency's minor
-    /// unit (1 for HUF, IDR, JPY, KRW: whole units).
-    let proceedsUnits: [Currency: ProceedsUnit]
     let notes: [String]
     let source: SourceFile
 
     init(
         date: CalendarDate, placeholder: Bool, sourceNote: String, commission: [CommissionRegime],
-        storefronts: [Storefront], proceedsUnits: [Currency: ProceedsUnit] = [:],
-        notes: [String] = [], source: SourceFile
+        storefronts: [Storefront], notes: [String] = [], source: SourceFile
     ) {
-        self.proceedsUnits = proceedsUnits
         self.date = date
         self.placeholder = placeholder
         self.sourceNote = sourceNote
@@ -56,30 +51,11 @@ public struct StorefrontTable: Sendable, Hashable {
                 commission, program: program, on: date, in: storefront.territory)
     }
 
-    /// The unit Apple pays `currency` in: the file's `currencies` entry, else the
-    /// currency's minor unit (0.01 for EUR).
-    func proceedsUnit(_ currency: Currency) -> Exact {
-        proceedsUnits[currency]?.unit
-            ?? (try? Exact(1, over: Exact.powerOfTen(currency.minorUnits))) ?? .one
-    }
-
     /// What the model says Apple pays for `price` in `storefront` on `date`.
     func proceeds(
         _ price: Money, in storefront: Storefront, regime: CommissionRegime,
         on date: CalendarDate
     ) throws(MoneyError) -> ModelledProceeds {
-        try ModelledProceeds(
-            price: price, storefront: storefront, regime: regime, on: date,
-            unit: proceedsUnit(price.currency))
+        try ModelledProceeds(price: price, storefront: storefront, regime: regime, on: date)
     }
-}
-
-/// The unit Apple pays one currency in, when it is coarser than the currency's minor unit.
-struct ProceedsUnit: Sendable, Hashable {
-    let currency: Currency
-    /// 1 for whole units.
-    let unit: Exact
-    let source: String?
-    let placeholder: Bool
-    let location: SourceLocation
 }

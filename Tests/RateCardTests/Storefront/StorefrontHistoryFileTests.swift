@@ -12,14 +12,13 @@ import Testing
             { "program": "standard", "rate": "0.30", "from": "2008-07-10", "status": "confirmed" },
             { "program": "small-business", "rate": "0.15", "from": "2021-01-01", "status": "confirmed" },
             { "program": "eu-alternative", "rate": "0.17", "paymentProcessing": "0.03", "territories": ["EST"], "from": "2024-03-07", "status": "confirmed" } ],
-          "currencies": [ { "currency": "HUF", "proceedsUnit": "1", "source": "s" } ],
           "territories": [
             { "territory": "EST", "name": "Estonia", "currency": "EUR", "taxIncluded": true,
               "taxes": [
                 { "kind": "vat", "rate": "0.22", "from": "2024-01-01", "until": "2025-08-21", "source": "s" },
                 { "kind": "vat", "rate": "0.24", "from": "2025-08-21", "source": "s" },
                 { "kind": "dst", "rate": "0.01", "from": "2025-01-01", "placeholder": true } ] },
-            { "territory": "HUN", "name": "Hungary", "currency": "HUF", "taxIncluded": true,
+            { "territory": "HUN", "name": "Hungary", "currency": "HUF", "taxIncluded": true, "currencyUnit": "1",
               "taxes": [ { "kind": "vat", "rate": "0.27", "source": "s" } ] } ] }
         """#
 
@@ -59,19 +58,19 @@ import Testing
     @Test(arguments: [
         (
             #""kind": "dst""#, #""kind": "gst""#,
-            "territories[0].taxes[2].kind: \"gst\" is not one of vat, dst, withholding", 12
+            "territories[0].taxes[2].kind: \"gst\" is not one of vat, dst, withholding", 11
         ),
         (
             #""until": "2025-08-21""#, #""until": "2023-08-21""#,
-            "territories[0].taxes[0].until: 2023-08-21 is not after \"from\"", 10
+            "territories[0].taxes[0].until: 2023-08-21 is not after \"from\"", 9
         ),
         (
             #", "placeholder": true } ]"#, " } ]",
-            "territories[0].taxes[2]: no \"source\"", 12
+            "territories[0].taxes[2]: no \"source\"", 11
         ),
         (
             #""rate": "0.24""#, #""rate": "24%""#,
-            "territories[0].taxes[1].rate: \"24%\" is not a decimal", 11
+            "territories[0].taxes[1].rate: \"24%\" is not a decimal", 10
         ),
         (
             #""paymentProcessing": "0.03""#, #""paymentProcessing": "3""#,
@@ -86,9 +85,9 @@ import Testing
             "commission: the eu-alternative regime from 2024-03-07 names FRA", 5
         ),
         (
-            #""proceedsUnit": "1""#, #""proceedsUnit": "0.005""#,
-            "currencies[0].proceedsUnit: 0.005 is not a positive whole number of HUF's minor unit",
-            6
+            #""currencyUnit": "1""#, #""currencyUnit": "0.005""#,
+            "territories[1].currencyUnit: 0.005 is not a unit HUF can be paid in",
+            12
         ),
         (
             #""program": "eu-alternative""#, #""program": "eu-alternativ""#,
@@ -97,7 +96,7 @@ import Testing
         (
             #""taxes": [ { "kind": "vat", "rate": "0.27", "source": "s" } ]"#,
             #""tax": "0.27", "taxes": [ { "kind": "vat", "rate": "0.27", "source": "s" } ]"#,
-            "territories[1].tax: give either \"taxes\"", 14
+            "territories[1].tax: give either \"taxes\"", 13
         ),
     ])
     func badFileNamesFileLineColumnAndField(from: String, to: String, message: String, line: Int) {
