@@ -2,7 +2,8 @@
 /// percentages to one place in the table and Markdown; exact decimal strings in JSON and CSV.
 extension StorefrontChanges {
     static let headers = [
-        "date", "territory", "change", "card", "pack", "currency", "price", "proceeds before",
+        "date", "territory", "change", "card", "product", "kind", "currency", "price",
+        "proceeds before",
         "proceeds after", "margin before", "margin after", "margin % before", "margin % after",
     ]
 
@@ -17,7 +18,7 @@ extension StorefrontChanges {
                 ? (StorefrontMargins.percentValue(s)?.decimalText() ?? "") : Format.percent(s)
         }
         return [
-            r.change.date.description, r.change.territory, r.change.what, r.card, r.pack,
+            r.change.date.description, r.change.territory, r.change.what, r.card, r.pack, r.kind,
             r.price.currency.code, money(r.price), money(r.proceedsBefore), money(r.proceedsAfter),
             money(r.marginBefore), money(r.marginAfter), share(r.shareBefore), share(r.shareAfter),
         ]
@@ -33,7 +34,7 @@ extension StorefrontChanges {
 
     var rowTable: TextTable {
         var t = TextTable(
-            StorefrontChanges.headers.enumerated().map { i, h in .init(h, i >= 6 ? .right : .left) }
+            StorefrontChanges.headers.enumerated().map { i, h in .init(h, i >= 7 ? .right : .left) }
         )
         for r in rows { t.append(cells(r, exact: false)) }
         return t
@@ -43,7 +44,7 @@ extension StorefrontChanges {
         var s =
             "\(changes.count) tax or commission changes in the storefront data since \(since)\n\n"
         s += changeTable.plain(bold: bold) + "\n"
-        s += "margin of each pack the day before and the day of each change:\n\n"
+        s += "margin of each pack and plan the day before and the day of each change:\n\n"
         s += rowTable.plain(bold: bold)
         return s
     }
@@ -51,7 +52,7 @@ extension StorefrontChanges {
     public func renderMarkdown() -> String {
         var s = "## Tax and commission changes since \(since)\n\n"
         s += changeTable.markdown() + "\n"
-        s += "### Margin of each pack before and after\n\n" + rowTable.markdown()
+        s += "### Margin of each pack and plan before and after\n\n" + rowTable.markdown()
         return s
     }
 
@@ -82,7 +83,8 @@ extension StorefrontChanges {
                     .object([
                         "date": .string(r.change.date.description),
                         "territory": .string(r.change.territory), "card": .string(r.card),
-                        "productId": .string(r.pack), "currency": .string(r.price.currency.code),
+                        "productId": .string(r.pack), "kind": .string(r.kind),
+                        "currency": .string(r.price.currency.code),
                         "customerPrice": .decimal(r.price.amount),
                         "proceedsBefore": opt(r.proceedsBefore),
                         "proceedsAfter": opt(r.proceedsAfter), "marginBefore": opt(r.marginBefore),

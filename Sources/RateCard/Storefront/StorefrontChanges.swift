@@ -1,6 +1,6 @@
 /// Every tax or commission change in the storefront data on or after a date, and the
-/// worst-case margin of each pack in each affected storefront the day before and the day of
-/// the change: the list finance needs when Apple announces "tax and price updates".
+/// worst-case margin of each pack and plan in each affected storefront the day before and
+/// the day of the change: the list finance needs when Apple announces "tax and price updates".
 ///
 /// Margins come from the same model as `margin storefronts` (`StorefrontMargins`, proceeds
 /// modelled from the storefront file), computed once per card for the day before and the day
@@ -37,11 +37,15 @@ public struct StorefrontChanges: Sendable, RenderableReport {
         let sources: [String]
     }
 
-    /// One pack of one card in the storefront of a change.
+    /// One pack, or one plan at its year-one or after-a-year rate, of one card in the
+    /// storefront of a change.
     struct Row: Sendable, Hashable {
         let change: Change
         let card: String
+        /// The pack's or plan's product id.
         let pack: String
+        /// "pack", "plan, year one", "plan, after a year"
+        let kind: String
         let price: Money
         let proceedsBefore: Money?
         let proceedsAfter: Money?
@@ -146,15 +150,70 @@ public struct StorefrontChanges: Sendable, RenderableReport {
                         rows.append(
                             Row(
                                 change: change, card: card.reference, pack: a.pack.productId,
-                                price: a.customerPrice, proceedsBefore: b?.proceeds,
+                                kind: "pack", price: a.customerPrice, proceedsBefore: b?.proceeds,
                                 proceedsAfter: a.proceeds, marginBefore: b?.margin,
                                 marginAfter: a.margin, shareBefore: b?.marginShare,
                                 shareAfter: a.marginShare))
                     }
                 }
             }
+            rows += try StorefrontChanges.planRows(card, table, changes, request)
         }
         self.rows = rows
+    }
+
+    /// Plans through the same model: each plan price the storefront's currency reaches, its
+    /// modelled proceeds the day before and the day of the change at the year-one program
+    /// (the one asked for, else the card's, else standard) and after a subscriber's first
+    /// year (`subscription-after-one-year`), less the worst case of one period.
+    static func planRows(
+        _ card: RateCard, _ table: StorefrontTable, _ changes: [Change], _ request: Request
+    ) throws(WorstCaseError) -> [Row] {
+        guard !card.subscriptions.isEmpty else { return [] }
+        let plans = try PlanMargins(card: card, repository: request.repository, fx: request.fx)
+        let yearOne = request.program ?? card.storeProgram ?? .standard
+        var rows: [Row] = []
+        for change in changes {
+            guard let sf = table.storefront(change.territory) else { continue }
+            let day = CalendarDate(daysSinceEpoch: change.date.daysSinceEpoch - 1)
+            var seen = Set<String>()
+            for plan in plans.rows
+            where plan.price.price.currency == sf.currency
+                && (plan.price.storefront ?? sf.territory) == sf.territory
+                && seen.insert(plan.plan.productId).inserted
+            {
+                let price = plan.price.price
+                for (kind, program) in [
+                    ("plan, year one", yearOne), ("plan, after a year", .subscriptionAfterOneYear),
+                ] {
+                    func at(_ d: CalendarDate) throws(WorstCaseError) -> (Money?, Money?, Exact?) {
+                        guard let regime = table.regime(for: sf, program: program, on: d) else {
+                            return (nil, nil, nil)
+                        }
+                        do {
+                            let m = try table.proceeds(price, in: sf, regime: regime, on: d)
+                            let margin = try m.rounded.subtracting(plan.worst.cost)
+                            let share =
+                                price.amount.isZero
+                                ? nil : try margin.amount.divided(by: price.amount)
+                            return (m.rounded, margin, share)
+                        } catch {
+                            throw .arithmetic(
+                                "plan \(plan.plan.productId) in \(sf.territory): the margin is too large to compute exactly"
+                            )
+                        }
+                    }
+                    let (pb, mb, sb) = try at(day)
+                    let (pa, ma, sa) = try at(change.date)
+                    rows.append(
+                        Row(
+                            change: change, card: card.reference, pack: plan.plan.productId,
+                            kind: kind, price: price, proceedsBefore: pb, proceedsAfter: pa,
+                            marginBefore: mb, marginAfter: ma, shareBefore: sb, shareAfter: sa))
+                }
+            }
+        }
+        return rows
     }
 
     static func sum(_ r: TaxRates, _ kind: StorefrontTax.Kind) -> Exact {
