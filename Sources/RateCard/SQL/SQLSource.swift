@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the query reads ledger entries: files or URIs (JSON Lines, CSV, Parquet) with the
 /// engine's own reader, or a table (`SQLSchema`), its columns as text or typed.
 ///
@@ -430,10 +432,15 @@ extension SQLSource {
                         "--sql reads files where the engine runs, not standard input: give a file or --table"
                 )
             }
-            if SQLInput.scheme(of: path) != nil {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let pattern = !exists && path.contains(where: { "*?[{".contains($0) })
+            if SQLInput.scheme(of: path) != nil || isFolder.boolValue || pattern {
+                // A URI, a folder (Spark reads a partitioned folder) or a glob: the engine
+                // resolves it where it runs.
                 guard let format else {
                     throw .usage(
-                        "\(path): a URI is not opened here, so its format cannot be told: say it with --input-format jsonl, csv or parquet"
+                        "\(path): a URI, folder or glob is not opened here, so its format cannot be told: say it with --input-format jsonl, csv or parquet"
                     )
                 }
                 inputs.append(SQLInput(path: path, format: format, columns: columns))
