@@ -13,7 +13,7 @@ its `rejected` column instead of answering zeros.
 Every form runs one case (`--window 30d --now 2026-11-28T10:00:00+08:00 --currency USD`:
 the window's two passes, the DeepSeek peak edges, FX), Spark on fewer forms (`--spark`).
 
-Usage: sql_forms.py [--engines duckdb,clickhouse,spark,postgres] [--spark jsonl,csv,parquet,typed,params] [--keep]
+Usage: sql_forms.py [--engines duckdb,clickhouse,spark,postgres] [--spark jsonl,csv,parquet,typed,params] [--all] [--keep]
 Environment: MARGIN (default .build/debug/margin), PG_BIN.
 """
 
@@ -282,6 +282,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engines", default="duckdb,clickhouse,spark,postgres")
     ap.add_argument("--spark", default="csv,typed,params", help="the forms Spark runs (each query takes Spark 30-110 s)")
+    ap.add_argument("--all", action="store_true",
+                    help="also local JSON Lines on ClickHouse and Spark (scripts/sql-equality runs it on every case)")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="margin-sql-forms-")
@@ -319,6 +321,8 @@ def main():
             engine = engines[name](work)
             try:
                 def want(form):
+                    if form == "jsonl" and name in ("clickhouse", "spark") and not args.all:
+                        return False
                     return name != "spark" or form in spark_forms
                 forms = []
                 if want("jsonl"):
