@@ -281,7 +281,7 @@ def engine_run(engine, name, query, params):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--engines", default="duckdb,clickhouse,spark,postgres")
-    ap.add_argument("--spark", default="csv,typed,params", help="the forms Spark runs (each query takes Spark 30-110 s)")
+    ap.add_argument("--spark", default="typed,params", help="the forms Spark runs (each query takes Spark 30-110 s)")
     ap.add_argument("--all", action="store_true",
                     help="also local JSON Lines on ClickHouse and Spark (scripts/sql-equality runs it on every case)")
     ap.add_argument("--keep", action="store_true")
