@@ -85,7 +85,8 @@ extension PlanMargins {
             for l in r.lines {
                 guard let f = l.freeUsers, let year = r.freeTierYear?.cost else { continue }
                 t.append([
-                    card.reference, "P1Y", year.currency.code, "", PlanMargins.money(year),
+                    card.reference, "P1Y", PlanMargins.market(r.price), "",
+                    PlanMargins.money(year),
                     r.plan.productId, l.program.name,
                     f.yearOneShare.map { Format.percent($0) } ?? "no margin",
                     PlanMargins.covered(f.yearOneCovered),

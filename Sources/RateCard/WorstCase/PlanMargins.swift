@@ -264,7 +264,7 @@ public struct PlanMargins: Sendable, Hashable {
                 } catch {
                     guard case .fx = error else { throw error }
                     warn(
-                        "\(error) (add one to the FX file or pass --fx); the row has no margin and the margin floor is not checked here",
+                        "\(error); the row has no margin and the margin floor is not checked here",
                         .storefrontFX)
                 }
                 if point.proceeds == nil {
