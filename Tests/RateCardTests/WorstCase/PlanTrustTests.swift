@@ -294,4 +294,27 @@ import Testing
                 == "the payUpFront introductory offer of subscription \"p\" is priced in USD but the plan is not: the offer price is never used"
         )
     }
+
+    /// `margin diff`: an unpriced offer is said so (not "never"), and the plans' rates are
+    /// named with the packs'.
+    @Test func theDiffMarksUnpricedOffersAndNamesThePlansRates() throws {
+        var files = F.files
+        let v1 = try #require(files["t.json"])
+        files["t2.json"] = v1.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
+            .replacingOccurrences(of: "2026-12-01T00:00:00Z", with: "2027-01-01T00:00:00Z")
+            .replacingOccurrences(of: "\"amount\": \"4.99\"", with: "\"amount\": \"5.99\"")
+        let repo = try RateCardTests.repository(files)
+        let d = try CardDiff(
+            old: try #require(repo.card(reference: "t@1")),
+            new: try #require(repo.card(reference: "t@2")), repository: repo)
+        let usd = try #require(
+            d.plans.margins.first { $0.market.currency == F.usd && $0.program == "standard" })
+        #expect(usd.old?.offer == .unpriced && usd.new?.offer == .unpriced)
+        let text = d.plain()
+        #expect(text.contains("+0.70  unpriced\n"))
+        #expect(
+            text.contains("FX dated 2026-11-15 (fx.json, placeholder): EUR/CNY 7.8, USD/CNY 7.1"))
+        let json = try JSONParser.parse(d.json.rendered())
+        #expect(json["fx"]?[0]?["base"]?.value == .string("USD"))
+    }
 }
