@@ -26,14 +26,12 @@ extension CardChecker {
         var free = false
         for shape in engine.freeUsage {
             free = true
-            guard let feature = card.feature(shape.feature),
-                let d = feature.dimensions.first(where: { $0.name == shape.dimension }),
-                d.credits > 0
+            guard
+                let d = card.feature(shape.feature)?.dimensions.first(where: {
+                    $0.name == shape.dimension
+                }), d.credits > 0
             else { continue }
-            out.append(
-                Diagnostic(
-                    path: path, location: d.location, message: shape.freeUsageMessage,
-                    rule: .check(.freeUsage)))
+            out.append(WorstCaseFailure.freeUsage(shape, card: card))
         }
         // With free usage there is no finite worst case to compare with the floor.
         if free { return out }

@@ -519,13 +519,11 @@ extension CardDiff {
         return .object(out)
     }
 
-    /// The diff in one of `table`, `json`, `csv`, `markdown`.
-    public func render(format: OutputFormat, bold: Bool = false) -> String {
-        switch format {
-        case .json: json.rendered()
-        case .csv: csv()
-        case .markdown: markdown()
-        case .table: plain(bold: bold)
-        }
-    }
+}
+
+extension CardDiff: RenderableReport {
+    public func renderTable(bold: Bool) -> String { plain(bold: bold) }
+    public func renderJSON() -> String { json.rendered() }
+    public func renderCSV() -> String { csv() }
+    public func renderMarkdown() -> String { markdown() }
 }

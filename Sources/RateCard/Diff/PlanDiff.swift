@@ -48,10 +48,14 @@ struct PlanDiff: Sendable, Hashable {
     var hasPlans: Bool { !oldMargins.isEmpty || !newMargins.isEmpty }
 
     init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil)
-        throws(WorstCaseError)
+        throws(WorstCaseFailure)
     {
-        oldMargins = try PlanMargins(card: old, repository: repository, fx: fx)
-        newMargins = try PlanMargins(card: new, repository: repository, fx: fx)
+        do {
+            oldMargins = try PlanMargins(card: old, repository: repository, fx: fx)
+        } catch { throw WorstCaseFailure(error, card: old) }
+        do {
+            newMargins = try PlanMargins(card: new, repository: repository, fx: fx)
+        } catch { throw WorstCaseFailure(error, card: new) }
         changes = PlanDiff.changes(old, new)
         margins = PlanDiff.marginRows(oldMargins, newMargins)
     }
