@@ -302,7 +302,10 @@ public struct StorefrontMargins: Sendable {
         if !noRegime.isEmpty, let table {
             let regimes = table.commission.filter { $0.program == program }
                 .sorted { $0.from < $1.from }
-                .map { "from \($0.from)\($0.until.map { " until \($0)" } ?? "")" }
+                .map {
+                    "from \($0.from)\($0.until.map { " until \($0)" } ?? "")"
+                        + ($0.territories.map { " in \($0.count) storefronts only" } ?? "")
+                }
             let territories = Set(noRegime.map(\.territory)).sorted()
             out.append(
                 Diagnostic(
