@@ -347,6 +347,14 @@ struct AppStoreConnectFile: Sendable, Hashable {
                 amount($0.value, "\(f).attributes.proceedsYear2", currency)
             }
             guard let price else { return nil }
+            // Apple states prices in whole units of the currency: more decimals is a file
+            // that was edited, or another currency's figure.
+            if !price.isWholeMinorUnits {
+                r.error(
+                    "\(f).attributes.customerPrice: \(price) has more decimals than \(currency.code) (\(currency.minorUnits)); App Store prices are whole units of the currency",
+                    at: priceNode.location)
+                return nil
+            }
             if let p = proceeds, p.amount.isZero, price.amount.isPositive, let proceedsNode {
                 warnings.append(
                     Diagnostic(
