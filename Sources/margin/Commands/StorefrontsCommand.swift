@@ -19,24 +19,11 @@ enum StorefrontsCommand: Command {
                 "no storefront data in \(Common.cardsDirectory(args)) and no --price-points: nothing to compute proceeds from"
             )
         }
-        var all: [StorefrontMargins] = []
-        for card in input.cards {
-            do {
-                all.append(
-                    try StorefrontMargins(
-                        card: card, repository: input.repository, priceLists: input.priceLists,
-                        program: input.arguments.program, date: input.arguments.date,
-                        fx: input.fx))
-            } catch {
-                throw CommandFailure([
-                    Diagnostic(
-                        path: card.source.path, location: card.source.location,
-                        message: "\(card.reference): \(error)")
-                ])
-            }
-        }
-        io.report(Array(Set(all.flatMap(\.warnings))).sorted())
-        io.out(StorefrontMargins.render(all, format: input.format, bold: io.colour))
-        return all.map(\.exitCode).max() ?? 0
+        let report = try StorefrontsReport(
+            cards: input.cards, repository: input.repository, priceLists: input.priceLists,
+            arguments: input.arguments, fx: input.fx)
+        io.report(report.warnings)
+        io.out(report.render(input.format, bold: io.colour))
+        return report.exitCode
     }
 }

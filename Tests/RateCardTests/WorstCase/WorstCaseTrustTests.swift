@@ -40,6 +40,10 @@ import Testing
                 "RateCards/osg-v10.json:13:9: error: osg@10: feature \"asr\", dimension \"second\": a request of 3 s is charged 0 credits"
             ) == true)
         #expect(lines(check.stderr, "free-price").isEmpty, "\(check.stderr)")
+        // `storefronts` (and every command built on the engine) says the same.
+        let storefronts = try expectMargin(
+            ["storefronts", "osg", "--at", "2026-12-01"], in: tmp.path, exits: 1)
+        #expect(lines(storefronts.stderr, "free-usage") == fromPacks, "\(storefronts.stderr)")
     }
 
     /// A dimension charged 0 credits that costs nothing is still `free-price`.
