@@ -80,6 +80,9 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case appleProceeds = "apple-proceeds"
     case appleAmbiguous = "apple-ambiguous"
     case appleSchedule = "apple-schedule"
+    /// An introductory offer with no price where its plan is sold (the row's offer is
+    /// unpriced), or an offer price where the plan is not sold (never used).
+    case offerCurrency = "offer-currency"
     /// The same card version defined in two files of one repository.
     case duplicateVersion = "duplicate-version"
     /// `margin publish` of a version already published with another digest.

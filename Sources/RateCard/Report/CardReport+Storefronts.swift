@@ -9,8 +9,7 @@ extension CardReport {
             return CardReport.markSVG(try chart.svg(), source: paths.display(card.source.path))
         } catch {
             throw .worstCase(
-                card: card.reference, path: paths.display(card.source.path),
-                .arithmetic("the storefront chart: \(error)"))
+                WorstCaseFailure(.arithmetic("the storefront chart: \(error)"), card: card))
         }
     }
 

@@ -343,8 +343,9 @@ struct AppStoreConnectFile: Sendable, Hashable {
                 r.error("\(f).attributes.proceeds: missing required field", at: attrsNode.location)
             }
             var proceeds = proceedsNode.flatMap { amount($0, "\(f).attributes.proceeds", currency) }
-            let year2 = attrs["proceedsYear2"].flatMap {
-                amount($0.value, "\(f).attributes.proceedsYear2", currency)
+            let year2Node = attrs["proceedsYear2"]?.value
+            let year2 = year2Node.flatMap {
+                amount($0, "\(f).attributes.proceedsYear2", currency)
             }
             guard let price else { return nil }
             // Apple states prices in whole units of the currency: more decimals is a file
@@ -355,6 +356,14 @@ struct AppStoreConnectFile: Sendable, Hashable {
                     at: priceNode.location)
                 return nil
             }
+            // Apple never pays more than the customer pays, in any subscription year.
+            if let y2 = year2, y2.amount > price.amount, let year2Node {
+                r.error(
+                    "\(f).attributes.proceedsYear2: \(y2) is more than the customer price \(price)",
+                    at: year2Node.location)
+                return nil
+            }
+            if year2 == nil, year2Node != nil { return nil }
             if let p = proceeds, p.amount.isZero, price.amount.isPositive, let proceedsNode {
                 warnings.append(
                     Diagnostic(
