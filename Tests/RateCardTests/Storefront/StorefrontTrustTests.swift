@@ -270,7 +270,7 @@ import Testing
             xyz.severity == .error
                 && xyz.message.contains("storefront \"XYZ\", which is no App Store territory"))
         #expect(!m.rows.contains { $0.territory == "XYZ" })
-        // Where: the amount of the XYZ price in the card.
+        // Where: the storefront code of the XYZ price in the card.
         let text = files["osg-v10.json"]!
         let line =
             text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -279,7 +279,7 @@ import Testing
             text.split(separator: "\n", omittingEmptySubsequences: false)[line - 1])
         let column =
             lineText.distance(
-                from: lineText.startIndex, to: lineText.range(of: #""3.49""#)!.lowerBound) + 1
+                from: lineText.startIndex, to: lineText.range(of: #""XYZ""#)!.lowerBound) + 1
         #expect(xyz.location == SourceLocation(line: line, column: column))
         let tmp = try F.folder(files)
         defer { tmp.cleanup() }
