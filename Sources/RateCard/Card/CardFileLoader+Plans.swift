@@ -360,7 +360,9 @@ extension CardFileLoader {
                 continue
             }
             prices.append(
-                PackPrice(price: Money(a, c), storefront: sf, location: amountNode.location))
+                PackPrice(
+                    price: Money(a, c), storefront: sf, location: amountNode.location,
+                    storefrontLocation: pm["storefront"]?.value.location))
         }
         return prices
     }

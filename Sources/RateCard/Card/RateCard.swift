@@ -131,5 +131,9 @@ public struct Pack: Sendable, Hashable {
 struct PackPrice: Sendable, Hashable {
     let price: Money
     let storefront: String?
+    /// Where the price's `amount` is written: where findings about the price point.
     let location: SourceLocation
+    /// Where its `storefront` is written, when it has one: where a finding about the
+    /// storefront code (no App Store territory) points.
+    var storefrontLocation: SourceLocation? = nil
 }

@@ -15,11 +15,29 @@ extension CardChecker {
         let newest = Set(repository.newestCards.map(\.reference))
         var out: [Diagnostic] = []
         for loaded in cards where newest.contains(loaded.card.reference) {
-            guard
-                let margins = try? StorefrontMargins(
+            let margins: StorefrontMargins
+            do {
+                margins = try StorefrontMargins(
                     card: loaded.card, repository: repository, priceLists: lists,
                     program: arguments.program, date: arguments.date, fx: fx)
-            else { continue }
+            } catch {
+                // Free usage and an engine that cannot be built are `worstCaseFindings`'; any
+                // other failure (an overflow in one storefront's currency) is said here, never
+                // a storefront rule skipped in silence.
+                if case .unbounded = error { continue }
+                if (try? WorstCaseEngine(card: loaded.card, providers: repository.providers))
+                    == nil
+                {
+                    continue
+                }
+                out.append(
+                    Diagnostic(
+                        path: loaded.file.path, location: loaded.versionLocation,
+                        message:
+                            "\(loaded.card.reference): the storefront margins cannot be computed: \(error)",
+                        rule: .check(.worstCase)))
+                continue
+            }
             out.append(contentsOf: margins.findings)
             for gap in margins.gaps {
                 out.append(

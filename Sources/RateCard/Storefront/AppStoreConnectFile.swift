@@ -348,6 +348,14 @@ struct AppStoreConnectFile: Sendable, Hashable {
                 amount($0, "\(f).attributes.proceedsYear2", currency)
             }
             guard let price else { return nil }
+            // Apple states prices in whole units of the currency: more decimals is a file
+            // that was edited, or another currency's figure.
+            if !price.isWholeMinorUnits {
+                r.error(
+                    "\(f).attributes.customerPrice: \(price) has more decimals than \(currency.code) (\(currency.minorUnits)); App Store prices are whole units of the currency",
+                    at: priceNode.location)
+                return nil
+            }
             // Apple never pays more than the customer pays, in any subscription year.
             if let y2 = year2, y2.amount > price.amount, let year2Node {
                 r.error(

@@ -15,10 +15,13 @@ struct TerritoryPrices: Sendable {
         var specific: [String: PackPrice] = [:]
         var generic: [Currency: PackPrice] = [:]
         let path = card.source.path
-        func report(_ rule: CheckRule, _ message: String, _ price: PackPrice) {
+        func report(
+            _ rule: CheckRule, _ message: String, _ price: PackPrice,
+            at location: SourceLocation? = nil
+        ) {
             findings.append(
                 Diagnostic(
-                    path: path, location: price.location,
+                    path: path, location: location ?? price.location,
                     message: "pack \"\(pack.productId)\": \(message)", rule: .check(rule)))
         }
         for price in pack.prices {
@@ -30,7 +33,7 @@ struct TerritoryPrices: Sendable {
                 report(
                     .storefrontPrice,
                     "the price \(price.price) is for storefront \"\(FieldReader.excerpt(territory))\", which is no App Store territory (App Store Connect's three-letter codes: USA, DEU, FRA, …); it applies nowhere",
-                    price)
+                    price, at: price.storefrontLocation)
                 continue
             }
             if let sf = table?.storefront(territory), sf.currency != price.price.currency {

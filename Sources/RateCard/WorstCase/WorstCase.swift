@@ -120,9 +120,13 @@ struct WorstCaseEngine: Sendable {
                 credits: n, cost: .zero(currency), plan: [], unspent: max(n, 0), worstShape: nil,
                 fxUsed: [])
         }
-        var best = items[0]
+        // The fill shape: the highest cost per credit among requests that fit in the credits
+        // (ties: fewer credits, the order of `items`); a larger one could never be made.
+        let fitting = items.filter { $0.credits <= n }
+        let candidates = fitting.isEmpty ? items : fitting
+        var best = candidates[0]
         var bestRatio = try best.costPerCredit()
-        for s in items.dropFirst() {
+        for s in candidates.dropFirst() {
             let r = try s.costPerCredit()
             if r > bestRatio {
                 best = s
@@ -143,30 +147,29 @@ struct WorstCaseEngine: Sendable {
         let size = Int(limit)
         let bestIndex = items.firstIndex(of: best) ?? 0
         // table[t]: the worst way to use t steps (some may go unused), as a `Plan`: the
-        // highest cost, then the fewest unspent steps, then the most requests of `best`, then
-        // the fewest requests. Each part adds up along a plan, so the order is kept by the
-        // table and by the fill with `best` below; and the pigeonhole argument above still
-        // holds, since swapping other requests for copies of `best` never lowers the cost,
-        // keeps the steps spent and adds requests of `best`.
+        // highest cost, then the fewest unspent steps, then the most requests of `best`; a
+        // plan equal in all three to one found earlier is not taken (items are tried in
+        // order of credits, feature, dimension). Each part adds up along a plan, so the order
+        // is kept by the table and by the fill with `best` below; and the pigeonhole argument
+        // above still holds, since swapping other requests for copies of `best` never lowers
+        // the cost, keeps the steps spent and adds requests of `best`.
         var table = [Exact](repeating: .zero, count: size + 1)
         var unused = [Int32](repeating: 0, count: size + 1)
         var ofBest = [Int32](repeating: 0, count: size + 1)
-        var requests = [Int32](repeating: 0, count: size + 1)
         // item index, or -1 = leave one step unused
         var choice = [Int](repeating: -1, count: size + 1)
         if size > 0 {
             for t in 1...size {
                 var plan = Plan(
                     cost: table[t - 1], unused: Int128(unused[t - 1]) + 1,
-                    ofBest: Int128(ofBest[t - 1]), requests: Int128(requests[t - 1]))
+                    ofBest: Int128(ofBest[t - 1]))
                 var chosen = -1
                 for (i, item) in items.enumerated() where item.credits / g <= Int128(t) {
                     let from = t - Int(item.credits / g)
                     let candidate = Plan(
                         cost: try table[from].adding(item.cost.amount),
                         unused: Int128(unused[from]),
-                        ofBest: Int128(ofBest[from]) + (i == bestIndex ? 1 : 0),
-                        requests: Int128(requests[from]) + 1)
+                        ofBest: Int128(ofBest[from]) + (i == bestIndex ? 1 : 0))
                     if candidate.isWorse(than: plan) {
                         plan = candidate
                         chosen = i
@@ -175,7 +178,6 @@ struct WorstCaseEngine: Sendable {
                 table[t] = plan.cost
                 unused[t] = Int32(plan.unused)
                 ofBest[t] = Int32(plan.ofBest)
-                requests[t] = Int32(plan.requests)
                 choice[t] = chosen
             }
         }
@@ -186,8 +188,7 @@ struct WorstCaseEngine: Sendable {
             let left = (steps - Int128(t)) - copies * s
             let plan = Plan(
                 cost: try table[t].adding(best.cost.amount.multiplied(by: copies)),
-                unused: Int128(unused[t]) + left, ofBest: Int128(ofBest[t]) + copies,
-                requests: Int128(requests[t]) + copies)
+                unused: Int128(unused[t]) + left, ofBest: Int128(ofBest[t]) + copies)
             if bestPlan.map({ plan.isWorse(than: $0) }) ?? true {
                 bestPlan = plan
                 bestT = t
@@ -253,16 +254,14 @@ struct WorstCaseEngine: Sendable {
         let unused: Int128
         /// Requests of the shape with the highest cost per credit.
         let ofBest: Int128
-        let requests: Int128
 
         /// True when this plan is reported before `other`: it costs more; or as much, leaving
         /// fewer credits unspent; or as much and as many, with more requests of the costliest
-        /// shape per credit; or all that, with fewer requests. Equal plans: the first found.
+        /// shape per credit. Equal in all three: the one found first is kept.
         func isWorse(than other: Plan) -> Bool {
             if cost != other.cost { return other.cost < cost }
             if unused != other.unused { return unused < other.unused }
-            if ofBest != other.ofBest { return ofBest > other.ofBest }
-            return requests < other.requests
+            return ofBest > other.ofBest
         }
     }
 }

@@ -270,7 +270,7 @@ import Testing
             xyz.severity == .error
                 && xyz.message.contains("storefront \"XYZ\", which is no App Store territory"))
         #expect(!m.rows.contains { $0.territory == "XYZ" })
-        // Where: the amount of the XYZ price in the card.
+        // Where: the storefront code of the XYZ price in the card.
         let text = files["osg-v10.json"]!
         let line =
             text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -279,7 +279,7 @@ import Testing
             text.split(separator: "\n", omittingEmptySubsequences: false)[line - 1])
         let column =
             lineText.distance(
-                from: lineText.startIndex, to: lineText.range(of: #""3.49""#)!.lowerBound) + 1
+                from: lineText.startIndex, to: lineText.range(of: #""XYZ""#)!.lowerBound) + 1
         #expect(xyz.location == SourceLocation(line: line, column: column))
         let tmp = try F.folder(files)
         defer { tmp.cleanup() }
@@ -366,5 +366,96 @@ import Testing
             card: card,
             file: CardChecker.LoadedFile(
                 path: card.source.path, bytes: bytes, root: root, content: .card(card)))
+    }
+}
+
+/// Classes of silent wrong figures no numbered case named, found while fixing them or by
+/// the property test (`StorefrontPropertyTests`).
+@Suite(.serialized) struct StorefrontUnlistedTests {
+    typealias F = StorefrontTrustFixture
+
+    /// Two prices for one storefront: the second applies nowhere, and says so.
+    @Test func aSecondPriceForOneStorefrontIsAnError() throws {
+        let (repo, card) = try F.load(
+            try F.files(card: [
+                F.pricesWith(
+                    #"{ "currency": "EUR", "amount": "2.49", "storefront": "FRA" }"#,
+                    #"{ "currency": "USD", "amount": "2.79", "storefront": "FRA" }"#)
+            ]))
+        let m = try StorefrontMargins(
+            card: card, repository: repo, date: CalendarDate("2026-12-01")!)
+        #expect(
+            m.findings.contains {
+                $0.rule == .check(.storefrontPrice)
+                    && $0.message.contains(
+                        "the price USD 2.79 is for FRA (France), which prices in EUR")
+            })
+        #expect(m.rows.first { $0.territory == "FRA" }?.customerPrice.amount == exact("2.49"))
+    }
+
+    /// A card sold in two provider currencies names both conversions in every storefront,
+    /// not only when the providers share one currency.
+    @Test func everyRateOfAMixedProviderCardIsNamed() throws {
+        var files = WorstCaseCaseFixture.twoCurrencies
+        files["storefronts.json"] = """
+            {"kind": "storefronts", "date": "2026-12-01", "source": "test",
+             "commission": [{"program": "standard", "rate": "0.30", "from": "2008-07-10", "status": "confirmed"},
+                            {"program": "small-business", "rate": "0.15", "from": "2021-01-01", "status": "confirmed"}],
+             "territories": [{"territory": "GBR", "name": "United Kingdom", "currency": "GBP", "taxIncluded": true, "tax": "0.20"}]}
+            """
+        let repo = try repository(files)
+        let card = try #require(repo.cards.first)
+        let m = try StorefrontMargins(
+            card: card, repository: repo, date: CalendarDate("2026-12-01")!)
+        let gbr = try #require(m.rows.first { $0.territory == "GBR" })
+        #expect(Set(gbr.fxUsed.map(\.description)) == ["GBP/CNY 9.2", "GBP/USD 1.25"])
+        #expect(StorefrontMargins.render([m], format: .table).contains("GBP/CNY 9.2, GBP/USD 1.25"))
+    }
+
+    /// A schedule with no price in force on the date: said, not skipped.
+    @Test func aScheduleWithNothingInForceIsSaid() throws {
+        let text = try String(
+            contentsOfFile: StorefrontFixtures.path("3000tks-schedule.json"), encoding: .utf8
+        ).replacingOccurrences(of: #""startDate" : null,"#, with: #""startDate" : "2026-06-01","#)
+        let file = try AppStoreConnectFile.read(try JSONParser.parse(text), path: "schedule.json")
+        let list = ApplePriceList(productId: "3000tks", files: [file])
+        let (prices, diagnostics) = list.resolve(on: CalendarDate("2026-01-01")!, cardPrices: [])
+        #expect(prices["USA"] == nil)
+        #expect(
+            diagnostics.contains {
+                $0.rule == .check(.appleSchedule)
+                    && $0.message.hasPrefix(
+                        "3000tks in USA: no price of the schedule is in force on 2026-01-01")
+            })
+    }
+
+    /// An Apple price with more decimals than its currency is not a price Apple charges.
+    @Test func anApplePriceFinerThanItsCurrencyIsAnError() throws {
+        let text = F.pricePoints([
+            F.Point(territory: "USA", currency: "USD", price: "2.999", proceeds: "2.09")
+        ])
+        #expect(throws: Diagnostics.self) {
+            try AppStoreConnectFile.read(try JSONParser.parse(text), path: "p.json")
+        }
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        try tmp.write("p.json", text)
+        try expectMargin(
+            ["storefronts", "osg", "--price-points", "3000tks=\(tmp.path)/p.json"], exits: 2,
+            stderr: .contains(
+                "data[0].attributes.customerPrice: USD 2.999 has more decimals than USD (2)"))
+    }
+
+    /// A card price finer than the unit Apple prices the currency in.
+    @Test func aCardPriceFinerThanThePaymentUnitIsAnError() throws {
+        let (repo, card) = try F.load(
+            try F.files(card: [F.pricesWith(#"{ "currency": "HUF", "amount": "1190.50" }"#)]))
+        let m = try StorefrontMargins(
+            card: card, repository: repo, date: CalendarDate("2026-12-01")!)
+        #expect(
+            m.findings.contains {
+                $0.rule == .check(.currencyDecimals)
+                    && $0.message.contains("Apple prices HUF in units of 1 in HUN")
+            })
     }
 }

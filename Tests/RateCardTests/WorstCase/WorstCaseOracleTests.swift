@@ -289,9 +289,58 @@ import Testing
         return nil
     }
 
+    /// A plan as the oracle ranks it.
+    struct Ranked {
+        var cost: Exact
+        var unspent: Int
+        var ofBest: Int
+
+        func beats(_ o: Ranked) -> Bool {
+            if cost != o.cost { return o.cost < cost }
+            if unspent != o.unspent { return unspent < o.unspent }
+            return ofBest > o.ofBest
+        }
+    }
+
+    /// The witness reported among plans of equal cost (issue 24 case 21), by brute force over
+    /// every request of at most `credits`: the highest cost, then the fewest credits unspent,
+    /// then the most requests of the shape with the highest cost per credit that fits (ties:
+    /// fewer credits; at its size, the costliest request).
+    static func ranked(_ items: [(credits: Int, cost: Exact)], credits n: Int) throws -> Ranked {
+        var best: (credits: Int, cost: Exact)?
+        for it in items where it.credits <= n {
+            guard let b = best else {
+                best = it
+                continue
+            }
+            let r = try it.cost.divided(by: Exact(it.credits))
+            let rb = try b.cost.divided(by: Exact(b.credits))
+            if rb < r || (r == rb && it.credits < b.credits)
+                || (it.credits == b.credits && b.cost < it.cost)
+            {
+                best = it
+            }
+        }
+        var table = [Ranked](repeating: Ranked(cost: .zero, unspent: 0, ofBest: 0), count: n + 1)
+        for t in stride(from: 1, through: n, by: 1) {
+            var r = table[t - 1]
+            r.unspent += 1
+            for it in items where it.credits <= t {
+                let from = table[t - it.credits]
+                let isBest = best.map { $0.credits == it.credits && $0.cost == it.cost } ?? false
+                let c = Ranked(
+                    cost: try from.cost.adding(it.cost), unspent: from.unspent,
+                    ofBest: from.ofBest + (isBest ? 1 : 0))
+                if c.beats(r) { r = c }
+            }
+            table[t] = r
+        }
+        return table[n]
+    }
+
     // MARK: The property
 
-    @Test(arguments: 0..<240)
+    @Test(arguments: 0..<1000)
     func engineMatchesTheOracle(seed: Int) throws {
         let set = Self.generate(seed: seed)
         let repo = try repository(Self.files(set))
@@ -348,9 +397,23 @@ import Testing
                 if table[t] < v { table[t] = v }
             }
         }
+        // The witness reported among plans of equal cost (issue 24 case 21): the fewest
+        // credits unspent, then the most requests of the shape with the highest cost per
+        // credit (ties: fewer credits; at its size, the costliest request).
         for credits in Set([1, n / 2 + 1, n]) {
             let w = try engine.worstCase(credits: Int128(credits), in: target, fx: repo.fx)
             #expect(w.cost.amount == table[credits], "seed \(seed), \(credits) credits")
+            let ranked = try Self.ranked(items, credits: credits)
+            #expect(ranked.cost == table[credits])
+            if !items.isEmpty {
+                #expect(
+                    w.unspent == Int128(ranked.unspent),
+                    "seed \(seed), \(credits) credits: the fewest unspent credits")
+                let ofBest = w.plan.first { $0.shape == w.worstShape }?.count ?? 0
+                #expect(
+                    ofBest == Int128(ranked.ofBest),
+                    "seed \(seed), \(credits) credits: the most requests of the costliest shape")
+            }
             let spent = w.plan.reduce(Int128(0)) { $0 + $1.count * $1.shape.credits }
             #expect(
                 spent + w.unspent == Int128(credits),
