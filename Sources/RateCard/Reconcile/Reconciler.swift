@@ -312,12 +312,26 @@ struct Reconciler {
                 Reconciliation.SalesLine(
                     productId: key.sku, customerCurrency: key.customer, begin: begin, end: end,
                     unitsSold: sold, unitsRefunded: refunded, proceeds: proceeds,
-                    transactionUnits: units))
+                    transactionUnits: units,
+                    perCredit: try perCredit(proceeds, units: sold - refunded, key.sku, begin)))
         }
         return lines.sorted {
             ($0.productId, $0.customerCurrency.code, $0.proceeds.currency.code)
                 < ($1.productId, $1.customerCurrency.code, $1.proceeds.currency.code)
         }
+    }
+
+    /// Proceeds ÷ (units × the credits of the pack in force on `day`), exact; nil for a
+    /// plan or when no units are left.
+    private func perCredit(_ proceeds: Money, units: Int128, _ product: String, _ day: CalendarDate)
+        throws -> Money?
+    {
+        guard units > 0, let (pack, _) = catalogue.pack(product, at: Timestamp(startOf: day)) else {
+            return nil
+        }
+        return Money(
+            try proceeds.amount.divided(by: Exact(integer: units * pack.credits)),
+            proceeds.currency)
     }
 
     private func financialLines(_ reports: [FinancialReport]) throws -> [Reconciliation
@@ -345,7 +359,11 @@ struct Reconciler {
                     start: key.start, end: key.end, productId: key.product,
                     sold: rows.reduce(0) { $0 + ($1.quantity > 0 ? Int128($1.quantity) : 0) },
                     returned: rows.reduce(0) { $0 + ($1.quantity < 0 ? -Int128($1.quantity) : 0) },
-                    proceeds: proceeds))
+                    proceeds: proceeds,
+                    perCredit: try perCredit(
+                        proceeds,
+                        units: rows.reduce(0) { $0 + Int128($1.quantity) }, key.product,
+                        key.start)))
         }
         return lines.sorted {
             ($0.start, $0.productId, $0.proceeds.currency.code) < (

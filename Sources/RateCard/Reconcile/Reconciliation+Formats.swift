@@ -86,12 +86,13 @@ extension Reconciliation: RenderableReport {
         var t = TextTable([
             .init("product", .left, .untrusted), .init("currency"), .init("from"), .init("to"),
             .init("units sold", .right), .init("refunded", .right), .init("proceeds", .right),
-            .init("in transactions", .right),
+            .init("in transactions", .right), .init("per credit", .right),
         ])
         for s in sales {
             t.append([
                 s.productId, s.customerCurrency.code, "\(s.begin)", "\(s.end)", String(s.unitsSold),
                 String(s.unitsRefunded), Self.money(s.proceeds), String(s.transactionUnits),
+                Self.money(s.perCredit),
             ])
         }
         return t
@@ -101,11 +102,12 @@ extension Reconciliation: RenderableReport {
         var t = TextTable([
             .init("fiscal from"), .init("to"), .init("product", .left, .untrusted),
             .init("sold", .right), .init("returned", .right), .init("proceeds", .right),
+            .init("per credit", .right),
         ])
         for f in financial {
             t.append([
                 "\(f.start)", "\(f.end)", f.productId, String(f.sold), String(f.returned),
-                Self.money(f.proceeds),
+                Self.money(f.proceeds), Self.money(f.perCredit),
             ])
         }
         return t
@@ -229,6 +231,7 @@ extension Reconciliation: RenderableReport {
                 "unitsRefunded": .string(String(l.unitsRefunded)),
                 "proceeds": JSONOutput.money(l.proceeds),
                 "transactionUnits": .string(String(l.transactionUnits)),
+                "perCredit": l.perCredit.map(JSONOutput.money) ?? .null,
             ])
         }
         let financialJSON: [JSONOutput] = financial.map { l in
@@ -236,6 +239,7 @@ extension Reconciliation: RenderableReport {
                 "from": .string("\(l.start)"), "to": .string("\(l.end)"),
                 "productId": .string(l.productId), "sold": .string(String(l.sold)),
                 "returned": .string(String(l.returned)), "proceeds": JSONOutput.money(l.proceeds),
+                "perCredit": l.perCredit.map(JSONOutput.money) ?? .null,
             ])
         }
         return JSONOutput.object([

@@ -51,6 +51,9 @@ public struct Reconciliation: Sendable, Hashable {
         /// Units in the production transactions of the product and currency bought on those
         /// days (Pacific time, UTC−08:00).
         let transactionUnits: Int128
+        /// What a credit sold earned: proceeds ÷ ((sold − refunded) × the pack's credits in
+        /// force on the first day); nil for a plan or when no units are left.
+        let perCredit: Money?
     }
 
     /// Apple's financial report rows of one fiscal period, product and currency, added up.
@@ -62,6 +65,8 @@ public struct Reconciliation: Sendable, Hashable {
         let returned: Int128
         /// Σ Extended Partner Share.
         let proceeds: Money
+        /// Proceeds ÷ ((sold − returned) × the pack's credits), as for sales.
+        let perCredit: Money?
     }
 
     public let family: String

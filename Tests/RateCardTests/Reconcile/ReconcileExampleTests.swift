@@ -120,6 +120,10 @@ import Testing
         #expect(
             r.financial.map(\.proceeds) == [Self.gbp("2.90"), Self.gbp("2.33"), Self.usd("3.49")])
         #expect(r.financial.map(\.returned) == [1, 1, 0])
+        // Per credit: 2.90 ÷ ((6 − 1) × 100), 2.33 ÷ ((2 − 1) × 500), 3.49 ÷ (1 × 500).
+        let perCredit = [Self.gbp("0.0058"), Self.gbp("0.00466"), Self.usd("0.00698")]
+        #expect(r.sales.map(\.perCredit) == perCredit)
+        #expect(r.financial.map(\.perCredit) == perCredit)
     }
 
     @Test func aLedgerThatAgreesHasNoFindings() throws {

@@ -23,7 +23,9 @@ import Testing
         #expect(got.count == expected.count)
         #expect(Set(got).subtracting(expected).sorted().prefix(5) == [], "found and not expected")
         #expect(Set(expected).subtracting(got).sorted().prefix(5) == [], "missed")
-        if got != expected, let k = zip(got, expected).firstIndex(where: { $0 != $1 }) {
+        if got != expected,
+            let k = got.indices.first(where: { $0 >= expected.count || got[$0] != expected[$0] })
+        {
             Issue.record("first difference: engine \(got[k]), oracle \(expected[k])")
         }
         return r
