@@ -146,3 +146,34 @@ import Testing
         #expect(r.summary.matched == 1)
     }
 }
+
+@Suite struct ReconcileBadInputTests {
+    static func problems(_ transactions: String) -> [String] {
+        let a = packageRoot.path + "/Tests/RateCardTests/Fixtures/Apple"
+        do {
+            _ = try ReconcileRun.run(
+                ReconcileRequest(
+                    cards: [a + "/cards"], ledger: [a + "/ledger.jsonl"],
+                    transactions: [a + "/" + transactions]))
+            return []
+        } catch let error as AppleRecordError {
+            return error.diagnostics.map { $0.rendered.replacingOccurrences(of: a + "/", with: "") }
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    @Test func anUnknownProductIsAnErrorAtItsTransaction() {
+        #expect(
+            Self.problems("bad/unknown-product.jsonl") == [
+                "bad/unknown-product.jsonl:1:1: error: productId: unknown product \"demo.credits.9000\" of transaction 2000000099: not a pack or plan of card demo"
+            ])
+    }
+
+    @Test func recordsOfOneTransactionThatDisagreeAreAnError() {
+        #expect(
+            Self.problems("bad/conflicting.jsonl") == [
+                "bad/conflicting.jsonl:2:1: error: transaction 2000000001 disagrees with bad/conflicting.jsonl:1 on its product, quantity, purchase date or environment"
+            ])
+    }
+}
