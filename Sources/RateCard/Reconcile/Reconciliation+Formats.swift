@@ -116,7 +116,7 @@ extension Reconciliation: RenderableReport {
     static let method =
         "money is the customer's price from Apple's transactions (not proceeds: Apple's reports are the record), shared by credits where a finding is part of a purchase; credits granted per purchase are quantity × the pack's credits of the card in force at the purchase date; spent since is the device's charges less refunds after the top-up, at most the credits not taken back; JWS signatures are not verified"
 
-    public func table(bold: Bool) -> String {
+    public func renderTable(bold: Bool) -> String {
         var out = summaryLines.map { "\($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
         if !findings.isEmpty {
             out += "\n" + totalsTable.plain(bold: bold) + "\n" + findingsTable.plain(bold: bold)
@@ -134,7 +134,7 @@ extension Reconciliation: RenderableReport {
         return out + "\n" + Self.method + "\n"
     }
 
-    public func markdown() -> String {
+    public func renderMarkdown() -> String {
         var out = "# Reconciliation of the ledger with Apple's records\n\n"
         out += summaryLines.map { "- \($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
         if !findings.isEmpty {
@@ -154,7 +154,7 @@ extension Reconciliation: RenderableReport {
     }
 
     /// One row per finding (`Kind` ids in `finding`), exact decimals.
-    public func csv() -> String {
+    public func renderCSV() -> String {
         var t = TextTable([
             .init("finding"), .init("ledgerFile", .left, .untrusted), .init("ledgerLine"),
             .init("entry", .left, .untrusted), .init("appleFile", .left, .untrusted),
@@ -174,7 +174,7 @@ extension Reconciliation: RenderableReport {
         return t.csv()
     }
 
-    public func json() -> String {
+    public func renderJSON() -> String {
         func opt(_ s: String?) -> JSONOutput { s.map { .string($0) } ?? .null }
         let s = summary
         let summaryJSON: JSONOutput = .object([
