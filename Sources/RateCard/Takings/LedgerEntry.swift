@@ -14,6 +14,9 @@ struct LedgerEntry: Sendable, Hashable {
         case refund
         /// Credits bought.
         case topup
+        /// Credits taken back because the store refunded or revoked the purchase that bought
+        /// them (`paymentRef` names it): negative, like a charge, and of no feature.
+        case revoke
     }
 
     /// The largest magnitude of `amount` and `balanceAfter`: 18 digits.
@@ -99,21 +102,23 @@ extension LedgerEntry {
 }
 
 extension LedgerEntry.Kind {
-    /// A two-bit code used in the compact de-duplication table.
+    /// A three-bit code used in the compact de-duplication table and the content hash.
     var code: UInt8 {
         switch self {
         case .grant: 0
         case .charge: 1
         case .refund: 2
         case .topup: 3
+        case .revoke: 4
         }
     }
 
     init(code: UInt8) {
-        switch code & 3 {
+        switch code & 7 {
         case 0: self = .grant
         case 1: self = .charge
         case 2: self = .refund
+        case 4: self = .revoke
         default: self = .topup
         }
     }

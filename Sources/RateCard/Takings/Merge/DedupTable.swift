@@ -248,16 +248,16 @@ struct StoredEntry {
 }
 
 /// The place, kind and feature of a stored entry packed into 64 bits:
-/// line (36 bits) | input (10 bits) | kind (2 bits) | feature (16 bits).
+/// line (35 bits) | input (10 bits) | kind (3 bits) | feature (16 bits).
 enum SlotMeta {
     static let noFeature: UInt64 = 0xFFFF
 
     @inline(__always)
     static func pack(line: Int, input: Int, kind: LedgerEntry.Kind, feature: UInt32) -> UInt64 {
         let f = feature >= 0xFFFF ? noFeature : UInt64(feature)
-        return UInt64(truncatingIfNeeded: line) & 0xF_FFFF_FFFF
-            | (UInt64(truncatingIfNeeded: input) & 0x3FF) << 36
-            | UInt64(kind.code) << 46
+        return UInt64(truncatingIfNeeded: line) & 0x7_FFFF_FFFF
+            | (UInt64(truncatingIfNeeded: input) & 0x3FF) << 35
+            | UInt64(kind.code) << 45
             | f << 48
     }
 
@@ -267,14 +267,14 @@ enum SlotMeta {
         Int(truncatingIfNeeded: ((id0 >> 32) &* UInt64(count)) >> 32)
     }
 
-    static func line(_ m: UInt64) -> Int { Int(m & 0xF_FFFF_FFFF) }
+    static func line(_ m: UInt64) -> Int { Int(m & 0x7_FFFF_FFFF) }
     /// Whether place `a` comes before place `b` in input order.
     static func precedes(_ a: UInt64, _ b: UInt64) -> Bool {
         (input(a), line(a)) < (input(b), line(b))
     }
-    static func input(_ m: UInt64) -> Int { Int((m >> 36) & 0x3FF) }
+    static func input(_ m: UInt64) -> Int { Int((m >> 35) & 0x3FF) }
     static func kind(_ m: UInt64) -> LedgerEntry.Kind {
-        LedgerEntry.Kind(code: UInt8((m >> 46) & 3))
+        LedgerEntry.Kind(code: UInt8((m >> 45) & 7))
     }
     /// The global feature index, or nil when there is none or it did not fit.
     static func feature(_ m: UInt64) -> Int? {

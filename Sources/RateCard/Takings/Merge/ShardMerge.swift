@@ -244,7 +244,8 @@ struct ShardMerge {
                             message: "top-up money: \(error)", rule: .pnl(.overflow)))
                 }
             }
-        case .refund:
+        case .refund, .revoke:
+            // A revoke takes credits back: it is in the outstanding balance (above) only.
             break
         }
     }

@@ -22,6 +22,40 @@ struct CSVLedgerReader {
         self.keepQuantity = keepQuantity
     }
 
+    /// The row as the JSON object of strings the `EntryScanner` reads (the one rewriting
+    /// of a CSV row, shared with `margin reconcile`): known columns only, empty cells
+    /// absent, `quantity.<dimension>` cells gathered into `quantity`.
+    static func entryText(header: [String], fields: [[UInt8]], into text: inout [UInt8]) {
+        text.removeAll(keepingCapacity: true)
+        text.append(UInt8(ascii: "{"))
+        var first = true
+        var quantity: [(String, [UInt8])] = []
+        for (name, cell) in zip(header, fields) where !cell.isEmpty {
+            if name.hasPrefix("quantity.") {
+                quantity.append((String(name.dropFirst("quantity.".count)), cell))
+                continue
+            }
+            guard CSVLedgerReader.fields.contains(name) else { continue }
+            if !first { text.append(UInt8(ascii: ",")) }
+            first = false
+            TakingsJSONWriter.string(name, into: &text)
+            text.append(UInt8(ascii: ":"))
+            TakingsJSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
+        }
+        if !quantity.isEmpty {
+            if !first { text.append(UInt8(ascii: ",")) }
+            text.append(contentsOf: "\"quantity\":{".utf8)
+            for (j, (dimension, cell)) in quantity.enumerated() {
+                if j > 0 { text.append(UInt8(ascii: ",")) }
+                TakingsJSONWriter.string(dimension, into: &text)
+                text.append(UInt8(ascii: ":"))
+                TakingsJSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
+            }
+            text.append(UInt8(ascii: "}"))
+        }
+        text.append(UInt8(ascii: "}"))
+    }
+
     /// The next chunk of up to `limit` rows, or nil at the end.
     mutating func next(records limit: Int) -> ParsedChunk? {
         if header == nil {
@@ -59,34 +93,7 @@ struct CSVLedgerReader {
                 )
                 continue
             }
-            text.removeAll(keepingCapacity: true)
-            text.append(UInt8(ascii: "{"))
-            var first = true
-            var quantity: [(String, [UInt8])] = []
-            for (name, cell) in zip(header, record.fields) where !cell.isEmpty {
-                if name.hasPrefix("quantity.") {
-                    quantity.append((String(name.dropFirst("quantity.".count)), cell))
-                    continue
-                }
-                guard CSVLedgerReader.fields.contains(name) else { continue }
-                if !first { text.append(UInt8(ascii: ",")) }
-                first = false
-                TakingsJSONWriter.string(name, into: &text)
-                text.append(UInt8(ascii: ":"))
-                TakingsJSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
-            }
-            if !quantity.isEmpty {
-                if !first { text.append(UInt8(ascii: ",")) }
-                text.append(contentsOf: "\"quantity\":{".utf8)
-                for (j, (dimension, cell)) in quantity.enumerated() {
-                    if j > 0 { text.append(UInt8(ascii: ",")) }
-                    TakingsJSONWriter.string(dimension, into: &text)
-                    text.append(UInt8(ascii: ":"))
-                    TakingsJSONWriter.string(String(decoding: cell, as: UTF8.self), into: &text)
-                }
-                text.append(UInt8(ascii: "}"))
-            }
-            text.append(UInt8(ascii: "}"))
+            CSVLedgerReader.entryText(header: header, fields: record.fields, into: &text)
             do {
                 let f = try text.withUnsafeBufferPointer { buf throws(LineProblem) in
                     try scanner.scan(buf.baseAddress ?? JSONScanner.emptyBase, buf.count)

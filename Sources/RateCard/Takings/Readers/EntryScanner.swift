@@ -68,7 +68,7 @@ struct EntryScanner {
     /// a grant's `note`, a charge's `feature`), so once `kind` is read each kind learns
     /// its own order (`state(after:_:)`); before, the states of no kind are used.
     static let statesPerKind = 16
-    static let states = statesPerKind * 5
+    static let states = statesPerKind * 6
     /// A `predicted` entry before any key was learned there.
     static let nothingPredicted: UInt8 = 0xFF
     /// After an unknown key: nothing is predicted and nothing learned.
@@ -474,10 +474,12 @@ struct EntryScanner {
                 f.kind = .grant
             } else if keyIs(s, "topup") {
                 f.kind = .topup
+            } else if keyIs(s, "revoke") {
+                f.kind = .revoke
             } else {
                 throw LineProblem(
                     .unknownKind,
-                    "kind: unknown kind \"\(FieldReader.excerpt(string(s) ?? ""))\" (expected grant, charge, refund or topup)",
+                    "kind: unknown kind \"\(FieldReader.excerpt(string(s) ?? ""))\" (expected grant, charge, refund, topup or revoke)",
                     column: column)
             }
             f.hasKind = true
@@ -870,6 +872,14 @@ struct EntryScanner {
             }
             if f.amount <= 0 {
                 throw LineProblem(.wrongSign, "amount: a refund is positive, found \(f.amount)")
+            }
+        case .revoke:
+            if !f.paymentRef.isPresent {
+                throw LineProblem(
+                    .missingField, "paymentRef: missing required field for a revoke")
+            }
+            if f.amount >= 0 {
+                throw LineProblem(.wrongSign, "amount: a revoke is negative, found \(f.amount)")
             }
         case .grant, .topup:
             if f.amount <= 0 {

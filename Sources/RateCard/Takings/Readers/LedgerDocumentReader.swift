@@ -8,40 +8,12 @@
 /// line, numbered by the line where it starts.
 enum LedgerDocumentReader {
     static func read(_ bytes: [UInt8], keepQuantity: QuantityNeed) -> ParsedChunk {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            return whole(
-                LineProblem(
-                    error.message.contains("truncated") ? .truncated : .malformedJSON,
-                    "the ledger document is not valid JSON: \(error.message)",
-                    column: error.location.column),
-                line: error.location.line)
+        let elements: [JSONNode]
+        let device: JSONNode?
+        switch entries(bytes) {
+        case .success(let e): (elements, device) = (e.elements, e.device)
+        case .failure(let f): return whole(f.problem, line: f.line)
         }
-        guard let members = root.members else {
-            return whole(
-                LineProblem(
-                    .wrongType,
-                    "a ledger document is an object with an \"entries\" array, found \(root.value.kindName)"
-                ), line: root.location.line)
-        }
-        guard let entriesNode = members.first(where: { $0.key == "entries" })?.value else {
-            return whole(
-                LineProblem(.missingField, "entries: missing required field of a ledger document"),
-                line: root.location.line)
-        }
-        guard case .array(let elements) = entriesNode.value else {
-            return whole(
-                LineProblem(
-                    .wrongType, "entries: expected an array, found \(entriesNode.value.kindName)"),
-                line: entriesNode.location.line)
-        }
-        var device: JSONNode?
-        if let d = members.first(where: { $0.key == "device" })?.value, case .string = d.value {
-            device = d
-        }
-
         var builder = ChunkBuilder(keepQuantity: keepQuantity)
         var scanner = EntryScanner()
         defer { scanner.release() }
@@ -49,15 +21,7 @@ enum LedgerDocumentReader {
         var text: [UInt8] = []
         for (k, element) in elements.enumerated() {
             lineNumbers.append(element.location.line)
-            text.removeAll(keepingCapacity: true)
-            var node = element
-            if let device, case .object(var m) = element.value,
-                !m.contains(where: { $0.key == "device" })
-            {
-                m.append(JSONMember(key: "device", keyLocation: element.location, value: device))
-                node = JSONNode(.object(m), at: element.location)
-            }
-            TakingsJSONWriter.write(node, into: &text)
+            entryText(element, device: device, into: &text)
             do {
                 let f = try text.withUnsafeBufferPointer { buf throws(LineProblem) in
                     try scanner.scan(buf.baseAddress ?? JSONScanner.emptyBase, buf.count)
@@ -73,6 +37,78 @@ enum LedgerDocumentReader {
         chunk.lineCount = elements.count
         chunk.lineNumbers = lineNumbers
         return chunk
+    }
+
+    /// Why a document cannot be split into entries, at the line it names.
+    struct DocumentProblem: Error {
+        let problem: LineProblem
+        let line: Int
+
+        init(_ problem: LineProblem, line: Int) {
+            self.problem = problem
+            self.line = line
+        }
+    }
+
+    /// The document's entries and its top-level `device` (shared with `margin reconcile`),
+    /// or why it has none.
+    static func entries(_ bytes: [UInt8]) -> Result<
+        (elements: [JSONNode], device: JSONNode?), DocumentProblem
+    > {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(
+                DocumentProblem(
+                    LineProblem(
+                        error.message.contains("truncated") ? .truncated : .malformedJSON,
+                        "the ledger document is not valid JSON: \(error.message)",
+                        column: error.location.column),
+                    line: error.location.line))
+        }
+        guard let members = root.members else {
+            return .failure(
+                DocumentProblem(
+                    LineProblem(
+                        .wrongType,
+                        "a ledger document is an object with an \"entries\" array, found \(root.value.kindName)"
+                    ), line: root.location.line))
+        }
+        guard let entriesNode = members.first(where: { $0.key == "entries" })?.value else {
+            return .failure(
+                DocumentProblem(
+                    LineProblem(
+                        .missingField, "entries: missing required field of a ledger document"),
+                    line: root.location.line))
+        }
+        guard case .array(let elements) = entriesNode.value else {
+            return .failure(
+                DocumentProblem(
+                    LineProblem(
+                        .wrongType,
+                        "entries: expected an array, found \(entriesNode.value.kindName)"),
+                    line: entriesNode.location.line))
+        }
+        var device: JSONNode?
+        if let d = members.first(where: { $0.key == "device" })?.value, case .string = d.value {
+            device = d
+        }
+        return .success((elements, device))
+    }
+
+    /// One element as the entry text the `EntryScanner` reads, given the document's
+    /// `device` when it names none of its own.
+    static func entryText(_ element: JSONNode, device: JSONNode?, into text: inout [UInt8]) {
+        text.removeAll(keepingCapacity: true)
+        var node = element
+        if let device, case .object(var m) = element.value,
+            !m.contains(where: { $0.key == "device" })
+        {
+            m.append(JSONMember(key: "device", keyLocation: element.location, value: device))
+            node = JSONNode(.object(m), at: element.location)
+        }
+        TakingsJSONWriter.write(node, into: &text)
     }
 
     /// A document that cannot be split into entries counts as one rejected line.

@@ -1,0 +1,77 @@
+/// Apple's records could not be read: every problem found in the files, each at its file,
+/// line and column and naming the field (`sales.txt:4:37: error: Units: "1.5" is not a
+/// whole number of units`). Exit 2: a reconciliation over records read in part would
+/// report purchases as missing that were only unreadable.
+public struct AppleRecordError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+    public let diagnostics: [Diagnostic]
+
+    init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics.sorted()
+    }
+
+    init(path: String, line: Int, column: Int, _ message: String) {
+        self.init([
+            Diagnostic(
+                path: path, location: SourceLocation(line: line, column: column), message: message)
+        ])
+    }
+
+    public var summary: String? {
+        let n = diagnostics.count
+        return "\(n) problem\(n == 1 ? "" : "s") in Apple's records"
+    }
+
+    public var failureClass: FailureClass { .unreadable }
+
+    public var description: String {
+        (diagnostics.map(\.rendered) + (summary.map { [$0] } ?? [])).joined(separator: "\n")
+    }
+}
+
+/// Where one Apple record was read: the file, and the line and column it starts at.
+public struct ApplePlace: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let path: String
+    public let line: Int
+    public let column: Int
+
+    init(path: String, line: Int, column: Int = 1) {
+        self.path = path
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(path):\(line)" }
+
+    public static func < (a: ApplePlace, b: ApplePlace) -> Bool {
+        (a.path, a.line, a.column) < (b.path, b.line, b.column)
+    }
+}
+
+/// Collects the problems of one Apple file, so that every bad field is reported at once.
+struct AppleProblems {
+    let path: String
+    private(set) var items: [Diagnostic] = []
+
+    init(path: String) { self.path = path }
+
+    mutating func add(line: Int, column: Int, _ message: String) {
+        items.append(
+            Diagnostic(
+                path: path, location: SourceLocation(line: line, column: column), message: message))
+    }
+
+    func check() throws(AppleRecordError) {
+        if !items.isEmpty { throw AppleRecordError(items) }
+    }
+
+    /// Refuses a gzip-compressed file: Foundation on Linux has no gzip reader and the
+    /// package takes no dependencies, so the report is read only once decompressed.
+    static func refuseGzip(_ bytes: [UInt8], path: String) throws(AppleRecordError) {
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+            throw AppleRecordError(
+                path: path, line: 1, column: 1,
+                "the file is gzip-compressed: decompress it first (gzip -dc \(path) > report.txt); margin reads Apple's reports as tab-separated text only"
+            )
+        }
+    }
+}

@@ -1,0 +1,227 @@
+/// What `margin reconcile` needs of the ledger, read by the readers `margin pnl` uses
+/// (format detection, the `EntryScanner` and its rules, the CSV and ledger-document
+/// rewriting): each top-up and revoke with its place, and per device the credits spent
+/// (charges less refunds) with their times. Entries are de-duplicated by id as in `pnl`.
+///
+/// Each input is read whole into memory (about 110 MB per million JSON Lines entries, then
+/// freed); what is kept is one record per top-up and revoke and 16 bytes per charge or
+/// refund that names a device.
+struct ReconcileLedger {
+    /// Where a ledger entry was read.
+    struct Place: Sendable, Hashable, Comparable, CustomStringConvertible {
+        let path: String
+        let line: Int
+        var description: String { "\(path):\(line)" }
+        static func < (a: Place, b: Place) -> Bool { (a.path, a.line) < (b.path, b.line) }
+    }
+
+    /// A top-up or a revoke.
+    struct Credit: Sendable, Hashable {
+        let id: String
+        let at: Timestamp
+        /// Positive: the credits added (a top-up) or taken back (a revoke).
+        let credits: Int64
+        let paymentRef: String?
+        let device: String?
+        let price: Money?
+        let place: Place
+    }
+
+    /// A charge (negative) or refund (positive) of one device, at a time.
+    struct Spend: Sendable, Hashable {
+        let seconds: Int64
+        let amount: Int64
+    }
+
+    private(set) var topups: [Credit] = []
+    private(set) var revokes: [Credit] = []
+    /// Per device, charges and refunds (in input order).
+    private(set) var spending: [String: [Spend]] = [:]
+    private(set) var entries = 0
+    private(set) var duplicates = 0
+    private(set) var rejected = 0
+    /// The first rejected lines and conflicting duplicates, as warnings.
+    private(set) var warnings: [Diagnostic] = []
+    private(set) var warningsNotShown = 0
+    static let warningsShown = 20
+
+    private struct IDKey: Hashable {
+        let h0: UInt64
+        let h1: UInt64
+    }
+    private var seen: [IDKey: (content: UInt64, place: Place)] = [:]
+
+    /// Reads every input; a file that cannot be read or told apart is a `RunFailure`.
+    static func read(paths: [String], format: TakingsFormat?) throws(RunFailure) -> ReconcileLedger
+    {
+        var ledger = ReconcileLedger()
+        for path in paths { try ledger.read(path: path, format: format) }
+        return ledger
+    }
+
+    mutating func read(path: String, format forced: TakingsFormat?) throws(RunFailure) {
+        let bytes: [UInt8]
+        do { bytes = try FileBytes.read(path, what: "the ledger export") } catch {
+            throw RunFailure([error])
+        }
+        try read(bytes, path: path, format: forced)
+    }
+
+    mutating func read(_ bytes: [UInt8], path: String, format forced: TakingsFormat?)
+        throws(RunFailure)
+    {
+        var format = TakingsFormat.jsonLines
+        if let forced {
+            format = forced
+        } else {
+            do {
+                format = try TakingsFormatDetector.detect(bytes, path: path, complete: true)
+            } catch {
+                throw RunFailure(error.description)
+            }
+        }
+        var scanner = EntryScanner()
+        defer { scanner.release() }
+        switch format {
+        case .jsonLines:
+            var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            var line = 0
+            bytes.withUnsafeBufferPointer { buf in
+                guard let base = buf.baseAddress else { return }
+                while start < buf.count {
+                    line += 1
+                    var end = start
+                    while end < buf.count, buf[end] != 0x0A { end += 1 }
+                    let isBlank = buf[start..<end].allSatisfy {
+                        $0 == 0x20 || $0 == 0x09 || $0 == 0x0D
+                    }
+                    if !isBlank {
+                        scan(
+                            base + start, end - start, &scanner, Place(path: path, line: line),
+                            truncatedAtEnd: end == buf.count)
+                    }
+                    start = end + 1
+                }
+            }
+        case .ledgerDocument:
+            switch LedgerDocumentReader.entries(bytes) {
+            case .failure(let f):
+                reject(Place(path: path, line: f.line), f.problem)
+            case .success(let document):
+                var text: [UInt8] = []
+                for element in document.elements {
+                    LedgerDocumentReader.entryText(element, device: document.device, into: &text)
+                    text.withUnsafeBufferPointer { buf in
+                        scan(
+                            buf.baseAddress ?? JSONScanner.emptyBase, buf.count, &scanner,
+                            Place(path: path, line: element.location.line),
+                            column: element.location.column)
+                    }
+                }
+            }
+        case .csv:
+            let source: ByteSource
+            do { source = try ByteSource(TakingsInput(name: path, bytes: bytes)) } catch {
+                throw RunFailure(error.description)
+            }
+            var records = CSVRecordReader(BufferedBytes(source, initial: []))
+            guard let first = records.next() else { return }
+            let header = first.fields.map {
+                String(decoding: $0, as: UTF8.self).trimmingWhitespaceString
+            }
+            var text: [UInt8] = []
+            while let record = records.next() {
+                let place = Place(path: path, line: record.line)
+                if record.fields.count == 1,
+                    record.fields[0].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+                {
+                    continue
+                }
+                if let problem = record.problem {
+                    reject(place, problem)
+                    continue
+                }
+                guard record.fields.count == header.count else {
+                    reject(
+                        place,
+                        LineProblem(
+                            .malformedJSON,
+                            "the row has \(record.fields.count) fields, the header has \(header.count)"
+                        ))
+                    continue
+                }
+                CSVLedgerReader.entryText(header: header, fields: record.fields, into: &text)
+                text.withUnsafeBufferPointer { buf in
+                    scan(buf.baseAddress ?? JSONScanner.emptyBase, buf.count, &scanner, place)
+                }
+            }
+        case .rollupJSONLines, .rollupCSV:
+            throw RunFailure(
+                "\(path): error: a roll-up carries no single top-ups: margin reconcile reads ledger entries (JSON Lines, ledger documents, CSV)"
+            )
+        }
+    }
+
+    private mutating func scan(
+        _ base: UnsafePointer<UInt8>, _ count: Int, _ scanner: inout EntryScanner, _ place: Place,
+        column: Int = 0, truncatedAtEnd: Bool = false
+    ) {
+        let f: EntryScanner.Fields
+        do { f = try scanner.scan(base, count, truncatedAtEnd: truncatedAtEnd) } catch {
+            reject(
+                place,
+                LineProblem(error.reason, error.message, column: column > 0 ? column : error.column)
+            )
+            return
+        }
+        let (h0, h1) = TakingsHash.id(scanner.pointer(f.id), Int(f.id.count))
+        let content = f.contentHash(scanner)
+        let key = IDKey(h0: h0, h1: h1)
+        if let earlier = seen[key] {
+            if earlier.content == content {
+                duplicates += 1
+            } else {
+                reject(
+                    place,
+                    LineProblem(
+                        .conflictingDuplicate,
+                        "conflicting duplicate: the same id as \(earlier.place) with different content"
+                    ))
+            }
+            return
+        }
+        seen[key] = (content, place)
+        entries += 1
+        switch f.kind {
+        case .topup, .revoke:
+            let credit = Credit(
+                id: scanner.string(f.id) ?? "",
+                at: Timestamp(seconds: f.seconds, nanoseconds: Int32(f.nanoseconds)),
+                credits: f.amount < 0 ? -f.amount : f.amount,
+                paymentRef: scanner.string(f.paymentRef), device: scanner.string(f.device),
+                price: f.kind == .topup && f.price.isPresent ? scanner.parsePrice(f.price) : nil,
+                place: place)
+            if f.kind == .topup { topups.append(credit) } else { revokes.append(credit) }
+        case .charge, .refund:
+            if let device = scanner.string(f.device) {
+                spending[device, default: []].append(Spend(seconds: f.seconds, amount: f.amount))
+            }
+        case .grant:
+            break
+        }
+    }
+
+    private mutating func reject(_ place: Place, _ problem: LineProblem) {
+        rejected += 1
+        guard warnings.count < Self.warningsShown else {
+            warningsNotShown += 1
+            return
+        }
+        warnings.append(
+            Diagnostic(
+                path: place.path,
+                location: SourceLocation(line: place.line, column: problem.column),
+                severity: .warning, message: "ledger line not read: \(problem.message)",
+                rule: .rejected(problem.reason)))
+    }
+}

@@ -1,0 +1,68 @@
+/// What `margin reconcile` is asked: the ledger exports, Apple's records and the cards
+/// that say what each product grants and costs.
+public struct ReconcileRequest: Sendable {
+    /// Rate-card folders or files (`--cards`).
+    public var cards: [String]
+    /// The card family (`--card`), needed when the folder holds several.
+    public var card: String?
+    /// Ledger exports, in any format `margin pnl` reads except roll-ups.
+    public var ledger: [String]
+    /// Forces the ledger format (`--input-format`).
+    public var inputFormat: TakingsFormat?
+    /// App Store transactions and notifications (`--transactions`).
+    public var transactions: [String]
+    /// Summary Sales Reports (`--sales`).
+    public var sales: [String]
+    /// Financial reports (`--financial`).
+    public var financial: [String]
+
+    public init(
+        cards: [String], card: String? = nil, ledger: [String], inputFormat: TakingsFormat? = nil,
+        transactions: [String], sales: [String] = [], financial: [String] = []
+    ) {
+        self.cards = cards
+        self.card = card
+        self.ledger = ledger
+        self.inputFormat = inputFormat
+        self.transactions = transactions
+        self.sales = sales
+        self.financial = financial
+    }
+}
+
+/// The library entry point of `margin reconcile`: from a request to the reconciliation.
+///
+/// Loads the cards and chooses the family (as `margin pnl` does), reads Apple's records
+/// (every problem in every file reported at once), reads the ledger, and matches them
+/// (`Reconciler`).
+public enum ReconcileRun {
+    public static func run(_ request: ReconcileRequest) throws -> Reconciliation {
+        let repo = try CardRepository.load(paths: request.cards)
+        let family = try PnLRun.chooseFamily(
+            request.card, in: repo, folder: request.cards.joined(separator: ", "))
+        let versions = repo.versions(of: family).sorted { $0.effective < $1.effective }
+        let catalogue = ProductCatalogue(versions: versions)
+
+        var problems: [Diagnostic] = []
+        var records = AppleRecords()
+        do { records = try AppleTransactionReader.read(paths: request.transactions) } catch {
+            problems += error.diagnostics
+        }
+        var sales: [SummarySalesReport] = []
+        for path in request.sales {
+            do {
+                sales.append(try SummarySalesReport.read(path: path, products: catalogue.products))
+            } catch { problems += error.diagnostics }
+        }
+        var financial: [FinancialReport] = []
+        for path in request.financial {
+            do {
+                financial.append(try FinancialReport.read(path: path, products: catalogue.products))
+            } catch { problems += error.diagnostics }
+        }
+        if !problems.isEmpty { throw AppleRecordError(problems) }
+        let ledger = try ReconcileLedger.read(paths: request.ledger, format: request.inputFormat)
+        return try Reconciler(catalogue: catalogue, family: family).reconcile(
+            ledger: ledger, apple: records, sales: sales, financial: financial)
+    }
+}

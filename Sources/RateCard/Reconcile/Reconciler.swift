@@ -1,0 +1,374 @@
+/// Matches the ledger's top-ups and revokes to Apple's transactions.
+///
+/// The rules (docs/reconcile.md):
+/// - Apple's records of one `transactionId` (from history pages, notifications, single
+///   transactions) are one purchase; the record Apple signed last says how it stands (a
+///   refund, then its reversal). Records that disagree on the product, quantity or
+///   environment are an error.
+/// - A top-up matches the transaction its `paymentRef` names; the first by time (then id)
+///   is the match, every further one a duplicate. The credits it should grant are
+///   quantity × the credits of the pack in force at the purchase date.
+/// - Money is the customer's price from Apple's transaction (milliunits, exact), shared
+///   pro rata by credits where a finding concerns part of a purchase.
+struct Reconciler {
+    let catalogue: ProductCatalogue
+    let family: String
+    /// Sales report days are Pacific time (App Store Connect's worldwide reports); the
+    /// standard offset is used all year.
+    static let pacificOffsetMinutes = -8 * 60
+
+    private struct Purchase {
+        var current: AppleTransaction
+        var refundRequested = false
+    }
+
+    func reconcile(
+        ledger: ReconcileLedger, apple: AppleRecords, sales: [SummarySalesReport],
+        financial: [FinancialReport]
+    ) throws -> Reconciliation {
+        var summary = Reconciliation.Summary()
+        summary.historyPages = apple.historyPages
+        summary.ledgerEntries = ledger.entries
+        summary.ledgerDuplicates = ledger.duplicates
+        summary.ledgerRejected = ledger.rejected
+        summary.topups = ledger.topups.count
+        summary.revokes = ledger.revokes.count
+        for n in apple.notifications { summary.notifications[n.notificationType, default: 0] += 1 }
+
+        let purchases = try merge(apple)
+        summary.appleTransactions = purchases.count
+        let topups = Dictionary(grouping: ledger.topups.filter { $0.paymentRef != nil }) {
+            $0.paymentRef ?? ""
+        }.mapValues { $0.sorted { ($0.at, $0.id) < ($1.at, $1.id) } }
+        let revokes = Dictionary(grouping: ledger.revokes) { $0.paymentRef ?? "" }
+
+        var findings: [ReconcileFinding] = []
+        var unknownProducts: [Diagnostic] = []
+        for id in purchases.keys.sorted() {
+            guard let purchase = purchases[id] else { continue }
+            let t = purchase.current
+            let tops = topups[id] ?? []
+            let takenBack = (revokes[id] ?? []).reduce(Int128(0)) { $0 + Int128($1.credits) }
+            guard let (pack, card) = catalogue.pack(t.productId, at: t.purchaseDate) else {
+                if catalogue.subscriptions.contains(t.productId) {
+                    summary.notPacks += 1
+                } else {
+                    unknownProducts.append(
+                        Diagnostic(
+                            path: t.place.path,
+                            location: SourceLocation(line: t.place.line, column: t.place.column),
+                            message:
+                                "productId: unknown product \"\(FieldReader.excerpt(t.productId))\" of transaction \(t.transactionId): not a pack or plan of card \(family)"
+                        ))
+                }
+                continue
+            }
+            let expected = Int128(t.quantity) * pack.credits
+            let total = try t.price.map { p throws(MoneyError) in
+                try p.multiplied(by: Exact(integer: Int128(t.quantity)))
+            }
+            func share(_ credits: Int128) throws -> Money? {
+                guard let total, expected != 0 else { return nil }
+                return try total.multiplied(by: Exact(credits, over: expected))
+            }
+            func finding(
+                _ kind: ReconcileFinding.Kind, _ credit: ReconcileLedger.Credit?,
+                credits: Int128, spent: Int128? = nil, money: Money?, _ detail: String
+            ) -> ReconcileFinding {
+                ReconcileFinding(
+                    kind: kind, ledger: credit?.place, ledgerId: credit?.id, apple: t.place,
+                    transactionId: t.transactionId, productId: t.productId, credits: credits,
+                    spentSince: spent, money: money, detail: detail)
+            }
+
+            guard t.environment == .production else {
+                summary.otherEnvironments += 1
+                for top in tops {
+                    findings.append(
+                        finding(
+                            .sandboxInProduction, top, credits: Int128(top.credits), money: nil,
+                            "\(t.environment.rawValue) transaction: Apple charged nothing"))
+                }
+                continue
+            }
+            summary.production += 1
+            if purchase.refundRequested, !t.isRevoked { summary.refundRequestsOpen += 1 }
+
+            // The price against the card in force at the purchase date.
+            if let price = t.price {
+                let version = catalogue.version(at: t.purchaseDate) ?? card
+                let inForce = version.packs.first { $0.productId == t.productId } ?? pack
+                if let cardPrice = ProductCatalogue.price(
+                    of: inForce, currency: price.currency, storefront: t.storefront)
+                {
+                    if cardPrice.amount != price.amount {
+                        let difference = try price.subtracting(cardPrice)
+                            .multiplied(by: Exact(integer: Int128(t.quantity)))
+                        findings.append(
+                            finding(
+                                .priceDiffers, tops.first, credits: expected, money: difference,
+                                "Apple \(price) per unit, card \(version.reference) \(cardPrice)"))
+                    }
+                } else {
+                    summary.noCardPrice += 1
+                }
+            }
+
+            guard let first = tops.first else {
+                if t.isRevoked {
+                    summary.refundedUncredited += 1
+                } else {
+                    findings.append(
+                        finding(
+                            .neverCredited, nil, credits: expected, money: total,
+                            "\(t.quantity) × \(pack.credits) credits of \(t.productId)"))
+                }
+                if takenBack > 0, let revoke = revokes[id]?.first {
+                    findings.append(
+                        finding(
+                            .revokedWithoutRefund, revoke, credits: takenBack, money: nil,
+                            "credits taken back for a purchase never credited"))
+                }
+                continue
+            }
+            summary.matched += 1
+            if Int128(first.credits) != expected {
+                let short = expected - Int128(first.credits)
+                findings.append(
+                    finding(
+                        .creditsDiffer, first, credits: short, money: try share(short),
+                        "granted \(first.credits), expected \(t.quantity) × \(pack.credits) = \(expected)"
+                    ))
+            }
+            for extra in tops.dropFirst() {
+                findings.append(
+                    finding(
+                        .duplicateCredit, extra, credits: Int128(extra.credits),
+                        money: try share(Int128(extra.credits)),
+                        "a second top-up for the transaction credited at \(first.place)"))
+            }
+            let credited = tops.reduce(Int128(0)) { $0 + Int128($1.credits) }
+            if t.isRevoked {
+                let notBack = credited - takenBack
+                if notBack > 0 {
+                    var spent: Int128?
+                    if let device = first.device {
+                        let since = (ledger.spending[device] ?? []).reduce(Int128(0)) {
+                            $1.seconds >= first.at.seconds ? $0 - Int128($1.amount) : $0
+                        }
+                        spent = min(notBack, max(0, since))
+                    }
+                    let revoked = t.revocationDate.map { $0.rfc3339UTC } ?? ""
+                    findings.append(
+                        finding(
+                            .refundNotTakenBack, first, credits: notBack, spent: spent,
+                            money: try share(notBack),
+                            "revoked \(revoked) (reason \(t.revocationReason.map(String.init) ?? "not given")); granted \(credited), taken back \(takenBack)"
+                        ))
+                } else {
+                    summary.refundsTakenBack += 1
+                }
+            } else if takenBack > 0, let revoke = revokes[id]?.first {
+                findings.append(
+                    finding(
+                        .revokedWithoutRefund, revoke, credits: takenBack,
+                        money: try share(takenBack),
+                        "Apple has not refunded this purchase (or reversed the refund)"))
+            }
+        }
+        if !unknownProducts.isEmpty { throw AppleRecordError(unknownProducts) }
+
+        // Ledger credits Apple knows nothing of.
+        for top in ledger.topups where top.paymentRef.map({ purchases[$0] == nil }) ?? true {
+            findings.append(
+                ReconcileFinding(
+                    kind: .noAppleTransaction, ledger: top.place, ledgerId: top.id, apple: nil,
+                    transactionId: top.paymentRef, productId: nil, credits: Int128(top.credits),
+                    spentSince: nil, money: top.price,
+                    detail: top.paymentRef.map { "paymentRef \($0) is no transaction of Apple's" }
+                        ?? "the top-up has no paymentRef"))
+        }
+        for revoke in ledger.revokes where purchases[revoke.paymentRef ?? ""] == nil {
+            findings.append(
+                ReconcileFinding(
+                    kind: .revokedWithoutRefund, ledger: revoke.place, ledgerId: revoke.id,
+                    apple: nil, transactionId: revoke.paymentRef, productId: nil,
+                    credits: Int128(revoke.credits), spentSince: nil, money: nil,
+                    detail: "paymentRef \(revoke.paymentRef ?? "") is no transaction of Apple's"))
+        }
+        findings.sort(by: Self.order)
+        return Reconciliation(
+            family: family, summary: summary, findings: findings, totals: try totals(findings),
+            sales: try salesLines(sales, purchases: purchases),
+            financial: try financialLines(financial),
+            ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
+    }
+
+    /// Apple's records by transaction id, each standing as Apple signed it last.
+    private func merge(_ apple: AppleRecords) throws(AppleRecordError) -> [String: Purchase] {
+        var all = apple.transactions
+        var requested: Set<String> = []
+        for n in apple.notifications {
+            guard let t = n.transaction else { continue }
+            all.append(t)
+            if n.notificationType == "CONSUMPTION_REQUEST" { requested.insert(t.transactionId) }
+        }
+        var byID: [String: Purchase] = [:]
+        var conflicts: [Diagnostic] = []
+        for t in all {
+            guard var p = byID[t.transactionId] else {
+                byID[t.transactionId] = Purchase(current: t)
+                continue
+            }
+            let c = p.current
+            if c.productId != t.productId || c.quantity != t.quantity
+                || c.environment != t.environment || c.purchaseDate != t.purchaseDate
+            {
+                conflicts.append(
+                    Diagnostic(
+                        path: t.place.path,
+                        location: SourceLocation(line: t.place.line, column: t.place.column),
+                        message:
+                            "transaction \(t.transactionId) disagrees with \(c.place) on its product, quantity, purchase date or environment"
+                    ))
+                continue
+            }
+            let (a, b) = (t.signedDate ?? t.purchaseDate, c.signedDate ?? c.purchaseDate)
+            if a > b || (a == b && t.isRevoked && !c.isRevoked) { p.current = t }
+            byID[t.transactionId] = p
+        }
+        if !conflicts.isEmpty { throw AppleRecordError(conflicts) }
+        for id in requested { byID[id]?.refundRequested = true }
+        return byID
+    }
+
+    static func order(_ a: ReconcileFinding, _ b: ReconcileFinding) -> Bool {
+        let ka = ReconcileFinding.Kind.allCases.firstIndex(of: a.kind) ?? 0
+        let kb = ReconcileFinding.Kind.allCases.firstIndex(of: b.kind) ?? 0
+        if ka != kb { return ka < kb }
+        if a.transactionId != b.transactionId {
+            return (a.transactionId ?? "") < (b.transactionId ?? "")
+        }
+        return (a.ledger?.path ?? "", a.ledger?.line ?? 0) < (
+            b.ledger?.path ?? "", b.ledger?.line ?? 0
+        )
+    }
+
+    private func totals(_ findings: [ReconcileFinding]) throws -> [Reconciliation.Total] {
+        var out: [Reconciliation.Total] = []
+        for kind in ReconcileFinding.Kind.allCases {
+            let these = findings.filter { $0.kind == kind }
+            guard !these.isEmpty else { continue }
+            var money: [Currency: Money] = [:]
+            var credits: Int128 = 0
+            for f in these {
+                let (c, o) = credits.addingReportingOverflow(f.credits)
+                if o { throw RunFailure("the credits of \(kind.rawValue) findings overflow") }
+                credits = c
+                if let m = f.money {
+                    money[m.currency] = try money[m.currency].map { try $0.adding(m) } ?? m
+                }
+            }
+            out.append(
+                Reconciliation.Total(
+                    kind: kind, count: these.count, credits: credits,
+                    money: money.keys.sorted().compactMap { money[$0] }))
+        }
+        return out
+    }
+
+    private func salesLines(_ reports: [SummarySalesReport], purchases: [String: Purchase]) throws
+        -> [Reconciliation.SalesLine]
+    {
+        struct Key: Hashable { let sku: String, customer: Currency, proceeds: Currency }
+        var groups: [Key: [SummarySalesReport.Row]] = [:]
+        for r in reports {
+            for row in r.rows {
+                groups[
+                    Key(
+                        sku: row.sku, customer: row.customerPrice.currency,
+                        proceeds: row.developerProceeds.currency), default: []
+                ].append(row)
+            }
+        }
+        var lines: [Reconciliation.SalesLine] = []
+        for (key, rows) in groups {
+            let begin = rows.map(\.begin).min() ?? rows[0].begin
+            let end = rows.map(\.end).max() ?? rows[0].end
+            var proceeds = Money(.zero, key.proceeds)
+            for row in rows { proceeds = try proceeds.adding(row.proceeds) }
+            let sold = rows.reduce(Int128(0)) { $0 + ($1.units > 0 ? Int128($1.units) : 0) }
+            let refunded = rows.reduce(Int128(0)) { $0 + ($1.units < 0 ? -Int128($1.units) : 0) }
+            var units: Int128 = 0
+            for p in purchases.values {
+                let t = p.current
+                guard t.environment == .production, t.productId == key.sku,
+                    t.currency == key.customer
+                else { continue }
+                let day = t.purchaseDate.local(offsetMinutes: Self.pacificOffsetMinutes).date
+                if day >= begin && day <= end { units += Int128(t.quantity) }
+            }
+            lines.append(
+                Reconciliation.SalesLine(
+                    productId: key.sku, customerCurrency: key.customer, begin: begin, end: end,
+                    unitsSold: sold, unitsRefunded: refunded, proceeds: proceeds,
+                    transactionUnits: units,
+                    perCredit: try perCredit(proceeds, units: sold - refunded, key.sku, begin)))
+        }
+        return lines.sorted {
+            ($0.productId, $0.customerCurrency.code, $0.proceeds.currency.code)
+                < ($1.productId, $1.customerCurrency.code, $1.proceeds.currency.code)
+        }
+    }
+
+    /// Proceeds ÷ (units × the credits of the pack in force on `day`), exact; nil for a
+    /// plan or when no units are left.
+    private func perCredit(_ proceeds: Money, units: Int128, _ product: String, _ day: CalendarDate)
+        throws -> Money?
+    {
+        guard units > 0, let (pack, _) = catalogue.pack(product, at: Timestamp(startOf: day)) else {
+            return nil
+        }
+        return Money(
+            try proceeds.amount.divided(by: Exact(integer: units * pack.credits)),
+            proceeds.currency)
+    }
+
+    private func financialLines(_ reports: [FinancialReport]) throws -> [Reconciliation
+        .FinancialLine]
+    {
+        struct Key: Hashable {
+            let start: CalendarDate, end: CalendarDate, product: String, currency: Currency
+        }
+        var groups: [Key: [FinancialReport.Row]] = [:]
+        for r in reports {
+            for row in r.rows {
+                groups[
+                    Key(
+                        start: row.start, end: row.end, product: row.vendorIdentifier,
+                        currency: row.extendedPartnerShare.currency), default: []
+                ].append(row)
+            }
+        }
+        var lines: [Reconciliation.FinancialLine] = []
+        for (key, rows) in groups {
+            var proceeds = Money(.zero, key.currency)
+            for row in rows { proceeds = try proceeds.adding(row.extendedPartnerShare) }
+            lines.append(
+                Reconciliation.FinancialLine(
+                    start: key.start, end: key.end, productId: key.product,
+                    sold: rows.reduce(0) { $0 + ($1.quantity > 0 ? Int128($1.quantity) : 0) },
+                    returned: rows.reduce(0) { $0 + ($1.quantity < 0 ? -Int128($1.quantity) : 0) },
+                    proceeds: proceeds,
+                    perCredit: try perCredit(
+                        proceeds,
+                        units: rows.reduce(0) { $0 + Int128($1.quantity) }, key.product,
+                        key.start)))
+        }
+        return lines.sorted {
+            ($0.start, $0.productId, $0.proceeds.currency.code) < (
+                $1.start, $1.productId, $1.proceeds.currency.code
+            )
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The result of `margin reconcile`: what was read, every finding, the totals per kind of
+/// finding, and Apple's own figures from the sales and financial reports.
+public struct Reconciliation: Sendable, Hashable {
+    /// Counts of what was read and matched.
+    public struct Summary: Sendable, Hashable {
+        var appleTransactions = 0
+        var production = 0
+        /// Sandbox, Xcode and local-testing transactions.
+        var otherEnvironments = 0
+        /// Subscriptions and other products that grant no top-up.
+        var notPacks = 0
+        var historyPages = 0
+        var notifications: [String: Int] = [:]
+        var ledgerEntries = 0
+        var ledgerDuplicates = 0
+        var ledgerRejected = 0
+        var topups = 0
+        var revokes = 0
+        /// Production purchases matched to a top-up.
+        var matched = 0
+        /// Refunded purchases whose credits were all taken back.
+        var refundsTakenBack = 0
+        /// Refunded before they were credited: nothing to take back.
+        var refundedUncredited = 0
+        /// Transactions with a CONSUMPTION_REQUEST and no refund yet.
+        var refundRequestsOpen = 0
+        /// Production purchases whose currency has no price in the card in force.
+        var noCardPrice = 0
+    }
+
+    /// The findings of one kind added up.
+    public struct Total: Sendable, Hashable {
+        let kind: ReconcileFinding.Kind
+        let count: Int
+        let credits: Int128
+        /// Per currency, sorted by code.
+        let money: [Money]
+    }
+
+    /// Apple's Summary Sales Report rows of one product and currencies, added up, beside
+    /// the production transactions of the same product and currency in the same days.
+    public struct SalesLine: Sendable, Hashable {
+        let productId: String
+        let customerCurrency: Currency
+        let begin: CalendarDate
+        let end: CalendarDate
+        let unitsSold: Int128
+        let unitsRefunded: Int128
+        /// Σ Units × Developer Proceeds.
+        let proceeds: Money
+        /// Units in the production transactions of the product and currency bought on those
+        /// days (Pacific time, UTC−08:00).
+        let transactionUnits: Int128
+        /// What a credit sold earned: proceeds ÷ ((sold − refunded) × the pack's credits in
+        /// force on the first day); nil for a plan or when no units are left.
+        let perCredit: Money?
+    }
+
+    /// Apple's financial report rows of one fiscal period, product and currency, added up.
+    public struct FinancialLine: Sendable, Hashable {
+        let start: CalendarDate
+        let end: CalendarDate
+        let productId: String
+        let sold: Int128
+        let returned: Int128
+        /// Σ Extended Partner Share.
+        let proceeds: Money
+        /// Proceeds ÷ ((sold − returned) × the pack's credits), as for sales.
+        let perCredit: Money?
+    }
+
+    public let family: String
+    public let summary: Summary
+    public let findings: [ReconcileFinding]
+    public let totals: [Total]
+    public let sales: [SalesLine]
+    public let financial: [FinancialLine]
+    /// Rejected ledger lines and conflicting duplicates (the first 20).
+    public let ledgerWarnings: [Diagnostic]
+    public let ledgerWarningsNotShown: Int
+}
