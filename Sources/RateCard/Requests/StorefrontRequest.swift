@@ -51,6 +51,9 @@ public struct StorefrontReport: RenderableReport, Sendable {
 
     public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
 
+    /// 1 when any card's rows hold an error finding (a price that cannot be margined).
+    public var exitCode: Int32 { cards.map(\.exitCode).max() ?? 0 }
+
     public func renderTable(bold: Bool) -> String {
         StorefrontMargins.render(cards, format: .table, bold: bold)
     }

@@ -11,7 +11,7 @@ public struct WorstCaseFailure: DiagnosedError, Sendable, Hashable, CustomString
     public init(_ error: WorstCaseError, card: RateCard) {
         self.error = error
         if case .unbounded(let shapes) = error {
-            diagnostics = shapes.map { WorstCaseFailure.freeUsage($0, card: card) }.sorted()
+            diagnostics = shapes.map { $0.freeUsageDiagnostic(card: card) }.sorted()
             failureClass = .findings
         } else {
             diagnostics = [
@@ -21,16 +21,6 @@ public struct WorstCaseFailure: DiagnosedError, Sendable, Hashable, CustomString
             ]
             failureClass = .unreadable
         }
-    }
-
-    /// The one `free-usage` finding of `shape`: at the dimension's place in `card`.
-    public static func freeUsage(_ shape: RequestShape, card: RateCard) -> Diagnostic {
-        let location =
-            card.feature(shape.feature)?.dimensions.first { $0.name == shape.dimension }?.location
-            ?? card.source.location
-        return Diagnostic(
-            path: card.source.path, location: location,
-            message: "\(card.reference): \(shape.freeUsageMessage)", rule: .check(.freeUsage))
     }
 
     public var description: String { diagnostics.map(\.rendered).joined(separator: "\n") }
