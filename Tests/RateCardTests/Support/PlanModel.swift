@@ -67,7 +67,7 @@ struct PlanCase {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
             var out: [Int: (min: Int, max: Int)] = [:]
-            for n in [1, 2, 3, 6, 9, 12, 24, 36] {
+            for n in [1, 2, 3, 4, 6, 9, 12, 18, 24, 36] {
                 var lo = Int.max
                 var hi = 0
                 for year in 2000..<2400 {
@@ -139,6 +139,8 @@ struct PlanCase {
     let features: [Feature]
     let plans: [Plan]
     let freeTier: [Limit]?
+    /// The period the free tier is reported per (its allowances reset after it by default).
+    let freeTierPeriod: Period
     let storeProgram: String?
     /// `--program`
     let program: String?
@@ -207,7 +209,8 @@ struct PlanCase {
             """
         if let t = freeTier {
             card +=
-                ",\n \"freeTier\": {\"allowances\": [" + t.map(limit).joined(separator: ", ") + "]}"
+                ",\n \"freeTier\": {\"period\": \"\(freeTierPeriod.text)\", \"allowances\": ["
+                + t.map(limit).joined(separator: ", ") + "]}"
         }
         if let s = storeProgram { card += ",\n \"storeProgram\": \"\(s)\"" }
         return card + "}\n"
@@ -377,7 +380,7 @@ extension PlanCase {
         var used = Set<Rate>()
         for l in t {
             guard let (c, rs) = limitWindow(l, currency) else { return nil }
-            let n = span.windows(l.reset ?? Period(count: 1, unit: "M"))
+            let n = span.windows(l.reset ?? freeTierPeriod)
             total = (try? total.adding(c.multiplied(by: Exact(n)))) ?? total
             used.formUnion(rs)
         }

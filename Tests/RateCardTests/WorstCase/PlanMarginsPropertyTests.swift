@@ -34,7 +34,8 @@ import Testing
 
         static let periods = [
             P.Period(count: 1, unit: "W"), P.Period(count: 1, unit: "M"),
-            P.Period(count: 3, unit: "M"), P.Period(count: 1, unit: "Y"),
+            P.Period(count: 2, unit: "M"), P.Period(count: 3, unit: "M"),
+            P.Period(count: 6, unit: "M"), P.Period(count: 1, unit: "Y"),
         ]
         static let markets = [
             P.Market(currency: "CNY", storefront: nil), P.Market(currency: "USD", storefront: nil),
@@ -143,9 +144,13 @@ import Testing
                         credits: pick([0, 0, 10, 40, 90]), quotas: quotas, allowances: allowances,
                         offer: offer))
             }
+            let tierPeriod = pick([
+                P.Period(count: 1, unit: "M"), P.Period(count: 1, unit: "M"),
+                P.Period(count: 1, unit: "W"), P.Period(count: 3, unit: "M"),
+            ])
             let freeTier: [P.Limit]? =
                 chance(0.5)
-                ? limits("allowance", .init(count: 1, unit: "M"), avoid: [], count: int(1...2))
+                ? limits("allowance", tierPeriod, avoid: [], count: int(1...2))
                 : nil
             var fileRates = [("USD", "CNY", pick(["7.1", "7.25", "6.9"]))]
             if chance(0.7) { fileRates.append(("EUR", "CNY", pick(["7.8", "8.05"]))) }
@@ -175,6 +180,7 @@ import Testing
             }
             return P(
                 features: [asr, llm, tts], plans: plans, freeTier: freeTier,
+                freeTierPeriod: tierPeriod,
                 storeProgram: pick([nil, nil, "standard", "small-business"]),
                 program: pick([nil, nil, nil, "standard", "small-business"]),
                 fileRates: fileRates, overrides: overrides, apple: apple,
@@ -248,7 +254,7 @@ import Testing
         // Every plan price's row, by the model, in order; nil when a rate is missing.
         let costCurrency = "CNY"  // two provider currencies, no packs: the first sorted
         let tierPeriod = c.freeTier.flatMap { _ in
-            c.freeTierCost(span: .init(count: 1, unit: "M"), costCurrency)
+            c.freeTierCost(span: c.freeTierPeriod, costCurrency)
         }
         let tierYearCNY = c.freeTier.flatMap { _ in c.freeTierCost(span: P.year, costCurrency) }
         var modelRefuses = c.freeTier != nil && (tierPeriod == nil || tierYearCNY == nil)
