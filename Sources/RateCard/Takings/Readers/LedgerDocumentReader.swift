@@ -8,6 +8,18 @@
 /// line, numbered by the line where it starts.
 enum LedgerDocumentReader {
     static func read(_ bytes: [UInt8], keepQuantity: QuantityNeed) -> ParsedChunk {
+        var builder = ChunkBuilder(keepQuantity: keepQuantity)
+        let lines = scan(bytes, into: &builder)
+        var chunk = builder.finish()
+        chunk.lineCount = lines.count
+        chunk.lineNumbers = lines
+        return chunk
+    }
+
+    /// Hands every element of the document to `sink` (a rejected one as a problem), with
+    /// its 0-based index as the line; returns the 1-based line where each element starts
+    /// (one line for a document that cannot be split into entries).
+    static func scan<Sink: EntrySink>(_ bytes: [UInt8], into sink: inout Sink) -> [Int] {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
@@ -17,32 +29,31 @@ enum LedgerDocumentReader {
                     error.message.contains("truncated") ? .truncated : .malformedJSON,
                     "the ledger document is not valid JSON: \(error.message)",
                     column: error.location.column),
-                line: error.location.line)
+                line: error.location.line, into: &sink)
         }
         guard let members = root.members else {
             return whole(
                 LineProblem(
                     .wrongType,
                     "a ledger document is an object with an \"entries\" array, found \(root.value.kindName)"
-                ), line: root.location.line)
+                ), line: root.location.line, into: &sink)
         }
         guard let entriesNode = members.first(where: { $0.key == "entries" })?.value else {
             return whole(
                 LineProblem(.missingField, "entries: missing required field of a ledger document"),
-                line: root.location.line)
+                line: root.location.line, into: &sink)
         }
         guard case .array(let elements) = entriesNode.value else {
             return whole(
                 LineProblem(
                     .wrongType, "entries: expected an array, found \(entriesNode.value.kindName)"),
-                line: entriesNode.location.line)
+                line: entriesNode.location.line, into: &sink)
         }
         var device: JSONNode?
         if let d = members.first(where: { $0.key == "device" })?.value, case .string = d.value {
             device = d
         }
 
-        var builder = ChunkBuilder(keepQuantity: keepQuantity)
         var scanner = EntryScanner()
         defer { scanner.release() }
         var lineNumbers: [Int] = []
@@ -62,26 +73,22 @@ enum LedgerDocumentReader {
                 let f = try text.withUnsafeBufferPointer { buf throws(LineProblem) in
                     try scanner.scan(buf.baseAddress ?? JSONScanner.emptyBase, buf.count)
                 }
-                builder.add(f, scanner, line: UInt32(k))
+                sink.add(f, scanner, line: UInt32(k))
             } catch {
-                builder.reject(
+                sink.reject(
                     line: UInt32(k),
                     LineProblem(error.reason, error.message, column: element.location.column))
             }
         }
-        var chunk = builder.finish()
-        chunk.lineCount = elements.count
-        chunk.lineNumbers = lineNumbers
-        return chunk
+        return lineNumbers
     }
 
     /// A document that cannot be split into entries counts as one rejected line.
-    private static func whole(_ problem: LineProblem, line: Int) -> ParsedChunk {
-        var chunk = ParsedChunk()
-        chunk.lineCount = 1
-        chunk.problems = [(0, problem)]
-        chunk.lineNumbers = [line]
-        return chunk
+    private static func whole<Sink: EntrySink>(
+        _ problem: LineProblem, line: Int, into sink: inout Sink
+    ) -> [Int] {
+        sink.reject(line: 0, problem)
+        return [line]
     }
 }
 
