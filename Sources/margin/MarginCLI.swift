@@ -13,6 +13,7 @@ enum MarginCLI {
         CommandEntry(CheckCommand.self),
         CommandEntry(PublishCommand.self),
         CommandEntry(PnLCommand.self),
+        CommandEntry(ReplayCommand.self),
     ]
 
     static var overview: String {
