@@ -103,8 +103,15 @@ public enum ReplayGate {
 }
 
 extension CheckReport {
-    /// This report with more findings (the replay gate's), sorted in.
-    public func adding(_ more: [Diagnostic]) -> CheckReport {
-        CheckReport(diagnostics: diagnostics + more, files: files, unreadable: unreadable)
+    /// This report with the replay gate's findings sorted in (`ReplayGate.check`); as it
+    /// is when the files could not be read, since no card is then known to replay.
+    public func replaying(
+        _ exports: [String], cards: [String], limits: ReplayLimits, fxOverrides: [FXRate] = []
+    ) throws -> CheckReport {
+        guard !unreadable else { return self }
+        let more = try ReplayGate.check(
+            cards: cards, inputs: exports.map { TakingsInput(path: $0) }, limits: limits,
+            fxOverrides: fxOverrides)
+        return CheckReport(diagnostics: diagnostics + more, files: files, unreadable: unreadable)
     }
 }
