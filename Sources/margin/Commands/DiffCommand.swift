@@ -7,9 +7,20 @@ enum DiffCommand: Command {
     static let summary =
         "What changed between two card versions: prices, features, packs, and every pack's worst-case margin before and after."
     static let usage =
-        "margin diff OLD NEW [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE]"
+        "margin diff OLD NEW [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE] [--usage FILE… [--max-credit-change PCT] [--max-margin-drop POINTS]]"
     static let parser = ArgumentParser([
         Common.cardsOption, Common.formatOption, Common.commissionOption, Common.fxOption,
+        .init(
+            "usage", value: "FILE", repeatable: true,
+            help:
+                "Also replay this ledger export under NEW against OLD (docs/replay.md), as a section. Repeatable."
+        ),
+        .init(
+            "max-credit-change", value: "PCT",
+            help: "With --usage: exit 1 when a feature's credits move by more than PCT%."),
+        .init(
+            "max-margin-drop", value: "POINTS",
+            help: "With --usage: exit 1 when the overall margin falls by more than POINTS."),
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
@@ -34,7 +45,32 @@ enum DiffCommand: Command {
         } catch {
             throw CommandFailure("cannot price \(old.reference) against \(new.reference): \(error)")
         }
-        io.out(diff.render(format: format, bold: io.colour))
-        return 0
+        let usage = args.all("usage")
+        guard !usage.isEmpty else {
+            io.out(diff.render(format: format, bold: io.colour))
+            return 0
+        }
+        guard format != .csv else {
+            throw UsageError("--usage has no CSV form (one table per document): use json")
+        }
+        let replay = try ReplayRun.run(
+            ReplayRequest(
+                inputs: usage.map { TakingsInput(path: $0) }, cards: [dir],
+                new: args.positionals[1], against: args.positionals[0], fxOverrides: fxOverrides,
+                rates: rates))
+        io.out(
+            replay.appended(
+                toDiff: diff.render(format: format, bold: io.colour), format: format,
+                bold: io.colour))
+        io.report(replay.warnings)
+        guard args.value("max-credit-change") != nil || args.value("max-margin-drop") != nil
+        else { return 0 }
+        let findings = ReplayGate.findings(
+            replay, card: new,
+            limits: try ReplayLimits(
+                maxCreditChange: args.value("max-credit-change"),
+                maxMarginDrop: args.value("max-margin-drop")))
+        io.report(findings)
+        return findings.isEmpty ? 0 : 1
     }
 }
