@@ -145,12 +145,12 @@ extension ReplayReport: RenderableReport {
     }
 
     public func markdown() -> String {
-        var out = "## " + CellText.markdownEscaped(heading) + "\n\n" + featureTable().markdown()
+        var out = "## " + heading + "\n\n" + featureTable().markdown()
         out += "\n### Balances replayed\n\n" + balanceTable().markdown()
         if !balances.worst.isEmpty { out += "\n" + deviceTable().markdown() }
         if !packs.isEmpty { out += "\n### Packs in practice\n\n" + packTable().markdown() }
         out +=
-            "\n" + notes.map { "- " + CellText.markdownEscaped($0) }.joined(separator: "\n") + "\n"
+            "\n" + notes.map { "- " + $0 }.joined(separator: "\n") + "\n"
         return out
     }
 
