@@ -248,7 +248,9 @@ struct ReplayRecord {
     var priced = false
 }
 
-/// One feature's figures while reading.
+/// One feature's figures while reading. Credits are sums of at most 10^18 per entry in
+/// 128 bits: they cannot overflow below 10^20 entries (a run takes 1,024 inputs, each far
+/// smaller); costs are exact rationals whose overflow is reported (`overflowed`).
 struct ReplayTally {
     var requests = 0
     var repriced = 0

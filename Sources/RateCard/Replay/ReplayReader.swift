@@ -40,6 +40,14 @@ enum ReplayReader {
                     }
                     if got == 0 { break }
                     all.append(contentsOf: block[0..<got])
+                    // As `pnl` reads it: a document is one device's log, not an export.
+                    if all.count > 1 << 30 {
+                        throw TakingsInputError(
+                            path: input.path,
+                            message:
+                                "larger than 1 GiB: export large takings as JSON Lines, which are streamed"
+                        )
+                    }
                 }
                 let start = ledger.records.count
                 var sink = ReplaySink(ledger: ledger, input: index)
