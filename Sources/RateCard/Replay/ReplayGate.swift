@@ -38,11 +38,10 @@ public struct ReplayLimits: Sendable, Hashable {
 }
 
 public enum ReplayGate {
-    /// The findings of one replay whose candidate is `card`, `usage` naming the exports.
-    public static func findings(_ report: ReplayReport, card: RateCard, limits: ReplayLimits)
-        -> [Diagnostic]
-    {
+    /// The findings of one replay, at its candidate card's places.
+    public static func findings(_ report: ReplayReport, limits: ReplayLimits) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        let card = report.card
         let path = card.source.path
         if let limit = limits.maxCreditChange {
             for row in report.features where row.repriced > 0 {
@@ -96,7 +95,7 @@ public enum ReplayGate {
                 ReplayRequest(
                     inputs: inputs, cards: cards, new: newest.reference, fxOverrides: fxOverrides))
             guard report.total.repriced > 0 else { continue }
-            out += findings(report, card: newest, limits: limits)
+            out += findings(report, limits: limits)
         }
         return out
     }

@@ -6,9 +6,9 @@ extension ReplayReport {
     public func appended(toDiff diff: String, format: OutputFormat, bold: Bool) -> String {
         switch format {
         case .table:
-            return diff + "\nUsage replayed\n" + table(bold: bold)
+            return diff + "\nUsage replayed\n" + renderTable(bold: bold)
         case .markdown:
-            return diff + "\n## Usage replayed\n\n" + markdown()
+            return diff + "\n## Usage replayed\n\n" + renderMarkdown()
         case .json:
             func nested(_ text: String) -> String {
                 var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -18,9 +18,9 @@ extension ReplayReport {
                 }
                 .joined(separator: "\n")
             }
-            return "{\n  \"diff\": \(nested(diff)),\n  \"usage\": \(nested(json()))\n}\n"
+            return "{\n  \"diff\": \(nested(diff)),\n  \"usage\": \(nested(renderJSON()))\n}\n"
         case .csv:
-            return diff + "\n" + csv()
+            return diff + "\n" + renderCSV()
         }
     }
 }

@@ -121,6 +121,8 @@ public struct ReplayReport: Sendable {
     }
 
     public let new: String
+    /// The candidate card (where the gate's findings point).
+    let card: RateCard
     public let before: String
     public let currency: Currency
     public let creditValue: Money
@@ -193,7 +195,8 @@ extension ReplayReport {
         named.sort()
 
         self.init(
-            new: plan.new.reference, before: plan.beforeName, currency: plan.currency,
+            new: plan.new.reference, card: plan.new, before: plan.beforeName,
+            currency: plan.currency,
             creditValue: plan.credit.perCredit, creditBasis: plan.credit.basis,
             costsNote: Self.costsNote(plan), features: rows, total: total,
             ledgerCredits: sum.ledgerCredits,

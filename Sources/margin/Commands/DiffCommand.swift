@@ -25,48 +25,28 @@ enum DiffCommand: Command {
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
-        let fxOverrides = try Common.fxOverrides(args)
-        let rates = try Common.commissionRates(args)
-        guard args.positionals.count == 2 else {
-            throw UsageError(
-                "expected two cards, OLD and NEW (card files or id@version), found \(args.positionals.count)"
-            )
-        }
-        // OLD and NEW are card files or references (`osg@10`) into the folder.
-        let dir = Common.cardsDirectory(args)
-        let repo = try Common.loadRepository([dir])
-        let old = try repo.card(operand: args.positionals[0])
-        let new = try repo.card(operand: args.positionals[1])
-        let diff: CardDiff
-        do {
-            diff = try CardDiff(
-                old: old, new: new, repository: repo, fx: repo.fx.overriding(with: fxOverrides),
-                rates: rates)
-        } catch {
-            throw CommandFailure("cannot price \(old.reference) against \(new.reference): \(error)")
-        }
+        let request = DiffRequest(
+            cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
+            commissionRates: try Common.commissionRates(args))
         let usage = args.all("usage")
-        guard !usage.isEmpty else {
-            io.out(diff.render(format: format, bold: io.colour))
-            return 0
-        }
+        guard !usage.isEmpty else { return io.show(try request.run(), format: format) }
         guard format != .csv else {
             throw UsageError("--usage has no CSV form (one table per document): use json")
         }
+        let diff = try request.run()
         let replay = try ReplayRun.run(
             ReplayRequest(
-                inputs: usage.map { TakingsInput(path: $0) }, cards: [dir],
-                new: args.positionals[1], against: args.positionals[0], fxOverrides: fxOverrides,
-                rates: rates))
+                inputs: usage.map { TakingsInput(path: $0) }, cards: [request.cards.directory],
+                new: request.cards.operands[1], against: request.cards.operands[0],
+                fxOverrides: request.fxOverrides, rates: request.commissionRates))
+        io.report(replay.warnings)
         io.out(
             replay.appended(
-                toDiff: diff.render(format: format, bold: io.colour), format: format,
-                bold: io.colour))
-        io.report(replay.warnings)
+                toDiff: diff.render(format, bold: io.colour), format: format, bold: io.colour))
         guard args.value("max-credit-change") != nil || args.value("max-margin-drop") != nil
         else { return 0 }
         let findings = ReplayGate.findings(
-            replay, card: new,
+            replay,
             limits: try ReplayLimits(
                 maxCreditChange: args.value("max-credit-change"),
                 maxMarginDrop: args.value("max-margin-drop")))

@@ -42,9 +42,8 @@ enum ReplayCommand: Command {
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
         let report = try ReplayRun.run(try request(args))
-        io.out(report.render(format, bold: io.colour))
-        io.report(report.warnings)
-        return args.flag("strict") && report.hasFindings ? 1 : 0
+        let status = io.show(report, format: format)
+        return args.flag("strict") && report.hasFindings ? 1 : status
     }
 
     /// The options as a request; bad values are usage errors.
@@ -64,25 +63,13 @@ enum ReplayCommand: Command {
             }
             inputFormat = v
         }
-        var costsAt: Timestamp?
-        if let text = args.value("costs-at") {
-            do { costsAt = try Timestamp(rfc3339: text) } catch {
-                throw UsageError("--costs-at \(text): \(error)")
-            }
-        }
-        var currency: Currency?
-        if let code = args.value("currency") {
-            guard let c = Currency(code: code) else {
-                throw UsageError("--currency \(code): not a known ISO 4217 code")
-            }
-            currency = c
-        }
         return ReplayRequest(
             inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
             cards: [Common.cardsDirectory(args)], new: new, against: args.value("against"),
-            fxOverrides: try Common.fxOverrides(args), currency: currency,
-            creditValue: try args.value("credit-value").map {
-                try PnLCommand.parseMoney($0, option: "--credit-value")
-            }, costsAt: costsAt, rates: try Common.commissionRates(args))
+            fxOverrides: try Common.fxOverrides(args),
+            currency: try args.value("currency", as: Currency.self),
+            creditValue: try args.value("credit-value", as: Money.self),
+            costsAt: try args.value("costs-at", as: Timestamp.self),
+            rates: try Common.commissionRates(args))
     }
 }
