@@ -251,7 +251,7 @@ import Testing
         (["FILE", "--sql", "duckdb", "--strict"], "--strict does not apply to --sql"),
         (
             ["FILE", "--sql", "duckdb", "--input-format", "csv"],
-            "--input-format does not apply to --sql"
+            "is JSON Lines, not CSV (--input-format)"
         ),
         (["FILE", "--sql", "duckdb", "--sql-audit", "duckdb"], "not both"),
         (["FILE", "--table", "t", "--sql", "duckdb"], "either FILE… or --table"),
@@ -270,16 +270,12 @@ import Testing
         (
             "credit-ledger.json",
             "{\"device\": \"a\", \"entries\": [{\"id\": \"1\", \"at\": \"2026-11-13T09:00:00Z\", \"kind\": \"grant\", \"amount\": 100}]}\n",
-            "is a device ledger document, not JSON Lines"
-        ),
-        (
-            "export.csv", "id,at,kind,amount,feature\n1,2026-11-13T09:00:00Z,grant,100,\n",
-            "is CSV, not JSON Lines"
+            "is a device ledger document: --sql reads JSON Lines, CSV or Parquet"
         ),
         (
             "rollup.jsonl",
             "{\"rollup\": {\"period\": \"2026-11\", \"feature\": \"asr\", \"charges\": 1, \"charged\": \"26\"}}\n",
-            "is a roll-up in JSON Lines"
+            "is a roll-up in JSON Lines: --sql reads"
         ),
     ])
     func otherFormatsAreRefused(name: String, text: String, fragment: String) throws {
