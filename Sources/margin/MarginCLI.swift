@@ -14,6 +14,7 @@ enum MarginCLI {
         CommandEntry(PublishCommand.self),
         CommandEntry(PnLCommand.self),
         CommandEntry(ReconcileCommand.self),
+        CommandEntry(ReplayCommand.self),
     ]
 
     static var overview: String {

@@ -13,6 +13,8 @@ public enum DiagnosticRule: Sendable, Hashable {
     case rejected(RejectionClass)
     /// A generated report that is not current (`margin report --check`).
     case report(ReportSet.Finding.Kind)
+    /// A finding of `margin replay` or of its gate (`docs/replay.md`).
+    case replay(ReplayRule)
 
     /// The id as printed, e.g. "price-step", "balance-chain", "report-stale".
     public var id: String {
@@ -21,6 +23,7 @@ public enum DiagnosticRule: Sendable, Hashable {
         case .pnl(let rule): rule.rawValue
         case .rejected(let reason): reason.rawValue
         case .report(let kind): "report-\(kind.rawValue)"
+        case .replay(let rule): rule.rawValue
         }
     }
 }

@@ -7,7 +7,7 @@ enum CheckCommand: Command {
     static let summary =
         "Validate rate cards for CI: prices, feature keys, versions, published cards, margins, StoreKit."
     static let usage =
-        "margin check [PATH…] [--min-margin PCT] [--all-versions] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM] [--storekit FILE]… [--storekit-ignore PRODUCT_ID]… [--lock FILE] [--fx BASE/QUOTE=RATE] [--commission RATES] [--tax CUR=RATE] [--now TIME] [--format text|github|json]"
+        "margin check [PATH…] [--min-margin PCT] [--all-versions] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM] [--storekit FILE]… [--storekit-ignore PRODUCT_ID]… [--lock FILE] [--fx BASE/QUOTE=RATE] [--commission RATES] [--tax CUR=RATE] [--now TIME] [--replay FILE… --max-credit-change PCT --max-margin-drop POINTS] [--format text|github|json]"
     static let parser = ArgumentParser(
         [
             ArgumentParser.Option(
@@ -37,6 +37,17 @@ enum CheckCommand: Command {
             ),
             Common.fxOption, Common.commissionOption, Common.taxOption,
             ArgumentParser.Option(
+                "replay", value: "FILE", repeatable: true,
+                help:
+                    "Replay this ledger export under each card's newest version (docs/replay.md) and fail past the limits below. Repeatable."
+            ),
+            ArgumentParser.Option(
+                "max-credit-change", value: "PCT",
+                help: "With --replay: fail a feature whose credits move by more than PCT%."),
+            ArgumentParser.Option(
+                "max-margin-drop", value: "POINTS",
+                help: "With --replay: fail when the overall margin falls by more than POINTS."),
+            ArgumentParser.Option(
                 "now", value: "TIME",
                 help:
                     "RFC 3339 time that decides which versions are in force (default: the current time)."
@@ -59,7 +70,15 @@ enum CheckCommand: Command {
             options.minMargin = try CardChecker.Options.marginFloor(percent: floor)
         }
         let paths = args.positionals.isEmpty ? ["RateCards"] : args.positionals
-        let report = CardChecker.check(paths: paths, options: options)
+        var report = CardChecker.check(paths: paths, options: options)
+        if !args.all("replay").isEmpty {
+            let limits = try ReplayLimits(
+                maxCreditChange: args.value("max-credit-change"),
+                maxMarginDrop: args.value("max-margin-drop"))
+            report = try report.replaying(
+                args.all("replay"), cards: paths, limits: limits,
+                fxOverrides: try Common.fxOverrides(args))
+        }
         switch format {
         case .github:
             io.out(report.githubAnnotations())

@@ -58,6 +58,21 @@ struct CSVLedgerReader {
 
     /// The next chunk of up to `limit` rows, or nil at the end.
     mutating func next(records limit: Int) -> ParsedChunk? {
+        var builder = ChunkBuilder(keepQuantity: keepQuantity)
+        guard let rows = next(records: limit, into: &builder) else { return nil }
+        var chunk = builder.finish()
+        chunk.lineCount = rows.lineNumbers.count
+        chunk.blankCount = rows.blank
+        chunk.lineNumbers = rows.lineNumbers
+        return chunk
+    }
+
+    /// Hands the next up to `limit` rows to `sink`, each with its 0-based index in the
+    /// batch as the line; returns each row's 1-based line and how many were blank, or nil
+    /// at the end.
+    mutating func next<Sink: EntrySink>(records limit: Int, into builder: inout Sink) -> (
+        lineNumbers: [Int], blank: Int
+    )? {
         if header == nil {
             guard let first = records.next() else { return nil }
             header = first.fields.map {
@@ -65,7 +80,6 @@ struct CSVLedgerReader {
             }
         }
         guard let header else { return nil }
-        var builder = ChunkBuilder(keepQuantity: keepQuantity)
         var scanner = EntryScanner()
         defer { scanner.release() }
         var lineNumbers: [Int] = []
@@ -105,11 +119,7 @@ struct CSVLedgerReader {
         }
         failure = records.bytes.failure
         guard !lineNumbers.isEmpty else { return nil }
-        var chunk = builder.finish()
-        chunk.lineCount = lineNumbers.count
-        chunk.blankCount = blank
-        chunk.lineNumbers = lineNumbers
-        return chunk
+        return (lineNumbers, blank)
     }
 }
 

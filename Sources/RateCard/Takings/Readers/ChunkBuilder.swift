@@ -1,5 +1,14 @@
+/// What the ledger-document and CSV readers hand each scanned entry to: `ChunkBuilder`
+/// for `pnl`, the replay's own sink for `replay` (the same scanner, rules and places).
+/// `line` is the 0-based index of the entry in what the reader read.
+protocol EntrySink {
+    mutating func add(
+        _ f: borrowing EntryScanner.Fields, _ scanner: borrowing EntryScanner, line: UInt32)
+    mutating func reject(line: UInt32, _ problem: LineProblem)
+}
+
 /// Turns scanned lines into records.
-struct ChunkBuilder {
+struct ChunkBuilder: EntrySink {
     let keepQuantity: QuantityNeed
     /// Per local feature index: whether its charges' quantities are kept.
     private var quantityWanted: [Bool] = []

@@ -8,13 +8,26 @@
 /// line, numbered by the line where it starts.
 enum LedgerDocumentReader {
     static func read(_ bytes: [UInt8], keepQuantity: QuantityNeed) -> ParsedChunk {
+        var builder = ChunkBuilder(keepQuantity: keepQuantity)
+        let lines = scan(bytes, into: &builder)
+        var chunk = builder.finish()
+        chunk.lineCount = lines.count
+        chunk.lineNumbers = lines
+        return chunk
+    }
+
+    /// Hands every element of the document to `sink` (a rejected one as a problem), with
+    /// its 0-based index as the line; returns the 1-based line where each element starts
+    /// (one line for a document that cannot be split into entries).
+    static func scan<Sink: EntrySink>(_ bytes: [UInt8], into sink: inout Sink) -> [Int] {
         let elements: [JSONNode]
         let device: JSONNode?
         switch entries(bytes) {
         case .success(let e): (elements, device) = (e.elements, e.device)
-        case .failure(let f): return whole(f.problem, line: f.line)
+        case .failure(let f):
+            sink.reject(line: 0, f.problem)
+            return [f.line]
         }
-        var builder = ChunkBuilder(keepQuantity: keepQuantity)
         var scanner = EntryScanner()
         defer { scanner.release() }
         var lineNumbers: [Int] = []
@@ -26,17 +39,14 @@ enum LedgerDocumentReader {
                 let f = try text.withUnsafeBufferPointer { buf throws(LineProblem) in
                     try scanner.scan(buf.baseAddress ?? JSONScanner.emptyBase, buf.count)
                 }
-                builder.add(f, scanner, line: UInt32(k))
+                sink.add(f, scanner, line: UInt32(k))
             } catch {
-                builder.reject(
+                sink.reject(
                     line: UInt32(k),
                     LineProblem(error.reason, error.message, column: element.location.column))
             }
         }
-        var chunk = builder.finish()
-        chunk.lineCount = elements.count
-        chunk.lineNumbers = lineNumbers
-        return chunk
+        return lineNumbers
     }
 
     /// Why a document cannot be split into entries, at the line it names.
@@ -109,15 +119,6 @@ enum LedgerDocumentReader {
             node = JSONNode(.object(m), at: element.location)
         }
         TakingsJSONWriter.write(node, into: &text)
-    }
-
-    /// A document that cannot be split into entries counts as one rejected line.
-    private static func whole(_ problem: LineProblem, line: Int) -> ParsedChunk {
-        var chunk = ParsedChunk()
-        chunk.lineCount = 1
-        chunk.problems = [(0, problem)]
-        chunk.lineNumbers = [line]
-        return chunk
     }
 }
 

@@ -1,0 +1,116 @@
+/// The CI gate over a replay: `margin check --replay FILE… --max-credit-change 10%
+/// --max-margin-drop 5` and `margin diff OLD NEW --usage FILE…` with the same limits.
+///
+/// One error per feature whose re-priced credits move by more than the credit limit
+/// (either way: a price cut past the limit is as much a change to review as a rise), at
+/// the feature's key in the candidate card; one error when the overall margin falls by
+/// more than the margin limit (percentage points), at the card itself. Features with no
+/// re-priced request are not judged.
+public struct ReplayLimits: Sendable, Hashable {
+    /// The largest change allowed, as a share of the credits before (0.1 for 10%).
+    public let maxCreditChange: Exact?
+    /// The largest fall of the overall margin allowed, in percentage points.
+    public let maxMarginDrop: Exact?
+
+    /// From the options' texts: "10%" or "10" (percent) for both.
+    public init(maxCreditChange: String?, maxMarginDrop: String?) throws(UsageError) {
+        func percent(_ text: String?, _ option: String) throws(UsageError) -> Exact? {
+            guard var t = text else { return nil }
+            if t.hasSuffix("%") { t.removeLast() }
+            guard let v = try? Exact(decimal: t), !v.isNegative else {
+                throw UsageError("--\(option) \(text ?? ""): expected a percentage such as 10%")
+            }
+            return v
+        }
+        self.maxCreditChange = try percent(maxCreditChange, "max-credit-change").map {
+            (try? $0.divided(by: Exact(100))) ?? $0
+        }
+        self.maxMarginDrop = try percent(maxMarginDrop, "max-margin-drop")
+        guard self.maxCreditChange != nil || self.maxMarginDrop != nil else {
+            throw UsageError("give --max-credit-change, --max-margin-drop or both")
+        }
+    }
+
+    init(creditChange: Exact?, marginDrop: Exact?) {
+        maxCreditChange = creditChange
+        maxMarginDrop = marginDrop
+    }
+}
+
+public enum ReplayGate {
+    /// The findings of one replay, at its candidate card's places.
+    public static func findings(_ report: ReplayReport, limits: ReplayLimits) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let card = report.card
+        let path = card.source.path
+        if let limit = limits.maxCreditChange {
+            for row in report.features where row.repriced > 0 {
+                guard let share = row.creditChangeShare, limit < magnitude(share) else { continue }
+                let key = row.feature ?? ""
+                let location =
+                    card.features.first { $0.key == key }?.keyLocation ?? card.source.location
+                out.append(
+                    Diagnostic(
+                        path: path, location: location,
+                        message:
+                            "on the replayed usage, feature \(key) takes \(Format.grouped(row.creditsBefore)) → \(Format.grouped(row.creditsAfter)) credits under \(report.new) against \(report.before) (\(share.isPositive ? "+" : "")\(Format.percent(share)) over \(row.repriced) re-priced requests), past --max-credit-change \(Format.percent(limit))",
+                        rule: .replay(.creditChange)))
+            }
+        }
+        if let limit = limits.maxMarginDrop, let drop = report.total.marginDropPoints,
+            limit < drop
+        {
+            let b = report.total.marginBefore.map { Format.percent($0) } ?? Format.missing
+            let a = report.total.marginAfter.map { Format.percent($0) } ?? Format.missing
+            out.append(
+                Diagnostic(
+                    path: path, location: card.source.location,
+                    message:
+                        "on the replayed usage, the overall margin falls \(points(drop)) points under \(report.new) against \(report.before) (\(b) → \(a)), past --max-margin-drop \(limit.decimalText())",
+                    rule: .replay(.marginDrop)))
+        }
+        return out
+    }
+
+    private static func magnitude(_ v: Exact) -> Exact {
+        v.isNegative ? ((try? v.negated()) ?? v) : v
+    }
+
+    /// Percentage points, one place, half-even ("1.5").
+    private static func points(_ v: Exact) -> String {
+        (try? v.formatted(scale: 1, rule: .halfEven)) ?? Format.missing
+    }
+
+    /// `margin check --replay`: every card family's newest version in `cards` replayed on
+    /// `inputs` against the ledger's own charges; families the usage does not touch (no
+    /// request re-priced) are not judged.
+    public static func check(
+        cards: [String], inputs: [TakingsInput], limits: ReplayLimits, fxOverrides: [FXRate] = []
+    ) throws -> [Diagnostic] {
+        let repo = try CardRepository.load(paths: cards)
+        var out: [Diagnostic] = []
+        for id in repo.cardIDs {
+            guard let newest = repo.versions(of: id).last else { continue }
+            let report = try ReplayRun.run(
+                ReplayRequest(
+                    inputs: inputs, cards: cards, new: newest.reference, fxOverrides: fxOverrides))
+            guard report.total.repriced > 0 else { continue }
+            out += findings(report, limits: limits)
+        }
+        return out
+    }
+}
+
+extension CheckReport {
+    /// This report with the replay gate's findings sorted in (`ReplayGate.check`); as it
+    /// is when the files could not be read, since no card is then known to replay.
+    public func replaying(
+        _ exports: [String], cards: [String], limits: ReplayLimits, fxOverrides: [FXRate] = []
+    ) throws -> CheckReport {
+        guard !unreadable else { return self }
+        let more = try ReplayGate.check(
+            cards: cards, inputs: exports.map { TakingsInput(path: $0) }, limits: limits,
+            fxOverrides: fxOverrides)
+        return CheckReport(diagnostics: diagnostics + more, files: files, unreadable: unreadable)
+    }
+}

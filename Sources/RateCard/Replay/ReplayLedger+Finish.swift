@@ -1,0 +1,217 @@
+/// The end of a replay: refunds taken off the charges they give back, every device's
+/// balance replayed in ledger order on both sides, the devices matched to the packs they
+/// bought.
+extension ReplayLedger {
+    /// What a refund gives back on one side. On the ledger's side, the credits it
+    /// records; on a card's side, the charge's credits there, or for a partial refund
+    /// that share of them rounded down to whole credits (the one rounding of a replay).
+    func givenBack(refund: ReplayRecord, charge: ReplayRecord, after side: Bool) -> Int128 {
+        guard charge.priced else { return Int128(refund.amount) }
+        let priced = Int128(side ? charge.after : charge.before)
+        let isLedger: Bool
+        if case .ledger = (side ? self.after : self.before).credits {
+            isLedger = true
+        } else {
+            isLedger = false
+        }
+        if isLedger { return Int128(refund.amount) }
+        let recorded = -Int128(charge.amount)
+        guard recorded > 0, Int128(refund.amount) != recorded else { return priced }
+        // priced ≤ 10^18·k and refund ≤ 10^18: the product fits in 128 bits.
+        return priced * Int128(refund.amount) / recorded
+    }
+
+    /// Each refund's charge (record indexes), the refunds of unknown charges named.
+    func resolveRefunds() -> [Int32: Int32] {
+        var target: [Int32: Int32] = [:]
+        var taken = Set<Int32>()
+        for (refund, charge) in refunds {
+            let r = records[Int(refund)]
+            guard let c = index[charge], records[Int(c)].kind == .charge, !taken.contains(c)
+            else {
+                unknownRefunds += 1
+                if findings.count < 4 * Self.shown {
+                    findings.append(
+                        Diagnostic(
+                            path: paths[Int(r.input)],
+                            location: SourceLocation(line: Int(r.line), column: 1),
+                            severity: .warning,
+                            message:
+                                "refund names no charge of the ledger (or one already given back): its credits are added back on both sides as recorded",
+                            rule: .replay(.refundOfUnknownCharge)))
+                }
+                continue
+            }
+            taken.insert(c)
+            target[refund] = c
+            let ch = records[Int(c)]
+            guard ch.priced, ch.feature != ReplayRecord.none else { continue }
+            let b = givenBack(refund: r, charge: ch, after: false)
+            let a = givenBack(refund: r, charge: ch, after: true)
+            let k = Int(ch.feature)
+            tallies[k].refunded += 1
+            tallies[k].creditsBefore -= b
+            tallies[k].creditsAfter -= a
+            let slot = DeviceFeature(device: ch.device, feature: ch.feature)
+            usage[slot]?.creditsBefore -= b
+            usage[slot]?.creditsAfter -= a
+        }
+        return target
+    }
+
+    /// Replays every device's balance in ledger order (its entries by time, then by
+    /// input and line) on both sides, from the same opening balance (the first entry's
+    /// `balanceAfter` less its amount, else zero), with the same grants and top-ups. A
+    /// charge the balance does not cover is declined on that side and takes nothing; a
+    /// refund gives back only what its charge took there. A charge not re-priced is
+    /// charged as recorded on both sides.
+    func replayBalances(refundTargets: [Int32: Int32]) -> ReplayBalanceTally {
+        var out = ReplayBalanceTally()
+        var order: [Int32] = []
+        order.reserveCapacity(records.count)
+        for k in records.indices {
+            if records[k].device == ReplayRecord.none {
+                out.withoutDevice += 1
+            } else {
+                order.append(Int32(k))
+            }
+        }
+        order.sort { x, y in
+            let a = records[Int(x)]
+            let b = records[Int(y)]
+            return (a.device, a.seconds, a.nanoseconds, a.input, a.line)
+                < (b.device, b.seconds, b.nanoseconds, b.input, b.line)
+        }
+        // What each charge took on each side (0 when declined), by record.
+        var takenBefore: [Int32: Int128] = [:]
+        var takenAfter: [Int32: Int128] = [:]
+        var start = 0
+        while start < order.count {
+            let dev = records[Int(order[start])].device
+            var end = start
+            while end < order.count, records[Int(order[end])].device == dev { end += 1 }
+            let first = records[Int(order[start])]
+            let opening = first.hasBalance ? Int128(first.balanceAfter) - Int128(first.amount) : 0
+            var bal = (opening, opening)
+            var device = ReplayBalanceTally.Device(
+                name: String(decoding: devices.bytes[Int(dev)], as: UTF8.self))
+            for j in start..<end {
+                let k = order[j]
+                let r = records[Int(k)]
+                switch r.kind {
+                case .grant, .topup, .revoke:
+                    // A revoke's amount is negative: credits taken back after an Apple
+                    // refund leave both sides' balances alike.
+                    bal.0 += Int128(r.amount)
+                    bal.1 += Int128(r.amount)
+                case .charge:
+                    let b = r.priced ? Int128(r.before) : -Int128(r.amount)
+                    let a = r.priced ? Int128(r.after) : -Int128(r.amount)
+                    let okBefore = bal.0 >= b
+                    let okAfter = bal.1 >= a
+                    if okBefore {
+                        bal.0 -= b
+                        takenBefore[k] = b
+                    } else {
+                        device.declinedBefore += 1
+                    }
+                    if okAfter {
+                        bal.1 -= a
+                        takenAfter[k] = a
+                    } else {
+                        device.declinedAfter += 1
+                    }
+                    if okBefore && !okAfter { device.newlyDeclined += 1 }
+                    if r.feature != ReplayRecord.none {
+                        let f = Int(r.feature)
+                        while out.perFeature.count <= f { out.perFeature.append((0, 0, 0)) }
+                        if !okBefore { out.perFeature[f].before += 1 }
+                        if !okAfter { out.perFeature[f].after += 1 }
+                        if okBefore && !okAfter { out.perFeature[f].newly += 1 }
+                    }
+                case .refund:
+                    guard let c = refundTargets[k] else {
+                        bal.0 += Int128(r.amount)
+                        bal.1 += Int128(r.amount)
+                        continue
+                    }
+                    let ch = records[Int(c)]
+                    if takenBefore[c] != nil {
+                        bal.0 += givenBack(refund: r, charge: ch, after: false)
+                    }
+                    if takenAfter[c] != nil {
+                        bal.1 += givenBack(refund: r, charge: ch, after: true)
+                    }
+                }
+            }
+            device.leftBefore = bal.0
+            device.leftAfter = bal.1
+            out.add(device)
+            start = end
+        }
+        return out
+    }
+
+    /// The devices that bought exactly one pack (every top-up of theirs matched to it),
+    /// by pack; the devices whose top-ups match several packs, or a pack and no pack, are
+    /// counted as mixed and in no pack.
+    func buyers() -> (byPack: [UInt32: Set<UInt32>], topups: [UInt32: Int], mixed: Int) {
+        var bought: [UInt32: Set<UInt32>] = [:]  // device → packs (none: UInt32.max)
+        var topups: [UInt32: Int] = [:]
+        for r in records where r.kind == .topup && r.device != ReplayRecord.none {
+            bought[r.device, default: []].insert(r.feature)
+            if r.feature != ReplayRecord.none { topups[r.feature, default: 0] += 1 }
+        }
+        var byPack: [UInt32: Set<UInt32>] = [:]
+        var mixed = 0
+        for (device, packs) in bought {
+            guard packs.count == 1, let p = packs.first, p != ReplayRecord.none else {
+                mixed += 1
+                continue
+            }
+            byPack[p, default: []].insert(device)
+        }
+        return (byPack, topups, mixed)
+    }
+}
+
+/// The balance replay's counts.
+struct ReplayBalanceTally {
+    struct Device {
+        let name: String
+        var declinedBefore = 0
+        var declinedAfter = 0
+        var newlyDeclined = 0
+        var leftBefore: Int128 = 0
+        var leftAfter: Int128 = 0
+    }
+
+    /// How many devices are listed by name: those with the most new declines.
+    static let shown = 10
+
+    var devices = 0
+    var withoutDevice = 0
+    var declinedBefore = 0
+    var declinedAfter = 0
+    var newlyDeclined = 0
+    var devicesNewlyDeclined = 0
+    var leftBefore: Int128 = 0
+    var leftAfter: Int128 = 0
+    /// Per feature index: declines before, after, and newly under the candidate.
+    var perFeature: [(before: Int, after: Int, newly: Int)] = []
+    var worst: [Device] = []
+
+    mutating func add(_ d: Device) {
+        devices += 1
+        declinedBefore += d.declinedBefore
+        declinedAfter += d.declinedAfter
+        newlyDeclined += d.newlyDeclined
+        if d.newlyDeclined > 0 { devicesNewlyDeclined += 1 }
+        leftBefore += d.leftBefore
+        leftAfter += d.leftAfter
+        guard d.newlyDeclined > 0 else { return }
+        worst.append(d)
+        worst.sort { ($1.newlyDeclined, $0.name) < ($0.newlyDeclined, $1.name) }
+        if worst.count > Self.shown { worst.removeLast() }
+    }
+}

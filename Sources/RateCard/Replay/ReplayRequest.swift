@@ -1,0 +1,40 @@
+/// What `margin replay` is asked: which ledger exports, the candidate card (NEW), what it
+/// is compared with (OLD: the ledger's own charges, or a card re-pricing them too), and
+/// how credits and costs become money. `ReplayRun.run(_:)` answers it with a
+/// `ReplayReport`.
+public struct ReplayRequest: Sendable {
+    /// The exports, in the order given (the same inputs as `margin pnl`).
+    var inputs: [TakingsInput]
+    /// The rate-card folders or files (provider sheets, FX, commission come from them).
+    var cards: [String]
+    /// The candidate card: a card file or a reference into the folder (`osg@11`).
+    var new: String
+    /// A card that re-prices the "before" side too; nil for the ledger's own charges.
+    var against: String?
+    var fxOverrides: [FXRate]
+    /// The reporting currency; nil for NEW's cost currency.
+    var currency: Currency?
+    /// A stated value per credit; nil for the lowest per-credit proceeds of NEW's packs.
+    var creditValue: Money?
+    /// Price NEW's provider costs as if every request ran at this instant (its schedule
+    /// period), instead of at each request's own time.
+    var costsAt: Timestamp?
+    /// Commission rates for the per-pack margins; nil for the commission file's.
+    var rates: [Exact]?
+
+    public init(
+        inputs: [TakingsInput], cards: [String] = ["RateCards"], new: String,
+        against: String? = nil, fxOverrides: [FXRate] = [], currency: Currency? = nil,
+        creditValue: Money? = nil, costsAt: Timestamp? = nil, rates: [Exact]? = nil
+    ) {
+        self.inputs = inputs
+        self.cards = cards
+        self.new = new
+        self.against = against
+        self.fxOverrides = fxOverrides
+        self.currency = currency
+        self.creditValue = creditValue
+        self.costsAt = costsAt
+        self.rates = rates
+    }
+}

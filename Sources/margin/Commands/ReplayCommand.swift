@@ -1,0 +1,75 @@
+import Foundation
+import RateCard
+
+/// `margin replay FILE… --card NEW [--against OLD]`: the ledger's real usage priced under a
+/// candidate card. Options become a `ReplayRequest`; `ReplayRun` computes the report; the
+/// chosen format renders it.
+enum ReplayCommand: Command {
+    static let name = "replay"
+    static let summary =
+        "Replay exported ledger entries under a candidate card: credits, declines, cost and margin per feature before and after."
+    static let usage =
+        "margin replay FILE… --card NEW [--against OLD] [--cards DIR] [--costs-at TIME] [--credit-value MONEY] [--currency CUR] [--strict] [--format table|json|csv|markdown]"
+    static let parser = ArgumentParser([
+        Common.cardsOption,
+        .init(
+            "card", value: "NEW",
+            help: "The candidate card: a card file, or id@version in the rate-card folder."),
+        .init(
+            "against", value: "OLD",
+            help:
+                "Re-price the before side with this card too (default: the ledger's own charges)."),
+        .init(
+            "costs-at", value: "TIME",
+            help:
+                "Cost NEW's side as if every request ran at this RFC 3339 time (default: at its own time)."
+        ),
+        .init(
+            "credit-value", value: "MONEY",
+            help:
+                "Value one credit at this, e.g. 'CNY 0.005' (default: the lowest per-credit proceeds of NEW's packs, after the highest commission)."
+        ),
+        .init(
+            "currency", value: "CUR",
+            help: "Reporting currency for value and cost (default: NEW's providers' currency)."),
+        .init(
+            "input-format", value: "FORMAT",
+            help: "Force the input format: jsonl, ledger or csv (default: detected)."),
+        .init("strict", help: "Exit 1 when any charge is not re-priced or any line is rejected."),
+        Common.commissionOption, Common.fxOption, Common.formatOption,
+    ])
+
+    static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        let format = try args.choice("format", default: OutputFormat.table)
+        let report = try ReplayRun.run(try request(args))
+        let status = io.show(report, format: format)
+        return args.flag("strict") && report.hasFindings ? 1 : status
+    }
+
+    /// The options as a request; bad values are usage errors.
+    static func request(_ args: ParsedArguments) throws -> ReplayRequest {
+        guard !args.positionals.isEmpty else {
+            throw UsageError("give at least one export file (or - for standard input)")
+        }
+        guard let new = args.value("card") else {
+            throw UsageError("give the candidate card with --card NEW (a file or id@version)")
+        }
+        var inputFormat: TakingsFormat?
+        if let f = args.value("input-format") {
+            guard let v = TakingsFormat(rawValue: f) else {
+                throw UsageError(
+                    "unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            inputFormat = v
+        }
+        return ReplayRequest(
+            inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
+            cards: [Common.cardsDirectory(args)], new: new, against: args.value("against"),
+            fxOverrides: try Common.fxOverrides(args),
+            currency: try args.value("currency", as: Currency.self),
+            creditValue: try args.value("credit-value", as: Money.self),
+            costsAt: try args.value("costs-at", as: Timestamp.self),
+            rates: try Common.commissionRates(args))
+    }
+}

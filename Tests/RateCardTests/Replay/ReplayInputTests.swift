@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import RateCard
+
+/// The worked example's ledger as a ledger document and as CSV gives the same figures and
+/// names the same entry by its own line; `--costs-at`, `--against`, a rejected line and
+/// bad usage behave as documented.
+@Suite("Replay inputs and options")
+struct ReplayInputTests {
+    static let fixtures = ReplayWorkedExampleTests.fixtures
+    static let ledger = ReplayWorkedExampleTests.ledger
+    static let candidate = ReplayWorkedExampleTests.candidate
+    static let cny = Currency(code: "CNY")!
+
+    static func run(
+        _ path: String, against: String? = nil, costsAt: String? = nil
+    ) throws -> ReplayReport {
+        try ReplayRun.run(
+            ReplayRequest(
+                inputs: [TakingsInput(path: path)], cards: [repositoryCards], new: candidate,
+                against: against, creditValue: Money(exact("0.01"), cny),
+                costsAt: try costsAt.map { try Timestamp(rfc3339: $0) }))
+    }
+
+    /// The JSON Lines entries, without the repeated last line.
+    static func entries() throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: ledger, encoding: .utf8)
+        return text.split(separator: "\n").dropLast().map {
+            try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    @Test("a ledger document: same figures, the entry named at the line it starts on")
+    func ledgerDocument() throws {
+        let lines = try String(contentsOfFile: Self.ledger, encoding: .utf8).split(separator: "\n")
+            .dropLast()
+        let doc = "{\"entries\": [\n" + lines.joined(separator: ",\n") + "\n]}\n"
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        try dir.write("ledger.json", doc)
+        let r = try Self.run(dir.path + "/ledger.json")
+        #expect(r.total.creditsBefore == 1034)
+        #expect(r.total.creditsAfter == 993)
+        #expect(r.total.costAfter == exact("3.7984"))
+        #expect(r.balances.declinedAfter == 1)
+        let named = r.named.filter { $0.rule == .replay(.notRepriced) }
+        #expect(named.map(\.location.line) == [7])
+        #expect(r.input.entries == 12)
+    }
+
+    @Test("CSV with quantity columns: same figures, the row's line named")
+    func csv() throws {
+        let header = [
+            "id", "at", "kind", "amount", "feature", "refundOf", "device", "balanceAfter",
+            "price", "quantity.second", "quantity.inputTokens", "quantity.outputTokens",
+        ]
+        var text = header.joined(separator: ",") + "\n"
+        for e in try Self.entries() {
+            let q = e["quantity"] as? [String: Any] ?? [:]
+            let cells = header.map { h -> String in
+                if h.hasPrefix("quantity.") {
+                    return q[String(h.dropFirst(9))].map { "\($0)" } ?? ""
+                }
+                return e[h].map { "\($0)" } ?? ""
+            }
+            text += cells.joined(separator: ",") + "\n"
+        }
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        try dir.write("ledger.csv", text)
+        let r = try Self.run(dir.path + "/ledger.csv")
+        #expect(r.total.creditsBefore == 1034)
+        #expect(r.total.creditsAfter == 993)
+        #expect(r.total.costBefore == exact("3.7984"))
+        #expect(r.packs.first?.buyers == 2)
+        #expect(r.named.filter { $0.rule == .replay(.notRepriced) }.map(\.location.line) == [7])
+    }
+
+    @Test("--costs-at a peak hour costs every candidate request at peak")
+    func costsAt() throws {
+        // A Monday 10:00 at +08:00: c3's off-peak 0.0066 becomes 0.0132 on NEW's side only.
+        let r = try Self.run(Self.ledger, costsAt: "2026-11-02T10:00:00+08:00")
+        let llm = try #require(r.features.first { $0.feature == "llm" })
+        #expect(llm.costBefore == exact("1.8159"))
+        #expect(llm.costAfter == exact("1.8225"))
+    }
+
+    @Test("--against osg@10 re-prices the before side by the card's rule")
+    func against() throws {
+        let r = try Self.run(Self.ledger, against: "osg@10")
+        #expect(r.before == "osg@10")
+        // The ledger charged every request as osg@10 does: the same credits.
+        #expect(r.total.creditsBefore == 1034)
+        #expect(r.total.creditsAfter == 993)
+        #expect(r.total.notRepriced == 1)
+    }
+
+    @Test("a malformed line is rejected as pnl rejects it, and counted")
+    func rejected() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let text = try String(contentsOfFile: Self.ledger, encoding: .utf8)
+        try dir.write("ledger.jsonl", text + "{\"id\":\"x\",\"kind\":\"charge\"\n")
+        let r = try Self.run(dir.path + "/ledger.jsonl")
+        #expect(r.input.rejected == 1)
+        #expect(r.input.lines == 14)
+        let rejection = try #require(r.named.first { $0.location.line == 14 })
+        #expect(rejection.path == dir.path + "/ledger.jsonl")
+        #expect(r.hasFindings)
+    }
+
+    @Test("bad usage through the binary: exit 2 and the usage line")
+    func usage() throws {
+        try expectMargin(
+            ["replay", Self.ledger], exits: 2,
+            stderr: .contains("give the candidate card with --card NEW", "Usage: margin replay"))
+        try expectMargin(
+            ["replay", "--card", Self.candidate], exits: 2,
+            stderr: .contains("give at least one export file"))
+        try expectMargin(
+            ["replay", Self.ledger, "--card", "osg@99"], exits: 2,
+            stderr: .contains("no card 'osg@99'"))
+        try expectMargin(
+            ["replay", Self.ledger, "--card", Self.candidate, "--format", "xml"], exits: 2,
+            stderr: .contains("unknown format 'xml'"))
+    }
+}
