@@ -30,7 +30,7 @@ extension CardChecker {
                     Diagnostic(
                         path: row.path, location: row.location,
                         message:
-                            "pack \"\(row.pack.productId)\" in \(row.territory)\(row.storefront.map { " (\($0.name))" } ?? ""): the worst-case margin at \(StorefrontMargins.show(row.customerPrice)) is \(StorefrontMargins.show(margin)) (\(Format.percent(share)) of the price), below the \(Format.percent(floor)) floor; \(source) \(StorefrontMargins.show(proceeds)), worst-case cost \(StorefrontMargins.show(cost)) (\(margins.program.rawValue) program, \(margins.date))",
+                            "pack \"\(row.pack.productId)\" in \(row.territory)\(row.storefront.map { " (\($0.name))" } ?? ""): the worst-case margin at \(StorefrontMargins.show(row.customerPrice)) is \(StorefrontMargins.show(margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; \(source) \(StorefrontMargins.show(proceeds)), worst-case cost \(StorefrontMargins.show(cost)) (\(margins.program.rawValue) program, \(margins.date))",
                         rule: .check(.storefrontMargin)))
             }
         }

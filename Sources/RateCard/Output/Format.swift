@@ -22,4 +22,11 @@ enum Format {
         }
         return p + "%"
     }
+
+    /// A threshold the user gave (`--min-margin 16.91`) as a percentage, exactly as given:
+    /// "16.91%", never rounded (a message must name the floor it applied).
+    static func floor(_ v: Exact) -> String {
+        guard let p = try? v.multiplied(by: 100) else { return missing }
+        return p.decimalText() + "%"
+    }
 }

@@ -58,11 +58,14 @@ extension PnLCommand {
             throw UsageError("give either --sql or --sql-audit, not both")
         }
         let d = try dialect(main ?? audit ?? "", option: main != nil ? "sql" : "sql-audit")
-        for option in ["strict", "input-format"]
-        where args.value(option) != nil || args.flag(option) {
+        for (option, why) in [
+            ("strict", "a query has no exit status (the audit is the strict mode)"),
+            ("input-format", "a query reads JSON Lines or a table"),
+            ("format", "the query is SQL text; the engine formats its result"),
+            ("memory", "the engine, not margin, holds the entries"),
+        ] where args.value(option) != nil || args.flag(option) {
             throw UsageError(
-                "--\(option) does not apply to --sql: a query reads JSON Lines or a table and has no exit status (docs/sql.md)"
-            )
+                "--\(option) does not apply to --sql or --sql-audit: \(why) (docs/sql.md)")
         }
         let source: SQLSource
         if let table = args.value("table") {

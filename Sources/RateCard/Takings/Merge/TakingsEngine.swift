@@ -176,8 +176,8 @@ final class TakingsEngine {
                         throw TakingsInputError(
                             path: path,
                             message:
-                                "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?"
-                        )
+                                "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?",
+                            line: baseLine + 1)
                     }
                     let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
                     bigger.update(from: buffer, count: filled)
