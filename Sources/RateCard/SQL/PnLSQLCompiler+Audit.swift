@@ -53,7 +53,7 @@ extension PnLSQLCompiler {
         ctes.append(
             (
                 "fine",
-                "SELECT id, 'sql-quantity-scale' AS reason, 'a quantity has more than \(SQLCostPlan.quantityScale) decimal places' AS detail FROM e WHERE too_fine = 1"
+                "SELECT id, 'sql-quantity-scale' AS reason, 'a quantity has more than \(SQLCostPlan.quantityScale) decimal places, or is written with an exponent' AS detail FROM e WHERE too_fine = 1"
             ))
         ctes.append(
             (
@@ -114,7 +114,7 @@ extension PnLSQLCompiler {
             (
                 "ce",
                 """
-                SELECT e.*, \(versionExpression) AS v, \(quantityColumns(prefix: "qi_")) FROM e WHERE kind = 'charge'
+                SELECT e.*, \(versionExpression) AS v, \(quantityColumns(prefix: "qi_")) FROM e WHERE kind = 'charge' AND NOT conflict
                 """
             ))
         ctes.append(
@@ -128,7 +128,7 @@ extension PnLSQLCompiler {
         ctes.append(
             (
                 "priced",
-                "SELECT id, amt, v, feature, \(priceExpression) AS expected, \(hasQuantity) AS has_quantity, \(meteredWithoutQuantity) AS unmetered FROM ce"
+                "SELECT id, amt, v, feature, \(priceExpression) AS expected, \(hasQuantity) AS has_quantity, \(meteredWithoutQuantity) AS unmetered FROM ce WHERE \(inWindow("secs", "nanos")) AND \(onVersion)"
             ))
         ctes.append(
             (
@@ -172,6 +172,17 @@ extension PnLSQLCompiler {
     }
 
     var textType: String { SQLSchema.types(d).text }
+
+    /// Whether a charge's feature is on the card version in force at its time: margin's
+    /// charge audit compares only those (`ChargeRules`), the charges in the window, so the
+    /// audit's `price-mismatch` and `metered-without-quantity` rows are the same charges.
+    var onVersion: String {
+        let arms = request.versions.enumerated().map { i, card in
+            let keys = card.features.map { d.literal($0.key) }.joined(separator: ", ")
+            return "WHEN v = \(i) THEN \(keys.isEmpty ? "FALSE" : "feature IN (\(keys))")"
+        }
+        return d.isTrue("CASE " + arms.joined(separator: " ") + " ELSE FALSE END")
+    }
 
     /// Whether a charge carries any quantity the card knows.
     var hasQuantity: String {

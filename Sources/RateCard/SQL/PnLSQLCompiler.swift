@@ -314,14 +314,21 @@ public struct PnLSQLCompiler: Sendable {
         let lastT = d.substring(t, atLen, "1")
         let atZ = staged ? "at_z" : "(\(lastT) = 'Z' OR \(lastT) = 'z')"
         let scale = SQLCostPlan.quantityScale
-        let decimalPattern = "^(0|[1-9][0-9]*)([.][0-9]+)?$"
+        // margin's one definition of a member (docs/takings.md): digits without a leading
+        // zero and an optional fraction, or a negative zero (`-0`, `-0.0`), which is 0.
+        let decimalPattern = "^(-0([.]0+)?|(0|[1-9][0-9]*)([.][0-9]+)?)$"
+        // A member written with an exponent: DuckDB's reader writes a JSON number that
+        // small or large so (`1e-7`), other engines keep it as written. Its digits are not
+        // what the query reads exactly, so such a row stops the query (`too_fine`), as a
+        // quantity finer than the query's places does.
+        let exponentPattern = "^-?[0-9]+([.][0-9]+)?[eE][+-]?[0-9]+$"
         // Each quantity member: one pattern (digits without a leading zero, an optional
         // fraction), and where its point is, for the places it has (more than the query
         // reads stops it). Spark: three patterns, written out.
         let qk = dims.indices.map { i in
             staged
                 ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
-                : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
+                : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(-0([.]0{1,\(scale)})?|(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?)$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
         // The date: DuckDB casts the pattern's `YYYY-MM-DD` to a day number (NULL for a
         // day its month does not have, leap years as the proleptic Gregorian calendar
@@ -369,13 +376,13 @@ public struct PnLSQLCompiler: Sendable {
             } : ["\(qObject) AS q_obj"]
         let qOK = dims.indices.map {
             staged
-                ? "(q_\($0) IS NULL OR qk_\($0))"
-                : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))))"
+                ? "(q_\($0) IS NULL OR qk_\($0) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let qFine = dims.indices.map {
             staged
-                ? "(qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale))"
-                : d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))
+                ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                : "(\(d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let civil =
             d == .duckdb
@@ -435,11 +442,13 @@ public struct PnLSQLCompiler: Sendable {
                 """
             ))
         // Content, canonically: numbers by value, the time as an instant, NULL as absent.
+        // An optional text that is empty is the same as an absent one (margin: a CSV cell
+        // that is empty is an absent field, so `"note": ""` and no note are one entry).
+        let optional = ["reason", "device", "note", "card", "payment_ref", "price"].map {
+            "NULLIF(\($0), '')"
+        }
         let fields =
-            [
-                "kind", "amt", "secs", "nanos", "feature", "refund_of", "reason", "device", "note",
-                "card", "balance", "payment_ref", "price",
-            ]
+            ["kind", "amt", "secs", "nanos", "feature", "refund_of"] + optional + ["balance"]
             + dims.indices.map { "qv_\($0)" }
         let content = d.contentTest(
             fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })

@@ -119,11 +119,11 @@ extension TakingsEngine {
                 }
             }
             let feature: Int
-            if let k = featureIndex[name] {
+            if let k = featureIndex[Array(name.utf8)] {
                 feature = k
             } else {
                 feature = features.count
-                featureIndex[name] = feature
+                featureIndex[Array(name.utf8)] = feature
                 features.append(name)
             }
             // A roll-up carries no quantities: of a feature metered by the version in force
