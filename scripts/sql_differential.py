@@ -49,7 +49,7 @@ OPTS = ["--cards", CARDS, "--card", "osg", "--credit-value", "CNY 0.01"]
 
 OFFSETS = ["Z", "z", "+00:00", "-00:00", "-12:00", "+14:00", "+08:00", "-05:30", "+05:45", "+13:59", "-11:59"]
 FEATURES = ["asr", "llm", "caf\u00e9", unicodedata.normalize("NFD", "caf\u00e9"), "zz-unknown", "\u212asr", "a|b:c"]
-IDS = ["", "\u00e9", unicodedata.normalize("NFD", "\u00e9"), "x|1:y", "\U0001F600", "id with space", "\\u0041"]
+IDS = ["x", "\u00e9", unicodedata.normalize("NFD", "\u00e9"), "x|1:y", "\U0001F600", "id with space", "\\u0041"]
 
 
 def two(n):
@@ -141,7 +141,7 @@ class Gen:
     def entry(self, i):
         r = self.r
         kind = r.choices(["charge", "refund", "grant", "topup", "spend"], [70, 12, 8, 8, 0.5])[0]
-        eid = "e%d" % i if r.random() < 0.97 else r.choice(IDS) + str(i if r.random() < 0.5 else "")
+        eid = "e%d" % i if r.random() < 0.97 else r.choice(IDS) + str(i)
         fields = [("id", json.dumps(eid, ensure_ascii=r.random() < 0.5)), ("at", '"%s"' % self.at()), ("kind", '"%s"' % kind), ("amount", self.amount(kind))]
         if kind in ("charge", "refund"):
             f = r.choice(FEATURES[:2] * 6 + FEATURES)
