@@ -805,7 +805,7 @@ struct EntryScanner {
         while k < n {
             let c = p[k]
             if seenExponent {
-                if (c == UInt8(ascii: "-") || c == UInt8(ascii: "+")), exponentDigits == 0,
+                if c == UInt8(ascii: "-") || c == UInt8(ascii: "+"), exponentDigits == 0,
                     p[k - 1] | 0x20 == UInt8(ascii: "e")
                 {
                     exponentNegative = c == UInt8(ascii: "-")
