@@ -21,20 +21,31 @@ extension PnLSQLCompiler {
         // A quantity member that is negative or written with an exponent is margin's
         // `bad-value`; one that is no decimal at all (`true`, `"7x"`, `"07"`), or a quantity
         // that is not an object, its `wrong-type`.
+        // A member is judged only when it is not one the query reads (a negative zero and
+        // a member the engine shows with an exponent are; the latter stops the query).
         let badMember = request.dimensions.indices.map {
-            "\(d.isTrue(d.matches("q_\($0)", "^(-|[0-9.]*[eE]).*$")))"
+            "(q_\($0) IS NOT NULL AND NOT \(d.isTrue(d.matches("q_\($0)", Self.memberPattern))) AND NOT \(d.isTrue(d.matches("q_\($0)", Self.exponentPattern))) AND \(d.isTrue(d.matches("q_\($0)", "^(-|[0-9.]*[eE]).*$"))))"
         }
         let member =
             badMember.isEmpty
             ? "'wrong-type'"
             : "CASE WHEN \(badMember.joined(separator: " OR ")) THEN 'bad-value' ELSE 'wrong-type' END"
+        // margin's order (EntryScanner): each field's own problem as the line is read (in
+        // the order exports write the keys: id, at, kind, amount, …, quantity, …,
+        // balanceAfter; margin takes them in the line's own key order, which a table does
+        // not keep), then the required fields, then the charge's feature or the refund's
+        // charge, then the sign, then an empty feature or refundOf.
         let reason = """
-            CASE WHEN NOT present THEN 'missing-field' WHEN id = '' THEN 'bad-value'
-                 WHEN NOT time_ok OR NOT range_ok THEN 'bad-timestamp' WHEN NOT kind_ok THEN 'unknown-kind'
-                 WHEN amt IS NULL THEN CASE \(whole("amount")) END
-                 WHEN NOT sign_ok THEN 'wrong-sign' WHEN NOT needs_ok THEN 'missing-field'
+            CASE WHEN id = '' THEN 'bad-value'
+                 WHEN at_text IS NOT NULL AND NOT time_ok THEN 'bad-timestamp'
+                 WHEN at_text IS NOT NULL AND NOT range_ok THEN 'bad-timestamp'
+                 WHEN kind IS NOT NULL AND NOT kind_ok THEN 'unknown-kind'
+                 WHEN amount IS NOT NULL AND amt IS NULL THEN CASE \(whole("amount")) END
                  WHEN NOT q_obj THEN 'wrong-type' WHEN NOT quantity_ok THEN \(member)
-                 WHEN NOT balance_ok THEN CASE \(whole("balance_after")) END ELSE 'wrong-type' END
+                 WHEN NOT balance_ok THEN CASE \(whole("balance_after")) END
+                 WHEN NOT present THEN 'missing-field' WHEN NOT needs_ok THEN 'missing-field'
+                 WHEN NOT sign_ok THEN 'wrong-sign'
+                 WHEN feature = '' OR refund_of = '' THEN 'bad-value' ELSE 'wrong-type' END
             """
         ctes.append(
             (

@@ -316,12 +316,11 @@ public struct PnLSQLCompiler: Sendable {
         let scale = SQLCostPlan.quantityScale
         // margin's one definition of a member (docs/takings.md): digits without a leading
         // zero and an optional fraction, or a negative zero (`-0`, `-0.0`), which is 0.
-        let decimalPattern = "^(-0([.]0+)?|(0|[1-9][0-9]*)([.][0-9]+)?)$"
-        // A member written with an exponent: DuckDB's reader writes a JSON number that
-        // small or large so (`1e-7`), other engines keep it as written. Its digits are not
-        // what the query reads exactly, so such a row stops the query (`too_fine`), as a
-        // quantity finer than the query's places does.
-        let exponentPattern = "^-?[0-9]+([.][0-9]+)?[eE][+-]?[0-9]+$"
+        let decimalPattern = Self.memberPattern
+        // A member written with a negative exponent: DuckDB's reader writes a JSON number
+        // that small so (`1e-7`), other engines keep it as written. It has more places than
+        // the query reads, so such a row stops the query (`too_fine`).
+        let exponentPattern = Self.exponentPattern
         // Each quantity member: one pattern (digits without a leading zero, an optional
         // fraction), and where its point is, for the places it has (more than the query
         // reads stops it). Spark: three patterns, written out.
@@ -437,7 +436,7 @@ public struct PnLSQLCompiler: Sendable {
             (
                 "p",
                 """
-                SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok")) AS valid
+                SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok AND (feature IS NULL OR feature <> '') AND (refund_of IS NULL OR refund_of <> '')")) AS valid
                 FROM p5
                 """
             ))
@@ -612,6 +611,15 @@ public struct PnLSQLCompiler: Sendable {
         return
             "CASE WHEN kind = 'charge' AND \(d.isTrue(inner.replacingOccurrences(of: "v_odd", with: "(\(versionExpression))"))) THEN 1 ELSE 0 END"
     }
+
+    /// A quantity member as margin reads one (docs/takings.md): digits without a leading
+    /// zero and an optional fraction, or a negative zero.
+    static let memberPattern = "^(-0([.]0+)?|(0|[1-9][0-9]*)([.][0-9]+)?)$"
+    /// A member the engine shows with a negative exponent (DuckDB writes a JSON number
+    /// below 10^-6 so: `1e-7`), which stops the query as a quantity finer than its places
+    /// does. A positive exponent (a string `"1e3"`: margin's `bad-value`; DuckDB writes a
+    /// JSON number `1e3` as `1000.0`) is not a member the query reads.
+    static let exponentPattern = "^-?[0-9]+([.][0-9]+)?[eE]-[0-9]+$"
 
     /// A whole number as margin reads one: an optional `-`, at most 18 digits, no leading
     /// zero (`"05"` is margin's `wrong-type`).

@@ -318,6 +318,9 @@ struct EntryScanner {
         case paymentRef
         case price
 
+        /// `id`, `at`, `kind` and `amount`: every entry has them.
+        var isRequired: Bool { rawValue <= Key.amount.rawValue }
+
         var bit: UInt32 { 1 << UInt32(rawValue) }
 
         /// The field names by bit index (`rawValue`).
@@ -454,6 +457,12 @@ struct EntryScanner {
         }
         seen |= k.bit
         let column = i + 1
+        // A required field that is `null` is missing, as a `null` optional field is absent
+        // (and as the SQL engines' readers, which give NULL for both, see it).
+        if k.isRequired, i < end, base[i] == UInt8(ascii: "n") {
+            try expectWord("null")
+            return
+        }
         switch k {
         case .id:
             f.id = try requiredString(k)
