@@ -95,7 +95,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     for format in OutputFormat.allCases {
-        _ = PackMargins.render(all, format: format)
+        _ = PackReport(all).render(format)
     }
     return 0
 }

@@ -42,3 +42,12 @@ final class Terminal: Sendable {
         }
     }
 }
+
+extension Terminal {
+    /// A command's result: its warnings on stderr, its data on stdout; returns its exit code.
+    func show(_ report: some RenderableReport, format: OutputFormat) -> Int32 {
+        self.report(Array(Set(report.warnings)))
+        out(report.render(format, bold: colour))
+        return report.exitCode
+    }
+}

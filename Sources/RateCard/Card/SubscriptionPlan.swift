@@ -83,15 +83,28 @@ struct IntroductoryOffer: Sendable, Hashable {
         SubscriptionPeriod(count: period.count * periods, unit: period.unit)
     }
 
-    /// What the subscriber pays for the whole offer in `currency`; nil when the card gives
-    /// no price in it (zero for a free trial).
-    func totalPrice(in currency: Currency) throws(MoneyError) -> Money? {
+    /// What the subscriber pays for the whole offer where the plan is sold at `planPrice`;
+    /// nil when the card gives the offer no price there (zero for a free trial).
+    ///
+    /// A storefront's plan price takes the offer's price for the same storefront, else its
+    /// currency's general one; a general plan price takes only a general offer price (an
+    /// offer priced for one storefront is not sold in the others).
+    func totalPrice(for planPrice: PackPrice) throws(MoneyError) -> Money? {
+        let currency = planPrice.price.currency
         if paymentMode == .free { return .zero(currency) }
-        guard
-            let p = prices.first(where: { $0.price.currency == currency && $0.storefront == nil })
-                ?? prices.first(where: { $0.price.currency == currency })
-        else { return nil }
+        guard let p = price(for: planPrice) else { return nil }
         return paymentMode == .payAsYouGo ? try p.price.multiplied(by: Exact(periods)) : p.price
+    }
+
+    /// The offer's own price entry for `planPrice`, as `totalPrice(for:)` chooses it.
+    func price(for planPrice: PackPrice) -> PackPrice? {
+        let currency = planPrice.price.currency
+        if let sf = planPrice.storefront,
+            let own = prices.first(where: { $0.price.currency == currency && $0.storefront == sf })
+        {
+            return own
+        }
+        return prices.first { $0.price.currency == currency && $0.storefront == nil }
     }
 }
 

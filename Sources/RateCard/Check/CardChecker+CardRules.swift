@@ -31,10 +31,13 @@ extension CardChecker {
             for d in feature.dimensions {
                 let name = "feature \"\(feature.key)\", dimension \"\(d.name)\""
                 if d.credits <= 0 {
-                    report(
-                        .freePrice,
-                        "\(name) is charged \(d.credits) \(card.creditUnit.name)s per \(d.per) \(d.unit.rawValue)\(d.per == 1 ? "" : "s"): a feature must cost a positive number of credits",
-                        at: d.creditsLocation)
+                    // A provider-billed dimension is judged with its costs (`worstCaseFindings`):
+                    // `free-usage` when the meter costs money, else `free-price`.
+                    if !d.isProviderBilled {
+                        report(
+                            .freePrice, freePriceMessage(feature: feature, d, card: card),
+                            at: d.creditsLocation)
+                    }
                 } else if d.credits % step != 0 {
                     report(
                         .priceStep,
@@ -77,6 +80,11 @@ extension CardChecker {
             }
         }
         return out
+    }
+
+    /// "feature "asr", dimension "second" is charged 0 credits per 3 seconds: …"
+    static func freePriceMessage(feature: Feature, _ d: Dimension, card: RateCard) -> String {
+        "feature \"\(feature.key)\", dimension \"\(d.name)\" is charged \(d.credits) \(card.creditUnit.name)s per \(d.per) \(d.unit.rawValue)\(d.per == 1 ? "" : "s"): a feature must cost a positive number of credits"
     }
 
     /// " (GBP 0.01)" when the card says what a credit is worth, else "".

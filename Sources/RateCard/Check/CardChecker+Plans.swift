@@ -1,9 +1,10 @@
 /// The rules over subscription plans: their prices, quotas that can be used for free, and
 /// the margin floor in each subscription year.
 extension CardChecker {
-    /// `free-price` and `currency-decimals` for plan and offer prices.
+    /// `free-price` and `currency-decimals` for plan and offer prices, and `offer-currency`
+    /// for an offer with no price where its plan is sold (or the other way).
     static func planFindings(_ loaded: LoadedCard) -> [Diagnostic] {
-        var out: [Diagnostic] = []
+        var out: [Diagnostic] = PlanMargins.offerFindings(loaded.card)
         for plan in loaded.card.subscriptions {
             let offerPrices = plan.introductoryOffer?.prices ?? []
             for price in plan.prices + offerPrices {
@@ -82,6 +83,9 @@ extension CardChecker {
                     rule: .check(.minMargin))
             ]
         }
+        // What Apple's files leave unchecked (no FX rate, no proceeds or proceedsYear2) is
+        // said, so that a floor that was not applied is never "0 warnings".
+        out.append(contentsOf: margins.inputWarnings)
         for row in margins.rows where row.price.price.amount.isPositive {
             // The first program shown is the standard one unless a program was named.
             guard let line = row.lines.first else { continue }
@@ -93,25 +97,43 @@ extension CardChecker {
                     Diagnostic(
                         path: path, location: row.price.location,
                         message:
-                            "subscription \"\(row.plan.productId)\" at \(show(row.price.price)) a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.floor(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)",
+                            "subscription \"\(row.plan.productId)\" at \(show(row.price.price))\(row.price.storefront.map { " (storefront \($0))" } ?? "") a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.floor(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)\(fxNote(row.worst.fxUsed, margins))",
                         rule: .check(.minMargin)))
             }
         }
         for row in margins.appleRows {
-            for (when, proceeds, m) in [
-                ("in year one", row.point.proceeds, row.yearOne),
-                ("after one year of paid service", row.point.proceedsYear2, row.afterYearOne),
-            ] {
-                guard let m, let proceeds, let worst = row.worst, m.share < floor else { continue }
+            let price = row.point.customerPrice
+            if !price.amount.isPositive {
                 out.append(
                     Diagnostic(
                         path: row.point.path, location: row.point.location,
                         message:
-                            "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(row.point.customerPrice)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(m.share)) of the price), below the \(Format.floor(floor)) floor; worst-case cost \(show(worst.cost))",
+                            "subscription \"\(row.plan.productId)\" in \(row.point.territory) is priced at \(show(price)) in Apple's file: a subscription period must cost money, and no margin floor can pass at a price of 0",
+                        rule: .check(.freePrice)))
+                continue
+            }
+            for (when, proceeds, m) in [
+                ("in year one", row.point.proceeds, row.yearOne),
+                ("after one year of paid service", row.point.proceedsYear2, row.afterYearOne),
+            ] {
+                guard let m, let share = m.share, let proceeds, let worst = row.worst,
+                    share < floor
+                else { continue }
+                out.append(
+                    Diagnostic(
+                        path: row.point.path, location: row.point.location,
+                        message:
+                            "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(price)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; worst-case cost \(show(worst.cost))\(fxNote(worst.fxUsed, margins))",
                         rule: .check(.minMargin)))
             }
         }
         return out
+    }
+
+    /// "; FX USD/CNY 7.1 (RateCards/fx.json, placeholder)": every rate a plan figure used,
+    /// credited to where it came from, as `margin plans` names them.
+    private static func fxNote(_ rates: [FXRate], _ margins: PlanMargins) -> String {
+        rates.isEmpty ? "" : "; FX " + rates.map(margins.fxText).joined(separator: ", ")
     }
 
     /// "CNY 28.00"

@@ -20,20 +20,26 @@ extension CardChecker {
             ]
         }
 
-        // A free price is already a `free-price` finding; here only requests that a positive
-        // price still lets through for nothing (a "down" rounding below one interval), every
-        // one of them.
+        // Every request charged no credits that costs money is `free-usage`, worded and
+        // placed as `margin packs` says it: a positive price that lets a short request through
+        // for nothing ("down" rounding below one interval) and a dimension charged 0 credits
+        // on a priced meter alike. A dimension charged ≤ 0 credits that costs nothing is
+        // `free-price`: priced by a provider here, without one in `cardFindings`.
         var free = false
         for shape in engine.freeUsage {
             free = true
-            guard let feature = card.feature(shape.feature),
-                let d = feature.dimensions.first(where: { $0.name == shape.dimension }),
-                d.credits > 0
-            else { continue }
-            out.append(
-                Diagnostic(
-                    path: path, location: d.location, message: shape.freeUsageMessage,
-                    rule: .check(.freeUsage)))
+            out.append(shape.freeUsageDiagnostic(card: card))
+        }
+        let freeDimensions = Set(engine.freeUsage.map { "\($0.feature)\u{0}\($0.dimension)" })
+        for feature in card.features {
+            for d in feature.dimensions where d.credits <= 0 && d.isProviderBilled {
+                guard !freeDimensions.contains("\(feature.key)\u{0}\(d.name)") else { continue }
+                out.append(
+                    Diagnostic(
+                        path: path, location: d.creditsLocation,
+                        message: freePriceMessage(feature: feature, d, card: card),
+                        rule: .check(.freePrice)))
+            }
         }
         // With free usage there is no finite worst case to compare with the floor.
         if free { return out }
@@ -73,11 +79,16 @@ extension CardChecker {
     /// "; FX USD/CNY 7.1 (RateCards/fx.json, placeholder)" or "; FX USD/CNY 7.2 (given on
     /// the command line)": every rate the figure used, credited to where it came from.
     static func fxNote(_ rates: [FXRate], margins: PackMargins) -> String {
+        fxNote(rates, fx: margins.fx)
+    }
+
+    /// The same for any figure converted with `fx`.
+    static func fxNote(_ rates: [FXRate], fx: FXTable) -> String {
         guard !rates.isEmpty else { return "" }
         let parts = rates.map { r in
             r.fromCommandLine
                 ? "\(r) (given on the command line)"
-                : "\(r) (\(margins.fx.source.path)\(margins.fx.placeholder ? ", placeholder" : ""))"
+                : "\(r) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : ""))"
         }
         return "; FX " + parts.joined(separator: ", ")
     }

@@ -175,7 +175,8 @@ public enum CardChecker {
                         findings.append(
                             contentsOf: storefrontFindings(
                                 cards, repository: repository, lists: lists, arguments: arguments,
-                                floor: options.minMargin))
+                                floor: options.minMargin,
+                                fx: repository.fx.overriding(with: options.fxOverrides)))
                     } catch {
                         problems.append(contentsOf: error.items)
                     }

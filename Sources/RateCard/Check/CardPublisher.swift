@@ -12,7 +12,7 @@ public enum CardPublisher {
     }
 
     /// Why a card was not published.
-    public enum Failure: Error, Sendable, Hashable {
+    public enum Failure: DiagnosedError, Sendable, Hashable {
         /// The card may not be published as it is (exit 1): the version is already
         /// published with other content, or the card has error findings.
         case refused([Diagnostic])
@@ -24,6 +24,16 @@ public enum CardPublisher {
             switch self {
             case .refused(let d), .unreadable(let d): d.sorted()
             }
+        }
+
+        public var summary: String? {
+            if case .refused = self { return "the card was not published" }
+            return nil
+        }
+
+        public var failureClass: FailureClass {
+            if case .refused = self { return .findings }
+            return .unreadable
         }
     }
 

@@ -65,12 +65,24 @@ public enum CheckRule: String, Sendable, Hashable, CaseIterable {
     case storefrontFX = "storefront-fx"
     case storefrontCurrency = "storefront-currency"
     case storefrontProceeds = "storefront-proceeds"
+    /// No commission regime of the program is in force on the date: proceeds cannot be
+    /// modelled.
+    case storefrontRegime = "storefront-regime"
+    /// A card price for a storefront that is no App Store territory (`XYZ`), in another
+    /// currency than the territory's, or given twice for one territory.
+    case storefrontPrice = "storefront-price"
+    /// Apple's price in a territory differs from the card's price there (the card's own
+    /// currency): the wrong file is bound, or the card is out of date.
+    case applePrice = "apple-price"
     /// App Store Connect file warnings: a page not given; proceeds "0.0" beside a price;
     /// several points and none is the card's price; two prices in force on one day.
     case applePaging = "apple-paging"
     case appleProceeds = "apple-proceeds"
     case appleAmbiguous = "apple-ambiguous"
     case appleSchedule = "apple-schedule"
+    /// An introductory offer with no price where its plan is sold (the row's offer is
+    /// unpriced), or an offer price where the plan is not sold (never used).
+    case offerCurrency = "offer-currency"
     /// The same card version defined in two files of one repository.
     case duplicateVersion = "duplicate-version"
     /// `margin publish` of a version already published with another digest.

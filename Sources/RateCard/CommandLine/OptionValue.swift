@@ -1,12 +1,24 @@
 /// An option value that parses itself from its text (in the spirit of argument-parser's
-/// `ExpressibleByArgument`): money, byte sizes, FX rates, dates. A bad value is a
-/// `UsageError` naming the option, the text and what was expected, worded in one place.
+/// `ExpressibleByArgument`): money, byte sizes, FX rates, tax and commission rates, times.
+/// A bad value is one `UsageError`, worded in one place for every kind and every command:
+/// `--name TEXT: reason`, the reason being the value's own or "expected …".
 public protocol OptionValue: Sendable {
-    /// What the value is, for the message: "a date (YYYY-MM-DD)", "a percentage".
+    /// What a value looks like, for the message: "a size such as 256M or 2G".
     static var expected: String { get }
-    /// The value `text` spells, or nil when it spells none (the caller words the error);
-    /// throw a `UsageError` only for a reason more precise than "expected …".
-    init?(optionText text: String) throws(UsageError)
+    /// The value `text` spells; an `OptionValueProblem` when it spells none.
+    init(optionText text: String) throws(OptionValueProblem)
+}
+
+/// Why an option's text is not a value: a reason more precise than "expected …", or none.
+public struct OptionValueProblem: Error, Sendable, Hashable {
+    public let reason: String?
+
+    public init(_ reason: String? = nil) {
+        self.reason = reason
+    }
+
+    /// The text is not of the expected shape at all.
+    public static let unexpected = OptionValueProblem()
 }
 
 extension ParsedArguments {
@@ -25,10 +37,12 @@ extension ParsedArguments {
 }
 
 extension OptionValue {
-    static func parse(option: String, _ text: String) throws(UsageError) -> Self {
-        guard let value = try Self(optionText: text) else {
-            throw UsageError("option '--\(option)': '\(text)' is not \(Self.expected)")
+    /// `text`, given to `--option`, as a value; otherwise the one message.
+    public static func parse(option: String, _ text: String) throws(UsageError) -> Self {
+        do {
+            return try Self(optionText: text)
+        } catch {
+            throw UsageError("--\(option) \(text): \(error.reason ?? "expected \(expected)")")
         }
-        return value
     }
 }

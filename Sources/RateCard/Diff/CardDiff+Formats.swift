@@ -240,7 +240,9 @@ extension CardDiff {
             )
         }
         var fxUsed: [FXRate] = oldMargins.fxUsed
-        for r in newMargins.fxUsed where !fxUsed.contains(r) { fxUsed.append(r) }
+        // The plans' figures too: every rate either side's packs or plans used.
+        for r in newMargins.fxUsed + plans.oldMargins.fxUsed + plans.newMargins.fxUsed
+        where !fxUsed.contains(r) { fxUsed.append(r) }
         if !fxUsed.isEmpty {
             let fx = newMargins.fx
             let date = fx.date.map { " dated \($0)" } ?? ""
@@ -420,7 +422,8 @@ extension CardDiff {
             ])
         }
         var fxUsed = oldMargins.fxUsed
-        for r in newMargins.fxUsed where !fxUsed.contains(r) { fxUsed.append(r) }
+        for r in newMargins.fxUsed + plans.oldMargins.fxUsed + plans.newMargins.fxUsed
+        where !fxUsed.contains(r) { fxUsed.append(r) }
         var out: [String: JSONOutput] = [
             "old": card(old), "new": card(new),
             "cardChanges": .array(
@@ -516,13 +519,11 @@ extension CardDiff {
         return .object(out)
     }
 
-    /// The diff in one of `table`, `json`, `csv`, `markdown`.
-    public func render(format: OutputFormat, bold: Bool = false) -> String {
-        switch format {
-        case .json: json.rendered()
-        case .csv: csv()
-        case .markdown: markdown()
-        case .table: plain(bold: bold)
-        }
-    }
+}
+
+extension CardDiff: RenderableReport {
+    public func renderTable(bold: Bool) -> String { plain(bold: bold) }
+    public func renderJSON() -> String { json.rendered() }
+    public func renderCSV() -> String { csv() }
+    public func renderMarkdown() -> String { markdown() }
 }

@@ -172,7 +172,7 @@ public struct CardDiff: Sendable, Hashable {
     public init(
         old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil,
         rates: [Exact]? = nil
-    ) throws(WorstCaseError) {
+    ) throws(WorstCaseFailure) {
         self.old = old
         self.new = new
         var notes: [String] = []
@@ -196,8 +196,17 @@ public struct CardDiff: Sendable, Hashable {
         grants = CardDiff.grantChanges(old, new)
         packs = CardDiff.packChanges(old, new)
         prices = CardDiff.priceChanges(old, new)
-        let oldMargins = try PackMargins(card: old, repository: repository, fx: fx, rates: rates)
-        let newMargins = try PackMargins(card: new, repository: repository, fx: fx, rates: rates)
+        func priced<T>(_ card: RateCard, _ make: () throws(WorstCaseError) -> T)
+            throws(WorstCaseFailure) -> T
+        {
+            do { return try make() } catch { throw WorstCaseFailure(error, card: card) }
+        }
+        let oldMargins = try priced(old) { () throws(WorstCaseError) in
+            try PackMargins(card: old, repository: repository, fx: fx, rates: rates)
+        }
+        let newMargins = try priced(new) { () throws(WorstCaseError) in
+            try PackMargins(card: new, repository: repository, fx: fx, rates: rates)
+        }
         self.oldMargins = oldMargins
         self.newMargins = newMargins
         margins = CardDiff.marginRows(oldMargins, newMargins)

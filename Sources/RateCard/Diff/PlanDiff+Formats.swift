@@ -22,8 +22,11 @@ extension PlanDiff {
         func p(_ s: Side?, _ f: (Side) -> Exact) -> String? { s.map { Format.percent(f($0)) } }
         func payback(_ s: Side?) -> String? {
             guard let s else { return nil }
-            guard s.hasOffer else { return "" }
-            return s.paybackPeriods.map { String($0) } ?? "never"
+            switch s.offer {
+            case .none: return ""
+            case .unpriced: return "unpriced"
+            case .priced: return s.paybackPeriods.map { String($0) } ?? "never"
+            }
         }
         for r in margins {
             var delta = ""
@@ -110,7 +113,10 @@ extension PlanDiff {
                 "price": .decimal(s.price.amount), "worstCost": .decimal(s.worstCost.amount),
                 "yearOne": m(s.yearOne), "afterYearOne": m(s.afterYearOne),
             ]
-            if s.hasOffer {
+            switch s.offer {
+            case .none: break
+            case .unpriced: o["offerPriced"] = .bool(false)
+            case .priced:
                 o["paybackPeriods"] = s.paybackPeriods.map { .integer(Int128($0)) } ?? .null
             }
             return .object(o)

@@ -17,7 +17,15 @@ struct PlanDiff: Sendable, Hashable {
         let yearOne: PlanMargins.PeriodMargin
         let afterYearOne: PlanMargins.PeriodMargin
         let paybackPeriods: Int?
-        let hasOffer: Bool
+        let offer: Offer
+    }
+
+    /// Whether the side's row has an introductory offer, and whether it is priced there.
+    enum Offer: Sendable, Hashable {
+        case none
+        /// The plan has an offer but the card gives it no price in this market.
+        case unpriced
+        case priced
     }
 
     /// One plan, market and program, before and after.
@@ -40,10 +48,14 @@ struct PlanDiff: Sendable, Hashable {
     var hasPlans: Bool { !oldMargins.isEmpty || !newMargins.isEmpty }
 
     init(old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil)
-        throws(WorstCaseError)
+        throws(WorstCaseFailure)
     {
-        oldMargins = try PlanMargins(card: old, repository: repository, fx: fx)
-        newMargins = try PlanMargins(card: new, repository: repository, fx: fx)
+        do {
+            oldMargins = try PlanMargins(card: old, repository: repository, fx: fx)
+        } catch { throw WorstCaseFailure(error, card: old) }
+        do {
+            newMargins = try PlanMargins(card: new, repository: repository, fx: fx)
+        } catch { throw WorstCaseFailure(error, card: new) }
         changes = PlanDiff.changes(old, new)
         margins = PlanDiff.marginRows(oldMargins, newMargins)
     }
@@ -122,7 +134,8 @@ struct PlanDiff: Sendable, Hashable {
             return Side(
                 price: r.price.price, worstCost: r.worst.cost, yearOne: l.yearOne,
                 afterYearOne: l.afterYearOne,
-                paybackPeriods: l.paybackPeriods, hasOffer: r.intro != nil)
+                paybackPeriods: l.paybackPeriods,
+                offer: r.intro.map { $0.price == nil ? .unpriced : .priced } ?? .none)
         }
         func find(_ m: PlanMargins, _ id: String, _ market: CardDiff.Market) -> PlanMargins.Row? {
             m.rows.first { $0.plan.productId == id && CardDiff.market($0.price) == market }

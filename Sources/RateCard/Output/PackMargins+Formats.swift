@@ -206,65 +206,72 @@ extension PackMargins {
             ]),
         ])
     }
+}
 
-    /// Renders several cards in one format.
-    public static func render(_ all: [PackMargins], format: OutputFormat, bold: Bool = false)
-        -> String
-    {
-        switch format {
-        case .json:
-            return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
-        case .csv:
-            var t = TextTable([
-                .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"),
-                .init("price"),
-                .init("worst_cost"), .init("commission_rate"), .init("proceeds"), .init("margin"),
-                .init("margin_share"), .init("worst_feature"),
-            ])
-            for m in all {
-                for r in m.rows {
-                    for l in r.lines {
-                        t.append([
-                            m.card.reference, "pack", r.pack.productId, String(r.pack.credits),
-                            r.price.price.currency.code,
-                            r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(),
-                            l.rate.decimalText(),
-                            l.proceeds.amount.decimalText(), l.margin.amount.decimalText(),
-                            l.marginShare.decimalText(),
-                            r.worst.witnessFeature ?? "",
-                        ])
-                    }
-                }
-                for g in m.grants {
+/// What `margin packs` prints: the margins of every selected card, in every format.
+public struct PackReport: RenderableReport, Sendable {
+    public let cards: [PackMargins]
+
+    public init(_ cards: [PackMargins]) {
+        self.cards = cards
+    }
+
+    public func renderJSON() -> String {
+        JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
+    }
+
+    public func renderCSV() -> String {
+        var t = TextTable([
+            .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"),
+            .init("price"),
+            .init("worst_cost"), .init("commission_rate"), .init("proceeds"), .init("margin"),
+            .init("margin_share"), .init("worst_feature"),
+        ])
+        for m in cards {
+            for r in m.rows {
+                for l in r.lines {
                     t.append([
-                        m.card.reference, "grant", g.grant.key, String(g.grant.credits),
-                        g.worst.cost.currency.code,
-                        "", g.worst.cost.amount.decimalText(), "", "", "", "",
-                        g.worst.witnessFeature ?? "",
+                        m.card.reference, "pack", r.pack.productId, String(r.pack.credits),
+                        r.price.price.currency.code,
+                        r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(),
+                        l.rate.decimalText(),
+                        l.proceeds.amount.decimalText(), l.margin.amount.decimalText(),
+                        l.marginShare.decimalText(),
+                        r.worst.witnessFeature ?? "",
                     ])
                 }
             }
-            return t.csv()
-        case .markdown:
-            return all.map { m in
-                var s = "## \(m.heading)\n\n"
-                s +=
-                    m.rows.isEmpty
-                    ? "\(m.card.reference) sells no packs.\n" : m.packTable.markdown()
-                if !m.grants.isEmpty { s += "\n" + m.grantTable.markdown() }
-                s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
-                return s
-            }.joined(separator: "\n")
-        case .table:
-            return all.map { m in
-                var s = m.heading + "\n\n"
-                s +=
-                    m.rows.isEmpty
-                    ? "\(m.card.reference) sells no packs.\n" : m.packTable.plain(bold: bold)
-                if !m.grants.isEmpty { s += "\n" + m.grantTable.plain(bold: bold) }
-                s += "\n" + m.notes.joined(separator: "\n") + "\n"
-                return s
-            }.joined(separator: "\n")
+            for g in m.grants {
+                t.append([
+                    m.card.reference, "grant", g.grant.key, String(g.grant.credits),
+                    g.worst.cost.currency.code,
+                    "", g.worst.cost.amount.decimalText(), "", "", "", "",
+                    g.worst.witnessFeature ?? "",
+                ])
+            }
         }
+        return t.csv()
+    }
+
+    public func renderMarkdown() -> String {
+        cards.map { m in
+            var s = "## \(m.heading)\n\n"
+            s += m.rows.isEmpty ? "\(m.card.reference) sells no packs.\n" : m.packTable.markdown()
+            if !m.grants.isEmpty { s += "\n" + m.grantTable.markdown() }
+            s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
+            return s
+        }.joined(separator: "\n")
+    }
+
+    public func renderTable(bold: Bool) -> String {
+        cards.map { m in
+            var s = m.heading + "\n\n"
+            s +=
+                m.rows.isEmpty
+                ? "\(m.card.reference) sells no packs.\n" : m.packTable.plain(bold: bold)
+            if !m.grants.isEmpty { s += "\n" + m.grantTable.plain(bold: bold) }
+            s += "\n" + m.notes.joined(separator: "\n") + "\n"
+            return s
+        }.joined(separator: "\n")
     }
 }

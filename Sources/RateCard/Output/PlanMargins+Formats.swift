@@ -29,7 +29,7 @@ extension PlanMargins {
             for l in r.lines {
                 t.append([
                     card.reference, r.plan.productId, r.plan.period.description,
-                    r.price.price.currency.code,
+                    PlanMargins.market(r.price),
                     PlanMargins.money(r.price.price), PlanMargins.money(r.worst.cost),
                     l.program.name, PlanMargins.rates(l.program),
                     PlanMargins.money(l.yearOne.margin), Format.percent(l.yearOne.marginShare),
@@ -52,13 +52,15 @@ extension PlanMargins {
         for r in rows {
             guard let intro = r.intro else { continue }
             for l in r.lines {
+                // An offer the card gives no price here: said, with no margin and no payback.
                 t.append([
                     card.reference, r.plan.productId, PlanMargins.offerText(intro.offer),
-                    r.price.price.currency.code,
-                    PlanMargins.money(intro.price), PlanMargins.money(intro.worst.cost),
+                    PlanMargins.market(r.price),
+                    intro.price.map(PlanMargins.money) ?? "unpriced",
+                    PlanMargins.money(intro.worst.cost),
                     l.program.name,
                     l.introMargin.map(PlanMargins.money) ?? "",
-                    l.paybackPeriods.map { String($0) } ?? "never",
+                    intro.price == nil ? "" : l.paybackPeriods.map { String($0) } ?? "never",
                 ])
             }
         }
@@ -81,9 +83,10 @@ extension PlanMargins {
         ])
         for r in rows {
             for l in r.lines {
-                guard let f = l.freeUsers, let year = r.freeTierYear else { continue }
+                guard let f = l.freeUsers, let year = r.freeTierYear?.cost else { continue }
                 t.append([
-                    card.reference, "P1Y", year.currency.code, "", PlanMargins.money(year),
+                    card.reference, "P1Y", PlanMargins.market(r.price), "",
+                    PlanMargins.money(year),
                     r.plan.productId, l.program.name,
                     f.yearOneShare.map { Format.percent($0) } ?? "no margin",
                     PlanMargins.covered(f.yearOneCovered),
@@ -112,16 +115,52 @@ extension PlanMargins {
                 r.worst.map { PlanMargins.money($0.cost) } ?? "no FX",
                 r.point.proceeds.map(PlanMargins.money) ?? "",
                 r.yearOne.map { PlanMargins.money($0.margin) } ?? "",
-                r.yearOne.map { Format.percent($0.share) } ?? "",
+                r.yearOne.map { $0.share.map { Format.percent($0) } ?? "" } ?? "",
                 r.point.proceedsYear2.map(PlanMargins.money) ?? "",
                 r.afterYearOne.map { PlanMargins.money($0.margin) } ?? "",
-                r.afterYearOne.map { Format.percent($0.share) } ?? "",
+                r.afterYearOne.map { $0.share.map { Format.percent($0) } ?? "" } ?? "",
             ])
         }
         return t
     }
 
     static func covered(_ n: Int128) -> String { n == Int128.max ? "any" : Format.grouped(n) }
+
+    /// "USD", or "EUR (FRA)" for a storefront's own price.
+    static func market(_ p: PackPrice) -> String {
+        p.price.currency.code + (p.storefront.map { " (\($0))" } ?? "")
+    }
+
+    /// "USD/CNY 7.1 (RateCards/fx.json, placeholder)" or "USD/CNY 7.2 (given on the
+    /// command line)": a rate and where it came from.
+    func fxText(_ r: FXRate) -> String {
+        r.fromCommandLine
+            ? "\(r) (given on the command line)"
+            : "\(r) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : ""))"
+    }
+
+    /// True when a figure rests on a rate of a placeholder FX file (a rate given on the
+    /// command line is the user's own, not the file's).
+    var fxRestsOnPlaceholder: Bool { fx.placeholder && fxUsed.contains { !$0.fromCommandLine } }
+
+    /// `fx` of the JSON: the file, and every rate used with where it came from.
+    var fxJSON: JSONOutput {
+        var o: [String: JSONOutput] = [
+            "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder),
+            "source": .string(fx.sourceNote),
+            "used": .array(
+                fxUsed.map {
+                    .object([
+                        "base": .string($0.base.code), "quote": .string($0.quote.code),
+                        "rate": .decimal($0.rate),
+                        "from": .string($0.fromCommandLine ? "command line" : "file"),
+                    ])
+                }),
+            "restsOnPlaceholder": .bool(fxRestsOnPlaceholder),
+        ]
+        if let d = fx.date { o["date"] = .string(d.description) }
+        return .object(o)
+    }
 
     /// Witnesses and the counting rules, under the tables.
     var notes: [String] {
@@ -146,6 +185,19 @@ extension PlanMargins {
             out.append(
                 "Apple's proceeds: `proceeds` (year one) and `proceedsYear2` (after one year of paid service) as Apple's price-point files state them, tax and commission included; the worst case converted into each territory's currency with the FX file"
             )
+        }
+        let fileRates = fxUsed.filter { !$0.fromCommandLine }
+        if !fileRates.isEmpty {
+            let date = fx.date.map { " dated \($0)" } ?? ""
+            out.append(
+                "FX\(date) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): "
+                    + fileRates.map(\.description).joined(separator: ", "))
+        }
+        let commandLineRates = fxUsed.filter(\.fromCommandLine)
+        if !commandLineRates.isEmpty {
+            out.append(
+                "FX given on the command line: "
+                    + commandLineRates.map(\.description).joined(separator: ", "))
         }
         out.append(PlanMargins.countingNote)
         out.append(
@@ -219,8 +271,9 @@ extension PlanMargins {
                             "yearOneMargin": .decimal(l.yearOneTotal.amount),
                             "laterYearMargin": .decimal(l.laterYearTotal.amount),
                         ]
-                        if let m = l.introMargin { p["offerMargin"] = .decimal(m.amount) }
-                        if r.intro != nil {
+                        // An unpriced offer has neither: no margin, and no payback to count.
+                        if let m = l.introMargin {
+                            p["offerMargin"] = .decimal(m.amount)
                             p["paybackPeriods"] =
                                 l.paybackPeriods.map { .integer(Int128($0)) } ?? .null
                         }
@@ -238,12 +291,15 @@ extension PlanMargins {
                     }),
             ]
             if let sf = r.price.storefront { o["storefront"] = .string(sf) }
+            o["fx"] = .array(r.fxUsed.map { .string($0.description) })
             if let intro = r.intro {
                 o["introductoryOffer"] = .object([
                     "paymentMode": .string(intro.offer.paymentMode.rawValue),
                     "period": .string(intro.offer.period.description),
                     "periods": .integer(Int128(intro.offer.periods)),
-                    "price": .decimal(intro.price.amount), "worstCase": worst(intro.worst),
+                    "priced": .bool(intro.price != nil),
+                    "price": intro.price.map { .decimal($0.amount) } ?? .null,
+                    "worstCase": worst(intro.worst),
                 ])
             }
             return .object(o)
@@ -260,6 +316,7 @@ extension PlanMargins {
                     ])
                 }),
             "counting": .string(PlanMargins.countingNote),
+            "fx": fxJSON,
             "placeholders": .array(card.placeholders.map { .string($0) }),
         ]
         if !appleRows.isEmpty {
@@ -276,15 +333,20 @@ extension PlanMargins {
                         "marginYearOne": r.yearOne.map { .decimal($0.margin.amount) } ?? .null,
                         "marginAfterYearOne": r.afterYearOne.map { .decimal($0.margin.amount) }
                             ?? .null,
+                        "fx": .array(r.fxUsed.map { .string($0.description) }),
                     ]
-                    a["marginShareYearOne"] = r.yearOne.map { .decimal($0.share) } ?? .null
+                    a["marginShareYearOne"] = r.yearOne?.share.map { .decimal($0) } ?? .null
                     a["marginShareAfterYearOne"] =
-                        r.afterYearOne.map { .decimal($0.share) } ?? .null
+                        r.afterYearOne?.share.map { .decimal($0) } ?? .null
                     return .object(a)
                 })
         }
         if let tier = freeTier {
             o["freeTier"] = .object([
+                "fx": .array(
+                    PlanWorstCase.union([tier.perPeriod.fxUsed, tier.perYear.fxUsed]).map {
+                        .string($0.description)
+                    }),
                 "period": .string(tier.tier.period.description), "perPeriod": worst(tier.perPeriod),
                 "perYear": worst(tier.perYear),
             ])
@@ -303,73 +365,7 @@ extension PlanMargins {
         case .json:
             return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
         case .csv:
-            var t = TextTable([
-                .init("card"), .init("kind"), .init("key"), .init("period"), .init("currency"),
-                .init("price"), .init("worst_cost"),
-                .init("program"), .init("rate"), .init("proceeds"), .init("margin"),
-                .init("margin_share"), .init("periods"),
-                .init("margin_total"), .init("payback_periods"), .init("territory"),
-            ])
-            for m in all {
-                for r in m.rows {
-                    for l in r.lines {
-                        let c = r.price.price.currency.code
-                        for (kind, pm, n, total) in [
-                            ("year-one", l.yearOne, r.yearOnePeriods, l.yearOneTotal),
-                            ("later-year", l.afterYearOne, r.laterYearPeriods, l.laterYearTotal),
-                        ] {
-                            t.append([
-                                m.card.reference, kind, r.plan.productId, r.plan.period.description,
-                                c, r.price.price.amount.decimalText(),
-                                r.worst.cost.amount.decimalText(), l.program.name,
-                                pm.rate.decimalText(), pm.proceeds.amount.decimalText(),
-                                pm.margin.amount.decimalText(), pm.marginShare.decimalText(),
-                                String(n), total.amount.decimalText(), "", "",
-                            ])
-                        }
-                        if let intro = r.intro, let im = l.introMargin {
-                            t.append([
-                                m.card.reference, "offer", r.plan.productId,
-                                intro.offer.span.description, c, intro.price.amount.decimalText(),
-                                intro.worst.cost.amount.decimalText(), l.program.name,
-                                l.program.yearOne.decimalText(), "",
-                                im.amount.decimalText(), "", String(intro.offer.periods), "",
-                                l.paybackPeriods.map { String($0) } ?? "never", "",
-                            ])
-                        }
-                    }
-                }
-                for r in m.appleRows {
-                    let c = r.point.customerPrice
-                    for (kind, proceeds, margin) in [
-                        ("apple-year-one", r.point.proceeds, r.yearOne),
-                        ("apple-later-year", r.point.proceedsYear2, r.afterYearOne),
-                    ] {
-                        t.append([
-                            m.card.reference, kind, r.plan.productId, r.plan.period.description,
-                            c.currency.code, c.amount.decimalText(),
-                            r.worst?.cost.amount.decimalText() ?? "", "apple", "",
-                            proceeds?.amount.decimalText() ?? "",
-                            margin?.margin.amount.decimalText() ?? "",
-                            margin?.share.decimalText() ?? "", "", "", "", r.point.territory,
-                        ])
-                    }
-                }
-                if let tier = m.freeTier {
-                    t.append([
-                        m.card.reference, "free-tier", "", tier.tier.period.description,
-                        tier.perPeriod.cost.currency.code, "",
-                        tier.perPeriod.cost.amount.decimalText(), "", "", "", "", "", "", "", "",
-                        "",
-                    ])
-                    t.append([
-                        m.card.reference, "free-tier", "", "P1Y", tier.perYear.cost.currency.code,
-                        "",
-                        tier.perYear.cost.amount.decimalText(), "", "", "", "", "", "", "", "", "",
-                    ])
-                }
-            }
-            return t.csv()
+            return csv(all)
         case .markdown:
             return all.map { m in
                 var s = "## \(m.heading)\n\n"
@@ -405,5 +401,95 @@ extension PlanMargins {
                 return s + "\n" + m.notes.joined(separator: "\n") + "\n"
             }.joined(separator: "\n")
         }
+    }
+
+    /// The CSV of every card: one row per plan, currency (or storefront), program and
+    /// subscription year; one per offer; one per territory and year of Apple's files; two
+    /// for the free tier. `free_tier_share` and `free_tier_covered` are the free tier
+    /// against that year's margin ("no margin" when it is not positive, "any" when the free
+    /// tier costs nothing); `fx` names every rate the row's figures used and where it came
+    /// from. An offer the card gives no price in the row's currency is `offer-unpriced`.
+    static func csv(_ all: [PlanMargins]) -> String {
+        var t = TextTable([
+            .init("card"), .init("kind"), .init("key"), .init("period"), .init("currency"),
+            .init("price"), .init("worst_cost"),
+            .init("program"), .init("rate"), .init("proceeds"), .init("margin"),
+            .init("margin_share"), .init("periods"),
+            .init("margin_total"), .init("payback_periods"), .init("territory"),
+            .init("storefront"), .init("free_tier_share"), .init("free_tier_covered"),
+            .init("fx"),
+        ])
+        for m in all {
+            func fx(_ rates: [FXRate]) -> String { rates.map(m.fxText).joined(separator: "; ") }
+            for r in m.rows {
+                let rowFX = fx(r.fxUsed)
+                let sf = r.price.storefront ?? ""
+                for l in r.lines {
+                    let c = r.price.price.currency.code
+                    let shares: [(Exact?, Int128)?] = [
+                        l.freeUsers.map { ($0.yearOneShare, $0.yearOneCovered) },
+                        l.freeUsers.map { ($0.laterYearShare, $0.laterYearCovered) },
+                    ]
+                    for (i, (kind, pm, n, total)) in [
+                        ("year-one", l.yearOne, r.yearOnePeriods, l.yearOneTotal),
+                        ("later-year", l.afterYearOne, r.laterYearPeriods, l.laterYearTotal),
+                    ].enumerated() {
+                        let share = shares[i].map { $0.0?.decimalText() ?? "no margin" } ?? ""
+                        let covered =
+                            shares[i].map { $0.1 == Int128.max ? "any" : String($0.1) } ?? ""
+                        t.append([
+                            m.card.reference, kind, r.plan.productId, r.plan.period.description,
+                            c, r.price.price.amount.decimalText(),
+                            r.worst.cost.amount.decimalText(), l.program.name,
+                            pm.rate.decimalText(), pm.proceeds.amount.decimalText(),
+                            pm.margin.amount.decimalText(), pm.marginShare.decimalText(),
+                            String(n), total.amount.decimalText(), "", "", sf, share, covered,
+                            rowFX,
+                        ])
+                    }
+                    if let intro = r.intro {
+                        t.append([
+                            m.card.reference, intro.price == nil ? "offer-unpriced" : "offer",
+                            r.plan.productId, intro.offer.span.description, c,
+                            intro.price?.amount.decimalText() ?? "",
+                            intro.worst.cost.amount.decimalText(), l.program.name,
+                            l.program.yearOne.decimalText(), "",
+                            l.introMargin?.amount.decimalText() ?? "", "",
+                            String(intro.offer.periods), "",
+                            intro.price == nil
+                                ? "" : l.paybackPeriods.map { String($0) } ?? "never",
+                            "", sf, "", "", rowFX,
+                        ])
+                    }
+                }
+            }
+            for r in m.appleRows {
+                let c = r.point.customerPrice
+                for (kind, proceeds, margin) in [
+                    ("apple-year-one", r.point.proceeds, r.yearOne),
+                    ("apple-later-year", r.point.proceedsYear2, r.afterYearOne),
+                ] {
+                    t.append([
+                        m.card.reference, kind, r.plan.productId, r.plan.period.description,
+                        c.currency.code, c.amount.decimalText(),
+                        r.worst?.cost.amount.decimalText() ?? "", "apple", "",
+                        proceeds?.amount.decimalText() ?? "",
+                        margin?.margin.amount.decimalText() ?? "",
+                        margin?.share?.decimalText() ?? "", "", "", "", r.point.territory, "", "",
+                        "", fx(r.fxUsed),
+                    ])
+                }
+            }
+            if let tier = m.freeTier {
+                for w in [tier.perPeriod, tier.perYear] {
+                    t.append([
+                        m.card.reference, "free-tier", "", w.span.description,
+                        w.cost.currency.code, "", w.cost.amount.decimalText(), "", "", "", "",
+                        "", "", "", "", "", "", "", "", fx(w.fxUsed),
+                    ])
+                }
+            }
+        }
+        return t.csv()
     }
 }

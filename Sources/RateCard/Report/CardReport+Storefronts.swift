@@ -9,8 +9,7 @@ extension CardReport {
             return CardReport.markSVG(try chart.svg(), source: paths.display(card.source.path))
         } catch {
             throw .worstCase(
-                card: card.reference, path: paths.display(card.source.path),
-                .arithmetic("the storefront chart: \(error)"))
+                WorstCaseFailure(.arithmetic("the storefront chart: \(error)"), card: card))
         }
     }
 
@@ -38,13 +37,13 @@ extension CardReport {
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds), StorefrontMargins.money(r.worstCost),
                 StorefrontMargins.money(r.margin),
-                r.marginShare.map { Format.percent($0) } ?? "no FX rate",
+                StorefrontMargins.shareText(r),
             ])
         }
         lines.append(t.markdown())
         for w in s.worstPerPack {
             lines.append(
-                "- Worst storefront of \(ReportText.code(w.pack.productId)): \(w.territory), \(w.marginShare.map { Format.percent($0) } ?? Format.missing) of \(StorefrontMargins.show(w.customerPrice))."
+                "- Worst storefront of \(ReportText.code(w.pack.productId)): \(w.territory), \(StorefrontMargins.shareText(w)) of \(StorefrontMargins.show(w.customerPrice))."
             )
         }
         if !s.fxUsed.isEmpty {
@@ -52,8 +51,11 @@ extension CardReport {
                 "- Worst costs converted at \(s.fxUsed.map(CardReport.fxText).joined(separator: ", "))\(s.fx.placeholder ? " (placeholder rates)" : "")."
             )
         }
+        for gap in s.warnings.filter({ $0.severity != .note }) {
+            lines.append("- \(gap.severity == .error ? "Error" : "Warning"): \(gap.message).")
+        }
         lines.append(
-            "- Modelled proceeds = price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the currency's minor unit."
+            "- Modelled proceeds = price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the unit Apple pays in (the currency's minor unit unless the storefront data gives a `currencyUnit`)."
         )
         lines.append("")
         return lines

@@ -35,7 +35,7 @@ struct CardReport: Sendable {
                 storefronts = nil
             }
         } catch {
-            throw .worstCase(card: card.reference, path: paths.display(card.source.path), error)
+            throw .worstCase(WorstCaseFailure(error, card: card))
         }
     }
 
@@ -81,21 +81,31 @@ struct ReportPaths: Sendable, Hashable {
 }
 
 /// Why a report could not be generated.
-public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
-    case worstCase(card: String, path: String, WorstCaseError)
+public enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+    /// A card's worst case cannot be computed: its findings, as every command gives them.
+    case worstCase(WorstCaseFailure)
     case chart(card: String, path: String, MarginChartError)
 
     public var description: String {
         switch self {
-        case .worstCase(let card, _, let e): "\(card): cannot compute the worst case: \(e)"
+        case .worstCase(let f): f.description
         case .chart(let card, _, let e): "\(card): \(e)"
         }
     }
 
-    /// The card file the error is about.
-    public var path: String {
+    public var diagnostics: [Diagnostic] {
         switch self {
-        case .worstCase(_, let p, _), .chart(_, let p, _): p
+        case .worstCase(let f): f.diagnostics
+        case .chart(_, let path, _): [Diagnostic(path: path, message: description)]
+        }
+    }
+
+    public var summary: String? { nil }
+
+    public var failureClass: FailureClass {
+        switch self {
+        case .worstCase(let f): f.failureClass
+        case .chart: .unreadable
         }
     }
 }

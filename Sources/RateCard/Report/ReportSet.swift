@@ -128,7 +128,7 @@ public struct ReportSet: Sendable {
 
     /// Why the reports folder could not be brought up to date. Files written before the
     /// failure are complete (each write is atomic).
-    public enum WriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum WriteError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
         case folder(path: String, reason: String)
         case file(AtomicFileError)
         case remove(path: String, reason: String)
@@ -142,6 +142,10 @@ public struct ReportSet: Sendable {
                 "cannot remove the outdated generated report '\(path)': \(reason)"
             }
         }
+
+        public var diagnostics: [Diagnostic] { [] }
+        public var summary: String? { description }
+        public var failureClass: FailureClass { .unreadable }
     }
 
     /// Names of the `.md` and `.svg` files directly in `directory` that carry the

@@ -137,6 +137,27 @@ struct AppStoreConnectFile: Sendable, Hashable {
             for res in data + included where scheduleTypes.contains(res.type) {
                 for id in listIDs(res, "manualPrices") { manualIDs.insert(id) }
             }
+            // A schedule lists its prices by id; each must be in the file (saved with
+            // include=manualPrices,automaticPrices), as a missing price point is an error: a
+            // price that is not there would otherwise contribute nothing, silently.
+            let recordIDs = Set(records.map { $0.0.id })
+            for res in data where scheduleTypes.contains(res.type) {
+                var listed = 0
+                for list in ["manualPrices", "automaticPrices"] {
+                    for (i, (id, node)) in listIDNodes(res, list).enumerated() {
+                        listed += 1
+                        guard !recordIDs.contains(id) else { continue }
+                        r.error(
+                            "\(res.field).relationships.\(list).data[\(i)].id: price \"\(FieldReader.excerpt(id))\" is not in included[] (save the schedule with include=manualPrices,automaticPrices)",
+                            at: node.location)
+                    }
+                }
+                if listed == 0 && records.isEmpty {
+                    r.error(
+                        "\(res.field): the price schedule lists no prices and the file holds none (save it with include=manualPrices,automaticPrices, or save its manualPrices and automaticPrices)",
+                        at: res.node.location)
+                }
+            }
             var scheduled: [AppleScheduledPrice] = []
             for (res, pointID, pointNode, _) in records {
                 guard let p = points[pointID] else {
@@ -249,6 +270,16 @@ struct AppStoreConnectFile: Sendable, Hashable {
             return (id, idNode)
         }
 
+        /// The ids of a schedule's `relationships.<name>.data[]`, with where each is written.
+        func listIDNodes(_ res: Resource, _ name: String) -> [(String, JSONNode)] {
+            guard let data = res.node["relationships"]?[name]?["data"],
+                case .array(let items) = data.value
+            else { return [] }
+            return items.compactMap { item in
+                item["id"].flatMap { n in if case .string(let s) = n.value { (s, n) } else { nil } }
+            }
+        }
+
         /// The ids of a schedule's `relationships.<name>.data[]`.
         func listIDs(_ res: Resource, _ name: String) -> [String] {
             guard let data = res.node["relationships"]?[name]?["data"],
@@ -312,10 +343,19 @@ struct AppStoreConnectFile: Sendable, Hashable {
                 r.error("\(f).attributes.proceeds: missing required field", at: attrsNode.location)
             }
             var proceeds = proceedsNode.flatMap { amount($0, "\(f).attributes.proceeds", currency) }
-            let year2 = attrs["proceedsYear2"].flatMap {
-                amount($0.value, "\(f).attributes.proceedsYear2", currency)
+            let year2Node = attrs["proceedsYear2"]?.value
+            let year2 = year2Node.flatMap {
+                amount($0, "\(f).attributes.proceedsYear2", currency)
             }
             guard let price else { return nil }
+            // Apple never pays more than the customer pays, in any subscription year.
+            if let y2 = year2, y2.amount > price.amount, let year2Node {
+                r.error(
+                    "\(f).attributes.proceedsYear2: \(y2) is more than the customer price \(price)",
+                    at: year2Node.location)
+                return nil
+            }
+            if year2 == nil, year2Node != nil { return nil }
             if let p = proceeds, p.amount.isZero, price.amount.isPositive, let proceedsNode {
                 warnings.append(
                     Diagnostic(

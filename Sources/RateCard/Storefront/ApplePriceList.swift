@@ -77,8 +77,11 @@ public struct ApplePriceList: Sendable, Hashable {
     /// before automatic; an old price ends on the day the new one starts). Otherwise a
     /// territory with one price point has that one; one with several (a list of every
     /// point of the product) has the one whose customer price is the card's price in that
-    /// currency, else none and a warning.
-    func resolve(on date: CalendarDate, cardPrices: [PackPrice]) -> (
+    /// currency (its own price when the card prices that storefront), else none and a
+    /// warning. A territory whose schedule has no price in force on the date is a warning.
+    func resolve(
+        on date: CalendarDate, cardPrices: [PackPrice], preferring prices: TerritoryPrices? = nil
+    ) -> (
         prices: [String: Resolved], diagnostics: [Diagnostic]
     ) {
         var out: [String: Resolved] = [:]
@@ -90,7 +93,20 @@ public struct ApplePriceList: Sendable, Hashable {
             let entries = uniqueByID(scheduled.filter { $0.territory == territory })
             let now = entries.filter { $0.applies(on: date) }
             let chosen = now.filter(\.manual).isEmpty ? now : now.filter(\.manual)
-            guard let first = chosen.first else { continue }
+            guard let first = chosen.first else {
+                if let any = entries.first {
+                    let spans = entries.map { e in
+                        "\(e.start.map(\.description) ?? "ever") to \(e.end.map(\.description) ?? "open")"
+                    }
+                    diagnostics.append(
+                        Diagnostic(
+                            path: any.point.path, location: any.location, severity: .warning,
+                            message:
+                                "\(productId) in \(territory): no price of the schedule is in force on \(date) (\(spans.joined(separator: ", "))); Apple's figures are not used there",
+                            rule: .check(.appleSchedule)))
+                }
+                continue
+            }
             if chosen.count > 1 {
                 diagnostics.append(
                     Diagnostic(
@@ -110,8 +126,13 @@ public struct ApplePriceList: Sendable, Hashable {
                 out[territory] = Resolved(point: candidates[0], scheduled: nil)
                 continue
             }
-            let wanted = cardPrices.filter { $0.storefront == nil || $0.storefront == territory }
-                .map(\.price)
+            let wanted: [Money]
+            if let own = prices?.specific[territory] {
+                wanted = [own.price]
+            } else {
+                wanted = cardPrices.filter { $0.storefront == nil || $0.storefront == territory }
+                    .map(\.price)
+            }
             let matching = candidates.filter { c in
                 wanted.contains {
                     $0.currency == c.customerPrice.currency && $0.amount == c.customerPrice.amount

@@ -3,8 +3,8 @@
 ///     net       = price ÷ (1 + tax)          (tax-inclusive storefronts; else the price)
 ///     proceeds  = net × (1 − commission) − net × digital services tax
 ///
-/// then rounded once, half-even, to the currency's minor unit, since Apple pays whole minor
-/// units. Apple's own published proceeds round in ways no single rule reproduces (0.693 is
+/// then rounded once, half-even, to the unit Apple pays in (the currency's minor unit, or the
+/// storefront data's `currencyUnit`: whole forints in Hungary), since Apple pays whole units. Apple's own published proceeds round in ways no single rule reproduces (0.693 is
 /// paid as 0.70, 0.973 as 0.97), so a cross-check allows a difference of one minor unit.
 struct ModelledProceeds: Sendable, Hashable {
     let price: Money
@@ -16,7 +16,7 @@ struct ModelledProceeds: Sendable, Hashable {
     let regime: CommissionRegime
     /// Proceeds before rounding.
     let exact: Money
-    /// Proceeds rounded half-even to the currency's minor unit: what the model says Apple pays.
+    /// Proceeds rounded half-even to the storefront's payment unit: what the model says Apple pays.
     let rounded: Money
 
     /// How modelled proceeds are rounded to the currency's minor unit.
@@ -35,17 +35,15 @@ struct ModelledProceeds: Sendable, Hashable {
             digitalServicesTax = Money(dst, price.currency)
             exact = Money(kept, price.currency)
             rounded = Money(
-                try ModelledProceeds.roundToMinorUnit(kept, price.currency), price.currency)
+                try ModelledProceeds.round(kept, places: storefront.paymentScale), price.currency)
         } catch {
             throw .arithmetic(error)
         }
     }
 
-    /// `amount` rounded half-even to whole minor units of `currency`.
-    static func roundToMinorUnit(_ amount: Exact, _ currency: Currency) throws(ArithmeticError)
-        -> Exact
-    {
-        let steps = try amount.scaled(currency.minorUnits, rule: rounding)
-        return try Exact(steps, over: try Exact.powerOfTen(currency.minorUnits))
+    /// `amount` rounded half-even to `places` decimals (the storefront's payment unit).
+    static func round(_ amount: Exact, places: Int) throws(ArithmeticError) -> Exact {
+        let steps = try amount.scaled(places, rule: rounding)
+        return try Exact(steps, over: try Exact.powerOfTen(places))
     }
 }

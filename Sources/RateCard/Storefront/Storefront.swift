@@ -13,6 +13,11 @@ struct Storefront: Sendable, Hashable {
     let tax: Exact
     /// A digital services tax Apple deducts, as a share of the tax-exclusive price.
     let digitalServicesTax: Exact
+    /// The decimal places of the amounts Apple prices and pays in here: the currency's ISO
+    /// 4217 minor unit unless the data says Apple uses a coarser unit (`currencyUnit`:
+    /// Hungary's HUF and Indonesia's IDR are paid in whole units, though ISO gives them
+    /// two decimals). The cross-check tolerance and the rounding of modelled proceeds.
+    let paymentScale: Int
     /// Regimes that replace the file's default ones in this territory.
     let commission: [CommissionRegime]
     /// The figures are not confirmed against Apple's own data.
@@ -22,7 +27,7 @@ struct Storefront: Sendable, Hashable {
 
     init(
         territory: String, name: String, currency: Currency, taxIncluded: Bool, tax: Exact,
-        digitalServicesTax: Exact = .zero,
+        digitalServicesTax: Exact = .zero, paymentScale: Int? = nil,
         commission: [CommissionRegime] = [], placeholder: Bool = false, note: String? = nil,
         location: SourceLocation = .start
     ) {
@@ -32,9 +37,17 @@ struct Storefront: Sendable, Hashable {
         self.taxIncluded = taxIncluded
         self.tax = tax
         self.digitalServicesTax = digitalServicesTax
+        self.paymentScale = paymentScale ?? currency.minorUnits
         self.commission = commission
         self.placeholder = placeholder
         self.note = note
         self.location = location
+    }
+}
+
+extension Storefront {
+    /// The smallest amount Apple pays here, as an exact value (0.01, or 1 for HUF).
+    var paymentUnit: Exact {
+        (try? Exact(1, over: Exact.powerOfTen(paymentScale))) ?? .one
     }
 }

@@ -22,6 +22,13 @@ extension StorefrontMargins {
         return s
     }
 
+    /// The margin % cell for people: the share, "free" for a price of 0, else why there is none.
+    static func shareText(_ r: Row) -> String {
+        if let share = r.marginShare { return Format.percent(share) }
+        if r.isFree { return "free" }
+        return r.gap?.rawValue ?? Format.missing
+    }
+
     /// Margin share × 100, exact.
     static func percentValue(_ share: Exact?) -> Exact? {
         share.flatMap { try? $0.multiplied(by: 100) }
@@ -43,8 +50,7 @@ extension StorefrontMargins {
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds),
                 r.proceedsSource?.rawValue ?? Format.missing, StorefrontMargins.money(r.worstCost),
-                StorefrontMargins.money(r.margin),
-                r.marginShare.map { Format.percent($0) } ?? Format.missing,
+                StorefrontMargins.money(r.margin), StorefrontMargins.shareText(r),
             ])
         }
         return t
@@ -62,7 +68,7 @@ extension StorefrontMargins {
                 r.pack.productId, r.territory, r.customerPrice.currency.code,
                 StorefrontMargins.money(r.customerPrice), StorefrontMargins.money(r.proceeds),
                 StorefrontMargins.money(r.worstCost), StorefrontMargins.money(r.margin),
-                r.marginShare.map { Format.percent($0) } ?? Format.missing,
+                StorefrontMargins.shareText(r),
             ])
         }
         return t
@@ -80,14 +86,26 @@ extension StorefrontMargins {
         } else {
             out.append("no storefront data file: only Apple's figures are shown")
         }
-        if !fxUsed.isEmpty {
+        let fileRates = fxUsed.filter { !$0.fromCommandLine }
+        let commandLineRates = fxUsed.filter(\.fromCommandLine)
+        if !fileRates.isEmpty {
             let d = fx.date.map { " dated \($0)" } ?? ""
             out.append(
                 "FX\(d) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : "")): "
-                    + fxUsed.map(\.description).joined(separator: ", "))
+                    + fileRates.map(\.description).joined(separator: ", "))
+        }
+        if !commandLineRates.isEmpty {
+            out.append(
+                "FX given on the command line: "
+                    + commandLineRates.map(\.description).joined(separator: ", "))
+        }
+        if rows.contains(where: { $0.gap != nil }) {
+            out.append(
+                "rows without a margin say why in the margin % column (no FX rate, no proceeds, no regime in force, not in storefront data); the warnings name what to add"
+            )
         }
         out.append(
-            "proceeds: \"apple\" is App Store Connect's figure; \"modelled\" is price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the minor unit; a difference of more than one minor unit between the two is a warning"
+            "proceeds: \"apple\" is App Store Connect's figure; \"modelled\" is price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the unit Apple pays in (the minor unit, or the storefront data's currencyUnit); a difference of more than that unit between the two is a warning"
         )
         out.append(
             "amounts rounded half-even to the currency's minor unit for display; worst costs are the worst case converted at the FX rates named"
@@ -113,6 +131,8 @@ extension StorefrontMargins {
                 "marginPercent": StorefrontMargins.percentValue(r.marginShare).map { .decimal($0) }
                     ?? .null,
                 "fx": .array(r.fxUsed.map { .string($0.description) }),
+                "free": .bool(r.isFree),
+                "missing": r.gap.map { .string($0.rawValue) } ?? .null,
             ]
             if let sf = r.storefront {
                 o["name"] = .string(sf.name)
@@ -136,7 +156,15 @@ extension StorefrontMargins {
         }
         var fxObject: [String: JSONOutput] = [
             "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder),
-            "used": .array(fxUsed.map { .string($0.description) }),
+            "used": .array(
+                fxUsed.map {
+                    .object([
+                        "base": .string($0.base.code), "quote": .string($0.quote.code),
+                        "rate": .decimal($0.rate),
+                        "from": .string($0.fromCommandLine ? "command line" : "file"),
+                    ])
+                }),
+            "restsOnPlaceholder": .bool(fx.placeholder && fxUsed.contains { !$0.fromCommandLine }),
         ]
         if let d = fx.date { fxObject["date"] = .string(d.description) }
         return .object([

@@ -4,21 +4,35 @@
 /// Proceeds come from Apple's own price points where a file is bound to the pack, else they
 /// are modelled from the storefront data file (`ModelledProceeds`); where both exist they
 /// are cross-checked. The worst-case cost is the engine's (`WorstCaseEngine`), converted
-/// into each storefront's currency with the FX table; a currency without a rate keeps its
-/// row, with no margin and a warning.
+/// into each storefront's currency with the FX table. A row whose margin cannot be computed
+/// (no FX rate, no proceeds, no regime in force, a territory the data lacks) stays, with
+/// what is known and a `gaps` diagnostic that says what is missing; `check` makes those
+/// errors, since a floor it cannot compute is not a floor that holds.
 public struct StorefrontMargins: Sendable {
     let card: RateCard
     let program: StoreProgram
     /// The date prices and commission regimes are taken at.
     let date: CalendarDate
-    /// Worst margin share first; rows without a margin (no FX rate, no proceeds) last.
+    /// Worst first: free rows (a price of 0), then by margin share; rows without a margin last.
     let rows: [Row]
-    /// Cross-check differences, missing rates, pages not loaded: each names its figures.
-    public let warnings: [Diagnostic]
+    /// What is wrong or worth knowing apart from missing margins: card prices for no
+    /// territory, Apple's price differing from the card's, cross-check differences, pages
+    /// not loaded. Errors and warnings.
+    let findings: [Diagnostic]
+    /// Rows whose margin cannot be computed, each said once (warnings; `check` reports them
+    /// as errors).
+    let gaps: [Diagnostic]
     let fx: FXTable
-    /// Every FX rate a row used.
+    /// Every FX rate a row used, in the order first needed.
     let fxUsed: [FXRate]
     let storefronts: StorefrontTable?
+
+    /// Every diagnostic, sorted: what `margin storefronts` prints on stderr.
+    public var warnings: [Diagnostic] { (findings + gaps).sorted() }
+
+    /// 1 when a finding is an error (a card price for no territory, Apple's price differing
+    /// from the card's), else 0.
+    public var exitCode: Int32 { findings.contains { $0.severity == .error } ? 1 : 0 }
 
     /// Where a row's proceeds come from.
     enum ProceedsSource: String, Sendable, Hashable {
@@ -28,13 +42,25 @@ public struct StorefrontMargins: Sendable {
         case modelled
     }
 
+    /// Why a row has no margin.
+    enum Gap: String, Sendable, Hashable {
+        /// No FX rate converts the worst-case cost into the storefront's currency.
+        case noFXRate = "no FX rate"
+        /// Apple states no proceeds and the storefront data cannot model them.
+        case noProceeds = "no proceeds"
+        /// No commission regime of the program is in force on the date.
+        case noRegime = "no regime in force"
+        /// The territory is not in the storefront data file (and no Apple file covers it).
+        case notInData = "not in storefront data"
+    }
+
     /// One pack in one territory.
     struct Row: Sendable, Hashable {
         let pack: Pack
         let territory: String
         let storefront: Storefront?
         let customerPrice: Money
-        /// What Apple pays: Apple's figure, else the model's (rounded to the minor unit).
+        /// What Apple pays: Apple's figure, else the model's (rounded to the payment unit).
         let proceeds: Money?
         let proceedsSource: ProceedsSource?
         let apple: ApplePricePoint?
@@ -44,16 +70,23 @@ public struct StorefrontMargins: Sendable {
         let fxUsed: [FXRate]
         /// proceeds − worst-case cost
         let margin: Money?
-        /// margin ÷ customer price
+        /// margin ÷ customer price; nil when the price is 0 (a free row) or there is no margin.
         let marginShare: Exact?
+        /// Why there is no margin, when there is none.
+        let gap: Gap?
         /// Where the price was read: the Apple file's point, else the card's price.
         let path: String
         let location: SourceLocation
+
+        /// A pack sold for nothing (Apple's price point of 0): every credit is given away.
+        var isFree: Bool { !customerPrice.amount.isPositive && pack.credits > 0 }
     }
 
-    /// The tolerance of the cross-check: one minor unit of the currency (Apple rounds).
-    static func tolerance(_ currency: Currency) -> Exact {
-        (try? Exact(1, over: (try? Exact.powerOfTen(currency.minorUnits)) ?? 1)) ?? .one
+    /// The tolerance of the cross-check: the unit Apple pays in (one minor unit of the
+    /// currency, or the storefront data's `currencyUnit`: 1 for HUF), since Apple rounds.
+    static func tolerance(_ currency: Currency, storefront: Storefront? = nil) -> Exact {
+        if let storefront { return storefront.paymentUnit }
+        return (try? Exact(1, over: Exact.powerOfTen(currency.minorUnits))) ?? .one
     }
 
     public init(
@@ -70,11 +103,8 @@ public struct StorefrontMargins: Sendable {
         let table = repository.storefronts
         self.storefronts = table
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
-        let providerCurrencies = Set(
-            PackMargins.providers(of: card, in: repository).map(\.currency))
         var rows: [Row] = []
-        var warnings: [Diagnostic] = []
-        var used: [FXRate] = []
+        var findings: [Diagnostic] = []
         for pack in card.packs {
             var costs: [Currency: (Money?, [FXRate])] = [:]
             func cost(_ currency: Currency) throws(WorstCaseError) -> (Money?, [FXRate]) {
@@ -82,13 +112,8 @@ public struct StorefrontMargins: Sendable {
                 var result: (Money?, [FXRate])
                 do {
                     let w = try engine.worstCase(credits: pack.credits, in: currency, fx: fx)
-                    var rates: [FXRate] = []
-                    if providerCurrencies.count == 1, let pc = providerCurrencies.first,
-                        pc != currency, !w.cost.amount.isZero
-                    {
-                        rates = (try? fx.factor(from: pc, to: currency).used) ?? []
-                    }
-                    result = (w.cost, rates)
+                    // Every rate the figure rests on, however many provider currencies it mixes.
+                    result = (w.cost, w.fxUsed)
                 } catch {
                     guard case .fx(.noRate) = error else { throw error }
                     result = (nil, [])
@@ -96,37 +121,53 @@ public struct StorefrontMargins: Sendable {
                 costs[currency] = result
                 return result
             }
+            let prices = TerritoryPrices(pack, card: card, table: table, findings: &findings)
             var covered = Set<String>()
             if let list = priceLists[pack.productId] {
-                warnings.append(contentsOf: list.warnings)
-                let (prices, diagnostics) = list.resolve(on: date, cardPrices: pack.prices)
-                warnings.append(contentsOf: diagnostics)
-                for territory in prices.keys.sorted() {
-                    guard let resolved = prices[territory] else { continue }
+                findings.append(contentsOf: list.warnings)
+                let (resolved, diagnostics) = list.resolve(
+                    on: date, cardPrices: pack.prices, preferring: prices)
+                findings.append(contentsOf: diagnostics)
+                for territory in resolved.keys.sorted() {
+                    guard let point = resolved[territory]?.point else { continue }
                     covered.insert(territory)
-                    let point = resolved.point
+                    if let own = prices.price(
+                        for: territory, currency: point.customerPrice.currency),
+                        own.price.currency != point.customerPrice.currency
+                            || own.price.amount != point.customerPrice.amount
+                    {
+                        findings.append(
+                            Diagnostic(
+                                path: point.path, location: point.location,
+                                message:
+                                    "\(pack.productId) in \(territory): Apple's price is \(StorefrontMargins.show(point.customerPrice)) but the card \(card.reference) prices the pack at \(StorefrontMargins.show(own.price)) there (\(card.source.path):\(own.location.line):\(own.location.column)); the figures use Apple's price: bind the product's own file, or correct the card",
+                                rule: .check(.applePrice)))
+                    }
                     let sf = table?.storefront(territory)
                     var modelled: ModelledProceeds?
-                    if let sf {
+                    var gap: Gap?
+                    if let sf, let table {
                         if sf.currency != point.customerPrice.currency {
-                            warnings.append(
+                            findings.append(
                                 Diagnostic(
                                     path: point.path, location: point.location, severity: .warning,
                                     message:
                                         "\(pack.productId) in \(territory): Apple prices in \(point.customerPrice.currency) but the storefront data says \(sf.currency); the model is not used",
                                     rule: .check(.storefrontCurrency)))
-                        } else if let regime = table?.regime(for: sf, program: program, on: date) {
+                        } else if let regime = table.regime(for: sf, program: program, on: date) {
                             do throws(MoneyError) {
                                 modelled = try ModelledProceeds(
                                     price: point.customerPrice, storefront: sf, regime: regime)
                             } catch { throw .fx(error) }
+                        } else if point.proceeds == nil {
+                            gap = .noRegime
                         }
                     }
                     if let apple = point.proceeds, let m = modelled {
                         let diff = (try? apple.amount.subtracting(m.rounded.amount)) ?? .zero
                         let magnitude = diff.isNegative ? ((try? diff.negated()) ?? diff) : diff
-                        if StorefrontMargins.tolerance(apple.currency) < magnitude {
-                            warnings.append(
+                        if StorefrontMargins.tolerance(apple.currency, storefront: sf) < magnitude {
+                            findings.append(
                                 Diagnostic(
                                     path: point.path, location: point.location, severity: .warning,
                                     message:
@@ -137,66 +178,63 @@ public struct StorefrontMargins: Sendable {
                     let proceeds = point.proceeds ?? modelled?.rounded
                     let source: ProceedsSource? =
                         point.proceeds != nil ? .apple : (modelled != nil ? .modelled : nil)
-                    if proceeds == nil {
-                        warnings.append(
-                            Diagnostic(
-                                path: point.path, location: point.location, severity: .warning,
-                                message:
-                                    "\(pack.productId) in \(territory): Apple states no proceeds and the storefront data does not cover \(territory); no margin",
-                                rule: .check(.storefrontProceeds)))
-                    }
-                    let row = try StorefrontMargins.makeRow(
-                        pack, territory, sf, point.customerPrice, proceeds, source, point, modelled,
-                        cost, path: point.path, location: point.location)
-                    rows.append(row)
+                    if proceeds == nil, gap == nil { gap = sf == nil ? .notInData : .noProceeds }
+                    rows.append(
+                        try StorefrontMargins.makeRow(
+                            pack, territory, sf, point.customerPrice, proceeds, source, point,
+                            modelled, gap, cost, path: point.path, location: point.location))
                 }
             }
-            // Storefronts the card prices (by currency, or by the price's storefront) that
-            // no Apple file covered: modelled.
+            // Storefronts of the data file the card prices (its storefront's own price, else
+            // the price in the storefront's currency) that no Apple file covered: modelled.
             if let table {
-                for price in pack.prices {
-                    let targets =
-                        price.storefront.map { s in table.storefront(s).map { [$0] } ?? [] }
-                        ?? table.storefronts(in: price.price.currency)
-                    for sf in targets
-                    where !covered.contains(sf.territory) && sf.currency == price.price.currency {
-                        covered.insert(sf.territory)
-                        guard let regime = table.regime(for: sf, program: program, on: date) else {
-                            continue
-                        }
-                        let m: ModelledProceeds
+                for sf in table.storefronts where !covered.contains(sf.territory) {
+                    guard let price = prices.price(for: sf.territory, currency: sf.currency),
+                        price.price.currency == sf.currency
+                    else { continue }
+                    covered.insert(sf.territory)
+                    var modelled: ModelledProceeds?
+                    if let regime = table.regime(for: sf, program: program, on: date) {
                         do throws(MoneyError) {
-                            m = try ModelledProceeds(
+                            modelled = try ModelledProceeds(
                                 price: price.price, storefront: sf, regime: regime)
                         } catch { throw .fx(error) }
-                        rows.append(
-                            try StorefrontMargins.makeRow(
-                                pack, sf.territory, sf, price.price, m.rounded, .modelled, nil, m,
-                                cost, path: card.source.path, location: price.location))
                     }
+                    rows.append(
+                        try StorefrontMargins.makeRow(
+                            pack, sf.territory, sf, price.price, modelled?.rounded,
+                            modelled == nil ? nil : .modelled, nil, modelled,
+                            modelled == nil ? .noRegime : nil, cost, path: card.source.path,
+                            location: price.location))
                 }
             }
-        }
-        for r in rows {
-            for rate in r.fxUsed where !used.contains(rate) { used.append(rate) }
-            if r.worstCost == nil {
-                warnings.append(
-                    Diagnostic(
-                        path: r.path, location: r.location, severity: .warning,
-                        message:
-                            "\(r.pack.productId) in \(r.territory): no FX rate converts the worst-case cost into \(r.customerPrice.currency) (add one to the FX file or pass --fx); no margin",
-                        rule: .check(.storefrontFX)))
+            // A territory the card prices that neither an Apple file nor the data covers:
+            // listed with its price and worst-case cost, and said.
+            for (territory, price) in prices.specific.sorted(by: { $0.key < $1.key })
+            where !covered.contains(territory) {
+                covered.insert(territory)
+                rows.append(
+                    try StorefrontMargins.makeRow(
+                        pack, territory, nil, price.price, nil, nil, nil, nil, .notInData, cost,
+                        path: card.source.path, location: price.location))
             }
         }
+        var used: [FXRate] = []
+        for r in rows {
+            for rate in r.fxUsed where !used.contains(rate) { used.append(rate) }
+        }
         self.rows = rows.sorted(by: StorefrontMargins.worstFirst)
-        self.warnings = warnings.sorted()
+        self.findings = findings.sorted()
+        self.gaps = StorefrontMargins.gapDiagnostics(
+            rows, card: card, table: table, program: program, date: date
+        ).sorted()
         self.fxUsed = used
     }
 
     private static func makeRow(
         _ pack: Pack, _ territory: String, _ sf: Storefront?, _ price: Money, _ proceeds: Money?,
         _ source: ProceedsSource?,
-        _ apple: ApplePricePoint?, _ modelled: ModelledProceeds?,
+        _ apple: ApplePricePoint?, _ modelled: ModelledProceeds?, _ gap: Gap?,
         _ cost: (Currency) throws(WorstCaseError) -> (Money?, [FXRate]),
         path: String, location: SourceLocation
     ) throws(WorstCaseError) -> Row {
@@ -207,7 +245,7 @@ public struct StorefrontMargins: Sendable {
             do {
                 let m = try proceeds.subtracting(worst)
                 margin = m
-                share = price.amount.isZero ? nil : try m.amount.divided(by: price.amount)
+                share = price.amount.isPositive ? try m.amount.divided(by: price.amount) : nil
             } catch {
                 throw .arithmetic(
                     "pack \(pack.productId) in \(territory): the margin is too large to compute exactly"
@@ -218,22 +256,79 @@ public struct StorefrontMargins: Sendable {
             pack: pack, territory: territory, storefront: sf, customerPrice: price,
             proceeds: proceeds, proceedsSource: source, apple: apple,
             modelled: modelled, worstCost: worst, fxUsed: rates, margin: margin, marginShare: share,
-            path: path, location: location)
+            gap: margin == nil ? (gap ?? .noFXRate) : nil, path: path, location: location)
     }
 
-    static func worstFirst(_ a: Row, _ b: Row) -> Bool {
-        switch (a.marginShare, b.marginShare) {
-        case (let x?, let y?) where x != y: return x < y
-        case (nil, _?): return false
-        case (_?, nil): return true
-        default: return (a.pack.productId, a.territory) < (b.pack.productId, b.territory)
+    /// One diagnostic per row without a margin; rows with no regime in force are said once
+    /// per card (they share the cause: the date and the program).
+    static func gapDiagnostics(
+        _ rows: [Row], card: RateCard, table: StorefrontTable?, program: StoreProgram,
+        date: CalendarDate
+    ) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var noRegime: [Row] = []
+        for r in rows {
+            guard let gap = r.gap else { continue }
+            let head = "\(r.pack.productId) in \(r.territory)"
+            switch gap {
+            case .noFXRate:
+                out.append(
+                    Diagnostic(
+                        path: r.path, location: r.location, severity: .warning,
+                        message:
+                            "\(head): no FX rate converts the worst-case cost into \(r.customerPrice.currency) (add one to the FX file or pass --fx); no margin",
+                        rule: .check(.storefrontFX)))
+            case .noProceeds:
+                out.append(
+                    Diagnostic(
+                        path: r.path, location: r.location, severity: .warning,
+                        message:
+                            "\(head): Apple states no proceeds and the storefront data cannot model them (Apple prices in \(r.customerPrice.currency.code), the data in \(r.storefront?.currency.code ?? "nothing")); no margin",
+                        rule: .check(.storefrontProceeds)))
+            case .notInData:
+                let data =
+                    table.map { "\($0.source.path) has no \(r.territory)" }
+                    ?? "there is no storefront data file"
+                out.append(
+                    Diagnostic(
+                        path: r.path, location: r.location, severity: .warning,
+                        message:
+                            "\(head): \(data), so its tax and commission are unknown, and no App Store Connect file gives its proceeds; listed at \(show(r.customerPrice)) with the worst-case cost \(r.worstCost.map(show) ?? "(no FX rate)") and no margin: add the territory to the storefront data or pass its price points",
+                        rule: .check(.storefrontProceeds)))
+            case .noRegime:
+                noRegime.append(r)
+            }
         }
+        if !noRegime.isEmpty, let table {
+            let regimes = table.commission.filter { $0.program == program }
+                .sorted { $0.from < $1.from }
+                .map { "from \($0.from)\($0.until.map { " until \($0)" } ?? "")" }
+            let territories = Set(noRegime.map(\.territory)).sorted()
+            out.append(
+                Diagnostic(
+                    path: table.source.path, location: table.source.location, severity: .warning,
+                    message:
+                        "\(card.reference): no \(program.rawValue) commission regime of the storefront data is in force on \(date) (its default regimes: \(regimes.isEmpty ? "none" : regimes.joined(separator: ", "))), so proceeds cannot be modelled in \(territories.joined(separator: ", ")) (\(Set(noRegime.map(\.pack.productId)).sorted().joined(separator: ", "))); no margin there: pass --at a date a regime covers, or Apple's price points",
+                    rule: .check(.storefrontRegime)))
+        }
+        return out
     }
 
-    /// The worst storefront of each pack (by margin share), in the card's pack order.
+    /// Free rows first, then by margin share, then rows without a margin; ties by pack and
+    /// territory.
+    static func worstFirst(_ a: Row, _ b: Row) -> Bool {
+        func rank(_ r: Row) -> Int { r.isFree ? 0 : (r.marginShare != nil ? 1 : 2) }
+        let (ra, rb) = (rank(a), rank(b))
+        if ra != rb { return ra < rb }
+        if let x = a.marginShare, let y = b.marginShare, x != y { return x < y }
+        return (a.pack.productId, a.territory) < (b.pack.productId, b.territory)
+    }
+
+    /// The worst storefront of each pack (a free one, else the lowest margin share), in the
+    /// card's pack order.
     var worstPerPack: [Row] {
         card.packs.compactMap { p in
-            rows.first { $0.pack.productId == p.productId && $0.marginShare != nil }
+            rows.first { $0.pack.productId == p.productId && ($0.isFree || $0.marginShare != nil) }
         }
     }
 

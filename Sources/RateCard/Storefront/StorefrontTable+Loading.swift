@@ -6,7 +6,7 @@ extension StorefrontTable {
     ]
     static let territoryKeys: Set<String> = [
         "territory", "name", "currency", "taxIncluded", "tax", "digitalServicesTax", "commission",
-        "placeholder", "note",
+        "placeholder", "note", "currencyUnit",
     ]
     static let regimeKeys: Set<String> = ["program", "rate", "from", "until", "status", "source"]
 
@@ -38,6 +38,17 @@ extension StorefrontTable {
             r.error(
                 "commission: no regime for the \"\(program.rawValue)\" program (every storefront needs a default)",
                 at: m["commission"]?.value.location ?? root.location)
+        }
+        // One currency is paid in one unit: two territories may not disagree about it.
+        var units: [Currency: Storefront] = [:]
+        for sf in storefronts {
+            if let first = units[sf.currency], first.paymentScale != sf.paymentScale {
+                r.error(
+                    "territories: \(sf.territory) has currencyUnit \(sf.paymentUnit.decimalText()) for \(sf.currency.code) but \(first.territory) (line \(first.location.line)) has \(first.paymentUnit.decimalText()); Apple pays one currency in one unit",
+                    at: sf.location)
+            } else if units[sf.currency] == nil {
+                units[sf.currency] = sf
+            }
         }
         guard let date, let source else { return nil }
         return StorefrontTable(
@@ -88,10 +99,14 @@ extension StorefrontTable {
         let placeholder =
             m["placeholder"].flatMap { r.bool($0.value, "\(field).placeholder") } ?? false
         let note = m["note"].flatMap { r.string($0.value, "\(field).note") }
+        var scale: Int?
+        if let unitNode = m["currencyUnit"]?.value, let currency {
+            scale = paymentScale(unitNode, "\(field).currencyUnit", currency, r)
+        }
         guard let code, let name, let currency, let included, let tax else { return nil }
         return Storefront(
             territory: code, name: name, currency: currency, taxIncluded: included, tax: tax,
-            digitalServicesTax: dst,
+            digitalServicesTax: dst, paymentScale: scale,
             commission: commission, placeholder: placeholder, note: note, location: node.location)
     }
 
@@ -153,6 +168,24 @@ extension StorefrontTable {
                     source: source, location: item.location))
         }
         return out
+    }
+
+    /// `currencyUnit`: the unit Apple prices and pays in, a power of ten from 1 down to the
+    /// currency's ISO 4217 minor unit ("1" for HUF; "0.01" is the default for EUR); its
+    /// decimal places.
+    static func paymentScale(
+        _ node: JSONNode, _ field: String, _ currency: Currency, _ r: FieldReader
+    )
+        -> Int?
+    {
+        guard let v = r.decimal(node, field) else { return nil }
+        for places in 0...currency.minorUnits {
+            if let unit = try? Exact(1, over: Exact.powerOfTen(places)), unit == v { return places }
+        }
+        r.error(
+            "\(field): \(v.decimalText()) is not a unit \(currency.code) can be paid in: write a power of ten from 1 down to the currency's minor unit (\(currency.minorUnits) decimals), e.g. \"1\" for whole units",
+            at: node.location)
+        return nil
     }
 
     /// A rate from 0 to below 1 (0.19 for 19%).

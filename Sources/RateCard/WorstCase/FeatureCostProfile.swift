@@ -168,3 +168,12 @@ public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension Dimension {
+    /// True when a provider bills the dimension: whether charging it nothing is free usage
+    /// depends on the meter's price.
+    var isProviderBilled: Bool {
+        if case .provider = cost { return true }
+        return false
+    }
+}

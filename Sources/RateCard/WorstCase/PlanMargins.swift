@@ -14,22 +14,35 @@ public struct PlanMargins: Sendable, Hashable {
     /// Plans in the territories of Apple's price-point files (`--price-points`), margins
     /// from Apple's own `proceeds` and `proceedsYear2`.
     let appleRows: [AppleRow]
-    /// Warnings about the price-point files, and territories without an FX rate.
-    public let warnings: [Diagnostic]
+    /// Every FX rate any figure used (plan rows, offers, the free tier, Apple's rows),
+    /// each once, in the order first used.
+    let fxUsed: [FXRate]
+    /// Warnings about Apple's price-point files and what they leave unchecked: a territory
+    /// without an FX rate, a point without `proceeds` or `proceedsYear2`.
+    let inputWarnings: [Diagnostic]
+    /// Warnings about the card's own terms: an introductory offer with no price where its
+    /// plan is sold (`CardChecker.planFindings` reports the same, `offer-currency`).
+    let offerWarnings: [Diagnostic]
+    /// Every warning `margin plans` prints: the card's, then the inputs'.
+    public var warnings: [Diagnostic] { offerWarnings + inputWarnings }
 
     /// A commission regime of auto-renewable subscriptions: the rate in the first year of
     /// a subscriber's paid service and the rate after it.
     struct Program: Sendable, Hashable {
-        let name: String
+        let store: StoreProgram
         let yearOne: Exact
         let afterYearOne: Exact
 
+        /// The program's one spelling in every output: `StoreProgram`'s ("standard",
+        /// "small-business"), as `--program` and the card's `storeProgram` write it.
+        var name: String { store.rawValue }
+
         /// 30% in year one, 15% after one year of paid service.
         static let standard = Program(
-            name: "standard", yearOne: Exact(percent: 30), afterYearOne: Exact(percent: 15))
+            store: .standard, yearOne: Exact(percent: 30), afterYearOne: Exact(percent: 15))
         /// The App Store Small Business Program: 15% throughout.
         static let smallBusiness = Program(
-            name: "small business", yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
+            store: .smallBusiness, yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
     }
 
     /// The programs a plan is shown under when neither the command nor the card names one.
@@ -42,9 +55,12 @@ public struct PlanMargins: Sendable, Hashable {
         /// The worst case of a period in the territory's currency; nil without an FX rate.
         let worst: PlanWorstCase?
         /// `proceeds` − worst case, `proceedsYear2` − worst case, each with its share of
-        /// the customer price; nil when Apple's file or the FX rate gives no figure.
-        let yearOne: (margin: Money, share: Exact)?
-        let afterYearOne: (margin: Money, share: Exact)?
+        /// the customer price (nil at a price of 0); nil when Apple's file or the FX rate
+        /// gives no figure (a warning says which).
+        let yearOne: (margin: Money, share: Exact?)?
+        let afterYearOne: (margin: Money, share: Exact?)?
+        /// The rates the worst case was converted at.
+        var fxUsed: [FXRate] { worst?.fxUsed ?? [] }
 
         static func == (a: AppleRow, b: AppleRow) -> Bool {
             a.plan == b.plan && a.point == b.point && a.worst == b.worst
@@ -68,15 +84,25 @@ public struct PlanMargins: Sendable, Hashable {
         /// The introductory offer in this currency, when the plan has one the card prices here.
         let intro: Intro?
         /// The free tier's worst case per year in this currency, for `Line.freeUsers`.
-        let freeTierYear: Money?
+        let freeTierYear: PlanWorstCase?
         let lines: [Line]
+
+        /// Every rate the row's figures used: the period's worst case, the offer's and the
+        /// free tier's in this currency.
+        var fxUsed: [FXRate] {
+            PlanWorstCase.union([
+                worst.fxUsed, intro?.worst.fxUsed ?? [], freeTierYear?.fxUsed ?? [],
+            ])
+        }
     }
 
     /// The introductory offer or free trial: what it brings in and what it can cost.
     struct Intro: Sendable, Hashable {
         let offer: IntroductoryOffer
-        /// What the subscriber pays for the whole offer.
-        let price: Money
+        /// What the subscriber pays for the whole offer; nil when the card gives the offer
+        /// no price where this row's plan price is sold: the row's offer is *unpriced*, with
+        /// no margin and no payback (and an `offer-currency` warning).
+        let price: Money?
         /// The worst case over the offer's whole span.
         let worst: PlanWorstCase
     }
@@ -101,10 +127,12 @@ public struct PlanMargins: Sendable, Hashable {
         let yearOneTotal: Money
         /// `afterYearOne.margin × laterYearPeriods`
         let laterYearTotal: Money
-        /// The offer's proceeds (at the year-one rate) less its worst case.
+        /// The offer's proceeds (at the year-one rate) less its worst case; nil when the
+        /// row has no offer or the offer is unpriced here.
         let introMargin: Money?
         /// Regular paid periods until the margin they earn covers the offer's loss at the
-        /// worst case: 0 when the offer makes no loss, nil when no number of periods does.
+        /// worst case: 0 when the offer makes no loss, nil when no number of periods does
+        /// ("never"; meaningful only when `introMargin` is not nil).
         let paybackPeriods: Int?
         /// What the free tier takes from one paying user's margin, per year.
         let freeUsers: FreeUsers?
@@ -148,23 +176,29 @@ public struct PlanMargins: Sendable, Hashable {
         }
         providers = PackMargins.providers(of: card, in: repository)
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
-        func tierYear(_ currency: Currency) throws(WorstCaseError) -> PlanWorstCase? {
+        func worstCase(
+            span: SubscriptionPeriod, of plan: SubscriptionPlan, in currency: Currency
+        ) throws(WorstCaseError) -> PlanWorstCase {
+            try PlanWorstCase(
+                span: span, credits: plan.credits, creditPeriod: plan.period,
+                limits: plan.quotas + plan.allowances, card: card, engine: engine,
+                providers: repository.providers, currency: currency, fx: fx)
+        }
+        func tier(span: SubscriptionPeriod, in currency: Currency) throws(WorstCaseError)
+            -> PlanWorstCase?
+        {
             guard let tier = card.freeTier else { return nil }
             return try PlanWorstCase(
-                span: .year, credits: 0, creditPeriod: tier.period, limits: tier.allowances,
-                card: card,
-                engine: engine, providers: repository.providers, currency: currency, fx: fx)
+                span: span, credits: 0, creditPeriod: tier.period, limits: tier.allowances,
+                card: card, engine: engine, providers: repository.providers, currency: currency,
+                fx: fx)
         }
-        if let tier = card.freeTier {
-            let currency = PackMargins.costCurrency(card: card, providers: providers)
-            let period = try PlanWorstCase(
-                span: tier.period, credits: 0, creditPeriod: tier.period, limits: tier.allowances,
-                card: card,
-                engine: engine, providers: repository.providers, currency: currency, fx: fx)
-            guard let year = try tierYear(currency) else {
-                throw .arithmetic("the free tier vanished")
-            }
-            freeTier = FreeTierCost(tier: tier, perPeriod: period, perYear: year)
+        if let t = card.freeTier,
+            case let currency = PackMargins.costCurrency(card: card, providers: providers),
+            let period = try tier(span: t.period, in: currency),
+            let year = try tier(span: .year, in: currency)
+        {
+            freeTier = FreeTierCost(tier: t, perPeriod: period, perYear: year)
         } else {
             freeTier = nil
         }
@@ -172,25 +206,18 @@ public struct PlanMargins: Sendable, Hashable {
         for plan in card.subscriptions {
             for price in plan.prices {
                 let currency = price.price.currency
-                let worst = try PlanWorstCase(
-                    span: plan.period, credits: plan.credits, creditPeriod: plan.period,
-                    limits: plan.quotas + plan.allowances, card: card, engine: engine,
-                    providers: repository.providers, currency: currency, fx: fx)
+                let worst = try worstCase(span: plan.period, of: plan, in: currency)
                 var intro: Intro?
                 if let offer = plan.introductoryOffer {
                     let introPrice: Money?
-                    do { introPrice = try offer.totalPrice(in: currency) } catch {
+                    do { introPrice = try offer.totalPrice(for: price) } catch {
                         throw .fx(error)
                     }
-                    if let introPrice {
-                        let w = try PlanWorstCase(
-                            span: offer.span, credits: plan.credits, creditPeriod: plan.period,
-                            limits: plan.quotas + plan.allowances, card: card, engine: engine,
-                            providers: repository.providers, currency: currency, fx: fx)
-                        intro = Intro(offer: offer, price: introPrice, worst: w)
-                    }
+                    intro = Intro(
+                        offer: offer, price: introPrice,
+                        worst: try worstCase(span: offer.span, of: plan, in: currency))
                 }
-                let freeYear = try tierYear(currency)?.cost
+                let freeYear = try tier(span: .year, in: currency)
                 let y1 = SubscriptionPeriod.year.windows(of: plan.period)
                 let later = PlanMargins.laterYearPeriods(plan.period)
                 var lines: [Line] = []
@@ -200,7 +227,7 @@ public struct PlanMargins: Sendable, Hashable {
                             try PlanMargins.line(
                                 program: program, price: price.price, worst: worst.cost,
                                 yearOnePeriods: y1,
-                                laterYearPeriods: later, intro: intro, freeYear: freeYear))
+                                laterYearPeriods: later, intro: intro, freeYear: freeYear?.cost))
                     } catch {
                         throw .arithmetic(
                             "subscription \(plan.productId): the margin is too large to compute exactly"
@@ -224,26 +251,39 @@ public struct PlanMargins: Sendable, Hashable {
             for territory in resolved.keys.sorted() {
                 guard let point = resolved[territory]?.point else { continue }
                 let price = point.customerPrice
-                var worst: PlanWorstCase?
-                do {
-                    worst = try PlanWorstCase(
-                        span: plan.period, credits: plan.credits, creditPeriod: plan.period,
-                        limits: plan.quotas + plan.allowances, card: card, engine: engine,
-                        providers: repository.providers, currency: price.currency, fx: fx)
-                } catch {
-                    guard case .fx = error else { throw error }
+                func warn(_ text: String, _ rule: CheckRule) {
                     warnings.append(
                         Diagnostic(
                             path: point.path, location: point.location, severity: .warning,
-                            message:
-                                "\(plan.productId) in \(territory): \(error); the row has no margin",
-                            rule: .check(.storefrontFX)))
+                            message: "\(plan.productId) in \(territory): \(text)",
+                            rule: .check(rule)))
                 }
-                func margin(_ proceeds: Money?) -> (margin: Money, share: Exact)? {
-                    guard let proceeds, let worst, price.amount.isPositive,
-                        let m = try? proceeds.subtracting(worst.cost),
-                        let share = try? m.amount.divided(by: price.amount)
+                var worst: PlanWorstCase?
+                do {
+                    worst = try worstCase(span: plan.period, of: plan, in: price.currency)
+                } catch {
+                    guard case .fx = error else { throw error }
+                    warn(
+                        "\(error); the row has no margin and the margin floor is not checked here",
+                        .storefrontFX)
+                }
+                if point.proceeds == nil {
+                    warn(
+                        "Apple's file states no usable proceeds for \(price): the margin in year one is not computed and its floor is not checked here",
+                        .appleProceeds)
+                }
+                if point.proceedsYear2 == nil {
+                    warn(
+                        "Apple's file states no proceedsYear2 for \(price) (a subscription price point has it; save the subscription's pricePoints, not an in-app purchase's): the margin after one year of paid service is not computed and its floor is not checked here",
+                        .appleProceeds)
+                }
+                func margin(_ proceeds: Money?) -> (margin: Money, share: Exact?)? {
+                    guard let proceeds, let worst,
+                        let m = try? proceeds.subtracting(worst.cost)
                     else { return nil }
+                    // A price of 0 has no share (`margin check` reports the price itself).
+                    let share =
+                        price.amount.isPositive ? try? m.amount.divided(by: price.amount) : nil
                     return (m, share)
                 }
                 apple.append(
@@ -253,7 +293,43 @@ public struct PlanMargins: Sendable, Hashable {
             }
         }
         appleRows = apple
-        self.warnings = warnings
+        inputWarnings = warnings
+        offerWarnings = PlanMargins.offerFindings(card)
+        fxUsed = PlanWorstCase.union(
+            [freeTier?.perPeriod.fxUsed ?? [], freeTier?.perYear.fxUsed ?? []]
+                + rows.map(\.fxUsed) + apple.map(\.fxUsed))
+    }
+
+    /// `offer-currency` warnings: every plan price whose row gets an unpriced offer (the
+    /// offer has no price there), and every offer price sold with no plan price (its
+    /// currency or storefront has none). A free trial needs no price.
+    static func offerFindings(_ card: RateCard) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for plan in card.subscriptions {
+            guard let offer = plan.introductoryOffer, offer.paymentMode != .free else { continue }
+            let mode = offer.paymentMode.rawValue
+            for price in plan.prices where offer.price(for: price) == nil {
+                let given = offer.prices.map { p in
+                    "\(p.price.currency.code)\(p.storefront.map { " (storefront \($0))" } ?? "")"
+                }
+                out.append(
+                    Diagnostic(
+                        path: card.source.path, location: price.location, severity: .warning,
+                        message:
+                            "subscription \"\(plan.productId)\" is priced in \(price.price.currency.code)\(price.storefront.map { " for storefront \($0)" } ?? "") but its \(mode) introductory offer is not (it is priced in \(given.joined(separator: ", "))): that row's offer is unpriced, with no margin and no payback; give the offer a \(price.price.currency.code) price, or drop the plan price",
+                        rule: .check(.offerCurrency)))
+            }
+            for p in offer.prices
+            where !plan.prices.contains(where: { offer.price(for: $0) == p }) {
+                out.append(
+                    Diagnostic(
+                        path: card.source.path, location: p.location, severity: .warning,
+                        message:
+                            "the \(mode) introductory offer of subscription \"\(plan.productId)\" is priced in \(p.price.currency.code)\(p.storefront.map { " for storefront \($0)" } ?? "") but the plan is not: the offer price is never used",
+                        rule: .check(.offerCurrency)))
+            }
+        }
+        return out
     }
 
     /// Regular periods in a year after the first: 52 weeks, 12 months, 4 quarters, 2
@@ -281,8 +357,8 @@ public struct PlanMargins: Sendable, Hashable {
         let laterTotal = try after.margin.multiplied(by: Exact(laterYearPeriods))
         var introMargin: Money?
         var payback: Int?
-        if let intro {
-            let m = try margin(price: intro.price, rate: program.yearOne, cost: intro.worst.cost)
+        if let intro, let introPrice = intro.price {
+            let m = try margin(price: introPrice, rate: program.yearOne, cost: intro.worst.cost)
                 .margin
             introMargin = m
             payback = try paybackPeriods(

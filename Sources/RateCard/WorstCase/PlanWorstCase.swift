@@ -19,6 +19,9 @@ struct PlanWorstCase: Sendable, Hashable {
     let limits: [LimitCost]
     /// The sum of every part, in the currency asked for.
     let cost: Money
+    /// Every FX rate any part's figure used (the credits' and each limit's worst case
+    /// compare the converted costs of every request), each once, in the order first used.
+    let fxUsed: [FXRate]
 
     /// One quota or allowance over the span.
     struct LimitCost: Sendable, Hashable {
@@ -93,6 +96,14 @@ struct PlanWorstCase: Sendable, Hashable {
         }
         self.limits = costs
         cost = total
+        fxUsed = PlanWorstCase.union([creditWorst?.fxUsed ?? []] + costs.map(\.perWindow.fxUsed))
+    }
+
+    /// The rates of `lists`, each once, in the order first named.
+    static func union(_ lists: [[FXRate]]) -> [FXRate] {
+        var out: [FXRate] = []
+        for r in lists.joined() where !out.contains(r) { out.append(r) }
+        return out
     }
 
     /// The worst case of one quota or allowance over `span`.

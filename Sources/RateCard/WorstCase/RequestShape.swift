@@ -67,6 +67,19 @@ extension RequestShape {
     }
 }
 
+extension RequestShape {
+    /// The `free-usage` finding of this request on `card`, at its dimension: the one finding
+    /// `margin packs` and `margin check` both print for it, worded and placed alike.
+    public func freeUsageDiagnostic(card: RateCard) -> Diagnostic {
+        let location =
+            card.feature(feature)?.dimensions.first { $0.name == dimension }?.location
+            ?? card.source.location
+        return Diagnostic(
+            path: card.source.path, location: location,
+            message: "\(card.reference): \(freeUsageMessage)", rule: .check(.freeUsage))
+    }
+}
+
 extension MeterUnit {
     /// "s", "min", "h", "tokens", …
     var abbreviation: String {

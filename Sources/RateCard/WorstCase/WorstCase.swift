@@ -141,33 +141,59 @@ struct WorstCaseEngine: Sendable {
             throw WorstCaseError.packTooLarge(pack: "\(n) credits", searchSize: limit)
         }
         let size = Int(limit)
-        // table[t]: the most t steps can cost using any items (some steps may go unused).
+        let bestIndex = items.firstIndex(of: best) ?? 0
+        // table[t]: the worst way to use t steps (some may go unused), as a `Plan`: the
+        // highest cost, then the fewest unspent steps, then the most requests of `best`, then
+        // the fewest requests. Each part adds up along a plan, so the order is kept by the
+        // table and by the fill with `best` below; and the pigeonhole argument above still
+        // holds, since swapping other requests for copies of `best` never lowers the cost,
+        // keeps the steps spent and adds requests of `best`.
         var table = [Exact](repeating: .zero, count: size + 1)
+        var unused = [Int32](repeating: 0, count: size + 1)
+        var ofBest = [Int32](repeating: 0, count: size + 1)
+        var requests = [Int32](repeating: 0, count: size + 1)
         // item index, or -1 = leave one step unused
         var choice = [Int](repeating: -1, count: size + 1)
         if size > 0 {
             for t in 1...size {
-                table[t] = table[t - 1]
-                choice[t] = -1
+                var plan = Plan(
+                    cost: table[t - 1], unused: Int128(unused[t - 1]) + 1,
+                    ofBest: Int128(ofBest[t - 1]), requests: Int128(requests[t - 1]))
+                var chosen = -1
                 for (i, item) in items.enumerated() where item.credits / g <= Int128(t) {
-                    let v = try table[t - Int(item.credits / g)].adding(item.cost.amount)
-                    if table[t] < v {
-                        table[t] = v
-                        choice[t] = i
+                    let from = t - Int(item.credits / g)
+                    let candidate = Plan(
+                        cost: try table[from].adding(item.cost.amount),
+                        unused: Int128(unused[from]),
+                        ofBest: Int128(ofBest[from]) + (i == bestIndex ? 1 : 0),
+                        requests: Int128(requests[from]) + 1)
+                    if candidate.isWorse(than: plan) {
+                        plan = candidate
+                        chosen = i
                     }
                 }
+                table[t] = plan.cost
+                unused[t] = Int32(plan.unused)
+                ofBest[t] = Int32(plan.ofBest)
+                requests[t] = Int32(plan.requests)
+                choice[t] = chosen
             }
         }
-        var bestTotal = try table[0].adding(best.cost.amount.multiplied(by: steps / s))
+        var bestPlan: Plan?
         var bestT = 0
         for t in 0...size {
             let copies = (steps - Int128(t)) / s
-            let total = try table[t].adding(best.cost.amount.multiplied(by: copies))
-            if bestTotal < total {
-                bestTotal = total
+            let left = (steps - Int128(t)) - copies * s
+            let plan = Plan(
+                cost: try table[t].adding(best.cost.amount.multiplied(by: copies)),
+                unused: Int128(unused[t]) + left, ofBest: Int128(ofBest[t]) + copies,
+                requests: Int128(requests[t]) + copies)
+            if bestPlan.map({ plan.isWorse(than: $0) }) ?? true {
+                bestPlan = plan
                 bestT = t
             }
         }
+        let bestTotal = bestPlan?.cost ?? .zero
         var counts: [RequestShape: Int128] = [:]
         var unspentSteps: Int128 = 0
         var t = bestT
@@ -218,6 +244,26 @@ struct WorstCaseEngine: Sendable {
 
     init(profiles: [FeatureCostProfile]) {
         self.profiles = profiles
+    }
+
+    /// A way to spend credits, ranked for the worst case: which of two plans is reported.
+    struct Plan {
+        let cost: Exact
+        /// Steps of the search left unspent.
+        let unused: Int128
+        /// Requests of the shape with the highest cost per credit.
+        let ofBest: Int128
+        let requests: Int128
+
+        /// True when this plan is reported before `other`: it costs more; or as much, leaving
+        /// fewer credits unspent; or as much and as many, with more requests of the costliest
+        /// shape per credit; or all that, with fewer requests. Equal plans: the first found.
+        func isWorse(than other: Plan) -> Bool {
+            if cost != other.cost { return other.cost < cost }
+            if unused != other.unused { return unused < other.unused }
+            if ofBest != other.ofBest { return ofBest > other.ofBest }
+            return requests < other.requests
+        }
     }
 }
 

@@ -14,27 +14,9 @@ enum DiffCommand: Command {
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
-        let fxOverrides = try Common.fxOverrides(args)
-        let rates = try Common.commissionRates(args)
-        guard args.positionals.count == 2 else {
-            throw UsageError(
-                "expected two cards, OLD and NEW (card files or id@version), found \(args.positionals.count)"
-            )
-        }
-        // OLD and NEW are card files or references (`osg@10`) into the folder.
-        let dir = Common.cardsDirectory(args)
-        let repo = try Common.loadRepository([dir])
-        let old = try repo.card(operand: args.positionals[0])
-        let new = try repo.card(operand: args.positionals[1])
-        let diff: CardDiff
-        do {
-            diff = try CardDiff(
-                old: old, new: new, repository: repo, fx: repo.fx.overriding(with: fxOverrides),
-                rates: rates)
-        } catch {
-            throw CommandFailure("cannot price \(old.reference) against \(new.reference): \(error)")
-        }
-        io.out(diff.render(format: format, bold: io.colour))
-        return 0
+        let request = DiffRequest(
+            cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
+            commissionRates: try Common.commissionRates(args))
+        return io.show(try request.run(), format: format)
     }
 }

@@ -13,23 +13,10 @@ enum PacksCommand: Command {
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let taxes = try Common.taxRates(args)
         let format = try args.choice("format", default: OutputFormat.table)
-        let fxOverrides = try Common.fxOverrides(args)
-        let rates = try Common.commissionRates(args)
-        let (repo, cards) = try Common.loadCards(args)
-        let fx = repo.fx.overriding(with: fxOverrides)
-        var all: [PackMargins] = []
-        for card in cards {
-            do {
-                all.append(
-                    try PackMargins(
-                        card: card, repository: repo, fx: fx, rates: rates, taxRates: taxes))
-            } catch {
-                throw Common.worstCaseFailure(error, card: card)
-            }
-        }
-        io.out(PackMargins.render(all, format: format, bold: io.colour))
-        return 0
+        let request = PackRequest(
+            cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
+            commissionRates: try Common.commissionRates(args), taxRates: try Common.taxRates(args))
+        return io.show(try request.run(), format: format)
     }
 }

@@ -24,28 +24,18 @@ enum PublishCommand: Command {
         let dir = Common.cardsDirectory(args)
         let lockPath =
             args.value("lock") ?? (dir.hasSuffix("/") ? dir : dir + "/") + PublishLock.fileName
-        do {
-            switch try CardPublisher.publish(
-                cardPath: card, cardsDirectory: dir, lockPath: lockPath, options: options)
-            {
-            case .recorded(let entry):
-                io.err(
-                    "published \(entry.reference) (\(entry.file), sha256 \(entry.sha256.prefix(12))…) in \(lockPath)\n"
-                )
-            case .alreadyRecorded(let entry):
-                io.err(
-                    "\(entry.reference) is already published with this content in \(lockPath); nothing to do\n"
-                )
-            }
-            return 0
-        } catch {
-            switch error {
-            case .refused:
-                throw CommandFailure(
-                    error.diagnostics, message: "\(card) was not published", exitCode: 1)
-            case .unreadable:
-                throw CommandFailure(error.diagnostics)
-            }
+        switch try CardPublisher.publish(
+            cardPath: card, cardsDirectory: dir, lockPath: lockPath, options: options)
+        {
+        case .recorded(let entry):
+            io.err(
+                "published \(entry.reference) (\(entry.file), sha256 \(entry.sha256.prefix(12))…) in \(lockPath)\n"
+            )
+        case .alreadyRecorded(let entry):
+            io.err(
+                "\(entry.reference) is already published with this content in \(lockPath); nothing to do\n"
+            )
         }
+        return 0
     }
 }

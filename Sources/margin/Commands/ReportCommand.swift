@@ -19,37 +19,12 @@ enum ReportCommand: Command {
         if let first = args.positionals.first {
             throw UsageError("'margin report' takes no arguments (got '\(first)'); use --cards DIR")
         }
-        let cardsDirectory = Common.cardsDirectory(args)
-        let out = args.value("out") ?? "Reports"
-        let repo = try Common.loadRepository([cardsDirectory])
-        let set: ReportSet
-        do {
-            set = try ReportSet(repository: repo, cardsDirectory: cardsDirectory)
-        } catch {
-            throw CommandFailure([Diagnostic(path: error.path, message: error.description)])
-        }
-        if args.flag("check") {
-            let findings = set.findings(in: out)
-            if findings.isEmpty {
-                io.err("margin: \(set.files.count) generated files in \(out) are current\n")
-                return 0
-            }
-            throw CommandFailure(
-                findings.map { $0.diagnostic(directory: out) },
-                message:
-                    "\(findings.count) of the generated reports in \(out) \(findings.count == 1 ? "is" : "are") not current; run 'margin report' and commit the result",
-                exitCode: 1)
-        }
-        do {
-            let result = try set.write(to: out)
-            for name in result.written { io.out("wrote \(FilePath.join(out, name))\n") }
-            for name in result.removed { io.out("removed \(FilePath.join(out, name))\n") }
-            io.err(
-                "margin: \(result.written.count) written, \(result.unchanged.count) unchanged, \(result.removed.count) removed in \(out)\n"
-            )
-            return 0
-        } catch {
-            throw CommandFailure(error.description)
-        }
+        let request = ReportRequest(
+            cardsDirectory: Common.cardsDirectory(args),
+            reportsDirectory: args.value("out") ?? "Reports", check: args.flag("check"))
+        let outcome = try request.run()
+        for line in outcome.lines { io.out(line + "\n") }
+        io.err("margin: \(outcome.summary)\n")
+        return 0
     }
 }

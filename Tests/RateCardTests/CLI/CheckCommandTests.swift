@@ -19,10 +19,16 @@ struct RuleFixture: Sendable, CustomTestStringConvertible {
 /// place of every finding.
 @Suite struct CheckCommandTests {
     static let ruleFixtures: [RuleFixture] = [
+        // Issue 24 case 20: a dimension charged 0 credits on a priced meter is free usage,
+        // at the dimension, as `margin packs` says it; one that costs nothing is free-price.
+        RuleFixture(
+            rule: "free-usage",
+            files: ["card.json": CheckFixture.editedCard(("\"credits\": 1,", "\"credits\": 0,"))],
+            place: "card.json:9:7"),
         RuleFixture(
             rule: "free-price",
-            files: ["card.json": CheckFixture.editedCard(("\"credits\": 1,", "\"credits\": 0,"))],
-            place: "card.json:9:56"),
+            files: ["card.json": CheckFixture.editedCard(("\"credits\": 2,", "\"credits\": 0,"))],
+            place: "card.json:11:54"),
         RuleFixture(
             rule: "free-price",
             files: [

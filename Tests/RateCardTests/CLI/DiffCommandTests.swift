@@ -105,7 +105,7 @@ struct DiffCommandTests {
         (["diff", "osg@10", "osg@11", "--commision", "0.1"], "did you mean '--commission'?"),
         (
             ["diff", "osg@10", "osg@11", "--commission", "1.5"],
-            "--commission: '1.5' must be from 0 to below 1"
+            "--commission 1.5: '1.5' must be from 0 to below 1"
         ),
         (
             ["diff", "osg@10", "osg@12"],

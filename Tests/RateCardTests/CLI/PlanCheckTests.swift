@@ -292,7 +292,7 @@ import Testing
             "plans", "talk@1", "--cards", PlanFixtures.exampleFolder, "--program", "small-business",
             "--format", "csv",
         ])
-        #expect(!small.stdout.contains(",standard,") && small.stdout.contains(",small business,"))
+        #expect(!small.stdout.contains(",standard,") && small.stdout.contains(",small-business,"))
     }
 
     /// `margin check --price-points` floors a plan in Apple's territories too: CHN's year-one

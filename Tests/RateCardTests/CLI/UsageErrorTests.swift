@@ -80,7 +80,7 @@ import Testing
         (["report", "extra"], "'margin report' takes no arguments (got 'extra'); use --cards DIR"),
         (
             ["packs", "--commission", "1.5"],
-            "--commission: '1.5' must be from 0 to below 1 (0.15 or 15%)"
+            "--commission 1.5: '1.5' must be from 0 to below 1 (0.15 or 15%)"
         ),
         (["pnl"], "give at least one export file (or - for standard input)"),
     ])

@@ -161,7 +161,7 @@ enum Replay {
             try? PackMargins(card: $0, repository: repository)
         }
         for format in OutputFormat.allCases {
-            _ = PackMargins.render(margins, format: format)
+            _ = PackReport(margins).render(format)
         }
         return nil
     }

@@ -1,0 +1,139 @@
+/// The option values that parse themselves: one reading and one message per kind of value,
+/// whichever command takes it.
+
+extension FXRate: OptionValue {
+    public static let expected = "BASE/QUOTE=RATE with ISO 4217 codes, e.g. USD/CNY=7.2"
+
+    /// `USD/CNY=7.2`: 1 USD = 7.2 CNY, a positive decimal, credited to the command line.
+    public init(optionText text: String) throws(OptionValueProblem) {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        let pair = parts.first?.split(separator: "/") ?? []
+        guard parts.count == 2, pair.count == 2, let base = Currency(code: String(pair[0])),
+            let quote = Currency(code: String(pair[1])), base != quote
+        else { throw .unexpected }
+        guard let rate = try? Exact(decimal: parts[1]), rate.isPositive else {
+            throw OptionValueProblem("the rate must be a positive decimal")
+        }
+        self.init(base: base, quote: quote, rate: rate, fromCommandLine: true)
+    }
+}
+
+/// `--tax GBP=0.20`: a sales tax removed from tax-inclusive prices in a currency.
+public struct SalesTaxRate: OptionValue, Hashable {
+    public let currency: Currency
+    /// From 0 to below 1.
+    public let rate: Exact
+
+    public static let expected = "CUR=RATE with an ISO 4217 code, e.g. GBP=0.20"
+
+    public init(optionText text: String) throws(OptionValueProblem) {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let c = Currency(code: String(parts[0])) else { throw .unexpected }
+        guard let rate = try? Exact(decimal: parts[1]), !rate.isNegative, rate < .one else {
+            throw OptionValueProblem("the rate must be a decimal from 0 to below 1 (0.20 for 20%)")
+        }
+        currency = c
+        self.rate = rate
+    }
+
+    /// The rates by currency; a currency given twice is bad usage.
+    public static func table(_ rates: [SalesTaxRate]) throws(UsageError) -> [Currency: Exact] {
+        var out: [Currency: Exact] = [:]
+        for r in rates {
+            guard out[r.currency] == nil else {
+                throw UsageError("--tax: \(r.currency.code) is given twice")
+            }
+            out[r.currency] = r.rate
+        }
+        return out
+    }
+}
+
+/// `--commission 0.15,0.30` or `15%,30%`: commission rates, each from 0 to below 1.
+public struct CommissionRates: OptionValue, Hashable {
+    public let rates: [Exact]
+
+    public static let expected = "a list of rates such as 0.15,0.30 or 15%,30%"
+
+    public init(optionText text: String) throws(OptionValueProblem) {
+        var out: [Exact] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            var s = String(part)
+            let percent = s.hasSuffix("%")
+            if percent { s.removeLast() }
+            guard var v = try? Exact(decimal: s) else {
+                throw OptionValueProblem("'\(part)' is not a rate (write 0.15 or 15%)")
+            }
+            if percent { v = (try? v.divided(by: Exact(100))) ?? v }
+            guard !v.isNegative, v < .one else {
+                throw OptionValueProblem("'\(part)' must be from 0 to below 1 (0.15 or 15%)")
+            }
+            out.append(v)
+        }
+        rates = out
+    }
+}
+
+extension Money: OptionValue {
+    public static let expected = "a currency and a non-negative amount, e.g. 'CNY 0.005'"
+
+    /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
+    public init(optionText text: String) throws(OptionValueProblem) {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
+        guard parts.count == 2 else { throw .unexpected }
+        let (code, amount) =
+            Currency(code: parts[0]) != nil ? (parts[0], parts[1]) : (parts[1], parts[0])
+        guard let c = Currency(code: code) else {
+            throw OptionValueProblem("no ISO 4217 currency code")
+        }
+        guard let a = try? Exact(decimal: amount), !a.isNegative else {
+            throw OptionValueProblem("'\(amount)' is not a non-negative decimal")
+        }
+        self.init(a, c)
+    }
+}
+
+/// `--memory 256M`: bytes, or a number with K, M, G or T (powers of 1024; `B`, `iB` allowed).
+public struct ByteSize: OptionValue, Hashable {
+    public let bytes: Int
+
+    public static let expected = "a size such as 256M or 2G"
+
+    public init(optionText text: String) throws(OptionValueProblem) {
+        let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
+        var digits = Substring(text.uppercased())
+        if digits.hasSuffix("B") || digits.hasSuffix("IB") {
+            digits = digits.dropLast(digits.hasSuffix("IB") ? 2 : 1)
+        }
+        var shift = 0
+        if let last = digits.last, let s = units[last] {
+            shift = s
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0,
+            n <= Int.max >> shift
+        else { throw .unexpected }
+        bytes = n << shift
+    }
+}
+
+extension Timestamp: OptionValue {
+    public static let expected = "an RFC 3339 time with an offset, e.g. 2026-12-01T00:00:00Z"
+
+    public init(optionText text: String) throws(OptionValueProblem) {
+        do { self = try Timestamp(rfc3339: text) } catch {
+            throw OptionValueProblem("\(error)")
+        }
+    }
+}
+
+extension Currency: OptionValue {
+    public static let expected = "a known ISO 4217 currency code"
+
+    public init(optionText text: String) throws(OptionValueProblem) {
+        guard let c = Currency(code: text) else {
+            throw OptionValueProblem("not a known ISO 4217 code")
+        }
+        self = c
+    }
+}

@@ -1,0 +1,40 @@
+/// `margin packs`: the worst-case cost and margin of every pack and grant of the selected
+/// cards, per currency and commission rate.
+public struct PackRequest: Sendable {
+    public var cards: CardSelection
+    /// `--fx`: rates that replace the FX file's, credited to the command line.
+    public var fxOverrides: [FXRate]
+    /// `--commission`: every currency's rates; nil for the commission file's (else 15%, 30%).
+    public var commissionRates: [Exact]?
+    /// `--tax`: a sales tax removed from tax-inclusive prices before commission.
+    public var taxRates: [Currency: Exact]
+
+    public init(
+        cards: CardSelection, fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil,
+        taxRates: [Currency: Exact] = [:]
+    ) {
+        self.cards = cards
+        self.fxOverrides = fxOverrides
+        self.commissionRates = commissionRates
+        self.taxRates = taxRates
+    }
+
+    /// The one call: load, price every card, and the report to render. A card whose worst
+    /// case cannot be computed is a `WorstCaseFailure` (its free-usage findings, exit 1).
+    public func run() throws -> PackReport {
+        let (repo, cards) = try self.cards.load()
+        let fx = repo.fx.overriding(with: fxOverrides)
+        var all: [PackMargins] = []
+        for card in cards {
+            do {
+                all.append(
+                    try PackMargins(
+                        card: card, repository: repo, fx: fx, rates: commissionRates,
+                        taxRates: taxRates))
+            } catch {
+                throw WorstCaseFailure(error, card: card)
+            }
+        }
+        return PackReport(all)
+    }
+}

@@ -1,0 +1,85 @@
+/// `margin storefronts`: every pack of the selected cards in every App Store storefront,
+/// from Apple's price points where files are given, else modelled from the storefront data.
+public struct StorefrontRequest: Sendable {
+    public var cards: CardSelection
+    public var fxOverrides: [FXRate]
+    /// `--price-points`, `--at`, `--program`.
+    public var arguments: StorefrontArguments
+
+    public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
+        self.cards = cards
+        self.fxOverrides = fxOverrides
+        self.arguments = arguments
+    }
+
+    /// The one call. Without storefront data and without Apple's files there is nothing to
+    /// compute proceeds from (exit 2); a card whose worst case cannot be computed is its
+    /// `WorstCaseFailure`.
+    public func run() throws -> StorefrontReport {
+        let (repo, cards) = try self.cards.load()
+        let priceLists = try ApplePriceList.load(
+            arguments, products: Set(cards.flatMap { $0.packs.map(\.productId) }), what: "pack",
+            cards: cards)
+        if repo.storefronts == nil && priceLists.isEmpty {
+            throw RunFailure(
+                "no storefront data in \(self.cards.directory) and no --price-points: nothing to compute proceeds from"
+            )
+        }
+        let fx = repo.fx.overriding(with: fxOverrides)
+        var all: [StorefrontMargins] = []
+        for card in cards {
+            do {
+                all.append(
+                    try StorefrontMargins(
+                        card: card, repository: repo, priceLists: priceLists,
+                        program: arguments.program, date: arguments.date, fx: fx))
+            } catch {
+                throw WorstCaseFailure(error, card: card)
+            }
+        }
+        return StorefrontReport(all)
+    }
+}
+
+/// What `margin storefronts` prints, and the cross-check warnings of every card.
+public struct StorefrontReport: RenderableReport, Sendable {
+    public let cards: [StorefrontMargins]
+
+    public init(_ cards: [StorefrontMargins]) {
+        self.cards = cards
+    }
+
+    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
+
+    /// 1 when any card's rows hold an error finding (a price that cannot be margined).
+    public var exitCode: Int32 { cards.map(\.exitCode).max() ?? 0 }
+
+    public func renderTable(bold: Bool) -> String {
+        StorefrontMargins.render(cards, format: .table, bold: bold)
+    }
+    public func renderJSON() -> String { StorefrontMargins.render(cards, format: .json) }
+    public func renderCSV() -> String { StorefrontMargins.render(cards, format: .csv) }
+    public func renderMarkdown() -> String { StorefrontMargins.render(cards, format: .markdown) }
+}
+
+extension ApplePriceList {
+    /// Apple's files of `--price-points`, each bound to a product id in `products` (the
+    /// `what` of `cards`: "pack", "subscription"). A file that cannot be read, or that is
+    /// bound to a product none of the cards sells, is a failure (exit 2).
+    static func load(
+        _ arguments: StorefrontArguments, products: Set<String>, what: String, cards: [RateCard]
+    ) throws(RunFailure) -> [String: ApplePriceList] {
+        let lists: [String: ApplePriceList]
+        do {
+            lists = try ApplePriceList.load(arguments.bindings)
+        } catch {
+            throw RunFailure.problems(error.items, in: "the App Store Connect files")
+        }
+        for product in lists.keys.sorted() where !products.contains(product) {
+            throw RunFailure(
+                "--price-points \(product)=…: no \(what) of \(cards.map(\.reference).joined(separator: ", ")) has product id \(product)"
+            )
+        }
+        return lists
+    }
+}

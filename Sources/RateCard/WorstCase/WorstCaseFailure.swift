@@ -1,0 +1,27 @@
+/// A card whose worst case cannot be computed, as the diagnostics every command prints
+/// alike: an unbounded worst case is one `free-usage` finding per dimension that lets
+/// credits or a quota be used for free, each at that dimension's place in the card (exit 1);
+/// anything else (a missing FX rate, an overflow) names the card at its place (exit 2).
+public struct WorstCaseFailure: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+    public let error: WorstCaseError
+    public let diagnostics: [Diagnostic]
+    public let failureClass: FailureClass
+    public var summary: String? { nil }
+
+    public init(_ error: WorstCaseError, card: RateCard) {
+        self.error = error
+        if case .unbounded(let shapes) = error {
+            diagnostics = shapes.map { $0.freeUsageDiagnostic(card: card) }.sorted()
+            failureClass = .findings
+        } else {
+            diagnostics = [
+                Diagnostic(
+                    path: card.source.path, location: card.source.location,
+                    message: "\(card.reference): \(error)", rule: .check(.worstCase))
+            ]
+            failureClass = .unreadable
+        }
+    }
+
+    public var description: String { diagnostics.map(\.rendered).joined(separator: "\n") }
+}
