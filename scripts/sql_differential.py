@@ -46,6 +46,9 @@ import sql_equality as eq  # noqa: E402
 ROOT = eq.ROOT
 CARDS = os.path.join(ROOT, "RateCards")
 RESIDUAL = False
+# The classes of a line rejected for itself (not for what other lines say).
+LINE = {"missing-field", "bad-value", "bad-timestamp", "unknown-kind", "fractional-amount",
+        "amount-out-of-range", "wrong-sign", "wrong-type", "malformed-json", "truncated"}
 OPTS = ["--cards", CARDS, "--card", "osg", "--credit-value", "CNY 0.01"]
 
 OFFSETS = ["Z", "z", "+00:00", "-00:00", "-12:00", "+14:00", "+08:00", "-05:30", "+05:45", "+13:59", "-11:59"]
@@ -276,9 +279,16 @@ def run_case(engine, seed, entries, work, disagreements, window):
         problems.append("conflict: margin has %d conflicting copies, the query did not stop" % conflicts)
     else:
         problems += eq.compare(engine.name, "diff", rows, report, scale, exact)
-    # The audit: margin's rejections by class.
+    # The audit: margin's rejections by class. A line margin rejects for what it is (the
+    # classes of LINE) is rejected by the audit too; with two faults in two fields, margin
+    # names the first in the line's key order and the audit the first in a fixed order, so
+    # for those the totals must agree and the labels may differ ("label" below, reported,
+    # not a failure: docs/sql.md).
     classes = dict(report["input"]["rejectedByClass"])
     classes.setdefault("conflicting-duplicate", 0)
+    labels = []
+    line_margin = sum(v for k, v in classes.items() if k in LINE)
+    line_audit = sum(v for k, v in by.items() if k in LINE)
     for cls, count in classes.items():
         if cls == "conflicting-duplicate":
             got = len({r[0] for r in audit if r[1] == cls})
@@ -286,12 +296,16 @@ def run_case(engine, seed, entries, work, disagreements, window):
                 problems.append("audit-conflict: audit %d ids, margin %d copies" % (got, count))
             continue
         if by.get(cls, 0) != count:
-            problems.append("audit-%s: audit %d, margin %d" % (cls, by.get(cls, 0), count))
+            (labels if cls in LINE and line_margin == line_audit else problems).append(
+                "audit-%s: audit %d, margin %d" % (cls, by.get(cls, 0), count))
     for cls, count in by.items():
         if cls not in report["input"]["rejectedByClass"] and cls not in (
                 "unknown-feature", "price-mismatch", "metered-without-quantity", "refund-exceeds-charge",
                 "conflicting-duplicate", "sql-quantity-scale", "sql-refund-tie", "unknown-dimension"):
-            problems.append("audit-%s: audit %d, margin none" % (cls, count))
+            (labels if cls in LINE and line_margin == line_audit else problems).append(
+                "audit-%s: audit %d, margin none" % (cls, count))
+    for p in labels:
+        disagreements["label (a line with two faults)"].append((seed, p))
     ca = report.get("chargeAudit")
     if ca and not conflicts and stopped is None:
         metered = sum(int(f["missingQuantity"]) for f in ca["features"] if f["costIncomplete"])
@@ -345,7 +359,7 @@ def main():
         print("== %s: %d cases, %d generated lines, %d stopped, disagreements by class: %s" % (
             engine.name, a.cases, lines, stops,
             ", ".join("%s %d" % (c, len(v)) for c, v in sorted(disagreements.items())) or "none"), flush=True)
-        failed += sum(len(v) for v in disagreements.values())
+        failed += sum(len(v) for c, v in disagreements.items() if not c.startswith("label"))
         if hasattr(engine, "close"):
             engine.close()
     print("== %d lines in %.1f s" % (total, time.time() - started))
