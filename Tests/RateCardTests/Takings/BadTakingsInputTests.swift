@@ -583,14 +583,13 @@ import Testing
         let isString = value.hasPrefix("\"")
         switch field {
         case "id", "kind", "at", "feature":
-            if value == "null" {
-                return field == "feature" ? (.missingField, field) : (.wrongType, field)
-            }
+            // A required field that is null is missing (issue 24), as the engines read it.
+            if value == "null" { return (.missingField, field) }
             if !isString { return (.wrongType, field) }
             return field == "at"
                 ? (.badTimestamp, "at") : field == "kind" ? (.unknownKind, "kind") : nil
         case "amount":
-            if value == "null" { return (.wrongType, field) }
+            if value == "null" { return (.missingField, field) }
             if value == "-7" { return nil }
             if value == "7" { return (.wrongSign, "amount") }
             return (.wrongType, "amount")

@@ -121,7 +121,7 @@ struct PnLEdgeTests {
     @Test("a floor is printed exactly as given, not rounded")
     func floorIsExact() throws {
         #expect(Format.floor(try Exact(1691, over: 10000)) == "16.91%")
-        #expect(Format.floor(try Exact(2, over: 10)) == "20%")
+        #expect(Format.floor(try Exact(2, over: 10)) == "20.0%")
         let r = try runMargin(["check", "--min-margin", "99.91"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("below the 99.91% floor"), "\(r.stderr)")
