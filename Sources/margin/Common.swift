@@ -67,7 +67,9 @@ enum Common {
         ),
         ArgumentParser.Option(
             "program", value: "PROGRAM",
-            help: "standard or small-business (default: the card's storeProgram, else standard)."),
+            help:
+                "the commission program: standard, small-business, subscription-after-one-year, mini-apps-partner, eu-alternative, eu-alternative-reduced or eu-link-out (default: the card's storeProgram, else standard); plans take the standard or the reduced rate of its terms."
+        ),
     ]
 
     static func storefrontArguments(_ args: ParsedArguments) throws(UsageError)

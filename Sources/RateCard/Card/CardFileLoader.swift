@@ -164,8 +164,11 @@ enum CardFileLoader {
         let program = m["storeProgram"].flatMap { member -> StoreProgram? in
             guard let s = r.string(member.value, "storeProgram") else { return nil }
             guard let p = StoreProgram(name: s) else {
+                let words = StoreProgram.allCases.map(\.rawValue)
+                let hint =
+                    FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
                 r.error(
-                    "storeProgram: \"\(FieldReader.excerpt(s))\" is not \"standard\" or \"small-business\"",
+                    "storeProgram: \"\(FieldReader.excerpt(s))\" is not a program (one of: \(words.joined(separator: ", ")))\(hint)",
                     at: member.value.location)
                 return nil
             }

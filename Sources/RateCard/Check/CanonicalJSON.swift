@@ -92,29 +92,8 @@ enum CanonicalJSON {
         }
     }
 
-    /// Appends `s` quoted, with the minimal deterministic escaping described on the type.
-    static func writeString(_ s: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 0x0F)])
-            default:
-                out.append(b)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    /// Appends `s` quoted, escaped as every JSON the tool writes (`JSONString`).
+    static func writeString(_ s: String, to out: inout [UInt8]) { JSONString.append(s, to: &out) }
 
     /// The plain decimal text of the JSON number `text` ("2.8e1" → "28", "-0.0" → "0",
     /// "1.250E-2" → "0.0125"), or nil when it is not a JSON number or would need more than

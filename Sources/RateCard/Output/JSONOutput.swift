@@ -65,25 +65,6 @@ indirect enum JSONOutput: Sendable, Hashable {
         }
     }
 
-    /// A JSON string literal with the minimal escapes.
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal, escaped as every JSON the tool writes (`JSONString`).
+    static func quote(_ s: String) -> String { JSONString.quoted(s) }
 }

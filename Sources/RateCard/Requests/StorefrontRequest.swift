@@ -39,6 +39,27 @@ public struct StorefrontRequest: Sendable {
         }
         return StorefrontReport(all)
     }
+
+    /// `--changes [--since DATE]`: every dated tax or commission change and each pack's
+    /// margin the day before and the day of it (`StorefrontChanges`).
+    public func changes(since: CalendarDate?) throws -> StorefrontChanges {
+        let (repo, cards) = try self.cards.load()
+        if repo.storefronts == nil {
+            throw RunFailure(
+                "no storefront data in \(self.cards.directory): --changes lists the changes of the storefront file"
+            )
+        }
+        let fx = repo.fx.overriding(with: fxOverrides)
+        do {
+            return try StorefrontChanges(
+                StorefrontChanges.Request(
+                    cards: cards, repository: repo, program: arguments.program, since: since,
+                    fx: fx))
+        } catch {
+            guard let card = cards.first else { throw RunFailure("\(error)") }
+            throw WorstCaseFailure(error, card: card)
+        }
+    }
 }
 
 /// What `margin storefronts` prints, and the cross-check warnings of every card.

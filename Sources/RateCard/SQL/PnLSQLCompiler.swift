@@ -25,35 +25,23 @@ public struct PnLSQLCompiler: Sendable {
     public let request: PnLSQLRequest
     let plan: SQLCostPlan
     let d: SQLDialect
+    /// The window's bounds as parameters (`--sql-params`), or nil for constants.
+    let params: SQLParameters?
 
     public init(_ request: PnLSQLRequest) throws(SQLCompileError) {
-        if request.dialect == .postgres, case .files = request.source {
-            throw .usage(
-                "PostgreSQL reads no JSON Lines files: load the entries into a table (margin pnl --sql-schema postgres) and give --table NAME"
-            )
-        }
-        if case .table(let name) = request.source, !Self.isTableName(name) {
-            throw .usage(
-                "--table \(name): expected a table name (letters, digits and underscores, optionally qualified with dots)"
-            )
-        }
+        try request.source.check(request.dialect)
         guard !request.versions.isEmpty else {
             throw .usage("no version of card '\(request.family)'")
         }
         self.request = request
         plan = try SQLCostPlan(request)
         d = request.dialect
+        params = request.parameters ? try SQLParameters(request) : nil
     }
 
-    static func isTableName(_ s: String) -> Bool {
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        return !parts.isEmpty
-            && parts.allSatisfy { p in
-                guard let first = p.first, first == "_" || first.isASCII && first.isLetter else {
-                    return false
-                }
-                return p.allSatisfy { $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }
-            }
+    /// The source's `SELECT` (`SQLSource.select`), reading the card's quantity dimensions.
+    func source(only: [String]? = nil, origin: Bool = false) -> String {
+        request.source.select(d, only: only, origin: origin, dimensions: request.dimensions)
     }
 
     // MARK: The table
@@ -70,6 +58,10 @@ public struct PnLSQLCompiler: Sendable {
                        COALESCE(SUM(odd_dims), 0) AS odd_dims FROM e
                 """
             ))
+        // The rows the query checked and rejected: said in every row of the result, so a
+        // source whose every row fails the checks (a view printing `+00` offsets) never
+        // looks like a quiet ledger.
+        ctes.append(("rj", "SELECT COUNT(*) AS rejected FROM p WHERE NOT valid"))
         ctes.append(
             (
                 "w0",
@@ -155,13 +147,15 @@ public struct PnLSQLCompiler: Sendable {
         let select = """
             SELECT \(by ? "period, " : "")feature, charges, charged, declines, given_back, left_credits,
                    \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
-                   \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost
-            FROM m4 CROSS JOIN g CROSS JOIN rt
+                   \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost, rj.rejected AS rejected
+            FROM m4 CROSS JOIN g CROSS JOIN rt CROSS JOIN rj
             WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0 AND g.odd_dims = 0 AND rt.ties = 0", message: message,
                             constant: "margin: ids with conflicting duplicates, a quantity finer than \(SQLCostPlan.quantityScale) places, a metered charge with a dimension its feature does not have or a charge refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them"))
             ORDER BY \(by ? d.orderByBytes("period") + ", " : "")\(d.orderByBytes("feature"))
             """
-        return header(kind: "the per-feature P&L of margin pnl") + with(ctes) + "\n" + select
+        return header(kind: "the per-feature P&L of margin pnl")
+            + "-- rejected (the last column): how many rows the query checked and rejected, as margin pnl rejects lines (--sql-audit lists them)\n"
+            + with(ctes) + "\n" + select
             + d.settings + ";\n"
     }
 
@@ -233,7 +227,9 @@ public struct PnLSQLCompiler: Sendable {
         var lines = [
             "-- \(kind), for \(d.rawValue), written by margin pnl --sql (docs/sql.md).",
             "-- card \(request.family): \(versions)",
-            "-- window: \(request.window.name) [\(request.window.since?.rfc3339UTC ?? "-infinity"), \(request.window.until?.rfc3339UTC ?? "infinity"))",
+            params == nil
+                ? "-- window: \(request.window.name) [\(request.window.since?.rfc3339UTC ?? "-infinity"), \(request.window.until?.rfc3339UTC ?? "infinity"))"
+                : "-- window: bound when the query runs (below); every row is read in full",
             "-- money in \(request.currency.code); a credit is worth \(request.perCredit.amount.decimalText(maxScale: 38))",
             "-- money columns: DECIMAL(38, \(plan.scale)), "
                 + (plan.exact
@@ -241,6 +237,7 @@ public struct PnLSQLCompiler: Sendable {
                     : "each an exact integer sum over \(plan.denominator), divided once at the end and rounded half-even to \(plan.scale) places (the denominator has a prime factor other than 2 and 5)"),
             "-- quantities are read with \(SQLCostPlan.quantityScale) places; a finer one stops the query (see --sql-audit)",
         ]
+        lines += params?.header ?? []
         if d == .spark {
             lines.append(
                 "-- run with spark.sql.ansi.enabled=true (the default from Spark 4.0), so that an overflow is an error, not NULL"
@@ -271,7 +268,7 @@ public struct PnLSQLCompiler: Sendable {
                 ? d.bigint(e) : "CASE WHEN at_ok THEN \(d.bigint(e)) END"
         }
         var ctes: [(String, String)] =
-            relevant ? relevantSource() : [("src", request.source.select(d, origin: origin))]
+            relevant ? relevantSource() : [("src", source(origin: origin))]
         // `dup`: the id's copies are compared. In the two passes, the id has more than one
         // line (pass 1 counted them); in DuckDB's one read, its lines are written
         // differently (`vid`). Without either, every row is compared.
@@ -496,7 +493,8 @@ public struct PnLSQLCompiler: Sendable {
     /// (`groupedSource`), with or without a window: there the saving of the second parse
     /// outweighs the memory (docs/sql.md, Scale).
     func relevantSource() -> [(String, String)] {
-        let window = request.window
+        // With parameters the window is not known here: every row is read in full.
+        let window = params == nil ? request.window : .all
         var near: [String] = []
         let at = d.substring(d.quoted("at"), "1", "10")
         if let since = window.since, since.seconds - 86_400 > Self.firstSecond {
@@ -506,10 +504,10 @@ public struct PnLSQLCompiler: Sendable {
             near.append("\(at) <= \(d.literal(Self.utcDate(until.seconds + 86_400)))")
         }
         if d == .duckdb { return groupedSource(near: near) }
-        guard !near.isEmpty else { return [("src", request.source.select(d))] }
+        guard !near.isEmpty else { return [("src", source())] }
         return [
-            ("s1", request.source.select(d, only: ["id", "refund_of"])),
-            ("s2", request.source.select(d)),
+            ("s1", source(only: ["id", "refund_of"])),
+            ("s2", source()),
             (
                 "keep",
                 """
@@ -571,7 +569,7 @@ public struct PnLSQLCompiler: Sendable {
             multiple = "\nWHERE \(keep) OR \(variants)"
         }
         return [
-            ("s0", request.source.select(d)),
+            ("s0", source()),
             (
                 "n1",
                 "SELECT hash(id) AS h FROM s0 WHERE id IS NOT NULL GROUP BY h HAVING COUNT(*) > 1"
@@ -714,6 +712,7 @@ public struct PnLSQLCompiler: Sendable {
     }
 
     func inWindow(_ s: String, _ n: String) -> String {
+        if let params { return params.inWindow(s) }
         var c: [String] = []
         if let since = request.window.since { c.append(atOrAfter(s, n, since)) }
         if let until = request.window.until { c.append("NOT \(atOrAfter(s, n, until))") }

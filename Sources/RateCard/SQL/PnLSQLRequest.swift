@@ -16,6 +16,8 @@ public struct PnLSQLRequest: Sendable {
     /// With a series and fixed costs, each period's share of each feature's fixed cost
     /// (`PnLPlan.fixedCostsByPeriod`).
     public let periodFixedCosts: [PeriodCost]
+    /// With `--sql-params`, the window's bounds are query parameters (`SQLParameters`).
+    public let parameters: Bool
 
     /// The part of a feature's fixed cost that falls in one period of a series.
     public struct PeriodCost: Sendable, Hashable {
@@ -34,7 +36,8 @@ public struct PnLSQLRequest: Sendable {
         dialect: SQLDialect, source: SQLSource, family: String, repository: CardRepository,
         window: TakingsWindow,
         currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:],
-        series: TakingsSeries? = nil, periodFixedCosts: [PeriodCost] = []
+        series: TakingsSeries? = nil, periodFixedCosts: [PeriodCost] = [],
+        parameters: Bool = false
     ) {
         self.dialect = dialect
         self.source = source
@@ -46,6 +49,7 @@ public struct PnLSQLRequest: Sendable {
         self.fixedCosts = fixedCosts
         self.series = series
         self.periodFixedCosts = periodFixedCosts
+        self.parameters = parameters
     }
 
     /// The fixed cost of each row that has one: per period and feature with a series,

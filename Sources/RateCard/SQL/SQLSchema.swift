@@ -47,14 +47,39 @@ public enum SQLSchema {
         }
     }
 
-    /// `CREATE TABLE name (…)` in `dialect`.
-    public static func createTable(_ dialect: SQLDialect, name: String) -> String {
+    /// The type of column `name` in the typed layout (`SQLColumns.typed`): the time a
+    /// timestamp with time zone (microseconds; ClickHouse `DateTime64(6, 'UTC')`), the
+    /// amounts 64-bit integers, the quantity a map of dimension to `DECIMAL(38, 6)`
+    /// (PostgreSQL: `JSONB`), the rest text. The query turns each into the text the checks
+    /// read (`SQLTypedColumns`).
+    static func typedType(_ d: SQLDialect, _ name: String) -> String {
+        switch (name, d) {
+        case ("at", .duckdb), ("at", .postgres): "TIMESTAMPTZ"
+        case ("at", .clickhouse): "Nullable(DateTime64(6, 'UTC'))"
+        case ("at", .spark): "TIMESTAMP"
+        case ("amount", .clickhouse), ("balance_after", .clickhouse): "Nullable(Int64)"
+        case ("amount", _), ("balance_after", _): "BIGINT"
+        case ("quantity", .duckdb): "MAP(VARCHAR, DECIMAL(38, 6))"
+        case ("quantity", .clickhouse): "Map(String, Decimal(38, 6))"
+        case ("quantity", .spark): "MAP<STRING, DECIMAL(38, 6)>"
+        case ("quantity", .postgres): "JSONB"
+        default: types(d).text
+        }
+    }
+
+    /// `CREATE TABLE name (…)` in `dialect`, of the text layout or the typed one.
+    public static func createTable(
+        _ dialect: SQLDialect, name: String, columns layout: SQLColumns = .text
+    ) -> String {
         let (text, json) = types(dialect)
         let width = columns.map(\.name.count).max() ?? 0
         let lines = columns.map { c in
             let q = dialect.quoted(c.name)
             let pad = String(repeating: " ", count: width - c.name.count + 1)
-            return "    \(q)\(pad)\(c.name == "quantity" ? json : text)"
+            let type =
+                layout == .typed
+                ? typedType(dialect, c.name) : c.name == "quantity" ? json : text
+            return "    \(q)\(pad)\(type)"
         }
         var body = lines.joined(separator: ",\n")
         var tail = ""
@@ -64,8 +89,11 @@ public enum SQLSchema {
         default: break
         }
         body =
-            "-- The ledger entries `margin pnl --table \(name) --sql \(dialect.rawValue)` reads: one row per entry,\n"
-            + "-- every field as exported (text; quantity as a JSON object). See docs/sql.md.\n"
+            (layout == .typed
+                ? "-- The ledger entries `margin pnl --table \(name) --sql-columns typed --sql \(dialect.rawValue)` reads: one row per entry,\n"
+                    + "-- typed (the time with its time zone, amounts as integers, the quantity as a map); the query converts them. See docs/sql.md.\n"
+                : "-- The ledger entries `margin pnl --table \(name) --sql \(dialect.rawValue)` reads: one row per entry,\n"
+                    + "-- every field as exported (text; quantity as a JSON object). See docs/sql.md.\n")
             + "CREATE TABLE \(name) (\n\(body)\n)\(tail);\n"
         return body
     }

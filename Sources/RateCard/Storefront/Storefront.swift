@@ -1,5 +1,5 @@
-/// One App Store storefront (territory): its currency, how Apple treats tax there, and any
-/// commission that differs from the default.
+/// One App Store storefront (territory): its currency, how Apple treats tax there (a dated
+/// history), and any commission that differs from the default.
 struct Storefront: Sendable, Hashable {
     /// The territory's ISO 3166-1 alpha-3 code, as App Store Connect writes it ("DEU").
     let territory: String
@@ -8,11 +8,8 @@ struct Storefront: Sendable, Hashable {
     /// True when customer prices include VAT/GST (most storefronts); false where tax is
     /// added at checkout (the USA, Canada).
     let taxIncluded: Bool
-    /// The tax rate Apple removes from a tax-inclusive price before commission (0.19 for
-    /// German VAT); zero when prices exclude tax.
-    let tax: Exact
-    /// A digital services tax Apple deducts, as a share of the tax-exclusive price.
-    let digitalServicesTax: Exact
+    /// Every tax Apple removes or withholds, each with its dates and source.
+    let taxes: [StorefrontTax]
     /// The decimal places of the amounts Apple prices and pays in here: the currency's ISO
     /// 4217 minor unit unless the data says Apple uses a coarser unit (`currencyUnit`:
     /// Hungary's HUF and Indonesia's IDR are paid in whole units, though ISO gives them
@@ -26,8 +23,8 @@ struct Storefront: Sendable, Hashable {
     let location: SourceLocation
 
     init(
-        territory: String, name: String, currency: Currency, taxIncluded: Bool, tax: Exact,
-        digitalServicesTax: Exact = .zero, paymentScale: Int? = nil,
+        territory: String, name: String, currency: Currency, taxIncluded: Bool,
+        taxes: [StorefrontTax] = [], paymentScale: Int? = nil,
         commission: [CommissionRegime] = [], placeholder: Bool = false, note: String? = nil,
         location: SourceLocation = .start
     ) {
@@ -35,13 +32,48 @@ struct Storefront: Sendable, Hashable {
         self.name = name
         self.currency = currency
         self.taxIncluded = taxIncluded
-        self.tax = tax
-        self.digitalServicesTax = digitalServicesTax
+        self.taxes = taxes
         self.paymentScale = paymentScale ?? currency.minorUnits
         self.commission = commission
         self.placeholder = placeholder
         self.note = note
         self.location = location
+    }
+
+    /// An undated storefront: `tax` (VAT) and `digitalServicesTax` in force on every date.
+    init(
+        territory: String, name: String, currency: Currency, taxIncluded: Bool, tax: Exact,
+        digitalServicesTax: Exact = .zero, paymentScale: Int? = nil,
+        commission: [CommissionRegime] = [],
+        placeholder: Bool = false, note: String? = nil, location: SourceLocation = .start
+    ) {
+        var taxes: [StorefrontTax] = []
+        if !tax.isZero || digitalServicesTax.isZero {
+            taxes.append(StorefrontTax(kind: .vat, rate: tax, location: location))
+        }
+        if !digitalServicesTax.isZero {
+            taxes.append(StorefrontTax(kind: .dst, rate: digitalServicesTax, location: location))
+        }
+        self.init(
+            territory: territory, name: name, currency: currency, taxIncluded: taxIncluded,
+            taxes: taxes, paymentScale: paymentScale, commission: commission,
+            placeholder: placeholder, note: note, location: location)
+    }
+
+    /// The taxes in force on `date`, summed by kind.
+    func rates(on date: CalendarDate) -> TaxRates {
+        let now = taxes.filter { $0.applies(on: date) }
+        func sum(_ kind: StorefrontTax.Kind) -> Exact {
+            now.filter { $0.kind == kind }.reduce(Exact.zero) { (try? $0.adding($1.rate)) ?? $0 }
+        }
+        return TaxRates(
+            vat: taxIncluded ? sum(.vat) : .zero, digitalServicesTax: sum(.dst),
+            withholding: sum(.withholding), entries: now)
+    }
+
+    /// Every date a tax of this storefront starts or ends, ascending.
+    var taxChangeDates: [CalendarDate] {
+        Array(Set(taxes.flatMap { [$0.from, $0.until].compactMap { $0 } })).sorted()
     }
 }
 

@@ -48,10 +48,7 @@ public struct StorefrontArguments: Sendable, Hashable {
             date = today
         }
         if let program {
-            guard let p = StoreProgram(name: program) else {
-                throw UsageError("--program \(program): expected standard or small-business")
-            }
-            self.program = p
+            self.program = try StoreProgram(choosing: program)
         } else {
             self.program = nil
         }

@@ -15,10 +15,15 @@ extension StorefrontMargins {
             "\(Format.percent(r.rate, places: 0)) \(r.program.rawValue)\(r.status == .reported ? " (reported)" : "")"
     }
 
-    static func taxText(_ sf: Storefront?) -> String {
+    /// "19%", "20% + 2% DST", "excl.", "18% + 13.5% withheld": the taxes in force on `date`.
+    static func taxText(_ sf: Storefront?, on date: CalendarDate) -> String {
         guard let sf else { return Format.missing }
-        var s = sf.taxIncluded ? Format.percent(sf.tax) : "excl."
-        if !sf.digitalServicesTax.isZero { s += " + \(Format.percent(sf.digitalServicesTax)) DST" }
+        let rates = sf.rates(on: date)
+        var s = sf.taxIncluded ? Format.percent(rates.vat) : "excl."
+        if !rates.digitalServicesTax.isZero {
+            s += " + \(Format.percent(rates.digitalServicesTax)) DST"
+        }
+        if !rates.withholding.isZero { s += " + \(Format.percent(rates.withholding)) withheld" }
         return s
     }
 
@@ -46,7 +51,7 @@ extension StorefrontMargins {
             t.append([
                 card.reference, r.pack.productId, r.territory, r.customerPrice.currency.code,
                 StorefrontMargins.money(r.customerPrice),
-                StorefrontMargins.taxText(r.storefront),
+                StorefrontMargins.taxText(r.storefront, on: date),
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds),
                 r.proceedsSource?.rawValue ?? Format.missing, StorefrontMargins.money(r.worstCost),
@@ -137,12 +142,15 @@ extension StorefrontMargins {
             if let sf = r.storefront {
                 o["name"] = .string(sf.name)
                 o["taxIncluded"] = .bool(sf.taxIncluded)
-                o["tax"] = .decimal(sf.tax)
-                o["digitalServicesTax"] = .decimal(sf.digitalServicesTax)
+                let rates = sf.rates(on: date)
+                o["tax"] = .decimal(rates.vat)
+                o["digitalServicesTax"] = .decimal(rates.digitalServicesTax)
+                o["withholding"] = .decimal(rates.withholding)
             }
             if let m = r.modelled {
                 o["commission"] = .object([
                     "rate": .decimal(m.regime.rate), "program": .string(m.regime.program.rawValue),
+                    "paymentProcessing": .decimal(m.regime.paymentProcessing),
                     "status": .string(m.regime.status.rawValue),
                     "from": .string(m.regime.from.description),
                 ])

@@ -156,8 +156,8 @@ public struct StorefrontMargins: Sendable {
                                     rule: .check(.storefrontCurrency)))
                         } else if let regime = table.regime(for: sf, program: program, on: date) {
                             do throws(MoneyError) {
-                                modelled = try ModelledProceeds(
-                                    price: point.customerPrice, storefront: sf, regime: regime)
+                                modelled = try table.proceeds(
+                                    point.customerPrice, in: sf, regime: regime, on: date)
                             } catch { throw .fx(error) }
                         } else if point.proceeds == nil {
                             gap = .noRegime
@@ -196,8 +196,8 @@ public struct StorefrontMargins: Sendable {
                     var modelled: ModelledProceeds?
                     if let regime = table.regime(for: sf, program: program, on: date) {
                         do throws(MoneyError) {
-                            modelled = try ModelledProceeds(
-                                price: price.price, storefront: sf, regime: regime)
+                            modelled = try table.proceeds(
+                                price.price, in: sf, regime: regime, on: date)
                         } catch { throw .fx(error) }
                     }
                     rows.append(
@@ -302,7 +302,10 @@ public struct StorefrontMargins: Sendable {
         if !noRegime.isEmpty, let table {
             let regimes = table.commission.filter { $0.program == program }
                 .sorted { $0.from < $1.from }
-                .map { "from \($0.from)\($0.until.map { " until \($0)" } ?? "")" }
+                .map {
+                    "from \($0.from)\($0.until.map { " until \($0)" } ?? "")"
+                        + ($0.territories.map { " in \($0.count) storefronts only" } ?? "")
+                }
             let territories = Set(noRegime.map(\.territory)).sorted()
             out.append(
                 Diagnostic(
@@ -339,16 +342,23 @@ public struct StorefrontMargins: Sendable {
     static func modelText(_ sf: Storefront?, _ m: ModelledProceeds) -> String {
         var parts: [String] = []
         if let sf, sf.taxIncluded {
-            parts.append("\(Format.percent(sf.tax)) tax removed")
+            parts.append("\(Format.percent(m.taxes.vat)) tax removed")
         } else {
             parts.append("prices exclude tax")
         }
-        if let sf, !sf.digitalServicesTax.isZero {
-            parts.append("\(Format.percent(sf.digitalServicesTax)) digital services tax")
+        if !m.taxes.digitalServicesTax.isZero {
+            parts.append("\(Format.percent(m.taxes.digitalServicesTax)) digital services tax")
         }
-        parts.append(
+        var commission =
             "\(Format.percent(m.regime.rate, places: 0)) \(m.regime.program.rawValue) commission (\(m.regime.status.rawValue))"
-        )
+        if !m.regime.paymentProcessing.isZero {
+            commission +=
+                " + \(Format.percent(m.regime.paymentProcessing, places: 0)) payment processing"
+        }
+        parts.append(commission)
+        if !m.taxes.withholding.isZero {
+            parts.append("\(Format.percent(m.taxes.withholding)) withheld")
+        }
         return parts.joined(separator: ", ")
     }
 }

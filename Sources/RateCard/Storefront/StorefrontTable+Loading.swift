@@ -1,14 +1,20 @@
 /// Reading the storefront data file strictly: every problem is a diagnostic naming the
-/// file, line, column and field (`territories[3].tax`).
+/// file, line, column and field (`territories[3].taxes[1].from`).
 extension StorefrontTable {
     static let allowedKeys: Set<String> = [
         "kind", "date", "placeholder", "source", "commission", "territories", "notes", "$schema",
     ]
     static let territoryKeys: Set<String> = [
-        "territory", "name", "currency", "taxIncluded", "tax", "digitalServicesTax", "commission",
-        "placeholder", "note", "currencyUnit",
+        "territory", "name", "currency", "taxIncluded", "tax", "digitalServicesTax", "taxes",
+        "commission", "placeholder", "note", "currencyUnit",
     ]
-    static let regimeKeys: Set<String> = ["program", "rate", "from", "until", "status", "source"]
+    static let taxKeys: Set<String> = [
+        "kind", "rate", "from", "until", "source", "placeholder", "note",
+    ]
+    static let regimeKeys: Set<String> = [
+        "program", "rate", "paymentProcessing", "territories", "from", "until", "status",
+        "source",
+    ]
 
     static func read(_ root: JSONNode, _ r: FieldReader) -> StorefrontTable? {
         guard let m = r.object(root, "", allowed: allowedKeys) else { return nil }
@@ -33,11 +39,19 @@ extension StorefrontTable {
                     "\(path).territory: \(key) is already listed at line \(line)"
                 })
         }
-        for program in StoreProgram.allCases
-        where !defaults.contains(where: { $0.program == program }) {
+        for program in [StoreProgram.standard, .smallBusiness]
+        where !defaults.contains(where: { $0.program == program && $0.territories == nil }) {
             r.error(
                 "commission: no regime for the \"\(program.rawValue)\" program (every storefront needs a default)",
                 at: m["commission"]?.value.location ?? root.location)
+        }
+        let known = Set(storefronts.map(\.territory))
+        for regime in defaults {
+            for code in (regime.territories ?? []).sorted() where !known.contains(code) {
+                r.error(
+                    "commission: the \(regime.program.rawValue) regime from \(regime.from) names \(code), which is not a listed territory",
+                    at: regime.location)
+            }
         }
         // One currency is paid in one unit: two territories may not disagree about it.
         var units: [Currency: Storefront] = [:]
@@ -85,16 +99,48 @@ extension StorefrontTable {
         let included = r.required(m, "taxIncluded", in: field, at: node.location).flatMap {
             r.bool($0, "\(field).taxIncluded")
         }
-        let taxNode = r.required(m, "tax", in: field, at: node.location)
-        let tax = taxNode.flatMap { share($0, "\(field).tax", r) }
-        if let included, !included, let tax, let taxNode, !tax.isZero {
-            r.error(
-                "\(field).tax: prices exclude tax here (taxIncluded is false), so Apple removes none: write \"0\"",
-                at: taxNode.location)
+        var taxes: [StorefrontTax] = []
+        if let history = m["taxes"] {
+            for key in ["tax", "digitalServicesTax"] {
+                if let other = m[key] {
+                    r.error(
+                        "\(field).\(key): give either \"taxes\" (a dated history) or \"\(key)\", not both",
+                        at: other.value.location)
+                }
+            }
+            taxes = taxList(history.value, "\(field).taxes", r)
+            if let included, !included {
+                for (i, t) in taxes.enumerated() where t.kind == .vat && !t.rate.isZero {
+                    r.error(
+                        "\(field).taxes[\(i)].rate: prices exclude tax here (taxIncluded is false), so Apple removes no VAT: write \"0\" or drop the entry",
+                        at: t.location)
+                }
+            }
+        } else {
+            let taxNode = r.required(m, "tax", in: field, at: node.location)
+            let tax = taxNode.flatMap { share($0, "\(field).tax", r) }
+            if let included, !included, let tax, let taxNode, !tax.isZero {
+                r.error(
+                    "\(field).tax: prices exclude tax here (taxIncluded is false), so Apple removes none: write \"0\"",
+                    at: taxNode.location)
+            }
+            let dst =
+                m["digitalServicesTax"].flatMap {
+                    share($0.value, "\(field).digitalServicesTax", r)
+                } ?? .zero
+            if let tax {
+                taxes.append(
+                    StorefrontTax(
+                        kind: .vat, rate: tax, location: taxNode?.location ?? node.location))
+            }
+            if !dst.isZero {
+                taxes.append(
+                    StorefrontTax(
+                        kind: .dst, rate: dst,
+                        location: m["digitalServicesTax"]?.value.location ?? node.location))
+            }
+            if tax == nil { taxes = [] }
         }
-        let dst =
-            m["digitalServicesTax"].flatMap { share($0.value, "\(field).digitalServicesTax", r) }
-            ?? .zero
         let commission = m["commission"].map { regimes($0.value, "\(field).commission", r) } ?? []
         let placeholder =
             m["placeholder"].flatMap { r.bool($0.value, "\(field).placeholder") } ?? false
@@ -103,11 +149,70 @@ extension StorefrontTable {
         if let unitNode = m["currencyUnit"]?.value, let currency {
             scale = paymentScale(unitNode, "\(field).currencyUnit", currency, r)
         }
-        guard let code, let name, let currency, let included, let tax else { return nil }
+        guard let code, let name, let currency, let included else { return nil }
+        if m["taxes"] == nil && taxes.isEmpty { return nil }
         return Storefront(
-            territory: code, name: name, currency: currency, taxIncluded: included, tax: tax,
-            digitalServicesTax: dst, paymentScale: scale,
+            territory: code, name: name, currency: currency, taxIncluded: included, taxes: taxes,
+            paymentScale: scale,
             commission: commission, placeholder: placeholder, note: note, location: node.location)
+    }
+
+    /// `taxes`: a dated history; two entries of one kind may not overlap in time with the
+    /// same rate twice, and each needs `from` before `until`.
+    static func taxList(_ node: JSONNode, _ field: String, _ r: FieldReader) -> [StorefrontTax] {
+        guard let items = r.array(node, field) else { return [] }
+        var out: [StorefrontTax] = []
+        for (i, item) in items.enumerated() {
+            let f = "\(field)[\(i)]"
+            guard let m = r.object(item, f, allowed: taxKeys) else { continue }
+            let kind = r.required(m, "kind", in: f, at: item.location).flatMap {
+                n -> StorefrontTax.Kind? in
+                guard let s = r.string(n, "\(f).kind") else { return nil }
+                guard let k = StorefrontTax.Kind(rawValue: s) else {
+                    let words = StorefrontTax.Kind.allCases.map(\.rawValue)
+                    let hint =
+                        FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
+                    r.error(
+                        "\(f).kind: \"\(FieldReader.excerpt(s))\" is not one of \(words.joined(separator: ", "))\(hint)",
+                        at: n.location)
+                    return nil
+                }
+                return k
+            }
+            let rate = r.required(m, "rate", in: f, at: item.location).flatMap {
+                share($0, "\(f).rate", r)
+            }
+            let from = m["from"].flatMap { r.date($0.value, "\(f).from") }
+            let untilNode = m["until"]?.value
+            let until = untilNode.flatMap { r.date($0, "\(f).until") }
+            if let from, let until, let untilNode, until <= from {
+                r.error(
+                    "\(f).until: \(until) is not after \"from\" (\(from))", at: untilNode.location)
+            }
+            let source = m["source"].flatMap { r.nonEmptyString($0.value, "\(f).source") }
+            let placeholder =
+                m["placeholder"].flatMap { r.bool($0.value, "\(f).placeholder") } ?? false
+            if source == nil && !placeholder && m["source"] == nil {
+                r.error(
+                    "\(f): no \"source\" (Apple's notice by title and date, Apple's tax page or a government notice); write \"placeholder\": true where none was found",
+                    at: item.location)
+            }
+            let note = m["note"].flatMap { r.string($0.value, "\(f).note") }
+            guard let kind, let rate else { continue }
+            let tax = StorefrontTax(
+                kind: kind, rate: rate, from: from, until: until, source: source,
+                placeholder: placeholder, note: note, location: item.location)
+            if let clash = out.first(where: {
+                $0.kind == kind && $0.from == from && $0.rate == rate
+            }) {
+                r.error(
+                    "\(f): the same \(kind.rawValue) of \(rate) from \(from.map { "\($0)" } ?? "the start") is already given at line \(clash.location.line)",
+                    at: item.location)
+                continue
+            }
+            out.append(tax)
+        }
+        return out
     }
 
     static func regimes(_ node: JSONNode, _ field: String, _ r: FieldReader) -> [CommissionRegime] {
@@ -120,12 +225,11 @@ extension StorefrontTable {
                 n -> StoreProgram? in
                 guard let s = r.string(n, "\(f).program") else { return nil }
                 guard let p = StoreProgram(name: s) else {
+                    let words = StoreProgram.allCases.map(\.rawValue)
                     let hint =
-                        FieldReader.closest(s, in: StoreProgram.allCases.map(\.rawValue)).map {
-                            "; did you mean \"\($0)\"?"
-                        } ?? ""
+                        FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
                     r.error(
-                        "\(f).program: \"\(FieldReader.excerpt(s))\" is not \"standard\" or \"small-business\"\(hint)",
+                        "\(f).program: \"\(FieldReader.excerpt(s))\" is not a program (one of: \(words.joined(separator: ", ")))\(hint)",
                         at: n.location)
                     return nil
                 }
@@ -133,6 +237,24 @@ extension StorefrontTable {
             }
             let rate = r.required(m, "rate", in: f, at: item.location).flatMap {
                 share($0, "\(f).rate", r)
+            }
+            let processing =
+                m["paymentProcessing"].flatMap { share($0.value, "\(f).paymentProcessing", r) }
+                ?? .zero
+            var territories: Set<String>?
+            if let tn = m["territories"]?.value, let codes = r.array(tn, "\(f).territories") {
+                var set = Set<String>()
+                for (j, c) in codes.enumerated() {
+                    guard let s = r.string(c, "\(f).territories[\(j)]") else { continue }
+                    guard isTerritoryCode(s) else {
+                        r.error(
+                            "\(f).territories[\(j)]: \"\(FieldReader.excerpt(s))\" is not a territory code (three capital letters: DEU, FRA)",
+                            at: c.location)
+                        continue
+                    }
+                    set.insert(s)
+                }
+                territories = set
             }
             let from = r.required(m, "from", in: f, at: item.location).flatMap {
                 r.date($0, "\(f).from")
@@ -156,7 +278,9 @@ extension StorefrontTable {
             }
             let source = m["source"].flatMap { r.nonEmptyString($0.value, "\(f).source") }
             guard let program, let rate, let from, let status else { continue }
-            if let same = out.first(where: { $0.program == program && $0.from == from }) {
+            if let same = out.first(where: {
+                $0.program == program && $0.from == from && $0.territories == territories
+            }) {
                 r.error(
                     "\(f).from: a \(program.rawValue) regime from \(from) is already given at line \(same.location.line)",
                     at: item.location)
@@ -164,7 +288,8 @@ extension StorefrontTable {
             }
             out.append(
                 CommissionRegime(
-                    program: program, rate: rate, from: from, until: until, status: status,
+                    program: program, rate: rate, paymentProcessing: processing,
+                    territories: territories, from: from, until: until, status: status,
                     source: source, location: item.location))
         }
         return out

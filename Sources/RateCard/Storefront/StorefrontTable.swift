@@ -41,11 +41,21 @@ public struct StorefrontTable: Sendable, Hashable {
     }
 
     /// The regime for `program` in `storefront` on `date`: the territory's own when it lists
-    /// one in force, else the file's default.
+    /// one in force, else the file's default offered there; nil when the program is not
+    /// offered in the storefront on that date (the EU terms outside the EU).
     func regime(for storefront: Storefront, program: StoreProgram, on date: CalendarDate)
         -> CommissionRegime?
     {
         CommissionRegime.inForce(storefront.commission, program: program, on: date)
-            ?? CommissionRegime.inForce(commission, program: program, on: date)
+            ?? CommissionRegime.inForce(
+                commission, program: program, on: date, in: storefront.territory)
+    }
+
+    /// What the model says Apple pays for `price` in `storefront` on `date`.
+    func proceeds(
+        _ price: Money, in storefront: Storefront, regime: CommissionRegime,
+        on date: CalendarDate
+    ) throws(MoneyError) -> ModelledProceeds {
+        try ModelledProceeds(price: price, storefront: storefront, regime: regime, on: date)
     }
 }

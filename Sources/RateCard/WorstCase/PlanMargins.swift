@@ -169,9 +169,11 @@ public struct PlanMargins: Sendable, Hashable {
         self.card = card
         let fx = fx ?? repository.fx
         self.fx = fx
-        switch program ?? card.storeProgram {
-        case .standard: programs = [.standard]
-        case .smallBusiness: programs = [.smallBusiness]
+        // Plans know a standard and a reduced commission; a program of other terms takes
+        // the one of the two it matches.
+        switch (program ?? card.storeProgram)?.isReduced {
+        case false?: programs = [.standard]
+        case true?: programs = [.smallBusiness]
         case nil: programs = PlanMargins.programs
         }
         providers = PackMargins.providers(of: card, in: repository)

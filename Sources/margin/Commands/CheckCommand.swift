@@ -7,7 +7,7 @@ enum CheckCommand: Command {
     static let summary =
         "Validate rate cards for CI: prices, feature keys, versions, published cards, margins, StoreKit."
     static let usage =
-        "margin check [PATH…] [--min-margin PCT] [--all-versions] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program standard|small-business] [--storekit FILE]… [--storekit-ignore PRODUCT_ID]… [--lock FILE] [--fx BASE/QUOTE=RATE] [--commission RATES] [--tax CUR=RATE] [--now TIME] [--format text|github|json]"
+        "margin check [PATH…] [--min-margin PCT] [--all-versions] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM] [--storekit FILE]… [--storekit-ignore PRODUCT_ID]… [--lock FILE] [--fx BASE/QUOTE=RATE] [--commission RATES] [--tax CUR=RATE] [--now TIME] [--format text|github|json]"
     static let parser = ArgumentParser(
         [
             ArgumentParser.Option(

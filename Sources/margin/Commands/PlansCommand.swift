@@ -8,7 +8,7 @@ enum PlansCommand: Command {
     static let summary =
         "Worst-case margin of every subscription plan in year one and after, offers' payback, and the free tier's cost."
     static let usage =
-        "margin plans [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--fx BASE/QUOTE=RATE] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program standard|small-business]"
+        "margin plans [CARD…] [--cards DIR] [--format table|json|csv|markdown] [--fx BASE/QUOTE=RATE] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM]"
     static let parser = ArgumentParser(Common.storefrontCommandOptions)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {

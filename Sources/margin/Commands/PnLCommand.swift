@@ -107,7 +107,8 @@ enum PnLCommand: Command {
             throw UsageError("give at least one export file (or - for standard input)")
         }
         var inputFormat: TakingsFormat?
-        if let f = args.value("input-format") {
+        // With --sql, --input-format names the engine's reader instead (sqlQuery).
+        if let f = args.value("input-format"), !isSQL(args) {
             guard let v = TakingsFormat(rawValue: f) else {
                 throw UsageError(
                     "unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))"

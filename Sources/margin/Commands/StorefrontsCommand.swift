@@ -7,14 +7,30 @@ enum StorefrontsCommand: Command {
     static let summary =
         "Worst-case margin of every pack in every App Store storefront, from Apple's proceeds or the storefront data."
     static let usage =
-        "margin storefronts [CARD…] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program standard|small-business] [--cards DIR] [--fx BASE/QUOTE=RATE] [--format table|json|csv|markdown]"
-    static let parser = ArgumentParser(Common.storefrontCommandOptions)
+        "margin storefronts [CARD…] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM] [--changes [--since DATE]] [--cards DIR] [--fx BASE/QUOTE=RATE] [--format table|json|csv|markdown]"
+    static let parser = ArgumentParser(
+        Common.storefrontCommandOptions + [
+            ArgumentParser.Option(
+                "changes",
+                help:
+                    "List every tax or commission change in the storefront data and each pack's margin in each affected storefront the day before and the day of it."
+            ),
+            ArgumentParser.Option(
+                "since", value: "DATE",
+                help: "With --changes: changes on or after DATE (default 2023-01-01)."),
+        ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
         let request = StorefrontRequest(
             cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
             arguments: try Common.storefrontArguments(args))
+        if args.flag("changes") {
+            let since = try StorefrontChanges.since(args.value("since"))
+            return io.show(try request.changes(since: since), format: format)
+        } else if args.value("since") != nil {
+            throw UsageError("--since applies to --changes only")
+        }
         return io.show(try request.run(), format: format)
     }
 }

@@ -251,7 +251,7 @@ import Testing
         (["FILE", "--sql", "duckdb", "--strict"], "--strict does not apply to --sql"),
         (
             ["FILE", "--sql", "duckdb", "--input-format", "csv"],
-            "--input-format does not apply to --sql"
+            "is JSON Lines, not CSV (--input-format)"
         ),
         // Issue 24 case 16: options a query cannot honour are refused, not ignored.
         (["FILE", "--sql", "duckdb", "--format", "csv"], "--format does not apply to --sql"),
@@ -275,16 +275,12 @@ import Testing
         (
             "credit-ledger.json",
             "{\"device\": \"a\", \"entries\": [{\"id\": \"1\", \"at\": \"2026-11-13T09:00:00Z\", \"kind\": \"grant\", \"amount\": 100}]}\n",
-            "is a device ledger document, not JSON Lines"
-        ),
-        (
-            "export.csv", "id,at,kind,amount,feature\n1,2026-11-13T09:00:00Z,grant,100,\n",
-            "is CSV, not JSON Lines"
+            "is a device ledger document: --sql reads JSON Lines, CSV or Parquet"
         ),
         (
             "rollup.jsonl",
             "{\"rollup\": {\"period\": \"2026-11\", \"feature\": \"asr\", \"charges\": 1, \"charged\": \"26\"}}\n",
-            "is a roll-up in JSON Lines"
+            "is a roll-up in JSON Lines: --sql reads"
         ),
     ])
     func otherFormatsAreRefused(name: String, text: String, fragment: String) throws {

@@ -252,19 +252,19 @@ import Testing
 
     // MARK: 7. A territory the data lacks; a code that is no territory
 
-    static let argentinaAndNowhere = F.pricesWith(
-        #"{ "currency": "USD", "amount": "2.99", "storefront": "ARG" }"#,
+    static let andorraAndNowhere = F.pricesWith(
+        #"{ "currency": "USD", "amount": "2.99", "storefront": "AND" }"#,
         #"{ "currency": "USD", "amount": "3.49", "storefront": "XYZ" }"#)
 
     @Test func unknownTerritoriesAreListedOrRefused() throws {
-        let files = try F.files(card: [Self.argentinaAndNowhere])
+        let files = try F.files(card: [Self.andorraAndNowhere])
         let (repo, card) = try F.load(files)
         let m = try StorefrontMargins(card: card, repository: repo, date: Self.date)
-        let arg = try row(m, "ARG")
+        let arg = try row(m, "AND")
         #expect(arg.gap == .notInData && arg.storefront == nil)
         #expect(arg.worstCost?.amount == (try Exact(1125, over: 710)))  // what is known
         #expect(
-            m.gaps.contains { $0.message.contains("3000tks in ARG: storefronts.json has no ARG") })
+            m.gaps.contains { $0.message.contains("3000tks in AND: storefronts.json has no AND") })
         let xyz = try #require(m.findings.first { $0.rule == .check(.storefrontPrice) })
         #expect(
             xyz.severity == .error
@@ -288,12 +288,12 @@ import Testing
             exits: 1,
             stderr: .contains(
                 "RateCards/osg-v10.json:\(line):\(column): error: pack \"3000tks\": the price USD 3.49 is for storefront \"XYZ\", which is no App Store territory",
-                "3000tks in ARG: RateCards/storefronts.json has no ARG",
+                "3000tks in AND: RateCards/storefronts.json has no AND",
                 "the 0.0% floor cannot be checked [storefront-proceeds]"))
         let r = try expectMargin(
             ["storefronts", "osg", "--cards", "RateCards", "--at", "2026-12-01"], in: tmp.path,
-            exits: 1, stderr: .contains("[storefront-price]", "warning: 3000tks in ARG"))
-        #expect(r.stdout.contains("3000tks  ARG        USD        2.99"))
+            exits: 1, stderr: .contains("[storefront-price]", "warning: 3000tks in AND"))
+        #expect(r.stdout.contains("3000tks  AND        USD        2.99"))
     }
 
     // MARK: 8. Whole-unit currencies
@@ -331,11 +331,11 @@ import Testing
     @Test(arguments: [
         (
             #""currencyUnit": "0.5""#,
-            "territories[24].currencyUnit: 0.5 is not a unit HUF can be paid in"
+            "territories[67].currencyUnit: 0.5 is not a unit HUF can be paid in"
         ),
         (
             #""currencyUnit": "0.001""#,
-            "territories[24].currencyUnit: 0.001 is not a unit HUF can be paid in"
+            "territories[67].currencyUnit: 0.001 is not a unit HUF can be paid in"
         ),
     ])
     func badCurrencyUnitNamesTheField(unit: String, message: String) throws {

@@ -112,47 +112,7 @@ enum TakingsJSONWriter {
         }
     }
 
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    static func string(_ s: String, into out: inout [UInt8]) { JSONString.append(s, to: &out) }
 
-    /// True when a byte must be escaped in a JSON string.
-    @inline(__always)
-    static func needsEscape(_ b: UInt8) -> Bool {
-        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
-    }
-
-    static func string(_ s: String, into out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
-            // Runs of bytes that need no escape are copied at once.
-            var run = 0
-            for (k, b) in bytes.enumerated() where needsEscape(b) {
-                if run < k { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<k])) }
-                run = k + 1
-                switch b {
-                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-                case 0x0A: out.append(contentsOf: "\\n".utf8)
-                case 0x0D: out.append(contentsOf: "\\r".utf8)
-                case 0x09: out.append(contentsOf: "\\t".utf8)
-                default:
-                    out.append(contentsOf: "\\u00".utf8)
-                    out.append(hexDigits[Int(b >> 4)])
-                    out.append(hexDigits[Int(b & 15)])
-                }
-            }
-            if run < bytes.count {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-            }
-            out.append(UInt8(ascii: "\""))
-        }
-    }
-
-    static func string(_ s: String) -> String {
-        // Most strings need no escape: quoted as they are.
-        if !s.utf8.contains(where: needsEscape) { return "\"" + s + "\"" }
-        var out: [UInt8] = []
-        string(s, into: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func string(_ s: String) -> String { JSONString.quoted(s) }
 }

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import RateCard
+
+/// The proceeds model against an independent oracle in integer arithmetic (cents and basis
+/// points, half-even by hand), over generated storefronts: VAT, DST, withholding, commission
+/// and payment processing, in cents and in whole units.
+@Suite struct ModelledProceedsOracleTests {
+    /// Half-even integer division of `n` by positive `d`.
+    static func halfEvenDivide(_ n: Int128, _ d: Int128) -> Int128 {
+        var q = n / d
+        var r = n % d
+        if r < 0 {
+            q -= 1
+            r += d
+        }
+        if 2 * r > d || (2 * r == d && q % 2 != 0) { q += 1 }
+        return q
+    }
+
+    @Test(arguments: [("EUR", 1), ("HUF", 100), ("JPY", 1)])
+    func agreesWithTheOracle(code: String, unitInMinor: Int) throws {
+        let currency = try #require(Currency(code: code))
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let scale = Int128(currency.minorUnits == 0 ? 1 : 100)
+        let day = try #require(CalendarDate("2026-01-01"))
+        for _ in 0..<400 {
+            let p = Int128(1 + next(2_000_000))  // price in minor units
+            let v = Int128(next(28) * 100 + next(100))  // VAT in basis points
+            let d = Int128(next(6) * 100)  // DST
+            let w = Int128(next(4) * 250)  // withholding
+            let c = Int128(500 + next(26) * 100)  // commission
+            let q = Int128(next(2) * 300)  // payment processing
+            let bp = { (x: Int128) in try Exact(x, over: 10_000) }
+            let sf = Storefront(
+                territory: "XXX", name: "x", currency: currency, taxIncluded: true,
+                taxes: [
+                    StorefrontTax(kind: .vat, rate: try bp(v), source: "t"),
+                    StorefrontTax(kind: .dst, rate: try bp(d), source: "t"),
+                    StorefrontTax(kind: .withholding, rate: try bp(w), source: "t"),
+                ])
+            let regime = CommissionRegime(
+                program: .standard, rate: try bp(c), paymentProcessing: try bp(q),
+                from: day, status: .confirmed)
+            let unit = try Exact(Int128(unitInMinor), over: scale)
+            let m = try ModelledProceeds(
+                price: Money(try Exact(p, over: scale), currency), storefront: sf, regime: regime,
+                on: day, unit: unit)
+            // proceeds in minor units = p × 10⁴/(10⁴+v) × (10⁴−c−q−d)/10⁴ × (10⁴−w)/10⁴
+            let num = p * 10_000 * (10_000 - c - q - d) * (10_000 - w)
+            let den = (10_000 + v) * 10_000 * 10_000
+            let steps = Self.halfEvenDivide(num, den * Int128(unitInMinor))
+            let expected = try Exact(steps * Int128(unitInMinor), over: scale)
+            #expect(m.rounded.amount == expected, "p=\(p) v=\(v) d=\(d) w=\(w) c=\(c) q=\(q)")
+            #expect(m.exact.amount == (try Exact(num, over: den * scale)))
+        }
+    }
+}
