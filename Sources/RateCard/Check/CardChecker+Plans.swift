@@ -97,7 +97,7 @@ extension CardChecker {
                     Diagnostic(
                         path: path, location: row.price.location,
                         message:
-                            "subscription \"\(row.plan.productId)\" at \(show(row.price.price))\(row.price.storefront.map { " (storefront \($0))" } ?? "") a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.percent(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)\(fxNote(row.worst.fxUsed, margins))",
+                            "subscription \"\(row.plan.productId)\" at \(show(row.price.price))\(row.price.storefront.map { " (storefront \($0))" } ?? "") a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.floor(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)\(fxNote(row.worst.fxUsed, margins))",
                         rule: .check(.minMargin)))
             }
         }
@@ -123,7 +123,7 @@ extension CardChecker {
                     Diagnostic(
                         path: row.point.path, location: row.point.location,
                         message:
-                            "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(price)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(share)) of the price), below the \(Format.percent(floor)) floor; worst-case cost \(show(worst.cost))\(fxNote(worst.fxUsed, margins))",
+                            "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(price)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; worst-case cost \(show(worst.cost))\(fxNote(worst.fxUsed, margins))",
                         rule: .check(.minMargin)))
             }
         }

@@ -44,7 +44,7 @@ extension CardChecker {
                     Diagnostic(
                         path: gap.path, location: gap.location, severity: .error,
                         message:
-                            "\(gap.message); the \(Format.percent(floor)) floor cannot be checked",
+                            "\(gap.message); the \(Format.floor(floor)) floor cannot be checked",
                         rule: gap.rule))
             }
             for row in margins.rows where row.pack.credits > 0 {
@@ -72,7 +72,7 @@ extension CardChecker {
                     Diagnostic(
                         path: row.path, location: row.location,
                         message:
-                            "\(place): the worst-case margin at \(StorefrontMargins.show(row.customerPrice)) is \(StorefrontMargins.show(margin)) (\(Format.percent(share)) of the price), below the \(Format.percent(floor)) floor; \(source) \(StorefrontMargins.show(proceeds)), worst-case cost \(StorefrontMargins.show(cost)) (\(margins.program.rawValue) program, \(margins.date))\(fxText)",
+                            "\(place): the worst-case margin at \(StorefrontMargins.show(row.customerPrice)) is \(StorefrontMargins.show(margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; \(source) \(StorefrontMargins.show(proceeds)), worst-case cost \(StorefrontMargins.show(cost)) (\(margins.program.rawValue) program, \(margins.date))\(fxText)",
                         rule: .check(.storefrontMargin)))
             }
         }

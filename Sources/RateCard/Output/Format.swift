@@ -22,4 +22,13 @@ enum Format {
         }
         return p + "%"
     }
+
+    /// A threshold the user gave (`--min-margin 16.91`) as a percentage, exactly as given,
+    /// with at least the one place percentages are shown with: "16.91%", "20.0%", never
+    /// rounded (a message must name the floor it applied).
+    static func floor(_ v: Exact) -> String {
+        guard let p = try? v.multiplied(by: 100) else { return missing }
+        let text = p.decimalText()
+        return (text.contains(".") ? text : text + ".0") + "%"
+    }
 }

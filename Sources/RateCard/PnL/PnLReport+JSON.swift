@@ -99,7 +99,7 @@ extension PnLReport {
                         "underCharged": .string(String(f.underCharged)),
                         "missingQuantity": .string(String(f.missingQuantity)),
                         "unchecked": .string(String(f.unchecked)),
-                        "costIncomplete": .string(f.costIncomplete ? "true" : "false"),
+                        "costIncomplete": .bool(f.costIncomplete),
                         "findings": .array(
                             f.findings.map { x in
                                 .object([

@@ -108,15 +108,16 @@ extension PnLReport {
             _ rows: [TakingsReport.Row], keys: [String], from: Timestamp?, to: Timestamp?,
             place: String
         ) -> [Line] {
-            var seen = Set(rows.map(\.feature))
+            // Keys by their bytes, as the takings keep them (docs/takings.md).
+            var seen = Set(rows.map { Array($0.feature.utf8) })
             var all = rows
-            for key in keys where seen.insert(key).inserted {
+            for key in keys where seen.insert(Array(key.utf8)).inserted {
                 all.append(
                     TakingsReport.Row(
                         feature: key, charges: 0, charged: 0, declines: 0, givenBack: 0,
                         cost: takings.costCurrency.map { Money.zero($0) }))
             }
-            return all.sorted { $0.feature < $1.feature }.map {
+            return all.sorted { $0.feature.utf8.lexicographicallyPrecedes($1.feature.utf8) }.map {
                 Line(
                     takings: $0,
                     figures: figures($0, total: false, from: from, to: to, place: place),

@@ -21,20 +21,31 @@ extension PnLSQLCompiler {
         // A quantity member that is negative or written with an exponent is margin's
         // `bad-value`; one that is no decimal at all (`true`, `"7x"`, `"07"`), or a quantity
         // that is not an object, its `wrong-type`.
+        // A member is judged only when it is not one the query reads (a negative zero and
+        // a member the engine shows with an exponent are; the latter stops the query).
         let badMember = request.dimensions.indices.map {
-            "\(d.isTrue(d.matches("q_\($0)", "^(-|[0-9.]*[eE]).*$")))"
+            "(q_\($0) IS NOT NULL AND NOT \(d.isTrue(d.matches("q_\($0)", Self.memberPattern))) AND NOT \(d.isTrue(d.matches("q_\($0)", Self.exponentPattern))) AND \(d.isTrue(d.matches("q_\($0)", "^(-|[0-9.]*[eE]).*$"))))"
         }
         let member =
             badMember.isEmpty
             ? "'wrong-type'"
             : "CASE WHEN \(badMember.joined(separator: " OR ")) THEN 'bad-value' ELSE 'wrong-type' END"
+        // margin's order (EntryScanner): each field's own problem as the line is read (in
+        // the order exports write the keys: id, at, kind, amount, …, quantity, …,
+        // balanceAfter; margin takes them in the line's own key order, which a table does
+        // not keep), then the required fields, then the charge's feature or the refund's
+        // charge, then the sign, then an empty feature or refundOf.
         let reason = """
-            CASE WHEN NOT present THEN 'missing-field' WHEN id = '' THEN 'bad-value'
-                 WHEN NOT time_ok OR NOT range_ok THEN 'bad-timestamp' WHEN NOT kind_ok THEN 'unknown-kind'
-                 WHEN amt IS NULL THEN CASE \(whole("amount")) END
-                 WHEN NOT sign_ok THEN 'wrong-sign' WHEN NOT needs_ok THEN 'missing-field'
+            CASE WHEN id = '' THEN 'bad-value'
+                 WHEN at_text IS NOT NULL AND NOT time_ok THEN 'bad-timestamp'
+                 WHEN at_text IS NOT NULL AND NOT range_ok THEN 'bad-timestamp'
+                 WHEN kind IS NOT NULL AND NOT kind_ok THEN 'unknown-kind'
+                 WHEN amount IS NOT NULL AND amt IS NULL THEN CASE \(whole("amount")) END
                  WHEN NOT q_obj THEN 'wrong-type' WHEN NOT quantity_ok THEN \(member)
-                 WHEN NOT balance_ok THEN CASE \(whole("balance_after")) END ELSE 'wrong-type' END
+                 WHEN NOT balance_ok THEN CASE \(whole("balance_after")) END
+                 WHEN NOT present THEN 'missing-field' WHEN NOT needs_ok THEN 'missing-field'
+                 WHEN NOT sign_ok THEN 'wrong-sign'
+                 WHEN feature = '' OR refund_of = '' THEN 'bad-value' ELSE 'wrong-type' END
             """
         ctes.append(
             (
@@ -53,7 +64,7 @@ extension PnLSQLCompiler {
         ctes.append(
             (
                 "fine",
-                "SELECT id, 'sql-quantity-scale' AS reason, 'a quantity has more than \(SQLCostPlan.quantityScale) decimal places' AS detail FROM e WHERE too_fine = 1"
+                "SELECT id, 'sql-quantity-scale' AS reason, 'a quantity has more than \(SQLCostPlan.quantityScale) decimal places, or is written with an exponent' AS detail FROM e WHERE too_fine = 1"
             ))
         ctes.append(
             (
@@ -114,7 +125,7 @@ extension PnLSQLCompiler {
             (
                 "ce",
                 """
-                SELECT e.*, \(versionExpression) AS v, \(quantityColumns(prefix: "qi_")) FROM e WHERE kind = 'charge'
+                SELECT e.*, \(versionExpression) AS v, \(quantityColumns(prefix: "qi_")) FROM e WHERE kind = 'charge' AND NOT conflict
                 """
             ))
         ctes.append(
@@ -128,7 +139,7 @@ extension PnLSQLCompiler {
         ctes.append(
             (
                 "priced",
-                "SELECT id, amt, v, feature, \(priceExpression) AS expected, \(hasQuantity) AS has_quantity, \(meteredWithoutQuantity) AS unmetered FROM ce"
+                "SELECT id, amt, v, feature, \(priceExpression) AS expected, \(hasQuantity) AS has_quantity, \(meteredWithoutQuantity) AS unmetered FROM ce WHERE \(inWindow("secs", "nanos")) AND \(onVersion)"
             ))
         ctes.append(
             (
@@ -172,6 +183,17 @@ extension PnLSQLCompiler {
     }
 
     var textType: String { SQLSchema.types(d).text }
+
+    /// Whether a charge's feature is on the card version in force at its time: margin's
+    /// charge audit compares only those (`ChargeRules`), the charges in the window, so the
+    /// audit's `price-mismatch` and `metered-without-quantity` rows are the same charges.
+    var onVersion: String {
+        let arms = request.versions.enumerated().map { i, card in
+            let keys = card.features.map { d.literal($0.key) }.joined(separator: ", ")
+            return "WHEN v = \(i) THEN \(keys.isEmpty ? "FALSE" : "feature IN (\(keys))")"
+        }
+        return d.isTrue("CASE " + arms.joined(separator: " ") + " ELSE FALSE END")
+    }
 
     /// Whether a charge carries any quantity the card knows.
     var hasQuantity: String {

@@ -311,14 +311,20 @@ public struct PnLSQLCompiler: Sendable {
         let lastT = d.substring(t, atLen, "1")
         let atZ = staged ? "at_z" : "(\(lastT) = 'Z' OR \(lastT) = 'z')"
         let scale = SQLCostPlan.quantityScale
-        let decimalPattern = "^(0|[1-9][0-9]*)([.][0-9]+)?$"
+        // margin's one definition of a member (docs/takings.md): digits without a leading
+        // zero and an optional fraction, or a negative zero (`-0`, `-0.0`), which is 0.
+        let decimalPattern = Self.memberPattern
+        // A member written with a negative exponent: DuckDB's reader writes a JSON number
+        // that small so (`1e-7`), other engines keep it as written. It has more places than
+        // the query reads, so such a row stops the query (`too_fine`).
+        let exponentPattern = Self.exponentPattern
         // Each quantity member: one pattern (digits without a leading zero, an optional
         // fraction), and where its point is, for the places it has (more than the query
         // reads stops it). Spark: three patterns, written out.
         let qk = dims.indices.map { i in
             staged
                 ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
-                : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
+                : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(-0([.]0{1,\(scale)})?|(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?)$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
         // The date: DuckDB casts the pattern's `YYYY-MM-DD` to a day number (NULL for a
         // day its month does not have, leap years as the proleptic Gregorian calendar
@@ -366,13 +372,13 @@ public struct PnLSQLCompiler: Sendable {
             } : ["\(qObject) AS q_obj"]
         let qOK = dims.indices.map {
             staged
-                ? "(q_\($0) IS NULL OR qk_\($0))"
-                : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))))"
+                ? "(q_\($0) IS NULL OR qk_\($0) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let qFine = dims.indices.map {
             staged
-                ? "(qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale))"
-                : d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))
+                ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                : "(\(d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let civil =
             d == .duckdb
@@ -407,10 +413,13 @@ public struct PnLSQLCompiler: Sendable {
                 FROM p3
                 """
             ))
-        let kinds = "kind IN ('grant', 'charge', 'refund', 'topup')"
-        let sign = "((kind = 'charge' AND amt < 0) OR (kind <> 'charge' AND amt > 0))"
+        // A revoke (credits taken back after an Apple refund) is negative and names its
+        // paymentRef, as in margin; an empty paymentRef is none.
+        let kinds = "kind IN ('grant', 'charge', 'refund', 'topup', 'revoke')"
+        let sign =
+            "((kind IN ('charge', 'revoke') AND amt < 0) OR (kind NOT IN ('charge', 'revoke') AND amt > 0))"
         let needs =
-            "(kind <> 'charge' OR feature IS NOT NULL) AND (kind <> 'refund' OR (feature IS NOT NULL AND refund_of IS NOT NULL))"
+            "(kind <> 'charge' OR feature IS NOT NULL) AND (kind <> 'refund' OR (feature IS NOT NULL AND refund_of IS NOT NULL)) AND (kind <> 'revoke' OR NULLIF(payment_ref, '') IS NOT NULL)"
         let balance = "(balance_after IS NULL OR balance IS NOT NULL)"
         let range = "secs BETWEEN \(Self.firstSecond) AND \(Self.lastSecond)"
         ctes.append(
@@ -427,16 +436,18 @@ public struct PnLSQLCompiler: Sendable {
             (
                 "p",
                 """
-                SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok")) AS valid
+                SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok AND (feature IS NULL OR feature <> '') AND (refund_of IS NULL OR refund_of <> '')")) AS valid
                 FROM p5
                 """
             ))
         // Content, canonically: numbers by value, the time as an instant, NULL as absent.
+        // An optional text that is empty is the same as an absent one (margin: a CSV cell
+        // that is empty is an absent field, so `"note": ""` and no note are one entry).
+        let optional = ["reason", "device", "note", "card", "payment_ref", "price"].map {
+            "NULLIF(\($0), '')"
+        }
         let fields =
-            [
-                "kind", "amt", "secs", "nanos", "feature", "refund_of", "reason", "device", "note",
-                "card", "balance", "payment_ref", "price",
-            ]
+            ["kind", "amt", "secs", "nanos", "feature", "refund_of"] + optional + ["balance"]
             + dims.indices.map { "qv_\($0)" }
         let content = d.contentTest(
             fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
@@ -601,6 +612,15 @@ public struct PnLSQLCompiler: Sendable {
         return
             "CASE WHEN kind = 'charge' AND \(d.isTrue(inner.replacingOccurrences(of: "v_odd", with: "(\(versionExpression))"))) THEN 1 ELSE 0 END"
     }
+
+    /// A quantity member as margin reads one (docs/takings.md): digits without a leading
+    /// zero and an optional fraction, or a negative zero.
+    static let memberPattern = "^(-0([.]0+)?|(0|[1-9][0-9]*)([.][0-9]+)?)$"
+    /// A member the engine shows with a negative exponent (DuckDB writes a JSON number
+    /// below 10^-6 so: `1e-7`), which stops the query as a quantity finer than its places
+    /// does. A positive exponent (a string `"1e3"`: margin's `bad-value`; DuckDB writes a
+    /// JSON number `1e3` as `1000.0`) is not a member the query reads.
+    static let exponentPattern = "^-?[0-9]+([.][0-9]+)?[eE]-[0-9]+$"
 
     /// A whole number as margin reads one: an optional `-`, at most 18 digits, no leading
     /// zero (`"05"` is margin's `wrong-type`).

@@ -205,7 +205,9 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .duckdb: "json_extract_string(\(object), \(literal("$.\"\(key)\"")))"
         case .clickhouse:
-            "nullIf(replaceAll(JSONExtractRaw(\(object), \(literal(key))), '\"', ''), '')"
+            // A member `null` is an absent member (docs/takings.md), as DuckDB's and
+            // PostgreSQL's `->>` read it.
+            "nullIf(nullIf(replaceAll(JSONExtractRaw(\(object), \(literal(key))), '\"', ''), ''), 'null')"
         case .spark: "get_json_object(\(object), \(literal("$['\(key)']")))"
         case .postgres: "(\(object) ->> \(literal(key)))"
         }

@@ -86,13 +86,18 @@ struct LineProblem: Error, Sendable, Hashable {
     }
 }
 
-/// Keeps every rejection counted and the first `limit` of them (by place) in full.
+/// Keeps every rejection counted and the first `limit` of them (by place) in full, and
+/// beside them the first `limit` conflicting duplicates: a conflict makes the run fail
+/// (exit 1) whatever else it rejected, so it is always named, however many other lines
+/// were rejected before it.
 ///
 /// "First" is by input order and line, not by the order threads found them, so the
 /// list is the same on every run.
 struct RejectionLog: Sendable {
     let limit: Int
     private(set) var kept: [TakingsRejection] = []
+    /// The first conflicting duplicates by place, kept apart from `kept`'s cap.
+    private(set) var conflicts: [TakingsRejection] = []
     private(set) var count = 0
     private(set) var byClass: [RejectionClass: Int] = [:]
 
@@ -107,13 +112,23 @@ struct RejectionLog: Sendable {
     }
 
     private mutating func keep(_ r: TakingsRejection) {
-        if kept.count < limit {
-            kept.append(r)
-            if kept.count == limit { kept.sort() }
-        } else if let last = kept.last, r < last {
-            kept.removeLast()
-            let i = kept.firstIndex { r < $0 } ?? kept.count
-            kept.insert(r, at: i)
+        if r.reason == .conflictingDuplicate {
+            Self.keep(r, in: &conflicts, limit: limit)
+        } else {
+            Self.keep(r, in: &kept, limit: limit)
+        }
+    }
+
+    private static func keep(
+        _ r: TakingsRejection, in list: inout [TakingsRejection], limit: Int
+    ) {
+        if list.count < limit {
+            list.append(r)
+            if list.count == limit { list.sort() }
+        } else if let last = list.last, r < last {
+            list.removeLast()
+            let i = list.firstIndex { r < $0 } ?? list.count
+            list.insert(r, at: i)
         }
     }
 
@@ -121,7 +136,14 @@ struct RejectionLog: Sendable {
         count += other.count
         for (k, v) in other.byClass { byClass[k, default: 0] += v }
         for r in other.kept { keep(r) }
+        for r in other.conflicts { keep(r) }
     }
 
-    var first: [TakingsRejection] { kept.sorted() }
+    /// The rejections listed: the first `limit` by place, then every kept conflict after
+    /// them (so a conflict is never hidden by the cap).
+    var first: [TakingsRejection] {
+        let all = (kept + conflicts).sorted()
+        let head = all.prefix(limit)
+        return Array(head) + all.dropFirst(limit).filter { $0.reason == .conflictingDuplicate }
+    }
 }

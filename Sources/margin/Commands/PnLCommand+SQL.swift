@@ -82,6 +82,14 @@ extension PnLCommand {
                 "--strict does not apply to --sql: a query has no exit status; the audit (--sql-audit) is the strict mode (docs/sql.md)"
             )
         }
+        // Refused as --strict is, not ignored (issue 24 case 16).
+        for (option, why) in [
+            ("format", "the query is SQL text; the engine formats its result"),
+            ("memory", "the engine, not margin, holds the entries"),
+        ] where args.value(option) != nil {
+            throw UsageError(
+                "--\(option) does not apply to --sql or --sql-audit: \(why) (docs/sql.md)")
+        }
         let columns = try args.choice("sql-columns", default: SQLColumns.text)
         let format =
             args.value("input-format") == nil

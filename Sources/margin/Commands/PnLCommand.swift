@@ -184,8 +184,8 @@ enum PnLCommand: Command {
         return n << shift
     }
 
-    /// On SIGINT or SIGTERM, the temporary files of a partitioned run are deleted before
-    /// the process ends as the signal says.
+    /// On SIGINT, SIGTERM, SIGHUP (the terminal closed) or SIGQUIT, the temporary files
+    /// of a partitioned run are deleted before the process ends as the signal says.
     static func installCleanup() {
         // A parent may have blocked them (some process launchers do): unblocked, so that
         // an interrupt still ends the run.
@@ -193,8 +193,10 @@ enum PnLCommand: Command {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
+        sigaddset(&set, SIGQUIT)
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        for sig in [SIGINT, SIGTERM] {
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(sig) { sig in
                 TakingsRun.removeTemporaryFiles()
                 signal(sig, SIG_DFL)

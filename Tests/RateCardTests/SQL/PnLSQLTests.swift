@@ -253,6 +253,11 @@ import Testing
             ["FILE", "--sql", "duckdb", "--input-format", "csv"],
             "is JSON Lines, not CSV (--input-format)"
         ),
+        // Issue 24 case 16: options a query cannot honour are refused, not ignored.
+        (["FILE", "--sql", "duckdb", "--format", "csv"], "--format does not apply to --sql"),
+        (["FILE", "--sql-audit", "duckdb", "--format", "json"], "--format does not apply"),
+        (["FILE", "--sql", "duckdb", "--memory", "256M"], "--memory does not apply to --sql"),
+        (["FILE", "--sql-audit", "clickhouse", "--memory", "1G"], "--memory does not apply"),
         (["FILE", "--sql", "duckdb", "--sql-audit", "duckdb"], "not both"),
         (["FILE", "--table", "t", "--sql", "duckdb"], "either FILE… or --table"),
         (["--table", "t"], "--table applies only with --sql"),

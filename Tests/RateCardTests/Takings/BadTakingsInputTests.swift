@@ -161,8 +161,9 @@ import Testing
         ("NaN as a string", u(entry(["amount": "\"NaN\""])), .wrongType, "amount"),
         ("1e400", u(entry(["amount": "-1e400"])), .fractionalAmount, "amount"),
         (
-            "1e400 in a quantity", u(entry(["quantity": #"{"second":1e400}"#])), .badValue,
-            "quantity"
+            // A JSON number may carry an exponent (issue 24): 10^400 is beyond 30 digits.
+            "1e400 in a quantity", u(entry(["quantity": #"{"second":1e400}"#])),
+            .amountOutOfRange, "quantity"
         ),
         ("a negative quantity", u(entry(["quantity": #"{"second":-1}"#])), .badValue, "negative"),
         (
@@ -535,7 +536,8 @@ import Testing
                 Issue.record("read, with \(report.input); expected unreadable: \(fragment)")
             } catch let e as TakingsInputError {
                 #expect(e.path == c.file)
-                #expect(e.description.hasPrefix("\(c.file): error: "))
+                // Compiler style, at the place the reading stopped (issue 24 case 19).
+                #expect(e.description.hasPrefix("\(c.file):\(e.line):\(e.column): error: "))
                 #expect(fragment.isEmpty || e.message.contains(fragment), "\(e.message)")
             }
         case .accepted(let entries, let blank):
@@ -581,14 +583,13 @@ import Testing
         let isString = value.hasPrefix("\"")
         switch field {
         case "id", "kind", "at", "feature":
-            if value == "null" {
-                return field == "feature" ? (.missingField, field) : (.wrongType, field)
-            }
+            // A required field that is null is missing (issue 24), as the engines read it.
+            if value == "null" { return (.missingField, field) }
             if !isString { return (.wrongType, field) }
             return field == "at"
                 ? (.badTimestamp, "at") : field == "kind" ? (.unknownKind, "kind") : nil
         case "amount":
-            if value == "null" { return (.wrongType, field) }
+            if value == "null" { return (.missingField, field) }
             if value == "-7" { return nil }
             if value == "7" { return (.wrongSign, "amount") }
             return (.wrongType, "amount")
@@ -671,10 +672,20 @@ import Testing
             case .unreadable(let fragment):
                 #expect(r.status == 2)
                 #expect(
-                    r.stderr.contains("\(path): error: ")
+                    r.stderr.range(
+                        of: "\(path):[0-9]+:[0-9]+: error: ", options: .regularExpression)
+                        != nil
                         && (fragment.isEmpty || r.stderr.contains(fragment)), "\(r.stderr)")
             case .accepted:
-                #expect(r.status == 0, "\(r.stderr.prefix(500))")
+                // A roll-up of a metered feature has no quantity, so its cost is incomplete:
+                // an error under --strict (issue 24 case 13), and only that.
+                let onlyRollupCost =
+                    strict
+                    && r.stderr.split(separator: "\n").allSatisfy {
+                        !$0.contains(": error: ") || $0.contains("[missing-quantity]")
+                    } && r.stderr.contains("a roll-up of")
+                #expect(
+                    r.status == 0 || (r.status == 1 && onlyRollupCost), "\(r.stderr.prefix(500))")
                 #expect(r.stdout.hasPrefix("feature,"))
             case .rejected(let line, let cls, let fragment, _):
                 let expected: Int32 = strict || cls == .conflictingDuplicate ? 1 : 0

@@ -37,6 +37,11 @@ import Testing
     /// digits on both sides, no sign, no leading zero, at most 30 significant digits and
     /// 30 decimals), or nil where `decimal` must throw.
     static func referenceDecimal(_ text: String) -> (Int128, Int)? {
+        // A negative zero is zero (issue 24); any other negative is not a quantity.
+        if text.hasPrefix("-") {
+            guard let v = referenceDecimal(String(text.dropFirst())), v.0 == 0 else { return nil }
+            return v
+        }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, let whole = parts.first, !whole.isEmpty,
             parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),

@@ -192,11 +192,12 @@ struct TakingsRejectionTests {
     }
 
     @Test(
-        "bad values: empty id, negative quantity, exponent quantity",
+        "bad values: empty id, negative quantity, exponent in a string quantity, a JSON number beyond a double's 15 digits",
         arguments: [
             Takings.line(id: ""),
             Takings.line(id: "a", extra: #","quantity":{"second":-1}"#),
-            Takings.line(id: "a", extra: #","quantity":{"second":1e3}"#),
+            Takings.line(id: "a", extra: #","quantity":{"second":"1e3"}"#),
+            Takings.line(id: "a", extra: #","quantity":{"second":0.10000000000000001}"#),
         ])
     func badValue(_ line: String) throws {
         #expect(try reject(line).reason == .badValue)

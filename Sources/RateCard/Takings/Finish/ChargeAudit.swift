@@ -124,6 +124,21 @@ struct AuditTally: Sendable {
                 message: message))
     }
 
+    /// Counts a roll-up row's `charges` of a metered feature: they carry no quantity, so
+    /// their metered cost is missing (one finding, at the row).
+    mutating func addRollup(charges: Int, charged: Int128, place: TakingsPlace) {
+        missingQuantity += charges
+        metered = true
+        guard findings.count < ChargeAudit.shown || findings.contains(where: { place < $0.place })
+        else { return }
+        keep(
+            ChargeAudit.Finding(
+                kind: .missingQuantity, place: place, charged: charged, expected: nil,
+                message:
+                    "a roll-up of \(charges) charges carries no quantity: their metered cost is missing"
+            ))
+    }
+
     private mutating func keep(_ f: ChargeAudit.Finding) {
         if findings.count < ChargeAudit.shown {
             findings.append(f)

@@ -189,7 +189,7 @@ extension TakingsEngine {
                     declines: Int($0.element.declines), givenBack: $0.element.givenBack,
                     cost: $0.element.cost)
             }
-            .sorted { $0.feature < $1.feature }
+            .sorted { $0.feature.utf8.lexicographicallyPrecedes($1.feature.utf8) }
     }
 
     /// The total row of `rows`.
@@ -252,7 +252,7 @@ extension TakingsEngine {
         var unknown: [String] = []
         for row in tableRows where !pricing.isKnownFeature(row.feature) {
             unknown.append(row.feature)
-            let f = featureIndex[row.feature] ?? firstSeen.count
+            let f = featureIndex[Array(row.feature.utf8)] ?? firstSeen.count
             let p =
                 f < firstSeen.count && firstSeen[f] != .max
                 ? final.place(firstSeen[f], settings)
@@ -437,7 +437,8 @@ extension TakingsEngine {
                             + "; the first \(shown) listed", .pnl(.missingQuantity)))
             }
         }
-        return ChargeAudit(features: list.sorted { $0.feature < $1.feature })
+        return ChargeAudit(
+            features: list.sorted { $0.feature.utf8.lexicographicallyPrecedes($1.feature.utf8) })
     }
 
     /// The table slot of the charge each refund names (nil when there is none), looked up

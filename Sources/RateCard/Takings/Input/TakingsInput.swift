@@ -44,15 +44,34 @@ public enum TakingsFormat: String, Sendable, Hashable, CaseIterable {
     case rollupCSV = "rollup-csv"
 }
 
-/// Why an input could not be read at all (exit 2), as opposed to a rejected line.
+/// Why an input could not be read at all (exit 2), as opposed to a rejected line: shown
+/// compiler style, `path:line:column: error: message`, at the place the reading stopped
+/// (line 1, column 1 when the problem is the file as a whole: its format, a temporary
+/// directory, a full disk).
 struct TakingsInputError: Error, Sendable, Hashable, CustomStringConvertible {
     let path: String
     let message: String
+    let line: Int
+    let column: Int
 
-    init(path: String, message: String) {
+    init(path: String, message: String, line: Int = 1, column: Int = 1) {
         self.path = path
         self.message = message
+        self.line = max(1, line)
+        self.column = max(1, column)
     }
 
-    var description: String { "\(path): error: \(message)" }
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            path: path, location: SourceLocation(line: line, column: column), severity: .error,
+            message: message)
+    }
+
+    var description: String { diagnostic.rendered }
+}
+
+extension TakingsInputError: DiagnosedError {
+    var diagnostics: [Diagnostic] { [diagnostic] }
+    var summary: String? { nil }
+    var failureClass: FailureClass { .unreadable }
 }

@@ -119,12 +119,28 @@ extension TakingsEngine {
                 }
             }
             let feature: Int
-            if let k = featureIndex[name] {
+            if let k = featureIndex[Array(name.utf8)] {
                 feature = k
             } else {
                 feature = features.count
-                featureIndex[name] = feature
+                featureIndex[Array(name.utf8)] = feature
                 features.append(name)
+            }
+            // A roll-up carries no quantities: of a feature metered by the version in force
+            // at the period's start, its charges have no provider cost, so the feature's
+            // metered cost is incomplete, as for entries without a quantity.
+            if r.charges > 0, let rules = settings.quantities.chargeRules[name],
+                let rule = rules.rule(
+                    seconds: r.since.seconds, nanoseconds: UInt32(r.since.nanoseconds)),
+                rule.metered
+            {
+                if shard.state.audit.count <= feature {
+                    shard.state.audit.append(
+                        contentsOf: repeatElement(
+                            AuditTally(), count: feature + 1 - shard.state.audit.count))
+                }
+                shard.state.audit[feature].addRollup(
+                    charges: Int(r.charges), charged: r.charged, place: place)
             }
             var list = shard.state.sums[bucket] ?? []
             if list.count <= feature {

@@ -12,7 +12,10 @@ final class TakingsEngine {
     let settings: MergeSettings
     let shards: [TakingsShard]
     var features: [String] = []
-    var featureIndex: [String: Int] = [:]
+    /// Global feature index by the key's bytes: feature keys are compared as bytes, as
+    /// ids are and as the SQL engines compare them, so `café` in NFC and in NFD are two
+    /// keys (docs/takings.md), never merged by Swift's canonical equivalence.
+    var featureIndex: [[UInt8]: Int] = [:]
     /// Every device, by global index.
     var deviceNames = DeviceInterner()
     var devices: [String] { deviceNames.names }
@@ -176,8 +179,8 @@ final class TakingsEngine {
                         throw TakingsInputError(
                             path: path,
                             message:
-                                "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?"
-                        )
+                                "line \(baseLine + 1) is longer than \(TakingsRun.maxLineBytes >> 20) MiB: is this JSON Lines?",
+                            line: baseLine + 1)
                     }
                     let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
                     bigger.update(from: buffer, count: filled)
@@ -318,8 +321,9 @@ final class TakingsEngine {
         var base = baseLine
         for chunk in chunks {
             let featureMap = chunk.features.map { name -> Int in
-                if let k = featureIndex[name] { return k }
-                featureIndex[name] = features.count
+                let bytes = Array(name.utf8)
+                if let k = featureIndex[bytes] { return k }
+                featureIndex[bytes] = features.count
                 features.append(name)
                 return features.count - 1
             }

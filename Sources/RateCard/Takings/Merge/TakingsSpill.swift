@@ -53,9 +53,11 @@ final class TakingsSpill: @unchecked Sendable {
         self.partitions = partitions
         self.bufferBytes = bufferBytes
         let base = TakingsSpill.temporaryBase()
-        var template = Array((base + "/margin-pnl-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { b in
-            b.baseAddress.flatMap { mkdtemp($0) }
+        // The directory is made in the buffer the signal handler reads, registered before
+        // it exists: a signal between its creation and the first file still removes it
+        // (issue 24 case 18: a signal during the creation of the partitions left them).
+        let made = TakingsSpill.register(base + "/margin-pnl-XXXXXX", partitions: partitions) {
+            mkdtemp($0)
         }
         guard let made else {
             throw TakingsInputError(
@@ -66,7 +68,6 @@ final class TakingsSpill: @unchecked Sendable {
         }
         directory = String(cString: made)
         parts = (0..<partitions).map { _ in Partition() }
-        TakingsSpill.register(directory, partitions: partitions)
     }
 
     func recordCount(_ p: Int) -> Int { parts[p].records }
@@ -107,6 +108,11 @@ final class TakingsSpill: @unchecked Sendable {
         let part = parts[p]
         guard !part.buffers[k].isEmpty else { return }
         if part.fds[k] < 0 {
+            // After a signal no file is created: the handler is deleting them.
+            guard !TakingsSpill.stopping.load(ordering: .acquiring) else {
+                fail("stopped by a signal")
+                return
+            }
             part.fds[k] = open(path(p, file), O_WRONLY | O_CREAT | O_APPEND, 0o600)
             if part.fds[k] < 0 { fail("cannot create \(path(p, file))") }
         }
@@ -401,14 +407,33 @@ final class TakingsSpill: @unchecked Sendable {
     private nonisolated(unsafe) static let signalPath = UnsafeMutablePointer<CChar>.allocate(
         capacity: 4096)
     private nonisolated(unsafe) static var signalPartitions = 0
+    /// Set by the signal handler: from then on no partition file is created, so that the
+    /// handler's deletion is not raced by workers still opening files.
+    static let stopping = Atomic<Bool>(false)
 
-    private static func register(_ directory: String, partitions: Int) {
-        let bytes = Array(directory.utf8)
-        guard bytes.count < 3000 else { return }
+    /// Writes `template` into the handler's buffer, registers it, and lets `make` turn it
+    /// into the directory's name in place (`mkdtemp`); unregistered when that fails. A
+    /// path too long for the buffer is made in a buffer of its own, unregistered.
+    private static func register(
+        _ template: String, partitions: Int,
+        make: (UnsafeMutablePointer<CChar>) -> UnsafeMutablePointer<CChar>?
+    ) -> UnsafeMutablePointer<CChar>? {
+        let bytes = Array(template.utf8)
+        guard bytes.count < 3000 else {
+            var own = Array(template.utf8CString)
+            return own.withUnsafeMutableBufferPointer { b in
+                b.baseAddress.flatMap { make($0).map { strdup($0) } ?? nil }
+            }
+        }
         signalPartitions = 0
         for (k, b) in bytes.enumerated() { signalPath[k] = CChar(bitPattern: b) }
         signalPath[bytes.count] = 0
         signalPartitions = partitions
+        guard let made = make(signalPath) else {
+            unregister()
+            return nil
+        }
+        return made
     }
 
     private static func unregister() {
@@ -419,11 +444,24 @@ final class TakingsSpill: @unchecked Sendable {
     /// Deletes the temporary files of the run in progress, if any, using only
     /// async-signal-safe calls (no allocation): for a SIGINT or SIGTERM handler.
     static func removeForSignal() {
+        stopping.store(true, ordering: .releasing)
         let partitions = signalPartitions
         guard partitions > 0, signalPath[0] != 0 else { return }
         var length = 0
         while signalPath[length] != 0 { length += 1 }
         let name = signalPath + length
+        // A worker may have been opening a file when the flag was set: delete again until
+        // the directory can be removed (each pass is a few hundred unlinks).
+        for _ in 0..<100 {
+            unlinkAll(partitions, name)
+            name[0] = 0
+            if rmdir(signalPath) == 0 || errno == ENOENT { return }
+        }
+    }
+
+    /// Deletes every partition file under the registered directory, whose path ends at
+    /// `name` (async-signal-safe: no allocation).
+    private static func unlinkAll(_ partitions: Int, _ name: UnsafeMutablePointer<CChar>) {
         for p in 0..<partitions {
             // "/<p><suffix>" after the directory.
             var k = 0
@@ -455,8 +493,6 @@ final class TakingsSpill: @unchecked Sendable {
                 unlink(signalPath)
             }
         }
-        name[0] = 0
-        rmdir(signalPath)
     }
 }
 

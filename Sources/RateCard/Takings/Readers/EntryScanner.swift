@@ -318,6 +318,9 @@ struct EntryScanner {
         case paymentRef
         case price
 
+        /// `id`, `at`, `kind` and `amount`: every entry has them.
+        var isRequired: Bool { rawValue <= Key.amount.rawValue }
+
         var bit: UInt32 { 1 << UInt32(rawValue) }
 
         /// The field names by bit index (`rawValue`).
@@ -454,6 +457,12 @@ struct EntryScanner {
         }
         seen |= k.bit
         let column = i + 1
+        // A required field that is `null` is missing, as a `null` optional field is absent
+        // (and as the SQL engines' readers, which give NULL for both, see it).
+        if k.isRequired, i < end, base[i] == UInt8(ascii: "n") {
+            try expectWord("null")
+            return
+        }
         switch k {
         case .id:
             f.id = try requiredString(k)
@@ -717,6 +726,7 @@ struct EntryScanner {
             guard i < end else { throw syntax(.expectedValue) }
             let p: UnsafePointer<UInt8>
             let n: Int
+            var number = false
             if base[i] == UInt8(ascii: "\"") {
                 let s = try parseString()
                 p = pointer(s)
@@ -726,6 +736,12 @@ struct EntryScanner {
                 try scanNumber()
                 p = base + start
                 n = i - start
+                number = true
+            } else if base[i] == UInt8(ascii: "n") {
+                // A member `null` is an absent member, as a `null` field is an absent field.
+                try expectWord("null")
+                guard try commaOrClose() else { return }
+                continue
             } else {
                 let found = typeName()
                 try skipValue(depth: 2)
@@ -736,11 +752,12 @@ struct EntryScanner {
             // The field's name is only built for a message (not once per line).
             let significand: Int128
             let scale: Int
-            if let v = try? Self.decimal(p, n, name: "", column: valueColumn) {
+            if let v = try? Self.decimal(p, n, name: "", column: valueColumn, number: number) {
                 (significand, scale) = v
             } else {
                 (significand, scale) = try Self.decimal(
-                    p, n, name: "quantity.\(string(key) ?? "")", column: valueColumn)
+                    p, n, name: "quantity.\(string(key) ?? "")", column: valueColumn,
+                    number: number)
             }
             dimensions.append(
                 Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
@@ -748,8 +765,20 @@ struct EntryScanner {
         }
     }
 
-    /// Strict non-negative decimal text → significand and scale without trailing zeros.
-    static func decimal(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int)
+    /// The most significant digits a quantity written as a JSON number with a fraction or
+    /// an exponent may have: what a double holds exactly, since the engines' JSON readers
+    /// (DuckDB's `read_ndjson`, Spark's, ClickHouse's) read such a number through one
+    /// (docs/takings.md, the quantity member).
+    static let numberDigits = 15
+
+    /// A quantity member → significand and scale without trailing zeros, by the one
+    /// definition `margin pnl --sql` follows too (docs/takings.md): digits with an optional
+    /// fraction, not negative (a negative zero, `-0` or `-0.0`, is zero); a JSON number
+    /// (`number`) may also carry an exponent (`1e3` is 1000) and, when it has a fraction
+    /// or an exponent, at most `numberDigits` significant digits; a string has no exponent.
+    static func decimal(
+        _ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int, number: Bool = false
+    )
         throws(LineProblem) -> (Int128, Int)
     {
         // Most quantities are whole numbers of a few digits ("784"): read those as one
@@ -769,12 +798,16 @@ struct EntryScanner {
                 String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
         }
         var k = 0
+        var negative = false
         if k < n, p[k] == UInt8(ascii: "-") {
-            throw LineProblem(
-                .badValue, "\(name): \(text()) is negative: a quantity used is zero or more",
-                column: column)
+            negative = true
+            k += 1
         }
         var value: Int128 = 0
+        var exponent = 0
+        var exponentDigits = 0
+        var seenExponent = false
+        var exponentNegative = false
         var scale = 0
         var intDigits = 0
         var fracDigits = 0
@@ -782,6 +815,26 @@ struct EntryScanner {
         var seenPoint = false
         while k < n {
             let c = p[k]
+            if seenExponent {
+                if c == UInt8(ascii: "-") || c == UInt8(ascii: "+"), exponentDigits == 0,
+                    p[k - 1] | 0x20 == UInt8(ascii: "e")
+                {
+                    exponentNegative = c == UInt8(ascii: "-")
+                } else if c >= 0x30, c <= 0x39, exponentDigits < 4 {
+                    exponent = exponent * 10 + Int(c - 0x30)
+                    exponentDigits += 1
+                } else if c >= 0x30, c <= 0x39 {
+                    throw LineProblem(
+                        .amountOutOfRange, "\(name): \(text()) has an exponent beyond 9999",
+                        column: column)
+                } else {
+                    throw LineProblem(
+                        .wrongType, "\(name): \"\(text())\" is not a decimal number",
+                        column: column)
+                }
+                k += 1
+                continue
+            }
             if c >= 0x30, c <= 0x39 {
                 if seenPoint {
                     fracDigits += 1
@@ -799,23 +852,63 @@ struct EntryScanner {
             } else if c == UInt8(ascii: "."), !seenPoint, intDigits > 0 {
                 seenPoint = true
             } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                throw LineProblem(
-                    .badValue,
-                    "\(name): \(text()): exponent notation is not accepted; write the digits out",
-                    column: column)
+                guard number else {
+                    throw LineProblem(
+                        .badValue,
+                        "\(name): \(text()): a string with an exponent is not accepted; write the digits out",
+                        column: column)
+                }
+                seenExponent = true
             } else {
                 throw LineProblem(
                     .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
             }
             k += 1
         }
-        guard intDigits > 0, !seenPoint || fracDigits > 0 else {
+        guard intDigits > 0, !seenPoint || fracDigits > 0, !seenExponent || exponentDigits > 0
+        else {
             throw LineProblem(
                 .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
         }
-        if intDigits > 1, p[0] == 0x30 {
+        if intDigits > 1, p[negative ? 1 : 0] == 0x30 {
             throw LineProblem(
                 .wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
+        }
+        if negative, value != 0 {
+            throw LineProblem(
+                .badValue, "\(name): \(text()) is negative: a quantity used is zero or more",
+                column: column)
+        }
+        var digits = value
+        while digits != 0, digits % 10 == 0 { digits /= 10 }
+        if number, seenPoint || seenExponent, digits != 0, String(digits).count > numberDigits {
+            throw LineProblem(
+                .badValue,
+                "\(name): \(text()) has more than \(numberDigits) significant digits, more than a double holds, and the SQL engines read a JSON number through one: write it as a string",
+                column: column)
+        }
+        if seenExponent, value != 0 {
+            // value × 10^(±exponent − scale), kept as a significand and a scale.
+            scale += exponentNegative ? exponent : -exponent
+            while scale < 0 {
+                let (v, o) = value.multipliedReportingOverflow(by: 10)
+                guard !o, v < 1_000_000_000_000_000_000_000_000_000_000 else {
+                    throw LineProblem(
+                        .amountOutOfRange, "\(name): \(text()) has more than 30 digits",
+                        column: column)
+                }
+                value = v
+                scale += 1
+            }
+            while scale > 0, value % 10 == 0 {
+                value /= 10
+                scale -= 1
+            }
+            guard scale <= 30 else {
+                throw LineProblem(
+                    .amountOutOfRange, "\(name): \(text()) has more than 30 decimal places",
+                    column: column)
+            }
         }
         while scale > 0, value % 10 == 0 {
             value /= 10
@@ -874,7 +967,12 @@ struct EntryScanner {
                 throw LineProblem(.wrongSign, "amount: a refund is positive, found \(f.amount)")
             }
         case .revoke:
+            // An empty paymentRef names no purchase: missing, as the SQL form has it.
             if !f.paymentRef.isPresent {
+                throw LineProblem(
+                    .missingField, "paymentRef: missing required field for a revoke")
+            }
+            if f.paymentRef.count == 0 {
                 throw LineProblem(
                     .missingField, "paymentRef: missing required field for a revoke")
             }
