@@ -17,7 +17,9 @@ public enum SQLSchema {
     static let columns: [Column] = [
         Column(name: "id", json: "id", meaning: "the entry id (required)"),
         Column(name: "at", json: "at", meaning: "RFC 3339 time with an offset (required)"),
-        Column(name: "kind", json: "kind", meaning: "grant, charge, refund, topup or revoke (required)"),
+        Column(
+            name: "kind", json: "kind", meaning: "grant, charge, refund, topup or revoke (required)"
+        ),
         Column(
             name: "amount", json: "amount",
             meaning: "whole credits as text, charges negative (required)"),
@@ -33,7 +35,8 @@ public enum SQLSchema {
         Column(name: "card", json: "card", meaning: "the card id@version that priced it"),
         Column(name: "balance_after", json: "balanceAfter", meaning: "whole credits as text"),
         Column(
-            name: "payment_ref", json: "paymentRef", meaning: "the payment reference of a top-up (required on a revoke)"),
+            name: "payment_ref", json: "paymentRef",
+            meaning: "the payment reference of a top-up (required on a revoke)"),
         Column(name: "price", json: "price", meaning: "the money a top-up recorded, e.g. GBP 4.99"),
     ]
 
