@@ -75,7 +75,7 @@ public struct CommissionRates: OptionValue, Hashable {
 }
 
 extension Money: OptionValue {
-    public static let expected = "a currency and a non-negative amount, e.g. 'CNY 0.005'"
+    public static let expected = "a currency and an amount, e.g. 'CNY 0.005'"
 
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
     public init(optionText text: String) throws(OptionValueProblem) {

@@ -67,7 +67,7 @@ enum PnLCommand: Command {
         }
         // Standard input has no size to plan by: it is partitioned only under an explicit cap.
         request.takingsOptions.memoryLimit =
-            try args.value("memory").map { try parseSize($0) }
+            try args.value("memory", as: ByteSize.self)?.bytes
             ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
         installCleanup()
         let environment = ProcessInfo.processInfo.environment
@@ -117,10 +117,7 @@ enum PnLCommand: Command {
             inputFormat = v
         }
         func time(_ name: String) throws(UsageError) -> Timestamp? {
-            guard let text = args.value(name) else { return nil }
-            do { return try Timestamp(rfc3339: text) } catch {
-                throw UsageError("--\(name) \(text): \(error)")
-            }
+            try args.value(name, as: Timestamp.self)
         }
         let now = try time("now") ?? Timestamp(seconds: Int64(Date().timeIntervalSince1970))
         let since = try time("since")
@@ -145,43 +142,15 @@ enum PnLCommand: Command {
         } else if args.value("tz") != nil {
             throw UsageError("--tz only applies with --by")
         }
-        var currency: Currency?
-        if let code = args.value("currency") {
-            guard let c = Currency(code: code) else {
-                throw UsageError("--currency \(code): not a known ISO 4217 code")
-            }
-            currency = c
-        }
+        let currency = try args.value("currency", as: Currency.self)
         return PnLRequest(
             inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
             window: window, series: series, strict: args.flag("strict"), now: now,
             cards: [Common.cardsDirectory(args)], fxOverrides: try Common.fxOverrides(args),
             card: args.value("card"),
             currency: currency,
-            creditValue: try args.value("credit-value").map {
-                try parseMoney($0, option: "--credit-value")
-            },
+            creditValue: try args.value("credit-value", as: Money.self),
             costSheet: args.value("costs"))
-    }
-
-    /// `--memory`: bytes, or a number with K, M, G or T (powers of 1024), e.g. 256M.
-    static func parseSize(_ text: String) throws -> Int {
-        let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
-        var digits = Substring(text.uppercased())
-        if digits.hasSuffix("B") || digits.hasSuffix("IB") {
-            digits = digits.dropLast(digits.hasSuffix("IB") ? 2 : 1)
-        }
-        var shift = 0
-        if let last = digits.last, let s = units[last] {
-            shift = s
-            digits = digits.dropLast()
-        }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits), n > 0,
-            n <= Int.max >> shift
-        else {
-            throw UsageError("--memory \(text): expected a size such as 256M or 2G")
-        }
-        return n << shift
     }
 
     /// On SIGINT, SIGTERM, SIGHUP (the terminal closed) or SIGQUIT, the temporary files
@@ -203,23 +172,5 @@ enum PnLCommand: Command {
                 raise(sig)
             }
         }
-    }
-
-    /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
-    static func parseMoney(_ text: String, option: String) throws(UsageError) -> Money {
-        let parts = text.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
-        guard parts.count == 2 else {
-            throw UsageError(
-                "\(option) \(text): expected a currency and an amount, e.g. 'CNY 0.005'")
-        }
-        let (code, amount) =
-            Currency(code: parts[0]) != nil ? (parts[0], parts[1]) : (parts[1], parts[0])
-        guard let c = Currency(code: code) else {
-            throw UsageError("\(option) \(text): no ISO 4217 currency code")
-        }
-        guard let a = try? Exact(decimal: amount), !a.isNegative else {
-            throw UsageError("\(option) \(text): '\(amount)' is not a non-negative decimal")
-        }
-        return Money(a, c)
     }
 }

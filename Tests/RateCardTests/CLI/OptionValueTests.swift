@@ -60,7 +60,7 @@ import Testing
         ("credit-value", "CNY -1", "--credit-value CNY -1: '-1' is not a non-negative decimal"),
         (
             "credit-value", "5",
-            "--credit-value 5: expected a currency and a non-negative amount, e.g. 'CNY 0.005'"
+            "--credit-value 5: expected a currency and an amount, e.g. 'CNY 0.005'"
         ),
         ("currency", "XYZ", "--currency XYZ: not a known ISO 4217 code"),
     ])

@@ -30,6 +30,9 @@ final class TakingsSpill: @unchecked Sendable {
     static let maxPartitions = 200
 
     let directory: String
+    /// This run's directory is the one the signal handler removes (the first partitioned
+    /// run of the process; a concurrent one in the same process makes its own, unregistered).
+    private let ownsSignalPath: Bool
     let partitions: Int
     let bufferBytes: Int
     /// One per partition, each written by one task at a time.
@@ -56,9 +59,9 @@ final class TakingsSpill: @unchecked Sendable {
         // The directory is made in the buffer the signal handler reads, registered before
         // it exists: a signal between its creation and the first file still removes it
         // (issue 24 case 18: a signal during the creation of the partitions left them).
-        let made = TakingsSpill.register(base + "/margin-pnl-XXXXXX", partitions: partitions) {
-            mkdtemp($0)
-        }
+        let (made, owns) = TakingsSpill.register(
+            base + "/margin-pnl-XXXXXX", partitions: partitions
+        ) { mkdtemp($0) }
         guard let made else {
             throw TakingsInputError(
                 path: base,
@@ -66,7 +69,8 @@ final class TakingsSpill: @unchecked Sendable {
                     "cannot create a temporary directory for the partitions: \(String(cString: strerror(errno)))"
             )
         }
-        directory = String(cString: made)
+        directory = made
+        ownsSignalPath = owns
         parts = (0..<partitions).map { _ in Partition() }
     }
 
@@ -398,7 +402,7 @@ final class TakingsSpill: @unchecked Sendable {
                 for f in File.allCases { unlink(path(p, f)) }
             }
             rmdir(directory)
-            TakingsSpill.unregister()
+            if ownsSignalPath { TakingsSpill.unregister() }
         }
     }
 
@@ -411,19 +415,31 @@ final class TakingsSpill: @unchecked Sendable {
     /// handler's deletion is not raced by workers still opening files.
     static let stopping = Atomic<Bool>(false)
 
+    /// Whether a run holds the handler's buffer: one run at a time (tests run several
+    /// partitioned runs at once in one process; each must keep its own directory).
+    private static let signalPathTaken = Atomic<Bool>(false)
+
     /// Writes `template` into the handler's buffer, registers it, and lets `make` turn it
-    /// into the directory's name in place (`mkdtemp`); unregistered when that fails. A
-    /// path too long for the buffer is made in a buffer of its own, unregistered.
+    /// into the directory's name in place (`mkdtemp`); unregistered when that fails. The
+    /// name is copied before the buffer can be reused. When another run holds the buffer,
+    /// or the path is too long for it, the directory is made in a buffer of its own,
+    /// unregistered. Returns the directory (nil when it cannot be made) and whether this
+    /// run holds the buffer.
     private static func register(
         _ template: String, partitions: Int,
         make: (UnsafeMutablePointer<CChar>) -> UnsafeMutablePointer<CChar>?
-    ) -> UnsafeMutablePointer<CChar>? {
+    ) -> (String?, Bool) {
         let bytes = Array(template.utf8)
-        guard bytes.count < 3000 else {
+        guard bytes.count < 3000,
+            signalPathTaken.compareExchange(
+                expected: false, desired: true, ordering: .acquiringAndReleasing
+            ).exchanged
+        else {
             var own = Array(template.utf8CString)
-            return own.withUnsafeMutableBufferPointer { b in
-                b.baseAddress.flatMap { make($0).map { strdup($0) } ?? nil }
+            let made = own.withUnsafeMutableBufferPointer { b in
+                b.baseAddress.flatMap { make($0).map { String(cString: $0) } }
             }
+            return (made, false)
         }
         signalPartitions = 0
         for (k, b) in bytes.enumerated() { signalPath[k] = CChar(bitPattern: b) }
@@ -431,14 +447,15 @@ final class TakingsSpill: @unchecked Sendable {
         signalPartitions = partitions
         guard let made = make(signalPath) else {
             unregister()
-            return nil
+            return (nil, false)
         }
-        return made
+        return (String(cString: made), true)
     }
 
     private static func unregister() {
         signalPartitions = 0
         signalPath[0] = 0
+        signalPathTaken.store(false, ordering: .releasing)
     }
 
     /// Deletes the temporary files of the run in progress, if any, using only
