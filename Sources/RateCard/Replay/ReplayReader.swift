@@ -14,17 +14,7 @@ enum ReplayReader {
     {
         do {
             let source = try ByteSource(input)
-            let peekSize = min(64 << 10, source.remaining ?? (64 << 10))
-            var peek = [UInt8](repeating: 0, count: peekSize)
-            let n = try peek.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
-                guard let p = buf.baseAddress else { return 0 }
-                return try source.fill(p, count: peekSize)
-            }
-            peek.removeSubrange(n...)
-            let format =
-                try input.format
-                ?? TakingsFormatDetector.detect(
-                    peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
+            let (peek, format) = try TakingsFormatDetector.peek(source, input)
             switch format {
             case .jsonLines:
                 let bom = peek.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

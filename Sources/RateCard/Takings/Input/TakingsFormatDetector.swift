@@ -115,3 +115,24 @@ extension Substring {
         return String(s)
     }
 }
+
+extension TakingsFormatDetector {
+    /// The first 64 KiB of `source` (fewer when the input is smaller) and the format they
+    /// tell, unless `input` names it: the one start of every reader of ledger exports
+    /// (`margin pnl`, `margin replay`).
+    static func peek(_ source: ByteSource, _ input: TakingsInput) throws
+        -> (bytes: [UInt8], format: TakingsFormat)
+    {
+        let peekSize = min(64 << 10, source.remaining ?? (64 << 10))
+        var peek = [UInt8](repeating: 0, count: peekSize)
+        let n = try peek.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
+            guard let p = buf.baseAddress else { return 0 }
+            return try source.fill(p, count: peekSize)
+        }
+        peek.removeSubrange(n...)
+        let format =
+            try input.format
+            ?? detect(peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
+        return (peek, format)
+    }
+}

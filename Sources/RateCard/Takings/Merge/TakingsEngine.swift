@@ -62,18 +62,7 @@ final class TakingsEngine {
 
     func read(_ input: TakingsInput, index: Int) throws {
         let source = try ByteSource(input)
-        // The format is told from the first 64 KiB (fewer when the input is smaller).
-        let peekSize = min(64 << 10, source.remaining ?? (64 << 10))
-        var peek = [UInt8](repeating: 0, count: peekSize)
-        let n = try peek.withUnsafeMutableBufferPointer { buf throws(TakingsInputError) in
-            guard let p = buf.baseAddress else { return 0 }
-            return try source.fill(p, count: peekSize)
-        }
-        peek.removeSubrange(n...)
-        let format =
-            try input.format
-            ?? TakingsFormatDetector.detect(
-                peek, path: input.path, complete: n < peekSize || source.atKnownEnd)
+        let (peek, format) = try TakingsFormatDetector.peek(source, input)
         switch format {
         case .jsonLines:
             // A UTF-8 byte-order mark is skipped, as in every other format.
