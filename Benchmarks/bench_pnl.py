@@ -46,6 +46,8 @@ def count(size):
 def export_files(data, shape, size, files):
     if shape == "plain":
         return [os.path.join(data, "takings-%s.jsonl" % size)]
+    if shape == "ledger":
+        return [os.path.join(data, "takings-ledger-%s.jsonl" % size)]
     return [os.path.join(data, "takings-%s-%s-%d.jsonl" % (shape, size, k + 1)) for k in range(files)]
 
 
@@ -141,7 +143,7 @@ def main():
     ap.add_argument("sizes", nargs="*", default=["1M", "10M"])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=1, help="uncounted runs of each tool before the counted ones")
-    ap.add_argument("--shapes", default="plain,rich")
+    ap.add_argument("--shapes", default="plain,rich,ledger")
     ap.add_argument("--files", type=int, default=4, help="files of the rich shape")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--now", default="2026-11-29T12:00:00Z")

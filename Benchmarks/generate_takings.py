@@ -18,14 +18,21 @@ Two shapes (`--shape`):
   on fewer charges; entries out of order (shuffled in runs of 4,096) and spread over
   every `--out` file at random, and the 1% repeats written to another file than the
   entry they repeat.
+- `ledger`: one file in time order, as an app's server exports its ledger (about 187 bytes
+  a line): UUID ids, a device and a note on every entry, `paymentRef` on every top-up,
+  quantities on metered charges, no `balanceAfter` and no repeats; about 3% of charges are
+  refunded, each refund written minutes to days after its charge (log-uniform from one
+  minute to four days, so the charge it names is usually far back in the file); about 0.1%
+  of notes hold JSON escapes or raw non-ASCII UTF-8, the rest are short ASCII.
 
-Usage: generate_takings.py --entries N --out FILE [FILE...] [--shape plain|rich] [--seed S]
+Usage: generate_takings.py --entries N --out FILE [FILE...] [--shape plain|rich|ledger] [--seed S]
                            [--now RFC3339] [--days D]
 Amounts are micro-credits (one millionth of a pound), as in seed 000. The output depends
 only on the arguments (a seeded generator): the same command writes the same bytes.
 """
 
 import argparse
+import heapq
 import random
 import sys
 import time
@@ -78,7 +85,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--entries", type=int, required=True)
     ap.add_argument("--out", required=True, nargs="+")
-    ap.add_argument("--shape", choices=["plain", "rich"], default="plain")
+    ap.add_argument("--shape", choices=["plain", "rich", "ledger"], default="plain")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--now", default="2026-11-29T12:00:00Z")
     ap.add_argument("--days", type=int, default=90)
@@ -87,9 +94,9 @@ def main():
     if args.shape == "rich":
         return rich(args)
     if len(args.out) != 1:
-        ap.error("the plain shape writes one file")
+        ap.error("the %s shape writes one file" % args.shape)
     args.out = args.out[0]
-    return plain(args)
+    return ledger(args) if args.shape == "ledger" else plain(args)
 
 
 def setup(args, device_name):
@@ -284,6 +291,71 @@ def rich(args):
     flush()
     for out in files:
         out.close()
+    return 0
+
+
+# The ledger shape's everyday notes: short ASCII, as an app writes them.
+LEDGER_NOTES = ["voice memo", "daily debrief", "meeting notes", "quick note", "vault sync", "retry", "batch 2",
+                "shared link", "auto", "draft"]
+
+
+def ledger(args):
+    """The third shape: see the module's docstring."""
+    rng, start, step, devices = setup(args, lambda r: "%08x" % r.getrandbits(32))
+    feature_keys, feature_weights, dims = FEATURE_KEYS, FEATURE_WEIGHTS, DIMENSIONS
+    out = open(args.out, "w", encoding="utf-8", buffering=1 << 20)
+    write = out.write
+    random_ = rng.random
+    randint = rng.randint
+    choice = rng.choice
+    refunds = []  # heap of (time, order, device index, charge id, feature, amount)
+    order = 0
+
+    def note():
+        if random_() < 0.001:
+            return choice(NOTES[:5])  # escapes or raw UTF-8
+        return "%s %d" % (choice(LEDGER_NOTES), randint(1, 999))
+
+    t = start
+    written = 0
+    while written < args.entries:
+        t += step * (0.5 + random_())
+        eid = uuid(rng)
+        if refunds and refunds[0][0] <= t:
+            _, _, k, cid, feature, amount = heapq.heappop(refunds)
+            d = devices[k]
+            e = {"id": eid, "at": rfc3339(t, d["offset"]), "kind": "refund", "amount": amount, "feature": feature,
+                 "refundOf": cid, "reason": choice(REASONS)}
+        else:
+            k = randint(0, len(devices) - 1)
+            d = devices[k]
+            d["seq"] += 1
+            at = rfc3339(t, d["offset"])
+            if d["seq"] == 1:
+                e = {"id": eid, "at": at, "kind": "grant", "amount": 5000000}
+            elif random_() < 0.03 or d["balance"] < 0 and random_() < 0.3:
+                e = {"id": eid, "at": at, "kind": "topup", "amount": 5000000, "paymentRef": "%d" % (2000000000000000 + order),
+                     "price": "GBP 5.00"}
+            else:
+                feature = rng.choices(feature_keys, feature_weights)[0]
+                dim = dims[feature]
+                if dim:
+                    q = randint(dim[1], dim[2])
+                    amount = price(feature, q)
+                    e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature, "quantity": {dim[0]: q}}
+                else:
+                    amount = price(feature, 1)
+                    e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature}
+                if random_() < 0.03:
+                    delay = 60 * (5760 ** random_())  # one minute to four days, log-uniform
+                    heapq.heappush(refunds, (t + delay, order, k, eid, feature, amount))
+            d["balance"] += e["amount"]
+        order += 1
+        e["device"] = d["name"]
+        e["note"] = note()
+        write(line(e))
+        written += 1
+    out.close()
     return 0
 
 
