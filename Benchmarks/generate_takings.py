@@ -18,7 +18,7 @@ Two shapes (`--shape`):
   on fewer charges; entries out of order (shuffled in runs of 4,096) and spread over
   every `--out` file at random, and the 1% repeats written to another file than the
   entry they repeat.
-- `ledger`: one file in time order, as an app's server exports its ledger (about 187 bytes
+- `ledger`: one file in time order, as an app's server exports its ledger (about 196 bytes
   a line): UUID ids, a device and a note on every entry, `paymentRef` on every top-up,
   quantities on metered charges, no `balanceAfter` and no repeats; about 3% of charges are
   refunded, each refund written minutes to days after its charge (log-uniform from one

@@ -15,7 +15,10 @@ public struct TakingsOptions: Sendable {
     /// Worker threads for parsing and merging (1 or more).
     var threads: Int
     /// Bytes read per chunk; each thread parses one chunk at a time (at least 64: tests
-    /// and fuzzers use small blocks so that block boundaries fall inside lines).
+    /// and fuzzers use small blocks so that block boundaries fall inside lines). 2 MiB by
+    /// default: the two read buffers and the records of two blocks are memory the kernel
+    /// must fault in and zero, and 8 MiB blocks cost about 40% more page faults on a 1M
+    /// export (docs/takings.md, the benchmark) for no gain in parsing.
     var chunkBytes: Int
     /// How many rejections are kept in full (all are counted).
     var rejectionsShown: Int
@@ -52,7 +55,7 @@ public struct TakingsOptions: Sendable {
 
     public init(
         window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
-        threads: Int = 2, chunkBytes: Int = 8 << 20, rejectionsShown: Int = 20
+        threads: Int = 2, chunkBytes: Int = 2 << 20, rejectionsShown: Int = 20
     ) {
         self.window = window
         self.series = series

@@ -23,7 +23,7 @@ import Testing
             }
             let word = Array(bytes.prefix(8))
             let leading = word.prefix { $0 >= 0x30 && $0 <= 0x39 }
-            let got = word.withUnsafeBufferPointer { EntryScanner.digitsInWord($0.baseAddress!) }
+            let got = word.withUnsafeBufferPointer { LedgerNumber.digitsInWord($0.baseAddress!) }
             if leading.isEmpty || leading.count == 8 {
                 #expect(got == nil, "\(word)")
             } else {
@@ -76,7 +76,7 @@ import Testing
         for text in texts {
             let bytes = Array(text.utf8)
             let got = bytes.withUnsafeBufferPointer { b in
-                try? EntryScanner.decimal(b.baseAddress!, b.count, name: "q", column: 1)
+                try? LedgerNumber.decimal(b.baseAddress!, b.count, name: "q", column: 1)
             }
             let want = Self.referenceDecimal(text)
             #expect(got?.0 == want?.0 && got?.1 == want?.1, "\(text)")

@@ -45,11 +45,27 @@ import Testing
 
     @Test("a sum beyond Int128 is reported as an overflow, never a trap")
     func sumBeyondInt128() {
-        var sum = Int128.max - 5
-        #expect(addChecked(&sum, 5))
-        #expect(sum == .max)
-        #expect(!addChecked(&sum, 1))
-        #expect(sum == .max)
+        // The one counting function of entries, refunds and roll-ups.
+        var list = [FeatureSums(charged: Int128.max - 5)]
+        let fits = FeatureSums.count(into: &list, feature: 0, charges: 1, charged: 5)
+        #expect(fits && list[0].charged == .max && list[0].charges == 1)
+        let beyond = FeatureSums.count(into: &list, feature: 0, charges: 1, charged: 1)
+        #expect(!beyond && list[0].charged == .max && list[0].charges == 1)
+        let givenBack = FeatureSums.count(into: &list, feature: 0, declines: 1, givenBack: .max)
+        let givenBeyond = FeatureSums.count(into: &list, feature: 0, declines: 1, givenBack: 1)
+        #expect(givenBack && !givenBeyond && list[0].declines == 1)
+        let grown = FeatureSums.count(into: &list, feature: 2, declines: 1, givenBack: 7)
+        #expect(grown && list.count == 3 && list[2].declines == 1 && list[2].givenBack == 7)
+        var state = ShardState(rejectionsShown: 0)
+        state.outstanding = .max - 5
+        let outstandingFits = state.addOutstanding(5)
+        let outstandingBeyond = state.addOutstanding(1)
+        #expect(outstandingFits && !outstandingBeyond && state.outstanding == .max)
+        let granted = state.countBelowTheLine(grants: 1, granted: 10)
+        let toppedUp = state.countBelowTheLine(topups: 1, toppedUp: .max)
+        let toppedUpBeyond = state.countBelowTheLine(grants: 1, granted: 1, topups: 1, toppedUp: 1)
+        #expect(granted && toppedUp && !toppedUpBeyond)
+        #expect(state.grants == 1 && state.granted == 10 && state.topups == 1)
         #expect(throws: MoneyError.self) { try checkedAdd(.max, 1) }
     }
 

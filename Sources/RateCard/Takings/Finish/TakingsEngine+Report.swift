@@ -91,11 +91,10 @@ extension TakingsEngine {
     /// device whose `balanceAfter` values do not follow from its amounts.
     private func checkBalanceChains(_ final: TakingsShard) {
         let devices = self.devices
-        var chains: [ChainSums] = Array(repeating: ChainSums(), count: devices.count)
-        for shard in shards {
-            for (d, c) in shard.state.chains.enumerated() { chains[d].merge(c) }
-        }
-        for (d, chain) in chains.enumerated() where chain.count > 0 && !chain.isUnbroken {
+        var total = ShardState(rejectionsShown: 0)
+        total.chains = Array(repeating: ChainSums(), count: devices.count)
+        for shard in shards { total.absorbChains(shard.state.chains) }
+        for (d, chain) in total.chains.enumerated() where chain.count > 0 && !chain.isUnbroken {
             let p = final.place(chain.latestMeta, settings)
             let message: String
             if Int128(chain.latestBalance) != chain.total {
@@ -141,41 +140,11 @@ extension TakingsEngine {
     private func addUpShards(_ final: TakingsShard) -> (
         buckets: [Int64: [FeatureSums]], firstSeen: [UInt64]
     ) {
-        var buckets: [Int64: [FeatureSums]] = final.state.sums
-        var firstSeen: [UInt64] = []
-        for shard in shards {
-            for (b, list) in shard.state.sums {
-                var into = buckets[b] ?? []
-                if into.count < list.count {
-                    into.append(
-                        contentsOf: repeatElement(FeatureSums(), count: list.count - into.count))
-                }
-                for (f, s) in list.enumerated() {
-                    do { try into[f].merge(s) } catch {
-                        errors.append(
-                            Diagnostic(
-                                path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost))
-                        )
-                    }
-                }
-                buckets[b] = into
-            }
-            for (f, m) in shard.state.firstSeen.enumerated() {
-                if firstSeen.count <= f {
-                    firstSeen.append(
-                        contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count))
-                }
-                if m != .max,
-                    firstSeen[f] == .max
-                        || (SlotMeta.input(m), SlotMeta.line(m)) < (
-                            SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])
-                        )
-                {
-                    firstSeen[f] = m
-                }
-            }
-        }
-        return (buckets, firstSeen)
+        var total = ShardState(rejectionsShown: 0)
+        total.sums = final.state.sums
+        for shard in shards { total.absorbSums(shard.state, features: features) }
+        errors.append(contentsOf: total.errors)
+        return (total.sums, total.firstSeen)
     }
 
     /// The table's rows of features with a charge or a decline, by feature key.
@@ -331,7 +300,7 @@ extension TakingsEngine {
                     p.line)
             }
             if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanos) {
-                if !addChecked(&final.state.outstanding, r.amount) { overflow() }
+                if !final.state.addOutstanding(Int128(r.amount)) { overflow() }
             }
             guard window.contains(seconds: r.seconds, nanoseconds: r.nanos) else { continue }
             inWindow += 1
@@ -339,12 +308,11 @@ extension TakingsEngine {
             if bucket == TakingsSeries.outside { final.state.noteOutsideSeries(r.meta) }
             // Mutated in place, not copied out of the dictionary and back per refund.
             func give(_ list: inout [FeatureSums]) {
-                if list.count <= r.feature {
-                    list.append(
-                        contentsOf: repeatElement(FeatureSums(), count: r.feature + 1 - list.count))
+                if !FeatureSums.count(
+                    into: &list, feature: r.feature, declines: 1, givenBack: Int128(r.amount))
+                {
+                    overflow()
                 }
-                list[r.feature].declines += 1
-                if !addChecked(&list[r.feature].givenBack, r.amount) { overflow() }
             }
             if bucket == 0 {
                 zeroUsed = true

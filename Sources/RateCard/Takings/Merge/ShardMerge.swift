@@ -161,7 +161,7 @@ struct ShardMerge {
             return
         }
         if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {
-            if !addChecked(&st.outstanding, r.amount) { st.overflow(ctx, line) }
+            if !st.addOutstanding(Int128(r.amount)) { st.overflow(ctx, line) }
         }
         guard window.contains(seconds: r.seconds, nanoseconds: r.nanoseconds) else { return }
         st.inWindow += 1
@@ -172,26 +172,13 @@ struct ShardMerge {
                 if b == TakingsSeries.outside { st.noteOutsideSeries(meta) }
                 select(b)
             }
-            if current.count <= feature {
-                current.append(
-                    contentsOf: repeatElement(FeatureSums(), count: feature + 1 - current.count))
-            }
             currentDirty = true
-            current[feature].charges += 1
-            let (charged, o) = current[feature].charged.addingReportingOverflow(Int128(-r.amount))
-            if o { st.overflow(ctx, line) } else { current[feature].charged = charged }
-            if st.firstSeen.count <= feature {
-                st.firstSeen.append(
-                    contentsOf: repeatElement(UInt64.max, count: feature + 1 - st.firstSeen.count))
-            }
-            let seen = st.firstSeen[feature]
-            if seen == .max
-                || (SlotMeta.input(meta), SlotMeta.line(meta)) < (
-                    SlotMeta.input(seen), SlotMeta.line(seen)
-                )
+            if !FeatureSums.count(
+                into: &current, feature: feature, charges: 1, charged: Int128(-r.amount))
             {
-                st.firstSeen[feature] = meta
+                st.overflow(ctx, line)
             }
+            st.noteFirstSeen(feature: feature, meta: meta)
             if r.audit != 0 {
                 if st.audit.count <= feature {
                     st.audit.append(
@@ -228,11 +215,13 @@ struct ShardMerge {
                 }
             }
         case .grant:
-            st.grants += 1
-            if !addChecked(&st.granted, r.amount) { st.overflow(ctx, line) }
+            if !st.countBelowTheLine(grants: 1, granted: Int128(r.amount)) {
+                st.overflow(ctx, line)
+            }
         case .topup:
-            st.topups += 1
-            if !addChecked(&st.toppedUp, r.amount) { st.overflow(ctx, line) }
+            if !st.countBelowTheLine(topups: 1, toppedUp: Int128(r.amount)) {
+                st.overflow(ctx, line)
+            }
             if r.extra >= 0, let price = chunk.extras[Int(r.extra)].price {
                 do {
                     st.topupMoney[price.currency] = try (st.topupMoney[price.currency] ?? .zero)

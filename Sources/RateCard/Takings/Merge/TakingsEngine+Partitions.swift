@@ -116,34 +116,7 @@ extension ShardState {
     /// pending refunds, which the partitioned run resolves by the partition of their
     /// charge, nor its list of charge amounts, which it has looked up.
     mutating func absorb(_ o: ShardState, features: [String]) {
-        for (b, list) in o.sums {
-            var into = sums[b] ?? []
-            if into.count < list.count {
-                into.append(
-                    contentsOf: repeatElement(FeatureSums(), count: list.count - into.count))
-            }
-            for (f, s) in list.enumerated() {
-                do { try into[f].merge(s) } catch {
-                    errors.append(
-                        Diagnostic(
-                            path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
-                }
-            }
-            sums[b] = into
-        }
-        for (f, m) in o.firstSeen.enumerated() where m != .max {
-            if firstSeen.count <= f {
-                firstSeen.append(
-                    contentsOf: repeatElement(UInt64.max, count: f + 1 - firstSeen.count))
-            }
-            if firstSeen[f] == .max
-                || (SlotMeta.input(m), SlotMeta.line(m)) < (
-                    SlotMeta.input(firstSeen[f]), SlotMeta.line(firstSeen[f])
-                )
-            {
-                firstSeen[f] = m
-            }
-        }
+        absorbSums(o, features: features)
         grants += o.grants
         granted &+= o.granted
         topups += o.topups
@@ -172,12 +145,41 @@ extension ShardState {
         {
             outsideSeriesFirst = o.outsideSeriesFirst
         }
-        if chains.count < o.chains.count {
-            chains.append(
-                contentsOf: repeatElement(ChainSums(), count: o.chains.count - chains.count))
-        }
-        for (d, c) in o.chains.enumerated() { chains[d].merge(c) }
+        absorbChains(o.chains)
         errors.append(contentsOf: o.errors)
+    }
+
+    /// Adds another shard's sums per period and feature, and the first place of each
+    /// feature, to this one's: the one place shard sums are added, whether the shards of
+    /// a run at its end (`TakingsEngine.finish`) or a partition's after it is merged. An
+    /// overflow is an error, never a trap.
+    mutating func absorbSums(_ o: ShardState, features: [String]) {
+        for (b, list) in o.sums {
+            var into = sums[b] ?? []
+            if into.count < list.count {
+                into.append(
+                    contentsOf: repeatElement(FeatureSums(), count: list.count - into.count))
+            }
+            for (f, s) in list.enumerated() {
+                do { try into[f].merge(s) } catch {
+                    errors.append(
+                        Diagnostic(
+                            path: "-", message: "\(features[f]): \(error)", rule: .pnl(.cost)))
+                }
+            }
+            sums[b] = into
+        }
+        for (f, m) in o.firstSeen.enumerated() where m != .max {
+            noteFirstSeen(feature: f, meta: m)
+        }
+    }
+
+    /// Adds balance chains (by global device index) to this one's.
+    mutating func absorbChains(_ other: [ChainSums]) {
+        if chains.count < other.count {
+            chains.append(contentsOf: repeatElement(ChainSums(), count: other.count - chains.count))
+        }
+        for (d, c) in other.enumerated() { chains[d].merge(c) }
     }
 }
 

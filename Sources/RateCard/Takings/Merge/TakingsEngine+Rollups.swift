@@ -80,23 +80,18 @@ extension TakingsEngine {
                         message: "roll-up: the sums overflow 128 bits", rule: .pnl(.overflow)))
             }
             if window.until.map({ r.since < $0 }) ?? true {
-                do {
-                    let net = try checkedAdd(
-                        try checkedAdd(r.granted, r.toppedUp),
-                        try checkedAdd(r.givenBack, -r.charged))
-                    shard.state.outstanding = try checkedAdd(shard.state.outstanding, net)
-                } catch {
-                    overflow()
-                }
+                // What the row leaves outstanding: granted + topped up + given back − charged
+                // (each at most 10^18, so the net cannot overflow).
+                let net = r.granted + r.toppedUp + r.givenBack - r.charged
+                if !shard.state.addOutstanding(net) { overflow() }
             }
             guard counted else { continue }
             shard.state.inWindow += 1
-            do {
-                shard.state.granted = try checkedAdd(shard.state.granted, r.granted)
-                shard.state.toppedUp = try checkedAdd(shard.state.toppedUp, r.toppedUp)
-                shard.state.grants += Int64(r.grants)
-                shard.state.topups += Int64(r.topups)
-            } catch {
+            guard
+                shard.state.countBelowTheLine(
+                    grants: Int64(r.grants), granted: r.granted, topups: Int64(r.topups),
+                    toppedUp: r.toppedUp)
+            else {
                 overflow()
                 continue
             }
@@ -143,30 +138,18 @@ extension TakingsEngine {
                     charges: Int(r.charges), charged: r.charged, place: place)
             }
             var list = shard.state.sums[bucket] ?? []
-            if list.count <= feature {
-                list.append(
-                    contentsOf: repeatElement(FeatureSums(), count: feature + 1 - list.count))
-            }
-            do {
-                try list[feature].merge(
-                    FeatureSums(
-                        charges: Int64(r.charges), charged: r.charged, declines: Int64(r.declines),
-                        givenBack: r.givenBack))
-            } catch {
+            if !FeatureSums.count(
+                into: &list, feature: feature, charges: Int64(r.charges), charged: r.charged,
+                declines: Int64(r.declines), givenBack: r.givenBack)
+            {
                 overflow()
             }
             shard.state.sums[bucket] = list
-            if shard.state.firstSeen.count <= feature {
-                shard.state.firstSeen.append(
-                    contentsOf: repeatElement(
-                        UInt64.max, count: feature + 1 - shard.state.firstSeen.count))
-            }
-            let meta = SlotMeta.pack(
-                line: row.line, input: input, kind: .charge, feature: UInt32(min(feature, 0xFFFE)))
-            let seen = shard.state.firstSeen[feature]
-            if seen == .max || (input, row.line) < (SlotMeta.input(seen), SlotMeta.line(seen)) {
-                shard.state.firstSeen[feature] = meta
-            }
+            shard.state.noteFirstSeen(
+                feature: feature,
+                meta: SlotMeta.pack(
+                    line: row.line, input: input, kind: .charge,
+                    feature: UInt32(min(feature, 0xFFFE))))
         }
     }
 }

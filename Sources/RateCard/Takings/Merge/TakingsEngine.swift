@@ -35,6 +35,13 @@ final class TakingsEngine {
     var errors: [Diagnostic] = []
     /// Rejections found outside the shards (whole-document problems, roll-ups).
     var rejections: RejectionLog
+    /// The two read buffers of JSON Lines and their capacity, and the parsed chunks whose
+    /// storage the next parses take over, kept from one input to the next: memory new to
+    /// the process costs a page fault and the kernel's zeroing per page, so an export in
+    /// many files reuses what its first file touched.
+    var readBuffers:
+        (buffer: UnsafeMutablePointer<UInt8>, spare: UnsafeMutablePointer<UInt8>, capacity: Int)?
+    let chunkSpares: ResultSlots<ParsedChunk>
 
     init(
         options: TakingsOptions, pricing: (any TakingsPricing)?, paths: [String],
@@ -53,6 +60,15 @@ final class TakingsEngine {
         // One parser state per thread: each thread parses the pieces it takes in order.
         parserDevices = ResultSlots(count: options.threads, empty: DeviceInterner())
         parserDeviceMaps = Array(repeating: [], count: options.threads)
+        chunkSpares = ResultSlots(
+            count: options.threads * Self.piecesPerThread, empty: ParsedChunk())
+    }
+
+    deinit {
+        if let kept = readBuffers {
+            kept.buffer.deallocate()
+            kept.spare.deallocate()
+        }
     }
 
     /// Which charges' quantities the readers keep (those the pricing can cost).
@@ -131,12 +147,20 @@ final class TakingsEngine {
         if let left = source.remaining {
             capacity = max(initial.count, min(capacity, initial.count + left + 1))
         }
-        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        var spare = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer {
-            buffer.deallocate()
-            spare.deallocate()
+        var buffer: UnsafeMutablePointer<UInt8>
+        var spare: UnsafeMutablePointer<UInt8>
+        if let kept = readBuffers, kept.capacity >= capacity {
+            (buffer, spare, capacity) = kept
+        } else {
+            if let kept = readBuffers {
+                kept.buffer.deallocate()
+                kept.spare.deallocate()
+            }
+            buffer = .allocate(capacity: capacity)
+            spare = .allocate(capacity: capacity)
         }
+        readBuffers = nil
+        defer { readBuffers = (buffer, spare, capacity) }
         initial.withUnsafeBufferPointer {
             if let p = $0.baseAddress { buffer.update(from: p, count: $0.count) }
         }
@@ -152,7 +176,7 @@ final class TakingsEngine {
         // into many more pieces than threads, which the threads take one by one, so that
         // they finish a step together (the step waits for its last piece).
         let parts = threads * Self.piecesPerThread
-        let spares = ResultSlots<ParsedChunk>(count: parts, empty: ParsedChunk())
+        let spares = chunkSpares
         while true {
             if !eof, filled < capacity, !readAhead {
                 let n = try source.fill(buffer + filled, count: capacity - filled)
@@ -244,8 +268,10 @@ final class TakingsEngine {
             readAhead = true
             if eof && filled == 0 { break }
         }
-        if let pending {
-            merge(pending.chunks, input: input, path: path, baseLine: pending.baseLine)
+        if let last = pending {
+            pending = nil
+            merge(last.chunks, input: input, path: path, baseLine: last.baseLine)
+            for (p, merged) in last.chunks.enumerated() where p < parts { spares[p] = merged }
         }
     }
 

@@ -17,13 +17,30 @@ struct FeatureSums {
     }
 }
 
-/// Adds credits exactly; false (and the sum unchanged) on overflow, never a trap.
-@inline(__always)
-func addChecked(_ sum: inout Int128, _ amount: Int64) -> Bool {
-    let (s, o) = sum.addingReportingOverflow(Int128(amount))
-    if o { return false }
-    sum = s
-    return true
+extension FeatureSums {
+    /// Counts takings of one feature into `list`, one period's sums (grown as needed):
+    /// `charges` charges of `charged` credits and `declines` declines giving back
+    /// `givenBack`. The one counting function of the takings: an entry's charge (one at a
+    /// time, while merging), a kept refund (one decline, once every input is read) and a
+    /// roll-up row (a period's four sums at once) all count here. False, and the sums
+    /// unchanged, when a sum would overflow; never a trap.
+    @inline(__always)
+    static func count(
+        into list: inout [FeatureSums], feature: Int, charges: Int64 = 0, charged: Int128 = 0,
+        declines: Int64 = 0, givenBack: Int128 = 0
+    ) -> Bool {
+        if list.count <= feature {
+            list.append(contentsOf: repeatElement(FeatureSums(), count: feature + 1 - list.count))
+        }
+        let (c, o1) = list[feature].charged.addingReportingOverflow(charged)
+        let (g, o2) = list[feature].givenBack.addingReportingOverflow(givenBack)
+        if o1 || o2 { return false }
+        list[feature].charges += charges
+        list[feature].charged = c
+        list[feature].declines += declines
+        list[feature].givenBack = g
+        return true
+    }
 }
 
 @inline(__always)
@@ -94,54 +111,6 @@ struct ChainSums {
     /// True when the amounts and balances link up into one chain from 0.
     var isUnbroken: Bool {
         links == ChainSums.mix(0) &- ChainSums.mix(total) && Int128(latestBalance) == total
-    }
-}
-
-/// A refund waiting for all input to be read, when its charge can be looked up. Plain
-/// numbers only: the id it names (`refundOf`, for messages) is in a `RefundNames` list, so
-/// that hundreds of thousands of refunds are copied, merged and freed as bytes, without
-/// a string each to retain and release.
-struct PendingRefund {
-    var id0: UInt64
-    var id1: UInt64
-    var ref0: UInt64
-    var ref1: UInt64
-    var meta: UInt64
-    var feature: Int
-    var amount: Int64
-    var seconds: Int64
-    var nanos: UInt32
-    /// Where its `refundOf` text is in its `RefundNames` list, and its length.
-    var nameAt: Int
-    var nameCount: Int32
-    /// Which list of a `RefundNames` holds the text (the shard that merged the refund).
-    var nameList: Int32
-}
-
-/// The `refundOf` texts of pending refunds: one byte list per shard that merged them,
-/// read only to write a rejected refund's message.
-struct RefundNames {
-    var lists: [[UInt8]]
-
-    /// Appends the bytes of a `refundOf` to one list's bytes, `names`, and returns where
-    /// they start there and how many they are.
-    static func add<Bytes: Collection<UInt8>>(_ bytes: Bytes, to names: inout [UInt8]) -> (
-        at: Int, count: Int32
-    ) {
-        let at = names.count
-        names.append(contentsOf: bytes)
-        return (at, Int32(truncatingIfNeeded: names.count - at))
-    }
-
-    /// The bytes of `r`'s `refundOf` in the list that holds them.
-    static func bytes(_ r: PendingRefund, in names: [UInt8]) -> ArraySlice<UInt8> {
-        let end = min(names.count, r.nameAt + Int(r.nameCount))
-        return names[min(r.nameAt, end)..<end]
-    }
-
-    /// The `refundOf` text of `r`.
-    func text(_ r: PendingRefund) -> String {
-        String(decoding: Self.bytes(r, in: lists[Int(r.nameList)]), as: UTF8.self)
     }
 }
 
@@ -219,6 +188,49 @@ struct ShardState {
     /// Fields ignored on entries that are kept (a `price` that is not money).
     var ignoredFields: RejectionLog
     var outsideSeriesFirst = UInt64.max
+
+    /// Counts grants and top-ups in the window (below the line), for entries (one at a
+    /// time) and roll-up rows alike. False, and the sums unchanged, on overflow.
+    @inline(__always)
+    mutating func countBelowTheLine(
+        grants: Int64 = 0, granted: Int128 = 0, topups: Int64 = 0, toppedUp: Int128 = 0
+    ) -> Bool {
+        let (g, o1) = self.granted.addingReportingOverflow(granted)
+        let (t, o2) = self.toppedUp.addingReportingOverflow(toppedUp)
+        if o1 || o2 { return false }
+        self.grants += grants
+        self.granted = g
+        self.topups += topups
+        self.toppedUp = t
+        return true
+    }
+
+    /// Adds credits to the outstanding balance (entries, kept refunds and roll-ups before
+    /// the window's end). False, and the balance unchanged, on overflow.
+    @inline(__always)
+    mutating func addOutstanding(_ credits: Int128) -> Bool {
+        let (s, o) = outstanding.addingReportingOverflow(credits)
+        if o { return false }
+        outstanding = s
+        return true
+    }
+
+    /// Keeps `meta` as the first place of `feature` when it comes before the one kept.
+    @inline(__always)
+    mutating func noteFirstSeen(feature: Int, meta: UInt64) {
+        if firstSeen.count <= feature {
+            firstSeen.append(
+                contentsOf: repeatElement(UInt64.max, count: feature + 1 - firstSeen.count))
+        }
+        let seen = firstSeen[feature]
+        if seen == .max
+            || (SlotMeta.input(meta), SlotMeta.line(meta)) < (
+                SlotMeta.input(seen), SlotMeta.line(seen)
+            )
+        {
+            firstSeen[feature] = meta
+        }
+    }
 
     mutating func noteOutsideSeries(_ meta: UInt64) {
         outsideSeries += 1

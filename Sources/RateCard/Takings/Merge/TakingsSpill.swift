@@ -200,17 +200,12 @@ final class TakingsSpill: @unchecked Sendable {
     /// Writes refunds accepted while merging one partition to the partitions of the
     /// charges they name (on the calling thread).
     func writeRefunds(_ refunds: [PendingRefund], names: [UInt8]) {
+        var bytes: [UInt8] = []
         for r in refunds {
             let q = TakingsSpill.partition(of: r.ref0, count: partitions)
-            let name = RefundNames.bytes(r, in: names)
-            append(
-                q, .refunds,
-                value: SpilledRefund(
-                    id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta,
-                    feature: Int64(r.feature),
-                    amount: r.amount, seconds: r.seconds, nanos: r.nanos,
-                    nameBytes: Int32(name.count)))
-            name.withUnsafeBytes { append(q, .refunds, $0) }
+            bytes.removeAll(keepingCapacity: true)
+            RefundCodec.encode(r, name: RefundNames.bytes(r, in: names), into: &bytes)
+            bytes.withUnsafeBytes { append(q, .refunds, $0) }
             parts[q].refunds += 1
         }
     }
@@ -359,30 +354,7 @@ final class TakingsSpill: @unchecked Sendable {
     /// deletes the file.
     func takeRefunds(_ p: Int) throws(TakingsInputError) -> ([PendingRefund], RefundNames) {
         let bytes = try take(p, .refunds)
-        var refunds: [PendingRefund] = []
-        var names: [UInt8] = []
-        refunds.reserveCapacity(parts[p].refunds)
-        let size = MemoryLayout<SpilledRefund>.size
-        bytes.withUnsafeBytes { b in
-            guard let base = b.baseAddress else { return }
-            var at = 0
-            while at + size <= b.count {
-                let r = base.loadUnaligned(fromByteOffset: at, as: SpilledRefund.self)
-                let n = Int(r.nameBytes)
-                let name = RefundNames.add(
-                    UnsafeRawBufferPointer(
-                        start: base + at + size, count: min(n, b.count - at - size)),
-                    to: &names)
-                refunds.append(
-                    PendingRefund(
-                        id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: r.meta,
-                        feature: Int(r.feature), amount: r.amount,
-                        seconds: r.seconds, nanos: r.nanos, nameAt: name.at,
-                        nameCount: name.count, nameList: 0))
-                at += size + n
-            }
-        }
-        return (refunds, RefundNames(lists: [names]))
+        return bytes.withUnsafeBytes { RefundCodec.decodeAll($0, expected: parts[p].refunds) }
     }
 
     // MARK: Removal
@@ -498,18 +470,25 @@ final class TakingsSpill: @unchecked Sendable {
                     k += 1
                 }
             }
-            for suffix: StaticString in [".rec", ".req", ".cs", ".rf"] {
-                var j = 0
-                suffix.withUTF8Buffer { s in
-                    for c in s {
-                        name[k + j] = CChar(bitPattern: c)
-                        j += 1
-                    }
-                }
-                name[k + j] = 0
-                unlink(signalPath)
-            }
+            // One call per suffix, not a loop over an array literal: an array may be
+            // allocated, and a handler that calls malloc while the signal interrupted a
+            // malloc holding its lock waits forever (a debug build hung so, about one run
+            // in a hundred that a signal ended).
+            unlinkFile(name + k, ".rec")
+            unlinkFile(name + k, ".req")
+            unlinkFile(name + k, ".cs")
+            unlinkFile(name + k, ".rf")
         }
+    }
+
+    /// Writes `suffix` (and the terminating zero) at `at`, the end of the registered path,
+    /// and deletes that file (async-signal-safe).
+    private static func unlinkFile(_ at: UnsafeMutablePointer<CChar>, _ suffix: StaticString) {
+        let s = suffix.utf8Start
+        let n = suffix.utf8CodeUnitCount
+        for j in 0..<n { at[j] = CChar(bitPattern: s[j]) }
+        at[n] = 0
+        unlink(signalPath)
     }
 }
 
@@ -537,21 +516,6 @@ final class AuditOutcomes: Sendable {
     subscript(k: Int) -> ChargeAuditOutcome? {
         list.withLock { k >= 0 && k < $0.count ? $0[k] : nil }
     }
-}
-
-/// An accepted refund as it is written to its charge's partition; the `refundOf` bytes
-/// follow.
-struct SpilledRefund {
-    var id0: UInt64
-    var id1: UInt64
-    var ref0: UInt64
-    var ref1: UInt64
-    var meta: UInt64
-    var feature: Int64
-    var amount: Int64
-    var seconds: Int64
-    var nanos: UInt32
-    var nameBytes: Int32
 }
 
 /// `RecordExtra` to bytes and back, exactly: strings as length and UTF-8, `Exact` as its

@@ -301,36 +301,9 @@ struct EntryScanner {
     // MARK: Known fields
 
     /// The known fields, by bit index: a key's bit in a line's `seen` mask is
-    /// `1 << rawValue`, and its index is also its prediction state.
-    private enum Key: Int, CaseIterable {
-        case id = 0
-        case at
-        case kind
-        case amount
-        case feature
-        case refundOf
-        case reason
-        case quantity
-        case device
-        case note
-        case card
-        case balanceAfter
-        case paymentRef
-        case price
-
-        /// `id`, `at`, `kind` and `amount`: every entry has them.
-        var isRequired: Bool { rawValue <= Key.amount.rawValue }
-
-        var bit: UInt32 { 1 << UInt32(rawValue) }
-
-        /// The field names by bit index (`rawValue`).
-        static let names = [
-            "id", "at", "kind", "amount", "feature", "refundOf", "reason", "quantity",
-            "device", "note", "card", "balanceAfter", "paymentRef", "price",
-        ]
-
-        var name: String { Key.names[rawValue] }
-    }
+    /// `1 << rawValue`, and its index is also its prediction state (`LedgerField`, the one
+    /// list of an entry's fields).
+    private typealias Key = LedgerField
 
     /// The prediction state after the key of bit index `key` (or `noState`), in the
     /// states of the entry's kind once it is known.
@@ -572,7 +545,7 @@ struct EntryScanner {
         let negative = b == UInt8(ascii: "-")
         if negative { k += 1 }
         if k + 8 <= end, base[k] >= 0x31, base[k] <= 0x39,
-            let (value, digits) = Self.digitsInWord(base + k)
+            let (value, digits) = LedgerNumber.digitsInWord(base + k)
         {
             // 1 to 7 digits, read as one word.
             let next = base[k + digits]
@@ -601,81 +574,12 @@ struct EntryScanner {
         return try wholeNumber(base + start, i - start, key: key, column: column, quoted: false)
     }
 
-    /// The decimal digits that start the eight bytes at `p`, when fewer than eight do
-    /// (so that the number ends inside the word): their value and count. The digits are
-    /// found and combined eight lanes at a time (SWAR), with no loop.
+    /// A whole number's text by the one ledger number reader, named by this key.
     @inline(__always)
-    static func digitsInWord(_ p: UnsafePointer<UInt8>) -> (value: Int64, digits: Int)? {
-        let w = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-        let x = w &- 0x3030_3030_3030_3030
-        // A lane's high bit is set when its byte is no digit (below '0' borrows, above
-        // '9' carries past 0x7F). The lowest such lane is exact: a borrow or carry only
-        // moves upward, out of a lane already flagged.
-        let flagged = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
-        let digits = flagged.trailingZeroBitCount >> 3
-        guard digits > 0, digits < 8 else { return nil }
-        // The digits moved to the top lanes (zeros before them), then paired, quadrupled
-        // and joined: the first digit is the lowest byte, the most significant.
-        var v = (x << UInt64(8 * (8 - digits))) & 0x0F0F_0F0F_0F0F_0F0F
-        v = (v &* 2561) >> 8
-        v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
-        v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
-        return (Int64(truncatingIfNeeded: v), digits)
-    }
-
     private func wholeNumber(
         _ p: UnsafePointer<UInt8>, _ n: Int, key: Key, column: Int, quoted: Bool
     ) throws(LineProblem) -> Int64 {
-        let text = {
-            FieldReader.excerpt(
-                String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
-        }
-        var k = 0
-        var negative = false
-        if k < n, p[k] == UInt8(ascii: "-") {
-            negative = true
-            k += 1
-        }
-        let digitsStart = k
-        var value: Int64 = 0
-        var tooLarge = false
-        while k < n, p[k] >= 0x30, p[k] <= 0x39 {
-            if !tooLarge {
-                let d = Int64(p[k] - 0x30)
-                if value > (LedgerEntry.maxAmount - d) / 10 {
-                    tooLarge = true
-                } else {
-                    value = value * 10 + d
-                }
-            }
-            k += 1
-        }
-        let digits = k - digitsStart
-        if digits == 0 {
-            throw LineProblem(
-                .wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
-        }
-        if k < n {
-            if p[k] == UInt8(ascii: ".") || p[k] == UInt8(ascii: "e") || p[k] == UInt8(ascii: "E") {
-                throw LineProblem(
-                    .fractionalAmount,
-                    "\(key.name): \(text()) is not a whole number: amounts are whole numbers of the card's credit unit",
-                    column: column)
-            }
-            throw LineProblem(
-                .wrongType, "\(key.name): \"\(text())\" is not a whole number", column: column)
-        }
-        if quoted, digits > 1, p[digitsStart] == UInt8(ascii: "0") {
-            throw LineProblem(
-                .wrongType, "\(key.name): \"\(text())\" has a leading zero", column: column)
-        }
-        if tooLarge {
-            throw LineProblem(
-                .amountOutOfRange,
-                "\(key.name): \(text()) is too large: at most 18 digits (±\(LedgerEntry.maxAmount))",
-                column: column)
-        }
-        return negative ? -value : value
+        try LedgerNumber.whole(p, n, name: key.name, column: column, quoted: quoted)
     }
 
     private mutating func parseQuantity() throws(LineProblem) {
@@ -752,10 +656,12 @@ struct EntryScanner {
             // The field's name is only built for a message (not once per line).
             let significand: Int128
             let scale: Int
-            if let v = try? Self.decimal(p, n, name: "", column: valueColumn, number: number) {
+            if let v = try? LedgerNumber.decimal(
+                p, n, name: "", column: valueColumn, number: number)
+            {
                 (significand, scale) = v
             } else {
-                (significand, scale) = try Self.decimal(
+                (significand, scale) = try LedgerNumber.decimal(
                     p, n, name: "quantity.\(string(key) ?? "")", column: valueColumn,
                     number: number)
             }
@@ -763,159 +669,6 @@ struct EntryScanner {
                 Dimension(key: key, keyHash: keyHash, significand: significand, scale: scale))
             guard try commaOrClose() else { return }
         }
-    }
-
-    /// The most significant digits a quantity written as a JSON number with a fraction or
-    /// an exponent may have: what a double holds exactly, since the engines' JSON readers
-    /// (DuckDB's `read_ndjson`, Spark's, ClickHouse's) read such a number through one
-    /// (docs/takings.md, the quantity member).
-    static let numberDigits = 15
-
-    /// A quantity member → significand and scale without trailing zeros, by the one
-    /// definition `margin pnl --sql` follows too (docs/takings.md): digits with an optional
-    /// fraction, not negative (a negative zero, `-0` or `-0.0`, is zero); a JSON number
-    /// (`number`) may also carry an exponent (`1e3` is 1000) and, when it has a fraction
-    /// or an exponent, at most `numberDigits` significant digits; a string has no exponent.
-    static func decimal(
-        _ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int, number: Bool = false
-    )
-        throws(LineProblem) -> (Int128, Int)
-    {
-        // Most quantities are whole numbers of a few digits ("784"): read those as one
-        // word. Eighteen digits or fewer fit in 63 bits; anything else (a sign, a point,
-        // a leading zero, more digits) takes the full reading below.
-        if n > 0, n <= 18, n == 1 || p[0] != 0x30 {
-            var whole: UInt64 = 0
-            var k = 0
-            while k < n, p[k] &- 0x30 < 10 {
-                whole = whole &* 10 &+ UInt64(p[k] &- 0x30)
-                k += 1
-            }
-            if k == n { return (Int128(whole), 0) }
-        }
-        let text = {
-            FieldReader.excerpt(
-                String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
-        }
-        var k = 0
-        var negative = false
-        if k < n, p[k] == UInt8(ascii: "-") {
-            negative = true
-            k += 1
-        }
-        var value: Int128 = 0
-        var exponent = 0
-        var exponentDigits = 0
-        var seenExponent = false
-        var exponentNegative = false
-        var scale = 0
-        var intDigits = 0
-        var fracDigits = 0
-        var significant = 0
-        var seenPoint = false
-        while k < n {
-            let c = p[k]
-            if seenExponent {
-                if c == UInt8(ascii: "-") || c == UInt8(ascii: "+"), exponentDigits == 0,
-                    p[k - 1] | 0x20 == UInt8(ascii: "e")
-                {
-                    exponentNegative = c == UInt8(ascii: "-")
-                } else if c >= 0x30, c <= 0x39, exponentDigits < 4 {
-                    exponent = exponent * 10 + Int(c - 0x30)
-                    exponentDigits += 1
-                } else if c >= 0x30, c <= 0x39 {
-                    throw LineProblem(
-                        .amountOutOfRange, "\(name): \(text()) has an exponent beyond 9999",
-                        column: column)
-                } else {
-                    throw LineProblem(
-                        .wrongType, "\(name): \"\(text())\" is not a decimal number",
-                        column: column)
-                }
-                k += 1
-                continue
-            }
-            if c >= 0x30, c <= 0x39 {
-                if seenPoint {
-                    fracDigits += 1
-                    scale += 1
-                } else {
-                    intDigits += 1
-                }
-                if value != 0 || c != 0x30 { significant += 1 }
-                guard significant <= 30, scale <= 30 else {
-                    throw LineProblem(
-                        .amountOutOfRange, "\(name): \(text()) has more than 30 digits",
-                        column: column)
-                }
-                value = value * 10 + Int128(c - 0x30)
-            } else if c == UInt8(ascii: "."), !seenPoint, intDigits > 0 {
-                seenPoint = true
-            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                guard number else {
-                    throw LineProblem(
-                        .badValue,
-                        "\(name): \(text()): a string with an exponent is not accepted; write the digits out",
-                        column: column)
-                }
-                seenExponent = true
-            } else {
-                throw LineProblem(
-                    .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
-            }
-            k += 1
-        }
-        guard intDigits > 0, !seenPoint || fracDigits > 0, !seenExponent || exponentDigits > 0
-        else {
-            throw LineProblem(
-                .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
-        }
-        if intDigits > 1, p[negative ? 1 : 0] == 0x30 {
-            throw LineProblem(
-                .wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
-        }
-        if negative, value != 0 {
-            throw LineProblem(
-                .badValue, "\(name): \(text()) is negative: a quantity used is zero or more",
-                column: column)
-        }
-        var digits = value
-        while digits != 0, digits % 10 == 0 { digits /= 10 }
-        if number, seenPoint || seenExponent, digits != 0, String(digits).count > numberDigits {
-            throw LineProblem(
-                .badValue,
-                "\(name): \(text()) has more than \(numberDigits) significant digits, more than a double holds, and the SQL engines read a JSON number through one: write it as a string",
-                column: column)
-        }
-        if seenExponent, value != 0 {
-            // value × 10^(±exponent − scale), kept as a significand and a scale.
-            scale += exponentNegative ? exponent : -exponent
-            while scale < 0 {
-                let (v, o) = value.multipliedReportingOverflow(by: 10)
-                guard !o, v < 1_000_000_000_000_000_000_000_000_000_000 else {
-                    throw LineProblem(
-                        .amountOutOfRange, "\(name): \(text()) has more than 30 digits",
-                        column: column)
-                }
-                value = v
-                scale += 1
-            }
-            while scale > 0, value % 10 == 0 {
-                value /= 10
-                scale -= 1
-            }
-            guard scale <= 30 else {
-                throw LineProblem(
-                    .amountOutOfRange, "\(name): \(text()) has more than 30 decimal places",
-                    column: column)
-            }
-        }
-        while scale > 0, value % 10 == 0 {
-            value /= 10
-            scale -= 1
-        }
-        if value == 0 { scale = 0 }
-        return (value, scale)
     }
 
     // MARK: Timestamps
@@ -1039,12 +792,12 @@ extension EntryScanner.Fields {
         h.add(.at, seconds: seconds, nanoseconds: nanoseconds)
         h.add(.kind, integer: Int64(kind.code))
         h.add(.amount, integer: amount)
-        @inline(__always) func add(_ field: ContentField, _ s: EntryScanner.Span) {
+        @inline(__always) func add(_ field: LedgerField, _ s: EntryScanner.Span) {
             if s.isPresent { h.add(field, bytes: scanner.pointer(s), count: Int(s.count)) }
         }
         if feature.isPresent {
             featureHash = TakingsHash.bytes(
-                scanner.pointer(feature), Int(feature.count), seed: ContentField.feature.seed)
+                scanner.pointer(feature), Int(feature.count), seed: LedgerField.feature.seed)
             h.addHash(featureHash)
         }
         add(.refundOf, refundOf)
@@ -1054,7 +807,7 @@ extension EntryScanner.Fields {
         }
         if device.isPresent {
             deviceHash = TakingsHash.bytes(
-                scanner.pointer(device), Int(device.count), seed: ContentField.device.seed)
+                scanner.pointer(device), Int(device.count), seed: LedgerField.device.seed)
             h.addHash(deviceHash)
         }
         add(.note, note)
@@ -1071,10 +824,10 @@ extension EntryScanner.Fields {
         if let money = scanner.parsePrice(price) {
             return TakingsHash.string(
                 "\(money.currency.code) \(money.amount.decimalText(maxScale: 38))",
-                seed: ContentField.price.seed)
+                seed: LedgerField.price.seed)
         }
         return TakingsHash.bytes(
-            scanner.pointer(price), Int(price.count), seed: ContentField.price.seed)
+            scanner.pointer(price), Int(price.count), seed: LedgerField.price.seed)
     }
 
     /// The entry as a value, with strings and exact quantities (the slow path, for tests

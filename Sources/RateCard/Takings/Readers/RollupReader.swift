@@ -25,7 +25,7 @@ enum RollupReader {
 
         var contentHash: UInt64 {
             var h = ContentHasher()
-            h.add(.rollup, string: period)
+            h.add(rollupPeriod: period)
             h.add(.at, seconds: since.seconds, nanoseconds: 0)
             if let feature { h.add(.feature, string: feature) }
             for (k, v) in [
@@ -178,9 +178,7 @@ enum RollupReader {
                 values.append(0)
                 continue
             }
-            let v = try Array(text.utf8).withUnsafeBufferPointer { buf throws(LineProblem) in
-                try wholeNumber(buf, name: name)
-            }
+            let v = try LedgerNumber.whole(text, name: name)
             guard v >= 0 else {
                 throw LineProblem(
                     .wrongSign,
@@ -215,38 +213,5 @@ enum RollupReader {
             )
         }
         return r
-    }
-
-    private static func wholeNumber(_ buf: UnsafeBufferPointer<UInt8>, name: String)
-        throws(LineProblem) -> Int64
-    {
-        let text = FieldReader.excerpt(String(decoding: buf, as: UTF8.self))
-        var negative = false
-        var k = 0
-        if k < buf.count, buf[k] == UInt8(ascii: "-") {
-            negative = true
-            k += 1
-        }
-        guard k < buf.count else {
-            throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number")
-        }
-        var v: Int64 = 0
-        while k < buf.count {
-            let c = buf[k]
-            if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                throw LineProblem(.fractionalAmount, "\(name): \(text) is not a whole number")
-            }
-            guard c >= 0x30, c <= 0x39 else {
-                throw LineProblem(.wrongType, "\(name): \"\(text)\" is not a whole number")
-            }
-            let d = Int64(c - 0x30)
-            if v > (LedgerEntry.maxAmount - d) / 10 {
-                throw LineProblem(
-                    .amountOutOfRange, "\(name): \(text) is too large: at most 18 digits")
-            }
-            v = v * 10 + d
-            k += 1
-        }
-        return negative ? -v : v
     }
 }

@@ -116,27 +116,6 @@ enum TakingsHash {
     }
 }
 
-/// The seeds that tag each field of an entry in its content hash, so that the same
-/// text in two different fields never cancels out.
-enum ContentField: UInt64 {
-    case at = 0x100
-    case kind
-    case amount
-    case feature
-    case refundOf
-    case reason
-    case quantity
-    case device
-    case note
-    case card
-    case balanceAfter
-    case paymentRef
-    case price
-    case rollup
-
-    var seed: UInt64 { rawValue &* 0x9e37_79b9_7f4a_7c15 }
-}
-
 /// Builds an entry's content hash from its canonical fields in any order.
 ///
 /// Fields are combined by wrapping addition of per-field hashes, so key order in the
@@ -146,7 +125,7 @@ struct ContentHasher {
     private(set) var value: UInt64 = 0
 
     @inline(__always)
-    mutating func add(_ field: ContentField, bytes base: UnsafePointer<UInt8>, count: Int) {
+    mutating func add(_ field: LedgerField, bytes base: UnsafePointer<UInt8>, count: Int) {
         value = value &+ TakingsHash.bytes(base, count, seed: field.seed)
     }
 
@@ -155,17 +134,22 @@ struct ContentHasher {
         value = value &+ fieldHash
     }
 
-    mutating func add(_ field: ContentField, string: String) {
+    mutating func add(_ field: LedgerField, string: String) {
         value = value &+ TakingsHash.string(string, seed: field.seed)
     }
 
+    /// A roll-up row's period, tagged apart from every entry field.
+    mutating func add(rollupPeriod period: String) {
+        value = value &+ TakingsHash.string(period, seed: LedgerField.rollupSeed)
+    }
+
     @inline(__always)
-    mutating func add(_ field: ContentField, integer: Int64) {
+    mutating func add(_ field: LedgerField, integer: Int64) {
         value = value &+ TakingsHash.integer(UInt64(bitPattern: integer), seed: field.seed)
     }
 
     @inline(__always)
-    mutating func add(_ field: ContentField, seconds: Int64, nanoseconds: UInt32) {
+    mutating func add(_ field: LedgerField, seconds: Int64, nanoseconds: UInt32) {
         let h = TakingsHash.integer(UInt64(bitPattern: seconds), seed: field.seed)
         value = value &+ TakingsHash.integer(h ^ UInt64(nanoseconds), seed: field.seed ^ 1)
     }
@@ -177,8 +161,8 @@ struct ContentHasher {
         let bits = UInt128(bitPattern: significand)
         let low = UInt64(truncatingIfNeeded: bits)
         let high = UInt64(truncatingIfNeeded: bits >> 64)
-        var h = TakingsHash.integer(low ^ keyHash, seed: ContentField.quantity.seed)
-        h = TakingsHash.integer(h ^ high, seed: ContentField.quantity.seed ^ UInt64(scale))
+        var h = TakingsHash.integer(low ^ keyHash, seed: LedgerField.quantity.seed)
+        h = TakingsHash.integer(h ^ high, seed: LedgerField.quantity.seed ^ UInt64(scale))
         value = value &+ h
     }
 
