@@ -69,6 +69,38 @@ import Testing
         #expect(throws: MoneyError.self) { try checkedAdd(.max, 1) }
     }
 
+    @Test(
+        "one number reader: an entry's amount and a roll-up's cells are refused alike",
+        arguments: [
+            ("\"007\"", "007", RejectionClass.wrongType, "has a leading zero"),
+            ("1.5", "1.5", .fractionalAmount, "is not a whole number"),
+            ("\"1e3\"", "1e3", .fractionalAmount, "is not a whole number"),
+            ("\"x1\"", "x1", .wrongType, "is not a whole number"),
+            (
+                "\"1000000000000000000\"", "1000000000000000000", .amountOutOfRange,
+                "at most 18 digits"
+            ),
+        ])
+    func oneNumberReader(json: String, cell: String, reason: RejectionClass, says: String)
+        throws
+    {
+        let entry = Takings.balanced(
+            try Takings.run(
+                Takings.line(id: "g1", kind: "grant", amount: json, feature: nil),
+                name: "e.jsonl"))
+        let rollup = Takings.balanced(
+            try Takings.run(
+                [("r.csv", "period,feature,charges,charged\n2026-11,asr,1,\(cell)\n")],
+                format: .rollupCSV))
+        let e = try #require(entry.rejections.first)
+        let r = try #require(rollup.rejections.first)
+        #expect(e.reason == reason && r.reason == reason)
+        #expect(e.message.hasPrefix("amount: ") && r.message.hasPrefix("charged: "))
+        #expect(e.message.contains(says) && r.message.contains(says))
+        // The same words after the field's name.
+        #expect(e.message.dropFirst("amount: ".count) == r.message.dropFirst("charged: ".count))
+    }
+
     @Test("a roll-up of 10^12 charges (and 10^17 in all) is read exactly")
     func teraRollup() throws {
         let rows = (1...100_000).map {
