@@ -61,7 +61,7 @@ public struct PnLSQLCompiler: Sendable {
         // The rows the query checked and rejected: said in every row of the result, so a
         // source whose every row fails the checks (a view printing `+00` offsets) never
         // looks like a quiet ledger.
-        ctes.append(("rj", "SELECT COUNT(*) AS rejected FROM p WHERE NOT valid"))
+        ctes.append(("rj", "SELECT COALESCE(SUM(copies), 0) AS rejected FROM e0 WHERE NOT valid"))
         ctes.append(
             (
                 "w0",
@@ -168,14 +168,16 @@ public struct PnLSQLCompiler: Sendable {
     /// (`k_amt`, `k_secs`, `k_nanos`, `kept_id`). margin breaks a tie at one instant by an
     /// id hash that SQL cannot reproduce; tied refunds of equal amounts give the same table
     /// whichever is kept, and tied refunds of different amounts (`k_amt <> k_amt_max`) stop
-    /// the query (`rt`), so the choice is never made silently.
+    /// the query (`rt`), so the choice is never made silently. The charges joined are only
+    /// those some refund names, so the join's hash table is built on a few rows, not on
+    /// every charge (DuckDB and ClickHouse build on the right side; docs/sql.md, Scale).
     func refundCTEs() -> [(String, String)] {
         [
             (
                 "rv",
                 """
                 SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos
-                FROM e rf JOIN e ch ON ch.id = rf.refund_of
+                FROM e rf JOIN (SELECT id, kind, feature, amt FROM e WHERE kind = 'charge' AND id IN (SELECT refund_of FROM e WHERE kind = 'refund')) ch ON ch.id = rf.refund_of
                 WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(d.wide("rf.amt")) + \(d.wide("ch.amt")) <= 0
                 """
             ),
@@ -208,7 +210,7 @@ public struct PnLSQLCompiler: Sendable {
     func materialized(_ name: String, in ctes: [(String, String)]) -> String {
         guard d == .duckdb, ctes.contains(where: { $0.0 == "vid" }) else { return "" }
         switch name {
-        case "s0": return "MATERIALIZED "
+        case "s0", "rf": return "MATERIALIZED "
         case "src": return "NOT MATERIALIZED "
         default: return ""
         }
@@ -458,26 +460,37 @@ public struct PnLSQLCompiler: Sendable {
         // Copies of an id that are not a conflict have the same content: any one will do.
         let any = d.anyValue
         let mins = dims.indices.map { "\(any)(qv_\($0)) AS qv_\($0)" }
+        // The table's query counts the rejected rows in the same pass that groups the valid
+        // ones (`e0`: every checked row, grouped by id and `valid`), so the checks run once:
+        // counting them from `p` again made engines that inline a CTE (DuckDB, ClickHouse)
+        // run every check twice (DuckDB, 1M lines: 2.35× the hand-written query's CPU time
+        // against 1.61×; docs/sql.md, Scale). The audit lists rejected rows from `p` itself.
+        let counted = relevant
+        let validColumn = counted ? ", valid" : ""
         let single =
             grouped
             ? """
             SELECT id, kind, amt, feature, refund_of, secs, nanos\(dims.indices.map { ", qv_\($0)" }.joined()), too_fine, \(oddDimensions) AS odd_dims,
-                   FALSE AS conflict, 1 AS copies
-            FROM p WHERE valid AND NOT dup
+                   FALSE AS conflict, 1 AS copies\(validColumn)
+            FROM p WHERE \(counted ? "" : "valid AND ")NOT dup
             UNION ALL
 
             """ : ""
+        let kept = [grouped ? "dup" : nil, counted ? nil : "valid"].compactMap { $0 }
         ctes.append(
             (
-                "e",
+                counted ? "e0" : "e",
                 single + """
                     SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                            \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")
-                    FROM (SELECT p.*, \(h)\(oddDimensions) AS odd FROM p WHERE valid\(grouped ? " AND dup" : "")) v
-                    GROUP BY id
+                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(validColumn)
+                    FROM (SELECT p.*, \(h)\(oddDimensions) AS odd FROM p\(kept.isEmpty ? "" : " WHERE " + kept.joined(separator: " AND "))) v
+                    GROUP BY id\(validColumn)
                     """
             ))
+        if counted {
+            ctes.append(("e", "SELECT * FROM e0 WHERE valid"))
+        }
         return ctes
     }
 
@@ -567,12 +580,20 @@ public struct PnLSQLCompiler: Sendable {
         if !near.isEmpty {
             let keep =
                 "\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
-                + " OR id IN (SELECT refund_of FROM s0 WHERE refund_of IS NOT NULL)"
+                + " OR id IN (SELECT r FROM rf)"
             single = "(\(keep)) AND \(single)"
             multiple = "\nWHERE \(keep) OR \(variants)"
         }
+        // The ids refunds name, once: both branches of `src` (each computed twice, once per
+        // branch of `e`) test them, and reading them from `s0` each time took four more
+        // scans of the read (1M lines: about 5% of the query's CPU time).
+        let refunded: [(String, String)] =
+            near.isEmpty
+            ? []
+            : [("rf", "SELECT DISTINCT refund_of AS r FROM s0 WHERE refund_of IS NOT NULL")]
         return [
-            ("s0", source()),
+            ("s0", source())
+        ] + refunded + [
             (
                 "n1",
                 "SELECT hash(id) AS h FROM s0 WHERE id IS NOT NULL GROUP BY h HAVING COUNT(*) > 1"
