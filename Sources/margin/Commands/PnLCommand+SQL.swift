@@ -90,6 +90,23 @@ extension PnLCommand {
             throw UsageError(
                 "--\(option) does not apply to --sql or --sql-audit: \(why) (docs/sql.md)")
         }
+        let source = try sqlSource(args)
+        let plan = try PnLRun.plan(pnl)
+        let request = PnLSQLRequest(
+            dialect: d, source: source, family: plan.family, repository: plan.repository,
+            window: plan.window,
+            currency: plan.currency, perCredit: plan.credit.perCredit,
+            fixedCosts: try plan.fixedCostsOverWindow(),
+            series: pnl.series,
+            periodFixedCosts: try pnl.series.map { try plan.fixedCostsByPeriod($0) } ?? [],
+            parameters: args.flag("sql-params"))
+        let compiler = try PnLSQLCompiler(request)
+        return main != nil ? compiler.query() : compiler.audit()
+    }
+
+    /// Where a query reads the entries: `--table` (text or typed columns), or FILE… and
+    /// URI… in their `--input-format` (shared with `margin replay --sql`).
+    static func sqlSource(_ args: ParsedArguments) throws -> SQLSource {
         let columns = try args.choice("sql-columns", default: SQLColumns.text)
         let format =
             args.value("input-format") == nil
@@ -113,16 +130,6 @@ extension PnLCommand {
                 )
             }
         }
-        let plan = try PnLRun.plan(pnl)
-        let request = PnLSQLRequest(
-            dialect: d, source: source, family: plan.family, repository: plan.repository,
-            window: plan.window,
-            currency: plan.currency, perCredit: plan.credit.perCredit,
-            fixedCosts: try plan.fixedCostsOverWindow(),
-            series: pnl.series,
-            periodFixedCosts: try pnl.series.map { try plan.fixedCostsByPeriod($0) } ?? [],
-            parameters: args.flag("sql-params"))
-        let compiler = try PnLSQLCompiler(request)
-        return main != nil ? compiler.query() : compiler.audit()
+        return source
     }
 }
