@@ -380,8 +380,10 @@ public struct ReplaySQLCompiler {
         let a = ratios.map { r in
             "CASE WHEN \(r.x) < 0 THEN -\(r.x) ELSE \(r.x) END * \(unit) AS \(r.name)_ax, CASE WHEN \(r.y) < 0 THEN -\(r.y) ELSE \(r.y) END AS \(r.name)_ay, CASE WHEN (\(r.x) < 0) <> (\(r.y) < 0) AND \(r.x) <> 0 THEN 1 ELSE 0 END AS \(r.name)_neg"
         }
+        // ClickHouse evaluates both arms of a CASE: the divisor is never zero.
         let b = ratios.map { r in
-            "CASE WHEN \(r.name)_ay = 0 THEN NULL ELSE \(d.quotient("\(r.name)_ax", "\(r.name)_ay")) END AS \(r.name)_q0, CASE WHEN \(r.name)_ay = 0 THEN NULL ELSE \(r.name)_ax % \(r.name)_ay END AS \(r.name)_r"
+            let nonzero = "CASE WHEN \(r.name)_ay = 0 THEN \(d.wideLiteral(1)) ELSE \(r.name)_ay END"
+            return "CASE WHEN \(r.name)_ay = 0 THEN NULL ELSE \(d.quotient("\(r.name)_ax", nonzero)) END AS \(r.name)_q0, CASE WHEN \(r.name)_ay = 0 THEN NULL ELSE \(r.name)_ax % \(nonzero) END AS \(r.name)_r"
         }
         let c = ratios.map { r in
             "CASE WHEN 2 * \(r.name)_r > \(r.name)_ay OR (2 * \(r.name)_r = \(r.name)_ay AND \(r.name)_q0 % 2 = 1) THEN \(r.name)_q0 + 1 ELSE \(r.name)_q0 END AS \(r.name)_q"
