@@ -34,6 +34,11 @@ struct ReplayIDIndex {
         }
     }
 
+    /// Room for `n` ids in all without growing.
+    mutating func reserve(_ n: Int) {
+        while n * 10 > slots.count * 7 { grow() }
+    }
+
     /// Inserts `id` → `record`; `id` must not be in the table.
     mutating func insert(_ id: ReplayLedger.EntryID, record: Int32) {
         if (count + 1) * 10 > slots.count * 7 { grow() }

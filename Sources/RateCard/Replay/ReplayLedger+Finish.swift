@@ -143,7 +143,7 @@ extension ReplayLedger {
     /// in turn, lines rising), so a device's entries need sorting only when the export
     /// is not in time order (checked per device). Computed once.
     func deviceOrder() -> [Int32] {
-        if let sorted = sortedByDevice { return sorted }
+        if let sorted = sortedByDevice { return sorted.order }
         var starts = [Int](repeating: 0, count: devices.bytes.count + 1)
         for r in records where r.device != ReplayRecord.none { starts[Int(r.device) + 1] += 1 }
         for k in 1..<starts.count { starts[k] += starts[k - 1] }
@@ -169,13 +169,13 @@ extension ReplayLedger {
             }
             if !inOrder { order[slice].sort(by: before) }
         }
-        sortedByDevice = order
+        sortedByDevice = (order, starts)
         return order
     }
 
     /// The costs of the charges priced from the cache: each entry's costs times its
-    /// charges into the features' tallies, and per device and feature into `usage` (the
-    /// per-pack figures), as integer numerators over one common denominator when the
+    /// charges into the features' tallies, and per device and feature into `usage` for the
+    /// devices that bought one pack (the per-pack figures, the only reader of `usage`), as integer numerators over one common denominator when the
     /// entries' costs have one that fits, else as exact fractions one by one. Run once,
     /// before refunds are taken off.
     func finishPrices() {
@@ -281,18 +281,15 @@ extension ReplayLedger {
             }
             touched.removeAll(keepingCapacity: true)
         }
+        // Only the devices that bought one pack are in a pack's row (`ReplayPacks`).
         let order = deviceOrder()
-        var j = 0
-        while j < order.count {
-            let device = records[Int(order[j])].device
-            while j < order.count, records[Int(order[j])].device == device {
-                add(records[Int(order[j])])
-                j += 1
-            }
+        guard let starts = sortedByDevice?.starts else { return }
+        var wanted = Set<UInt32>()
+        for (_, devices) in buyers().byPack { wanted.formUnion(devices) }
+        for device in wanted.sorted() where Int(device) + 1 < starts.count {
+            for j in starts[Int(device)]..<starts[Int(device) + 1] { add(records[Int(order[j])]) }
             flush(device)
         }
-        for r in records where r.device == ReplayRecord.none { add(r) }
-        flush(ReplayRecord.none)
     }
 
     /// The devices that bought exactly one pack (every top-up of theirs matched to it),

@@ -34,7 +34,7 @@ final class ReplayLedger {
     var findings: [Diagnostic] = []
     var overflowed = false
     /// The records with a device in ledger order, once computed (`deviceOrder`).
-    var sortedByDevice: [Int32]?
+    var sortedByDevice: (order: [Int32], starts: [Int])?
     /// Each distinct request priced once (`ReplayPriceCache`).
     var cache: ReplayPriceCache
     /// The family versions the ledger's side prices by (empty for a card side).
@@ -57,6 +57,12 @@ final class ReplayLedger {
             ledgerVersions = []
             ledgerEffective = []
         }
+    }
+
+    func reserve(entries n: Int) {
+        let n = min(n, 1 << 28)
+        records.reserveCapacity(records.count + n)
+        index.reserve(index.count + n)
     }
 
     struct EntryID: Hashable {

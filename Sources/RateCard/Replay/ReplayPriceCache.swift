@@ -38,6 +38,26 @@ struct ReplayPriceCache {
             var significand: Int128 = 0
             var scale: Int = 0
         }
+
+        /// One 64-bit mix of the fields for the dictionary (equality still compares
+        /// every field): hashing fifteen fields one by one cost more than the lookup.
+        func hash(into h: inout Hasher) {
+            var x = UInt64(feature) &* 0x9E37_79B9_7F4A_7C15
+            func mix(_ v: UInt64) { x = (x ^ v) &* 0xBF58_476D_1CE4_E5B9 ^ (x >> 29) }
+            mix(UInt64(UInt32(bitPattern: named)) | UInt64(UInt32(bitPattern: inForce)) << 32)
+            mix(windows)
+            mix(UInt64(dimensions))
+            func member(_ m: Member) {
+                mix(UInt64(m.name) | UInt64(UInt32(truncatingIfNeeded: m.scale)) << 32)
+                mix(UInt64(truncatingIfNeeded: m.significand))
+                mix(UInt64(truncatingIfNeeded: m.significand >> 64))
+            }
+            if dimensions > 0 { member(d0) }
+            if dimensions > 1 { member(d1) }
+            if dimensions > 2 { member(d2) }
+            if dimensions > 3 { member(d3) }
+            h.combine(x)
+        }
     }
 
     /// One distinct request, priced by both sides.

@@ -382,8 +382,11 @@ public struct ReplaySQLCompiler {
         }
         // ClickHouse evaluates both arms of a CASE: the divisor is never zero.
         let b = ratios.map { r in
-            let nonzero = "CASE WHEN \(r.name)_ay = 0 THEN \(d.wideLiteral(1)) ELSE \(r.name)_ay END"
-            return "CASE WHEN \(r.name)_ay = 0 THEN NULL ELSE \(d.quotient("\(r.name)_ax", nonzero)) END AS \(r.name)_q0, CASE WHEN \(r.name)_ay = 0 THEN NULL ELSE \(r.name)_ax % \(nonzero) END AS \(r.name)_r"
+            let y = "\(r.name)_ay"
+            let nonzero = "CASE WHEN \(y) = 0 THEN \(d.wideLiteral(1)) ELSE \(y) END"
+            let q = d.quotient("\(r.name)_ax", nonzero)
+            return
+                "CASE WHEN \(y) = 0 THEN NULL ELSE \(q) END AS \(r.name)_q0, CASE WHEN \(y) = 0 THEN NULL ELSE \(r.name)_ax % \(nonzero) END AS \(r.name)_r"
         }
         let c = ratios.map { r in
             "CASE WHEN 2 * \(r.name)_r > \(r.name)_ay OR (2 * \(r.name)_r = \(r.name)_ay AND \(r.name)_q0 % 2 = 1) THEN \(r.name)_q0 + 1 ELSE \(r.name)_q0 END AS \(r.name)_q"
