@@ -64,7 +64,7 @@ enum ReplayCommand: Command {
     }
 
     /// The query `--sql DIALECT` asks for, or nil without it. Its source is read as
-    /// `margin pnl --sql` reads one (`PnLCommand.sqlSource`).
+    /// `margin pnl --sql` reads one (`PnLQueryRequest.source`).
     static func sqlQuery(_ args: ParsedArguments) throws -> String? {
         guard let text = args.value("sql") else {
             for option in ["table", "sql-columns"] where args.value(option) != nil {
@@ -72,14 +72,14 @@ enum ReplayCommand: Command {
             }
             return nil
         }
-        let dialect = try PnLCommand.dialect(text, option: "sql")
+        let dialect = try SQLDialect.parse(option: "sql", text)
         for (option, why) in [
             ("format", "the query is SQL text; the engine formats its result"),
             ("strict", "a query has no exit status"),
         ] where args.value(option) != nil || args.flag(option) {
             throw UsageError("--\(option) does not apply to --sql: \(why) (docs/replay.md)")
         }
-        let source = try PnLCommand.sqlSource(args)
+        let source = try PnLQueryRequest.source(args)
         var inputs = args
         if args.value("table") != nil { inputs.positionals = ["-"] }
         return try ReplayRun.sql(try request(inputs, sql: true), dialect: dialect, source: source)
