@@ -27,7 +27,7 @@ extension ReplayLedger {
         var taken = Set<Int32>()
         for (refund, charge) in refunds {
             let r = records[Int(refund)]
-            guard let c = index[charge], records[Int(c)].kind == .charge, !taken.contains(c)
+            guard let c = index.find(charge), records[Int(c)].kind == .charge, !taken.contains(c)
             else {
                 unknownRefunds += 1
                 if findings.count < 4 * Self.shown {
@@ -67,24 +67,10 @@ extension ReplayLedger {
     /// charged as recorded on both sides.
     func replayBalances(refundTargets: [Int32: Int32]) -> ReplayBalanceTally {
         var out = ReplayBalanceTally()
-        var order: [Int32] = []
-        order.reserveCapacity(records.count)
-        for k in records.indices {
-            if records[k].device == ReplayRecord.none {
-                out.withoutDevice += 1
-            } else {
-                order.append(Int32(k))
-            }
-        }
-        order.sort { x, y in
-            let a = records[Int(x)]
-            let b = records[Int(y)]
-            return (a.device, a.seconds, a.nanoseconds, a.input, a.line)
-                < (b.device, b.seconds, b.nanoseconds, b.input, b.line)
-        }
-        // What each charge took on each side (0 when declined), by record.
-        var takenBefore: [Int32: Int128] = [:]
-        var takenAfter: [Int32: Int128] = [:]
+        let order = deviceOrder()
+        out.withoutDevice = records.count - order.count
+        // Whether each charge took its credits on each side (bit 0 before, bit 1 after).
+        var taken = [UInt8](repeating: 0, count: records.count)
         var start = 0
         while start < order.count {
             let dev = records[Int(order[start])].device
@@ -111,13 +97,13 @@ extension ReplayLedger {
                     let okAfter = bal.1 >= a
                     if okBefore {
                         bal.0 -= b
-                        takenBefore[k] = b
+                        taken[Int(k)] |= 1
                     } else {
                         device.declinedBefore += 1
                     }
                     if okAfter {
                         bal.1 -= a
-                        takenAfter[k] = a
+                        taken[Int(k)] |= 2
                     } else {
                         device.declinedAfter += 1
                     }
@@ -136,10 +122,10 @@ extension ReplayLedger {
                         continue
                     }
                     let ch = records[Int(c)]
-                    if takenBefore[c] != nil {
+                    if taken[Int(c)] & 1 != 0 {
                         bal.0 += givenBack(refund: r, charge: ch, after: false)
                     }
-                    if takenAfter[c] != nil {
+                    if taken[Int(c)] & 2 != 0 {
                         bal.1 += givenBack(refund: r, charge: ch, after: true)
                     }
                 }
@@ -150,6 +136,160 @@ extension ReplayLedger {
             start = end
         }
         return out
+    }
+
+    /// The records that have a device, in ledger order per device: by device, then time,
+    /// input and line. A stable counting sort by device keeps the reading order (inputs
+    /// in turn, lines rising), so a device's entries need sorting only when the export
+    /// is not in time order (checked per device). Computed once.
+    func deviceOrder() -> [Int32] {
+        if let sorted = sortedByDevice { return sorted.order }
+        var starts = [Int](repeating: 0, count: devices.bytes.count + 1)
+        for r in records where r.device != ReplayRecord.none { starts[Int(r.device) + 1] += 1 }
+        for k in 1..<starts.count { starts[k] += starts[k - 1] }
+        var next = starts
+        var order = [Int32](repeating: 0, count: starts[starts.count - 1])
+        for k in records.indices where records[k].device != ReplayRecord.none {
+            let d = Int(records[k].device)
+            order[next[d]] = Int32(k)
+            next[d] += 1
+        }
+        func before(_ x: Int32, _ y: Int32) -> Bool {
+            let a = records[Int(x)]
+            let b = records[Int(y)]
+            return (a.seconds, a.nanoseconds, a.input, a.line)
+                < (b.seconds, b.nanoseconds, b.input, b.line)
+        }
+        for d in 0..<(starts.count - 1) where starts[d + 1] - starts[d] > 1 {
+            let slice = starts[d]..<starts[d + 1]
+            var inOrder = true
+            for j in slice.dropFirst() where before(order[j], order[j - 1]) {
+                inOrder = false
+                break
+            }
+            if !inOrder { order[slice].sort(by: before) }
+        }
+        sortedByDevice = (order, starts)
+        return order
+    }
+
+    /// The costs of the charges priced from the cache: each entry's costs times its
+    /// charges into the features' tallies, and per device and feature into `usage` for the
+    /// devices that bought one pack (the per-pack figures, the only reader of `usage`), as integer numerators over one common denominator when the
+    /// entries' costs have one that fits, else as exact fractions one by one. Run once,
+    /// before refunds are taken off.
+    func finishPrices() {
+        do {
+            for e in cache.entries where e.hits > 0 {
+                guard case .priced(_, let kb) = e.before, case .priced(_, let ka) = e.after
+                else { continue }
+                let n = Exact(integer: Int128(e.hits))
+                let k = Int(e.feature)
+                tallies[k].costBefore = try tallies[k].costBefore.adding(kb.multiplied(by: n))
+                tallies[k].costAfter = try tallies[k].costAfter.adding(ka.multiplied(by: n))
+            }
+        } catch {
+            overflowed = true
+        }
+        let costs: [(Exact, Exact)] = cache.entries.map {
+            guard case .priced(_, let kb) = $0.before, case .priced(_, let ka) = $0.after else {
+                return (.zero, .zero)
+            }
+            return (kb, ka)
+        }
+        // One denominator for every entry's cost, when it has at most 24 digits (each
+        // numerator then leaves room for the sums of a billion charges).
+        var common: Int128? = 1
+        for (b, a) in costs {
+            for x in [b.denominator, a.denominator] {
+                guard let d = common else { break }
+                let g = Int128(Exact.gcd(d.magnitude, x.magnitude))
+                let (p, o) = (d / g).multipliedReportingOverflow(by: x)
+                common = !o && p < 1_000_000_000_000_000_000_000_000 ? p : nil
+            }
+        }
+        var scaled: [(Int128, Int128)] = []
+        if let d = common {
+            let dx = Exact(integer: d)
+            for (b, a) in costs {
+                guard let nb = try? b.multiplied(by: dx).integerValue,
+                    let na = try? a.multiplied(by: dx).integerValue
+                else {
+                    common = nil
+                    break
+                }
+                scaled.append((nb, na))
+            }
+        }
+        // Per device (and the entries without one), its features' sums, then into `usage`.
+        struct Sum {
+            var requests = 0
+            var creditsBefore: Int128 = 0
+            var creditsAfter: Int128 = 0
+            var numBefore: Int128 = 0
+            var numAfter: Int128 = 0
+            var costBefore = Exact.zero
+            var costAfter = Exact.zero
+        }
+        var sums = [Sum](repeating: Sum(), count: features.bytes.count)
+        var touched: [Int] = []
+        func add(_ r: ReplayRecord) {
+            guard r.priced, r.price != ReplayRecord.none else { return }
+            let f = Int(r.feature)
+            if sums[f].requests == 0 { touched.append(f) }
+            sums[f].requests += 1
+            sums[f].creditsBefore += Int128(r.before)
+            sums[f].creditsAfter += Int128(r.after)
+            let e = Int(r.price)
+            if common != nil {
+                let (b, o1) = sums[f].numBefore.addingReportingOverflow(scaled[e].0)
+                let (a, o2) = sums[f].numAfter.addingReportingOverflow(scaled[e].1)
+                if o1 || o2 { overflowed = true }
+                sums[f].numBefore = b
+                sums[f].numAfter = a
+            } else {
+                do {
+                    sums[f].costBefore = try sums[f].costBefore.adding(costs[e].0)
+                    sums[f].costAfter = try sums[f].costAfter.adding(costs[e].1)
+                } catch {
+                    overflowed = true
+                }
+            }
+        }
+        func flush(_ device: UInt32) {
+            for f in touched {
+                let s = sums[f]
+                let slot = DeviceFeature(device: device, feature: UInt32(f))
+                var u = usage[slot] ?? ReplayUsage()
+                u.requests += s.requests
+                u.creditsBefore += s.creditsBefore
+                u.creditsAfter += s.creditsAfter
+                do {
+                    var cb = s.costBefore
+                    var ca = s.costAfter
+                    if let d = common {
+                        cb = try Exact(s.numBefore, over: d)
+                        ca = try Exact(s.numAfter, over: d)
+                    }
+                    u.costBefore = try u.costBefore.adding(cb)
+                    u.costAfter = try u.costAfter.adding(ca)
+                } catch {
+                    overflowed = true
+                }
+                usage[slot] = u
+                sums[f] = Sum()
+            }
+            touched.removeAll(keepingCapacity: true)
+        }
+        // Only the devices that bought one pack are in a pack's row (`ReplayPacks`).
+        let order = deviceOrder()
+        guard let starts = sortedByDevice?.starts else { return }
+        var wanted = Set<UInt32>()
+        for (_, devices) in buyers().byPack { wanted.formUnion(devices) }
+        for device in wanted.sorted() where Int(device) + 1 < starts.count {
+            for j in starts[Int(device)]..<starts[Int(device) + 1] { add(records[Int(order[j])]) }
+            flush(device)
+        }
     }
 
     /// The devices that bought exactly one pack (every top-up of theirs matched to it),

@@ -12,7 +12,7 @@ final class ReplayLedger {
 
     var records: [ReplayRecord] = []
     /// The record of each id.
-    var index: [EntryID: Int32] = [:]
+    var index = ReplayIDIndex()
     /// Refunds: their record and the id of the charge they name.
     var refunds: [(record: Int32, charge: EntryID)] = []
     var features = ByteInterner()
@@ -33,11 +33,36 @@ final class ReplayLedger {
     var unknownRefunds = 0
     var findings: [Diagnostic] = []
     var overflowed = false
+    /// The records with a device in ledger order, once computed (`deviceOrder`).
+    var sortedByDevice: (order: [Int32], starts: [Int])?
+    /// Each distinct request priced once (`ReplayPriceCache`).
+    var cache: ReplayPriceCache
+    /// The family versions the ledger's side prices by (empty for a card side).
+    let ledgerVersions: [Int]
+    let ledgerEffective: [Timestamp]
+    /// The before side is the ledger's own charges.
+    let isLedger: Bool
 
     init(before: ReplaySide, after: ReplaySide, paths: [String]) {
         self.before = before
         self.after = after
         self.paths = paths
+        cache = ReplayPriceCache(providers: before.costing.providers)
+        if case .ledger(let versions) = before.credits {
+            ledgerVersions = versions.map(\.card.version)
+            ledgerEffective = versions.map(\.card.effective)
+            isLedger = true
+        } else {
+            isLedger = false
+            ledgerVersions = []
+            ledgerEffective = []
+        }
+    }
+
+    func reserve(entries n: Int) {
+        let n = min(n, 1 << 28)
+        records.reserveCapacity(records.count + n)
+        index.reserve(index.count + n)
     }
 
     struct EntryID: Hashable {
@@ -60,7 +85,7 @@ final class ReplayLedger {
         var deviceHash: UInt64 = 0
         let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
         let id = EntryID(h0: id0, h1: id1)
-        if let k = index[id] {
+        if let k = index.find(id) {
             let first = records[Int(k)]
             if first.content == content {
                 duplicates += 1
@@ -114,58 +139,70 @@ final class ReplayLedger {
             }
         case .grant, .revoke: break
         }
-        index[id] = Int32(records.count)
+        index.insert(id, record: Int32(records.count))
         records.append(r)
     }
 
-    /// Prices a charge on both sides and adds it to its feature's tally.
+    /// Prices a charge on both sides and adds it to its feature's tally: from the cache
+    /// when the same request was priced before, else by `ReplaySide.price` (and kept).
     private func price(
         _ r: inout ReplayRecord, _ f: borrowing EntryScanner.Fields,
         _ scanner: borrowing EntryScanner, input: Int, line: Int
     ) {
         let k = Int(r.feature)
         while tallies.count <= k { tallies.append(ReplayTally()) }
-        let key = String(decoding: features.bytes[k], as: UTF8.self)
-        let quantity = f.quantity(scanner)
+        let recorded = -Int128(f.amount)
         let at = Timestamp(
             seconds: f.seconds, nanoseconds: Int32(f.nanoseconds), offsetMinutes: f.offsetMinutes)
-        let recorded = -Int128(f.amount)
-        var version: Int?
-        if f.card.isPresent, case .ledger = before.credits, let ref = scanner.string(f.card),
-            let at = ref.lastIndex(of: "@")
-        {
-            version = Int(ref[ref.index(after: at)...])
+        let key = cacheKey(r.feature, f, scanner, at: at)
+        var slot = UInt32.max
+        let b: ReplaySide.Outcome
+        let a: ReplaySide.Outcome
+        if let key, let e = cache.index[key] {
+            slot = e
+            b = cache.entries[Int(e)].before
+            a = cache.entries[Int(e)].after
+        } else {
+            let name = String(decoding: features.bytes[k], as: UTF8.self)
+            let quantity = f.quantity(scanner)
+            var version: Int?
+            if f.card.isPresent, case .ledger = before.credits, let ref = scanner.string(f.card),
+                let at = ref.lastIndex(of: "@")
+            {
+                version = Int(ref[ref.index(after: at)...])
+            }
+            b = before.price(
+                feature: name, quantity: quantity, recorded: recorded, at: at, version: version)
+            a = after.price(feature: name, quantity: quantity, recorded: recorded, at: at)
+            if let key, cache.entries.count < ReplayPriceCache.limit {
+                slot = UInt32(cache.entries.count)
+                cache.entries.append(.init(feature: r.feature, before: b, after: a))
+                cache.index[key] = slot
+            }
         }
-        let b = before.price(
-            feature: key, quantity: quantity, recorded: recorded, at: at, version: version)
-        let a = after.price(feature: key, quantity: quantity, recorded: recorded, at: at)
         tallies[k].requests += 1
         tallies[k].ledgerCredits += recorded
-        guard case .priced(let cb, let kb) = b, case .priced(let ca, let ka) = a,
-            let cb64 = Int64(exactly: cb), let ca64 = Int64(exactly: ca)
-        else {
-            tallies[k].notRepriced += 1
-            tallies[k].notRepricedCredits += recorded
-            var why: [String] = []
-            if case .notPriced(let m) = b { why.append("before: \(m)") }
-            if case .notPriced(let m) = a { why.append("after: \(m)") }
-            if why.isEmpty { why.append("the credits do not fit in 64 bits") }
-            if tallies[k].named.count < Self.shown {
-                tallies[k].named.append(
-                    Diagnostic(
-                        path: paths[input], location: SourceLocation(line: line, column: 1),
-                        severity: .warning,
-                        message: "charge of \(key) not re-priced: " + why.joined(separator: "; "),
-                        rule: .replay(.notRepriced)))
-            }
+        guard case .priced(let pb, let kb) = b, case .priced(let ca, let ka) = a else {
+            notRepriced(k, b, a, recorded: recorded, input: input, line: line)
+            return
+        }
+        let cb = isLedger ? recorded : pb
+        guard let cb64 = Int64(exactly: cb), let ca64 = Int64(exactly: ca) else {
+            notRepriced(k, b, a, recorded: recorded, input: input, line: line)
             return
         }
         r.before = cb64
         r.after = ca64
         r.priced = true
+        r.price = slot
         tallies[k].repriced += 1
         tallies[k].creditsBefore += cb
         tallies[k].creditsAfter += ca
+        if slot != .max {
+            // Costs of cached requests are summed at the end (`finishPrices`).
+            cache.entries[Int(slot)].hits += 1
+            return
+        }
         do {
             tallies[k].costBefore = try tallies[k].costBefore.adding(kb)
             tallies[k].costAfter = try tallies[k].costAfter.adding(ka)
@@ -180,6 +217,92 @@ final class ReplayLedger {
         } catch {
             overflowed = true
         }
+    }
+
+    /// Counts and names a charge that is not re-priced.
+    private func notRepriced(
+        _ k: Int, _ b: ReplaySide.Outcome, _ a: ReplaySide.Outcome, recorded: Int128,
+        input: Int, line: Int
+    ) {
+        tallies[k].notRepriced += 1
+        tallies[k].notRepricedCredits += recorded
+        guard tallies[k].named.count < Self.shown else { return }
+        var why: [String] = []
+        if case .notPriced(let m) = b { why.append("before: \(m)") }
+        if case .notPriced(let m) = a { why.append("after: \(m)") }
+        if why.isEmpty { why.append("the credits do not fit in 64 bits") }
+        let name = String(decoding: features.bytes[k], as: UTF8.self)
+        tallies[k].named.append(
+            Diagnostic(
+                path: paths[input], location: SourceLocation(line: line, column: 1),
+                severity: .warning,
+                message: "charge of \(name) not re-priced: " + why.joined(separator: "; "),
+                rule: .replay(.notRepriced)))
+    }
+
+    /// The cache key of a charge (`ReplayPriceCache.Key`), or nil when it has more
+    /// quantity members than a key holds or the schedules cannot be packed.
+    private func cacheKey(
+        _ feature: UInt32, _ f: borrowing EntryScanner.Fields, _ scanner: borrowing EntryScanner,
+        at: Timestamp
+    ) -> ReplayPriceCache.Key? {
+        guard cache.schedules != nil, scanner.dimensions.count <= ReplayPriceCache.maxDimensions
+        else { return nil }
+        var key = ReplayPriceCache.Key(
+            feature: feature, named: -1, inForce: 0, windows: cache.windows(at: at.seconds),
+            dimensions: UInt8(scanner.dimensions.count))
+        if !ledgerVersions.isEmpty {
+            var v = 0
+            while v + 1 < ledgerEffective.count, ledgerEffective[v + 1] <= at { v += 1 }
+            key.inForce = Int32(v)
+            if f.card.isPresent,
+                let n = Self.versionNumber(scanner.pointer(f.card), Int(f.card.count)),
+                let i = ledgerVersions.firstIndex(of: n)
+            {
+                key.named = Int32(i)
+            }
+        }
+        for (j, d) in scanner.dimensions.enumerated() {
+            let name = cache.names.intern(scanner.pointer(d.key), Int(d.key.count), hash: d.keyHash)
+            let m = ReplayPriceCache.Key.Member(
+                name: name, significand: d.significand, scale: d.scale)
+            switch j {
+            case 0: key.d0 = m
+            case 1: key.d1 = m
+            case 2: key.d2 = m
+            default: key.d3 = m
+            }
+        }
+        return key
+    }
+
+    /// The version a `card` field names, as `Int(text after its last "@")` reads it: an
+    /// optional sign and decimal digits; nil for anything else or without an `@`.
+    static func versionNumber(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        var at = n - 1
+        while at >= 0, p[at] != UInt8(ascii: "@") { at -= 1 }
+        guard at >= 0 else { return nil }
+        var k = at + 1
+        var negative = false
+        if k < n, p[k] == UInt8(ascii: "+") || p[k] == UInt8(ascii: "-") {
+            negative = p[k] == UInt8(ascii: "-")
+            k += 1
+        }
+        guard k < n else { return nil }
+        var v = 0
+        while k < n {
+            let c = p[k]
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (s, o2) =
+                negative
+                ? m.subtractingReportingOverflow(Int(c - UInt8(ascii: "0")))
+                : m.addingReportingOverflow(Int(c - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            v = s
+            k += 1
+        }
+        return v
     }
 
     func reject(_ problem: LineProblem, input: Int, line: Int) {
@@ -246,6 +369,9 @@ struct ReplayRecord {
     var hasBalance: Bool
     /// Both sides priced the charge.
     var priced = false
+    /// Its `ReplayPriceCache` entry, or `none` when it was priced afresh (its costs are
+    /// then in the tallies and `usage` already).
+    var price = ReplayRecord.none
 }
 
 /// One feature's figures while reading. Credits are sums of at most 10^18 per entry in

@@ -14,6 +14,9 @@ enum ReplayReader {
     {
         do {
             let source = try ByteSource(input)
+            // Room for the entries of a file of known size (at about 160 bytes a line), so
+            // that the records and the id table do not grow by copying while read.
+            if let size = source.regularFileSize { ledger.reserve(entries: size / 160) }
             let (peek, format) = try TakingsFormatDetector.peek(source, input)
             switch format {
             case .jsonLines:

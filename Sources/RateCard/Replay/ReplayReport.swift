@@ -146,6 +146,7 @@ public struct ReplayReport: Sendable {
 
 extension ReplayReport {
     init(ledger: ReplayLedger, plan: ReplayPlan) throws {
+        ledger.finishPrices()
         let targets = ledger.resolveRefunds()
         let tally = ledger.replayBalances(refundTargets: targets)
         let perCredit = plan.credit.perCredit.amount

@@ -89,8 +89,9 @@ public struct PnLQueryRequest: Sendable {
         self.parameters = parameters
     }
 
-    /// `--table NAME`, or the FILE… operands read as `--input-format` says.
-    static func source(_ args: ParsedArguments) throws -> SQLSource {
+    /// `--table NAME`, or the FILE… operands read as `--input-format` says (also the
+    /// source of `margin replay --sql`).
+    public static func source(_ args: ParsedArguments) throws -> SQLSource {
         let columns = try args.choice("sql-columns", default: SQLColumns.text)
         let format =
             args.value("input-format") == nil

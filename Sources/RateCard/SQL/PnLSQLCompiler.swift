@@ -259,7 +259,12 @@ public struct PnLSQLCompiler: Sendable {
     /// the table (`relevantSource`): the rest are not checked, converted or hashed at all.
     ///
     /// `origin` (the audit) carries each row's `src_file` and `src_row` (`SQLSource`).
-    func entryCTEs(relevant: Bool = false, origin: Bool = false) -> [(String, String)] {
+    ///
+    /// `carry` (replay's query): more columns of each entry into `e`, each an expression
+    /// over a checked row and its name (the copies of an id that is no conflict agree).
+    func entryCTEs(
+        relevant: Bool = false, origin: Bool = false, carry: [(name: String, value: String)] = []
+    ) -> [(String, String)] {
         let dims = request.dimensions
         let at = d.quoted("at")
         // A field of the time, whose digits the pattern `at_ok` checks: engines with a
@@ -471,7 +476,7 @@ public struct PnLSQLCompiler: Sendable {
             grouped
             ? """
             SELECT id, kind, amt, feature, refund_of, secs, nanos\(dims.indices.map { ", qv_\($0)" }.joined()), too_fine, \(oddDimensions) AS odd_dims,
-                   FALSE AS conflict, 1 AS copies\(validColumn)
+                   FALSE AS conflict, 1 AS copies\(carry.map { ", \($0.value) AS \($0.name)" }.joined())\(validColumn)
             FROM p WHERE \(counted ? "" : "valid AND ")NOT dup
             UNION ALL
 
@@ -483,8 +488,8 @@ public struct PnLSQLCompiler: Sendable {
                 single + """
                     SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                            \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(validColumn)
-                    FROM (SELECT p.*, \(h)\(oddDimensions) AS odd FROM p\(kept.isEmpty ? "" : " WHERE " + kept.joined(separator: " AND "))) v
+                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(carry.map { ", \(any)(\($0.name)) AS \($0.name)" }.joined())\(validColumn)
+                    FROM (SELECT p.*, \(h)\(oddDimensions) AS odd\(carry.map { ", \($0.value) AS \($0.name)" }.joined()) FROM p\(kept.isEmpty ? "" : " WHERE " + kept.joined(separator: " AND "))) v
                     GROUP BY id\(validColumn)
                     """
             ))
@@ -755,9 +760,12 @@ public struct PnLSQLCompiler: Sendable {
 
     /// One column per provider schedule: the period in force at the charge's time in the
     /// provider's own offset (ISO weekday 1 = Monday, seconds since local midnight).
-    var periodColumns: String {
+    var periodColumns: String { periodColumns(at: "secs") }
+
+    /// `periodColumns` at the instant `secs` (seconds since the epoch, an expression).
+    func periodColumns(at secs: String) -> String {
         plan.schedules.enumerated().map { k, s in
-            let local = "(secs + \(s.offsetMinutes * 60))"
+            let local = "(\(secs) + \(s.offsetMinutes * 60))"
             let sod = "((\(local) % 86400 + 86400) % 86400)"
             // (local − sod) is a whole number of days, so any engine's division is exact.
             let days = d.smallQuotient("\(local) - \(sod)", "86400")

@@ -62,7 +62,10 @@ public struct PnLSQLRequest: Sendable {
     }
 
     /// The versions of the family, oldest first.
-    var versions: [RateCard] { repository.versions(of: family) }
+    var versions: [RateCard] { versionList ?? repository.versions(of: family) }
+    /// The cards to price by instead of the family's versions (`ReplaySQLCompiler`: the
+    /// ledger's versions or OLD, then NEW), in this order.
+    var versionList: [RateCard]?
 
     /// Feature keys every table lists: the newest version's, then those with a fixed cost.
     var listedFeatures: [String] {

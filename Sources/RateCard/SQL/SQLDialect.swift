@@ -17,7 +17,7 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The dialect `text` names, given to `--option`; any other word is bad usage.
-    static func parse(option: String, _ text: String) throws(UsageError) -> SQLDialect {
+    public static func parse(option: String, _ text: String) throws(UsageError) -> SQLDialect {
         guard let d = SQLDialect(rawValue: text) else {
             throw UsageError("--\(option) \(text): unknown SQL dialect (one of: \(names))")
         }

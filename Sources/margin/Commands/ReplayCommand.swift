@@ -9,7 +9,7 @@ enum ReplayCommand: Command {
     static let summary =
         "Replay exported ledger entries under a candidate card: credits, declines, cost and margin per feature before and after."
     static let usage =
-        "margin replay FILE… --card NEW [--against OLD] [--cards DIR] [--costs-at TIME] [--credit-value MONEY] [--currency CUR] [--strict] [--format table|json|csv|markdown]"
+        "margin replay FILE… --card NEW [--against OLD] [--cards DIR] [--costs-at TIME] [--credit-value MONEY] [--currency CUR] [--strict] [--format table|json|csv|markdown] [--sql duckdb|clickhouse|spark|postgres [--table NAME] [--sql-columns text|typed]]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init(
@@ -36,18 +36,57 @@ enum ReplayCommand: Command {
             "input-format", value: "FORMAT",
             help: "Force the input format: jsonl, ledger or csv (default: detected)."),
         .init("strict", help: "Exit 1 when any charge is not re-priced or any line is rejected."),
+        .init(
+            "sql", value: "DIALECT",
+            help:
+                "Print the per-feature re-pricing as one SQL query instead of running it: duckdb, clickhouse, spark or postgres (docs/replay.md; no balances or packs)."
+        ),
+        .init(
+            "table", value: "NAME",
+            help: "With --sql: read the entries from this table instead of FILE…"),
+        .init(
+            "sql-columns", value: "LAYOUT",
+            help:
+                "With --table or Parquet input: text (default: every field as text) or typed (timestamps, integers, a quantity map)."
+        ),
         Common.commissionOption, Common.fxOption, Common.formatOption,
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
+        if let query = try sqlQuery(args) {
+            io.out(query)
+            return 0
+        }
         let format = try args.choice("format", default: OutputFormat.table)
         let report = try ReplayRun.run(try request(args))
         let status = io.show(report, format: format)
         return args.flag("strict") && report.hasFindings ? 1 : status
     }
 
+    /// The query `--sql DIALECT` asks for, or nil without it. Its source is read as
+    /// `margin pnl --sql` reads one (`PnLQueryRequest.source`).
+    static func sqlQuery(_ args: ParsedArguments) throws -> String? {
+        guard let text = args.value("sql") else {
+            for option in ["table", "sql-columns"] where args.value(option) != nil {
+                throw UsageError("--\(option) applies only with --sql")
+            }
+            return nil
+        }
+        let dialect = try SQLDialect.parse(option: "sql", text)
+        for (option, why) in [
+            ("format", "the query is SQL text; the engine formats its result"),
+            ("strict", "a query has no exit status"),
+        ] where args.value(option) != nil || args.flag(option) {
+            throw UsageError("--\(option) does not apply to --sql: \(why) (docs/replay.md)")
+        }
+        let source = try PnLQueryRequest.source(args)
+        var inputs = args
+        if args.value("table") != nil { inputs.positionals = ["-"] }
+        return try ReplayRun.sql(try request(inputs, sql: true), dialect: dialect, source: source)
+    }
+
     /// The options as a request; bad values are usage errors.
-    static func request(_ args: ParsedArguments) throws -> ReplayRequest {
+    static func request(_ args: ParsedArguments, sql: Bool = false) throws -> ReplayRequest {
         guard !args.positionals.isEmpty else {
             throw UsageError("give at least one export file (or - for standard input)")
         }
@@ -55,7 +94,7 @@ enum ReplayCommand: Command {
             throw UsageError("give the candidate card with --card NEW (a file or id@version)")
         }
         var inputFormat: TakingsFormat?
-        if let f = args.value("input-format") {
+        if !sql, let f = args.value("input-format") {
             guard let v = TakingsFormat(rawValue: f) else {
                 throw UsageError(
                     "unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
