@@ -17,7 +17,7 @@ struct Reconciler {
     /// standard offset is used all year.
     static let pacificOffsetMinutes = -8 * 60
 
-    private struct Purchase {
+    struct Purchase {
         var current: AppleTransaction
         var refundRequested = false
     }
@@ -205,7 +205,7 @@ struct Reconciler {
     }
 
     /// Apple's records by transaction id, each standing as Apple signed it last.
-    private func merge(_ apple: AppleRecords) throws(AppleRecordError) -> [String: Purchase] {
+    func merge(_ apple: AppleRecords) throws(AppleRecordError) -> [String: Purchase] {
         var all = apple.transactions
         var requested: Set<String> = []
         for n in apple.notifications {
