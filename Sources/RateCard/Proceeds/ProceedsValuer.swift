@@ -2,7 +2,8 @@
 /// first in, first out per account, and keeps the credits not yet spent (the liability)
 /// with the breakage recognised on them. The rules are in docs/proceeds.md:
 ///
-/// - Each account's entries (`device`; the entries that name none are one account) are
+/// - Each account's entries (`device`; the entries that name none are one account; a refund
+///   is its charge's) are
 ///   taken in time order; at one instant, grants and top-ups come before charges, then
 ///   refunds and revokes, then by id hash (the order does not depend on the input's).
 /// - A grant or a top-up opens a lot: its credits and their value per credit (a top-up's
@@ -122,11 +123,14 @@ struct ProceedsValuer {
         for (c, r) in chosen { refundOf[r] = c }
         let refunded = Set(chosen.keys)
 
+        // A refund is taken in its charge's account, where the credits it puts back came from.
+        func account(_ i: Int) -> UInt32 {
+            refundOf[Int32(i)].map { entries[Int($0)].device } ?? entries[i].device
+        }
         let order = entries.indices.sorted {
-            let a = entries[$0]
-            let b = entries[$1]
-            if a.device != b.device { return a.device < b.device }
-            return Self.key(a) < Self.key(b)
+            let (a, b) = (account($0), account($1))
+            if a != b { return a < b }
+            return Self.key(entries[$0]) < Self.key(entries[$1])
         }
         // The checkpoints: the window's start, now, the window's end (now when open).
         let start = window.since.map { ($0.seconds, $0.nanoseconds) }
@@ -138,7 +142,7 @@ struct ProceedsValuer {
 
         var k = 0
         while k < order.count {
-            let device = entries[order[k]].device
+            let device = account(order[k])
             var lots: [Lot] = []
             var head = 0
             var pieces: [Int32: [Piece]] = [:]
@@ -178,7 +182,7 @@ struct ProceedsValuer {
                     next += 1
                 }
             }
-            while k < order.count, entries[order[k]].device == device {
+            while k < order.count, account(order[k]) == device {
                 let i = Int32(order[k])
                 let e = entries[Int(i)]
                 k += 1
