@@ -80,7 +80,8 @@ struct ProceedsRates {
                 lines[k].unitsRefunded += -Int128(units)
             }
             let c = proceeds.currency
-            lines[k].proceeds[c] = try lines[k].proceeds[c].map { try $0.adding(proceeds) } ?? proceeds
+            lines[k].proceeds[c] =
+                try lines[k].proceeds[c].map { try $0.adding(proceeds) } ?? proceeds
             let (factor, used) = try fx.factor(from: c, to: currency)
             fxUsed += used.filter { !fxUsed.contains($0) }
             lines[k].proceedsReporting = try lines[k].proceedsReporting.adding(
@@ -116,14 +117,14 @@ struct ProceedsRates {
                     guard x.source == y.source, x.customerCurrency == y.customerCurrency,
                         (x.begin, x.end) != (y.begin, y.end), x.begin <= y.end, y.begin <= x.end
                     else { continue }
-                    let later = max(x.place, y.place)
-                    let other = later == x.place ? y : x
+                    let (mine, other) = x.place > y.place ? (x, y) : (y, x)
                     problems.append(
                         Diagnostic(
-                            path: later.path,
-                            location: SourceLocation(line: later.line, column: later.column),
+                            path: mine.place.path,
+                            location: SourceLocation(
+                                line: mine.place.line, column: mine.place.column),
                             message:
-                                "the period \(lines[b].begin)–\(lines[b].end) of \(x.productId) (\(x.customerCurrency.code)) overlaps \(other.begin)–\(other.end) at \(other.place): give reports of one period length (daily, weekly or monthly), not both, or the sales would count twice"
+                                "the period \(mine.begin)–\(mine.end) of \(x.productId) (\(x.customerCurrency.code)) overlaps \(other.begin)–\(other.end) at \(other.place): give reports of one period length (daily, weekly or monthly), not both, or the sales would count twice"
                         ))
                 }
             }

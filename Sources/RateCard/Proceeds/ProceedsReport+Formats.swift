@@ -14,7 +14,10 @@ extension ProceedsReport: RenderableReport {
             ("card", family),
             ("window", window),
             ("reporting currency", currency.code),
-            ("modelled value", "\(Self.money(modelledPerCredit)) per credit (the current estimate)"),
+            (
+                "modelled value",
+                "\(Self.money(modelledPerCredit)) per credit (the current estimate)"
+            ),
             (
                 "ledger",
                 "\(ledgerEntries) entries of \(accounts) accounts, \(ledgerDuplicates) duplicates, \(ledgerRejected) lines not read, \(refundsIgnored) refunds not counted"
@@ -147,18 +150,31 @@ extension ProceedsReport: RenderableReport {
         ])
         let c = currency.code
         for f in features {
-            t.append(["feature", f.key, "modelled", String(f.credits), f.modelled.amount.decimalText(), c])
-            t.append(["feature", f.key, "proceeds", String(f.credits), f.proceeds.amount.decimalText(), c])
+            t.append([
+                "feature", f.key, "modelled", String(f.credits), f.modelled.amount.decimalText(), c,
+            ])
+            t.append([
+                "feature", f.key, "proceeds", String(f.credits), f.proceeds.amount.decimalText(), c,
+            ])
             for b in ProceedsRate.Basis.allCases {
-                if let n = f.byBasis[b.rawValue] { t.append(["feature", f.key, b.rawValue, String(n), "", ""]) }
+                if let n = f.byBasis[b.rawValue] {
+                    t.append(["feature", f.key, b.rawValue, String(n), "", ""])
+                }
             }
         }
         for r in rates {
-            t.append(["rate", r.label, r.basis, String(r.used), r.perCredit.amount.decimalText(), c])
+            t.append([
+                "rate", r.label, r.basis, String(r.used), r.perCredit.amount.decimalText(), c,
+            ])
         }
         let l = liability
-        t.append(["liability", "paid", "proceeds", String(l.paidCredits), l.value.amount.decimalText(), c])
-        t.append(["liability", "breakage recognised", "", "", l.breakageRecognised.amount.decimalText(), c])
+        t.append([
+            "liability", "paid", "proceeds", String(l.paidCredits), l.value.amount.decimalText(), c,
+        ])
+        t.append([
+            "liability", "breakage recognised", "", "", l.breakageRecognised.amount.decimalText(),
+            c,
+        ])
         t.append(["liability", "deferred", "", "", l.deferred.amount.decimalText(), c])
         t.append(["liability", "free", "free", String(l.freeCredits), "0", c])
         t.append(["breakage", "recognised", "", "", breakage.recognised.amount.decimalText(), c])

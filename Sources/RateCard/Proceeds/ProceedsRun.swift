@@ -92,7 +92,9 @@ public enum ProceedsRun {
         }
         func value(_ byRate: [Int: Exact]) throws -> Exact {
             var sum = Exact.zero
-            for (r, c) in byRate { sum = try sum.adding(rates.rates[r].perCredit.multiplied(by: c)) }
+            for (r, c) in byRate {
+                sum = try sum.adding(rates.rates[r].perCredit.multiplied(by: c))
+            }
             return sum
         }
         let modelled = plan.credit.perCredit.amount

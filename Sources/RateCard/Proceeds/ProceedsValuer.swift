@@ -221,7 +221,9 @@ struct ProceedsValuer {
                         lots[head].used += x
                         want -= x
                         taken.append(.lot(head, x))
-                        if inWindow { tally.used[e.feature, default: [:]][lots[head].rate, default: 0] += x }
+                        if inWindow {
+                            tally.used[e.feature, default: [:]][lots[head].rate, default: 0] += x
+                        }
                     }
                     if want > 0 {
                         let rate =
@@ -243,8 +245,12 @@ struct ProceedsValuer {
                             lots[l].used -= y
                             head = min(head, l)
                             back -= y
-                            if lots[l].lapsed, inWindow { tally.lapsed[lots[l].rate, default: 0] += y }
-                            if inWindow { tally.used[e.feature, default: [:]][lots[l].rate, default: 0] -= y }
+                            if lots[l].lapsed, inWindow {
+                                tally.lapsed[lots[l].rate, default: 0] += y
+                            }
+                            if inWindow {
+                                tally.used[e.feature, default: [:]][lots[l].rate, default: 0] -= y
+                            }
                         case .unbacked(let rate, let x):
                             // No lot to put them back into: the credits' value is reversed.
                             let y = min(back, x)

@@ -147,7 +147,8 @@ extension PnLRequest {
         }
         if Self.isSQL(args) {
             throw UsageError(
-                "--proceeds is valued by margin's own pass over the ledger; the SQL form (--sql) does not take it")
+                "--proceeds is valued by margin's own pass over the ledger; the SQL form (--sql) does not take it"
+            )
         }
         proceeds = ProceedsSources(reports: reports, transactions: transactions)
     }

@@ -180,7 +180,8 @@ struct GeneratedProceeds {
     static func report(_ lines: [ReportLine], financial: Bool) -> String {
         let fixture = packageRoot.appendingPathComponent(
             "Tests/RateCardTests/Fixtures/Apple/\(financial ? "financial" : "sales")-2026-11.txt")
-        let header = (try? String(contentsOf: fixture, encoding: .utf8))?
+        let header =
+            (try? String(contentsOf: fixture, encoding: .utf8))?
             .split(separator: "\n").first.map(String.init) ?? ""
         let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map(
             String.init)
@@ -197,7 +198,8 @@ struct GeneratedProceeds {
                         "Vendor Identifier": l.product, "Quantity": "\(u)", "Partner Share": per,
                         "Extended Partner Share": (sign < 0 ? "-" : "")
                             + decimal(cents: units * l.cents),
-                        "Partner Share Currency": l.currency, "Sale or Return": sign < 0 ? "R" : "S",
+                        "Partner Share Currency": l.currency,
+                        "Sale or Return": sign < 0 ? "R" : "S",
                         "Country Of Sale": country, "Customer Price": sign < 0 ? "-0.99" : "0.99",
                         "Customer Currency": l.currency, "Product Type Identifier": "IA1",
                     ]

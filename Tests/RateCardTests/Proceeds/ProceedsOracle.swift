@@ -31,7 +31,9 @@ struct ProceedsOracle {
     let factor = exact("0.25")  // 0.2 ÷ (1 − 0.2)
 
     /// Pacific standard time, as Apple's reports.
-    static func day(_ s: Int64) -> Int64 { (s - 8 * 3600 - (s - 8 * 3600 < 0 ? 86_399 : 0)) / 86_400 }
+    static func day(_ s: Int64) -> Int64 {
+        (s - 8 * 3600 - (s - 8 * 3600 < 0 ? 86_399 : 0)) / 86_400
+    }
     static let nov1 = day(1_793_491_200 + 8 * 3600)
     static func fxFactor(_ currency: String) -> Exact {
         currency == "USD" ? exact(GeneratedProceeds.usdToGBP) : .one
@@ -64,7 +66,9 @@ struct ProceedsOracle {
     func productRate(_ product: String, _ currency: String?, _ day: Int64) -> Exact? {
         for lines in sources(day) {
             if let r = rate(
-                lines.filter { $0.product == product && (currency == nil || $0.currency == currency) })
+                lines.filter {
+                    $0.product == product && (currency == nil || $0.currency == currency)
+                })
             {
                 return r
             }
@@ -107,10 +111,14 @@ struct ProceedsOracle {
         let accounts = Dictionary(grouping: g.entries) { $0.device ?? "\u{10FFFF}" }
         for (_, list) in accounts {
             func h(_ id: String) -> UInt64 {
-                Array(id.utf8).withUnsafeBufferPointer { TakingsHash.id($0.baseAddress!, $0.count).0 }
+                Array(id.utf8).withUnsafeBufferPointer {
+                    TakingsHash.id($0.baseAddress!, $0.count).0
+                }
             }
             let sorted = list.sorted {
-                ($0.seconds, rank[$0.kind] ?? 9, h($0.id)) < ($1.seconds, rank[$1.kind] ?? 9, h($1.id))
+                ($0.seconds, rank[$0.kind] ?? 9, h($0.id)) < (
+                    $1.seconds, rank[$1.kind] ?? 9, h($1.id)
+                )
             }
             var lots: [Lot] = []
             var held: [Int] = []  // one element per credit: its lot, ascending
@@ -122,7 +130,8 @@ struct ProceedsOracle {
             func breakage(_ l: Lot) -> Exact {
                 if l.lapsed { return Exact(integer: l.lapsedLeft) }
                 let left = Int128(held.filter { $0 == l.id }.count)
-                return min(try! Exact(integer: used(l)).multiplied(by: factor), Exact(integer: left))
+                return min(
+                    try! Exact(integer: used(l)).multiplied(by: factor), Exact(integer: left))
             }
             func lapse(_ t: Int64) {
                 for k in lots.indices where !lots[k].lapsed && lots[k].opened + expiry <= t {
@@ -165,7 +174,9 @@ struct ProceedsOracle {
                 }
             }
             func use(_ feature: String, _ basis: String, _ rate: Exact, _ n: Int128, _ t: Int64) {
-                guard (since.map { t >= $0 } ?? true) && (until.map { t < $0 } ?? true) else { return }
+                guard (since.map { t >= $0 } ?? true) && (until.map { t < $0 } ?? true) else {
+                    return
+                }
                 out.credits[feature, default: 0] += n
                 out.byBasis[basis, default: 0] += n
                 out.value[feature] = try! out.value[feature, default: .zero].adding(
@@ -185,7 +196,9 @@ struct ProceedsOracle {
                                 basis = "sandbox"
                             } else if p.revoked {
                                 basis = "refunded"
-                            } else if let r = productRate(p.product, p.currency, Self.day(p.purchaseSeconds)) {
+                            } else if let r = productRate(
+                                p.product, p.currency, Self.day(p.purchaseSeconds))
+                            {
                                 (rate, basis) = (r, "transaction")
                             } else if let r = periodRate(day) {
                                 (rate, basis) = (r, "period")
@@ -193,7 +206,9 @@ struct ProceedsOracle {
                                 (rate, basis) = (modelled, "modelled")
                             }
                         } else {
-                            let product = GeneratedProceeds.packCredits.first { $0.value == e.amount }?.key
+                            let product = GeneratedProceeds.packCredits.first {
+                                $0.value == e.amount
+                            }?.key
                             let currency = e.price.map { String($0.prefix(3)) }
                             if let product, let r = productRate(product, currency, day) {
                                 (rate, basis) = (r, "transaction")
@@ -206,7 +221,9 @@ struct ProceedsOracle {
                     }
                     let k = lots.count
                     lots.append(
-                        Lot(id: k, rate: rate, basis: basis, free: e.kind == "grant", opened: e.seconds,
+                        Lot(
+                            id: k, rate: rate, basis: basis, free: e.kind == "grant",
+                            opened: e.seconds,
                             credits: Int128(e.amount)))
                     if let ref = e.paymentRef { refOfLot[k] = ref }
                     held.append(contentsOf: Array(repeating: k, count: Int(e.amount)))
@@ -220,7 +237,9 @@ struct ProceedsOracle {
                     if rest > 0 {
                         let r = periodRate(day)
                         unbackedRate = r ?? modelled
-                        use(e.feature ?? "", r == nil ? "modelled" : "period", unbackedRate, rest, e.seconds)
+                        use(
+                            e.feature ?? "", r == nil ? "modelled" : "period", unbackedRate, rest,
+                            e.seconds)
                     }
                     taken[e.id] = (got, rest, unbackedRate)
                 case "refund":
@@ -228,7 +247,8 @@ struct ProceedsOracle {
                     var back = Int128(e.amount)
                     let fromUnbacked = min(back, t.unbacked)
                     if fromUnbacked > 0 {
-                        let basis = periodRate(Self.day(byID[c]!.seconds)) == nil ? "modelled" : "period"
+                        let basis =
+                            periodRate(Self.day(byID[c]!.seconds)) == nil ? "modelled" : "period"
                         use(e.feature ?? "", basis, t.rate, -fromUnbacked, e.seconds)
                         t.unbacked -= fromUnbacked
                         back -= fromUnbacked
@@ -239,7 +259,9 @@ struct ProceedsOracle {
                         use(e.feature ?? "", lots[k].basis, lots[k].rate, -1, e.seconds)
                         if lots[k].lapsed {
                             lots[k].lapsedLeft += 1
-                            if (since.map { e.seconds >= $0 } ?? true) && (until.map { e.seconds < $0 } ?? true) {
+                            if (since.map { e.seconds >= $0 } ?? true)
+                                && (until.map { e.seconds < $0 } ?? true)
+                            {
                                 if lots[k].free { out.lapsedFree += 1 } else { out.lapsedPaid += 1 }
                             }
                         } else {

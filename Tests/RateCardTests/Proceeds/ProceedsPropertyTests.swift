@@ -8,7 +8,9 @@ import Testing
 /// liability, the breakage and what revokes took back, for an open window and a window
 /// that cuts the month; and the features' credits against `margin pnl`'s own count.
 @Suite struct ProceedsPropertyTests {
-    static let cards = packageRoot.appendingPathComponent("Tests/RateCardTests/Fixtures/Proceeds/cards").path
+    static let cards = packageRoot.appendingPathComponent(
+        "Tests/RateCardTests/Fixtures/Proceeds/cards"
+    ).path
 
     static func files(_ g: GeneratedProceeds, seed: UInt64) throws -> (String, [String], [String]) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -36,7 +38,8 @@ import Testing
             until: try until.map { try Timestamp(rfc3339: $0) })
         let request = PnLRequest(
             inputs: [TakingsInput(path: ledger)], window: window, now: now, cards: [cards],
-            currency: Currency(code: "GBP"), creditValue: Money(exact("0.005"), Currency(code: "GBP")!))
+            currency: Currency(code: "GBP"),
+            creditValue: Money(exact("0.005"), Currency(code: "GBP")!))
         let plan = try PnLRun.plan(request)
         let r = try ProceedsRun.run(
             ProceedsSources(reports: reports, transactions: transactions), plan: plan,
@@ -53,9 +56,11 @@ import Testing
             credits[f.key] = f.credits
             for (k, v) in f.byBasis { byBasis[k, default: 0] += v }
         }
-        #expect(credits == o.credits.filter { $0.value != 0 || credits[$0.key] != nil }, "seed \(seed)")
+        #expect(
+            credits == o.credits.filter { $0.value != 0 || credits[$0.key] != nil }, "seed \(seed)")
         #expect(value == o.value.filter { credits[$0.key] != nil }, "seed \(seed)")
-        #expect(byBasis.filter { $0.value != 0 } == o.byBasis.filter { $0.value != 0 }, "seed \(seed)")
+        #expect(
+            byBasis.filter { $0.value != 0 } == o.byBasis.filter { $0.value != 0 }, "seed \(seed)")
         #expect(r.liability.paidCredits == o.paidLeft, "seed \(seed)")
         #expect(r.liability.value.amount == o.liabilityValue, "seed \(seed)")
         #expect(r.liability.breakageRecognised.amount == o.liabilityBreakage, "seed \(seed)")
