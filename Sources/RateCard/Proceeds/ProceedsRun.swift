@@ -69,6 +69,26 @@ public enum ProceedsRun {
             tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now)
     }
 
+    /// The last day Apple's reports at `paths` cover (nil when they have no rows).
+    static func lastDay(of paths: [String], products: Set<String>) throws(AppleRecordError)
+        -> CalendarDate?
+    {
+        var last: CalendarDate?
+        for path in paths {
+            let bytes: [UInt8]
+            do { bytes = try FileBytes.read(path, what: "Apple's report") } catch {
+                throw AppleRecordError([error])
+            }
+            let ends =
+                isFinancial(bytes)
+                ? try FinancialReport.read(bytes, path: path, products: products).rows.map(\.end)
+                : try SummarySalesReport.read(bytes, path: path, products: products).rows.map(
+                    \.end)
+            for e in ends where last.map({ e > $0 }) ?? true { last = e }
+        }
+        return last
+    }
+
     /// A financial report's header has `Partner Share`; a Summary Sales Report's has not.
     static func isFinancial(_ bytes: [UInt8]) -> Bool {
         let header = bytes.prefix { $0 != 0x0A }
