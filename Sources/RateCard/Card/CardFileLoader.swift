@@ -89,7 +89,7 @@ enum CardFileLoader {
         let allowed: Set<String> = [
             "kind", "id", "version", "effective", "title", "creditUnit", "features", "retired",
             "grants", "packs", "subscriptions", "freeTier", "placeholders", "notes", "storeProgram",
-            "$schema",
+            "creditExpiry", "$schema",
         ]
         guard let m = r.object(root, "", allowed: allowed) else { return nil }
         let loc = root.location
@@ -174,6 +174,7 @@ enum CardFileLoader {
             }
             return p
         }
+        let expiry = m["creditExpiry"].flatMap { readCreditExpiry($0.value, r) }
         guard let id, let version, let effective, let unit else { return nil }
         var card = RateCard(
             id: id, version: Int(version), effective: effective, title: title, creditUnit: unit,
@@ -183,7 +184,34 @@ enum CardFileLoader {
             source: SourceFile(path: r.path, location: loc)
         )
         card.storeProgram = program
+        card.creditExpiry = expiry
         return card
+    }
+
+    /// `"creditExpiry": {"days": 365, "expectedBreakage": "0.10", "note": "…"}`.
+    static func readCreditExpiry(_ node: JSONNode, _ r: FieldReader) -> CreditExpiry? {
+        let field = "creditExpiry"
+        guard
+            let m = r.object(node, field, allowed: ["days", "expectedBreakage", "note"])
+        else { return nil }
+        let days = r.required(m, "days", in: field, at: node.location).flatMap {
+            r.integer($0, "\(field).days", range: 1...36_500)
+        }
+        var rate = Exact.zero
+        if let b = m["expectedBreakage"] {
+            guard let v = r.decimal(b.value, "\(field).expectedBreakage") else { return nil }
+            guard !v.isNegative, v < .one else {
+                r.error(
+                    "\(field).expectedBreakage: \(v.decimalText()) is not a share in [0, 1) (0.10 is 10%)",
+                    at: b.value.location)
+                return nil
+            }
+            rate = v
+        }
+        let note = m["note"].flatMap { r.string($0.value, "\(field).note") }
+        guard let days else { return nil }
+        return CreditExpiry(
+            days: Int(days), expectedBreakage: rate, note: note, location: node.location)
     }
 
     static func stringList(_ node: JSONNode?, _ field: String, _ r: FieldReader) -> [String] {

@@ -27,6 +27,9 @@ public struct RateCard: Sendable, Hashable {
     /// The App Store commission program the card's packs are sold under, when it says
     /// (`"storeProgram": "small-business"`); `margin storefronts --program` overrides it.
     var storeProgram: StoreProgram? = nil
+    /// When credits lapse, and the breakage the business expects (`"creditExpiry"`), when
+    /// the card says; nil: credits never expire.
+    var creditExpiry: CreditExpiry? = nil
 
     /// "osg@10"
     public var reference: String { "\(id)@\(version)" }
@@ -136,4 +139,16 @@ struct PackPrice: Sendable, Hashable {
     /// Where its `storefront` is written, when it has one: where a finding about the
     /// storefront code (no App Store territory) points.
     var storefrontLocation: SourceLocation? = nil
+}
+
+/// Credits lapse `days` after the entry that added them (a top-up or a grant); of the
+/// credits sold, the share `expectedBreakage` is expected never to be used (the business's
+/// estimate, from its history). `margin pnl --proceeds` recognises breakage from them
+/// (docs/proceeds.md).
+struct CreditExpiry: Sendable, Hashable {
+    let days: Int
+    /// In [0, 1); 0 when the card gives none (breakage is then recognised at expiry only).
+    let expectedBreakage: Exact
+    let note: String?
+    let location: SourceLocation
 }

@@ -1,9 +1,21 @@
 /// `margin pnl`'s four formats (`PnLReport+Text`, `PnLReport+JSON`) and its exit code.
+/// With `--proceeds` the table and Markdown end with the proceeds section, the JSON has
+/// it as `proceeds`, and the CSV is the proceeds section's rows (one header; the P&L's own
+/// CSV is the run without `--proceeds`).
 extension PnLReport: RenderableReport {
-    public func renderTable(bold: Bool) -> String { table(bold: bold) }
-    public func renderJSON() -> String { json() }
-    public func renderCSV() -> String { csv() }
-    public func renderMarkdown() -> String { markdown() }
+    public func renderTable(bold: Bool) -> String {
+        table(bold: bold) + (proceeds.map { "\n" + $0.renderTable(bold: bold) } ?? "")
+    }
+    public func renderJSON() -> String {
+        guard let proceeds else { return json() }
+        var o = jsonObject()
+        o["proceeds"] = proceeds.json
+        return JSONOutput.object(o).rendered()
+    }
+    public func renderCSV() -> String { proceeds?.renderCSV() ?? csv() }
+    public func renderMarkdown() -> String {
+        markdown() + (proceeds.map { "\n" + $0.renderMarkdown() } ?? "")
+    }
 
     /// 1 for the takings' findings (any rejection under `strict`) or a figure that could
     /// not be computed.

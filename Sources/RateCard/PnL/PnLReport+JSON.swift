@@ -11,7 +11,7 @@ extension PnLReport {
         JSONOutput.object(jsonObject()).rendered()
     }
 
-    private func jsonObject() -> [String: JSONOutput] {
+    func jsonObject() -> [String: JSONOutput] {
         let t = takings
         let b = t.belowTheLine
         var below: [String: JSONOutput] = [

@@ -40,6 +40,9 @@ public struct PnLReport: Sendable {
     let errors: [Diagnostic]
     /// Whether any rejection makes the run exit 1 (`PnLRequest.strict`).
     var strict = false
+    /// The features' credits at Apple's proceeds, the liability and breakage
+    /// (`--proceeds`); nil without it.
+    public internal(set) var proceeds: ProceedsReport? = nil
 
     /// The window of the report (closed by a cost sheet when one was given).
     var window: TakingsWindow { takings.window }

@@ -24,6 +24,9 @@ public struct PnLRequest: Sendable {
     var costSheet: String?
     /// Reader settings (threads, block size); the window, series and strictness above win.
     public var takingsOptions: TakingsOptions
+    /// Apple's reports (and transactions) to value credits at what they really earned
+    /// (`--proceeds`, `--transactions`); nil: the modelled value only.
+    public var proceeds: ProceedsSources? = nil
 
     public init(
         inputs: [TakingsInput], window: TakingsWindow = .all, series: TakingsSeries? = nil,

@@ -18,6 +18,10 @@ public enum PnLRun {
         let features = plan.versionsInForce.flatMap { $0.features.map(\.key) }
         var report = PnLReport(takings: takings, valuation: plan.valuation, features: features)
         report.strict = request.strict
+        if let sources = request.proceeds {
+            report.proceeds = try ProceedsRun.run(
+                sources, plan: plan, inputs: request.inputs, now: request.now)
+        }
         return report
     }
 

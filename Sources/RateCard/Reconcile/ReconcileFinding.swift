@@ -47,6 +47,11 @@ public struct ReconcileFinding: Sendable, Hashable {
     let credits: Int128
     /// `refund-not-taken-back`: of those credits, how many the device spent after the top-up.
     let spentSince: Int128?
+    /// `refund-not-taken-back`: what serving them cost, at the provider sheets (in the
+    /// providers' currency): the cost of the device's charges after the top-up, times the
+    /// share of their net credits counted in `spentSince`; nil when a charge could not be
+    /// costed or the device is not named.
+    var spentCost: Money? = nil
     /// The money concerned (the customer's price from Apple's transaction, or the ledger's
     /// `price` for credits with no transaction; for `price-differs` Apple's price less the
     /// card's, times the quantity); nil when there is none to say.

@@ -27,11 +27,19 @@ struct ReconcileLedger {
         let place: Place
     }
 
-    /// A charge (negative) or refund (positive) of one device, at a time.
+    /// A charge (negative) or refund (positive) of one device, at a time; a charge's
+    /// provider cost when it could be costed (nil for a refund, or a charge not costed).
     struct Spend: Sendable, Hashable {
         let seconds: Int64
         let amount: Int64
+        var cost: Exact? = nil
     }
+
+    /// Costs each charge as `margin pnl` does (the provider sheets of the family version in
+    /// force at its time); nil: charges are counted, not costed.
+    var pricer: ReplaySide? = nil
+    /// Charges of a named device that could not be costed.
+    private(set) var notCosted = 0
 
     private(set) var topups: [Credit] = []
     private(set) var revokes: [Credit] = []
@@ -52,9 +60,11 @@ struct ReconcileLedger {
     private var seen: [IDKey: (content: UInt64, place: Place)] = [:]
 
     /// Reads every input; a file that cannot be read or told apart is a `RunFailure`.
-    static func read(paths: [String], format: TakingsFormat?) throws(RunFailure) -> ReconcileLedger
+    static func read(paths: [String], format: TakingsFormat?, pricer: ReplaySide? = nil)
+        throws(RunFailure) -> ReconcileLedger
     {
         var ledger = ReconcileLedger()
+        ledger.pricer = pricer
         for path in paths { try ledger.read(path: path, format: format) }
         return ledger
     }
@@ -204,7 +214,21 @@ struct ReconcileLedger {
             if f.kind == .topup { topups.append(credit) } else { revokes.append(credit) }
         case .charge, .refund:
             if let device = scanner.string(f.device) {
-                spending[device, default: []].append(Spend(seconds: f.seconds, amount: f.amount))
+                var spend = Spend(seconds: f.seconds, amount: f.amount)
+                if f.kind == .charge, let pricer {
+                    let at = Timestamp(
+                        seconds: f.seconds, nanoseconds: Int32(f.nanoseconds),
+                        offsetMinutes: f.offsetMinutes)
+                    if case .priced(_, let cost) = pricer.price(
+                        feature: scanner.string(f.feature) ?? "", quantity: f.quantity(scanner),
+                        recorded: -Int128(f.amount), at: at)
+                    {
+                        spend.cost = cost
+                    } else {
+                        notCosted += 1
+                    }
+                }
+                spending[device, default: []].append(spend)
             }
         case .grant:
             break

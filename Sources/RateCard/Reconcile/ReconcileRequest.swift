@@ -61,8 +61,21 @@ public enum ReconcileRun {
             } catch { problems += error.diagnostics }
         }
         if !problems.isEmpty { throw AppleRecordError(problems) }
-        let ledger = try ReconcileLedger.read(paths: request.ledger, format: request.inputFormat)
-        return try Reconciler(catalogue: catalogue, family: family).reconcile(
-            ledger: ledger, apple: records, sales: sales, financial: financial)
+        // The credits spent since a refund are costed as `pnl` costs charges: the provider
+        // sheets of the version in force, in the providers' currency.
+        var pricer: ReplaySide?
+        if let newest = versions.last {
+            let currency = PackMargins.costCurrency(
+                card: newest, providers: PackMargins.providers(of: newest, in: repo))
+            pricer = ReplaySide(
+                credits: .ledger(versions: versions.map { ($0, ReplaySide.features(of: $0)) }),
+                costing: RequestCosting(providers: repo.providers), fx: repo.fx,
+                currency: currency, costsAt: nil)
+        }
+        let ledger = try ReconcileLedger.read(
+            paths: request.ledger, format: request.inputFormat, pricer: pricer)
+        return try Reconciler(catalogue: catalogue, family: family, currency: pricer?.currency)
+            .reconcile(
+                ledger: ledger, apple: records, sales: sales, financial: financial)
     }
 }

@@ -13,11 +13,13 @@
 struct Reconciler {
     let catalogue: ProductCatalogue
     let family: String
+    /// The providers' currency the spending since a refund is costed in (nil: not costed).
+    var currency: Currency? = nil
     /// Sales report days are Pacific time (App Store Connect's worldwide reports); the
     /// standard offset is used all year.
     static let pacificOffsetMinutes = -8 * 60
 
-    private struct Purchase {
+    struct Purchase {
         var current: AppleTransaction
         var refundRequested = false
     }
@@ -152,19 +154,33 @@ struct Reconciler {
                 let notBack = credited - takenBack
                 if notBack > 0 {
                     var spent: Int128?
+                    var spentCost: Money?
                     if let device = first.device {
-                        let since = (ledger.spending[device] ?? []).reduce(Int128(0)) {
-                            $1.seconds >= first.at.seconds ? $0 - Int128($1.amount) : $0
+                        let after = (ledger.spending[device] ?? []).filter {
+                            $0.seconds >= first.at.seconds
                         }
+                        let since = after.reduce(Int128(0)) { $0 - Int128($1.amount) }
                         spent = min(notBack, max(0, since))
+                        // The cost of the charges since, for the share of their net credits
+                        // counted as spent; nil when one of them could not be costed.
+                        let charges = after.filter { $0.amount < 0 }
+                        if let currency, charges.allSatisfy({ $0.cost != nil }) {
+                            var cost = Exact.zero
+                            for c in charges { cost = try cost.adding(c.cost ?? .zero) }
+                            if since > 0, let s = spent, s < since {
+                                cost = try cost.multiplied(by: Exact(s, over: since))
+                            }
+                            spentCost = Money(since > 0 ? cost : .zero, currency)
+                        }
                     }
                     let revoked = t.revocationDate.map { $0.rfc3339UTC } ?? ""
-                    findings.append(
-                        finding(
-                            .refundNotTakenBack, first, credits: notBack, spent: spent,
-                            money: try share(notBack),
-                            "revoked \(revoked) (reason \(t.revocationReason.map(String.init) ?? "not given")); granted \(credited), taken back \(takenBack)"
-                        ))
+                    var f = finding(
+                        .refundNotTakenBack, first, credits: notBack, spent: spent,
+                        money: try share(notBack),
+                        "revoked \(revoked) (reason \(t.revocationReason.map(String.init) ?? "not given")); granted \(credited), taken back \(takenBack)"
+                    )
+                    f.spentCost = spentCost
+                    findings.append(f)
                 } else {
                     summary.refundsTakenBack += 1
                 }
@@ -205,7 +221,7 @@ struct Reconciler {
     }
 
     /// Apple's records by transaction id, each standing as Apple signed it last.
-    private func merge(_ apple: AppleRecords) throws(AppleRecordError) -> [String: Purchase] {
+    func merge(_ apple: AppleRecords) throws(AppleRecordError) -> [String: Purchase] {
         var all = apple.transactions
         var requested: Set<String> = []
         for n in apple.notifications {

@@ -54,15 +54,15 @@ extension Reconciliation: RenderableReport {
             .init("finding"), .init("ledger"), .init("entry", .left, .untrusted),
             .init("apple"), .init("transaction", .left, .untrusted),
             .init("product", .left, .untrusted), .init("credits", .right),
-            .init("spent since", .right), .init("money", .right),
+            .init("spent since", .right), .init("their cost", .right), .init("money", .right),
             .init("detail", .left, .untrusted),
         ])
         for f in findings {
             t.append([
                 f.kind.rawValue, f.ledger?.description ?? "", f.ledgerId ?? "",
                 f.apple?.description ?? "", f.transactionId ?? "", f.productId ?? "",
-                String(f.credits), f.spentSince.map { String($0) } ?? "", Self.money(f.money),
-                f.detail,
+                String(f.credits), f.spentSince.map { String($0) } ?? "", Self.money(f.spentCost),
+                Self.money(f.money), f.detail,
             ])
         }
         return t
@@ -114,7 +114,7 @@ extension Reconciliation: RenderableReport {
     }
 
     static let method =
-        "money is the customer's price from Apple's transactions (not proceeds: Apple's reports are the record), shared by credits where a finding is part of a purchase; credits granted per purchase are quantity × the pack's credits of the card in force at the purchase date; spent since is the device's charges less refunds after the top-up, at most the credits not taken back; JWS signatures are not verified"
+        "money is the customer's price from Apple's transactions (not proceeds: Apple's reports are the record), shared by credits where a finding is part of a purchase; credits granted per purchase are quantity × the pack's credits of the card in force at the purchase date; spent since is the device's charges less refunds after the top-up, at most the credits not taken back, and their cost the provider cost of those charges (by the sheets of the version in force, in the providers' currency) for the share counted; JWS signatures are not verified"
 
     public func renderTable(bold: Bool) -> String {
         var out = summaryLines.map { "\($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
@@ -160,14 +160,16 @@ extension Reconciliation: RenderableReport {
             .init("entry", .left, .untrusted), .init("appleFile", .left, .untrusted),
             .init("appleLine"), .init("transaction", .left, .untrusted),
             .init("product", .left, .untrusted), .init("credits"), .init("spentSince"),
-            .init("amount"), .init("currency"), .init("detail", .left, .untrusted),
+            .init("spentCost"), .init("spentCostCurrency"), .init("amount"), .init("currency"),
+            .init("detail", .left, .untrusted),
         ])
         for f in findings {
             t.append([
                 f.kind.rawValue, f.ledger?.path ?? "", f.ledger.map { String($0.line) } ?? "",
                 f.ledgerId ?? "", f.apple?.path ?? "", f.apple.map { String($0.line) } ?? "",
                 f.transactionId ?? "", f.productId ?? "", String(f.credits),
-                f.spentSince.map { String($0) } ?? "", f.money?.amount.decimalText() ?? "",
+                f.spentSince.map { String($0) } ?? "", f.spentCost?.amount.decimalText() ?? "",
+                f.spentCost?.currency.code ?? "", f.money?.amount.decimalText() ?? "",
                 f.money?.currency.code ?? "", f.detail,
             ])
         }
@@ -211,6 +213,7 @@ extension Reconciliation: RenderableReport {
                 "productId": opt(f.productId),
                 "credits": .string(String(f.credits)),
                 "spentSince": f.spentSince.map { .string(String($0)) } ?? .null,
+                "spentCost": f.spentCost.map(JSONOutput.money) ?? .null,
                 "money": f.money.map(JSONOutput.money) ?? .null,
                 "detail": .string(f.detail),
             ])

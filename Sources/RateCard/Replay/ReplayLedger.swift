@@ -2,7 +2,7 @@
 /// pnl` de-duplicates), each charge priced by both sides as it is read, and what the
 /// balance replay and the per-pack figures need kept per entry (`ReplayRecord`, 64
 /// bytes, no strings).
-final class ReplayLedger {
+final class ReplayLedger: StreamedLedger {
     /// How many entries of each kind of finding are named in full (all are counted).
     static let shown = 20
 
@@ -26,6 +26,7 @@ final class ReplayLedger {
 
     var lines = 0
     var blank = 0
+    var recordCount: Int { records.count }
     var duplicates = 0
     var rejected = 0
     var rejections: [Diagnostic] = []

@@ -1,5 +1,22 @@
-/// Reads the inputs of a replay into a `ReplayLedger`, in order, with `margin pnl`'s
-/// readers: the format told by `TakingsFormatDetector`, JSON Lines streamed block by block
+/// What a streamed reading of ledger inputs fills: `ReplayLedger` (replay) and
+/// `ProceedsLedger` (`pnl --proceeds`). Entries arrive one at a time with their input and
+/// line; a batch of a ledger document or CSV arrives at provisional lines
+/// (`ReplayLedger.provisional` + its index) that `relabel` makes real.
+protocol StreamedLedger: AnyObject {
+    var paths: [String] { get }
+    var lines: Int { get set }
+    var blank: Int { get set }
+    /// How many entries are kept so far (where a batch starts, for `relabel`).
+    var recordCount: Int { get }
+    func add(
+        _ f: borrowing EntryScanner.Fields, _ scanner: borrowing EntryScanner, input: Int,
+        line: Int)
+    func reject(_ problem: LineProblem, input: Int, line: Int)
+    func relabel(input: Int, lineNumbers: [Int], fromRecord: Int)
+}
+
+/// Reads ledger inputs into a `StreamedLedger` (a replay's, or the proceeds pass's), in
+/// order, with `margin pnl`'s readers: the format told by `TakingsFormatDetector`, JSON Lines streamed block by block
 /// through `EntryScanner` (its fast path first, the full scan for any other line), ledger
 /// documents through `LedgerDocumentReader.scan` and CSV through `CSVLedgerReader`, so
 /// every line is accepted or rejected exactly as `pnl` does it. Memory holds one block
@@ -12,6 +29,18 @@ enum ReplayReader {
     static func read(_ input: TakingsInput, index: Int, into ledger: ReplayLedger)
         throws(RunFailure)
     {
+        try read(
+            input, index: index, into: ledger,
+            rollup:
+                "a roll-up sums takings by feature and period, without the requests: replay needs the ledger's entries (JSON Lines, a ledger document or CSV)",
+            failure: "cannot replay \(input.path)")
+    }
+
+    /// Reads `input` into any streamed ledger; a roll-up is refused with `rollup` (a
+    /// diagnostic at the input) and `failure` (the run's message).
+    static func read<L: StreamedLedger>(
+        _ input: TakingsInput, index: Int, into ledger: L, rollup: String, failure: String
+    ) throws(RunFailure) {
         do {
             let source = try ByteSource(input)
             // Room for the entries of a file of known size (at about 160 bytes a line), so
@@ -42,8 +71,8 @@ enum ReplayReader {
                         )
                     }
                 }
-                let start = ledger.records.count
-                var sink = ReplaySink(ledger: ledger, input: index)
+                let start = ledger.recordCount
+                var sink = StreamedSink(ledger: ledger, input: index)
                 let numbers = LedgerDocumentReader.scan(all, into: &sink)
                 ledger.lines += numbers.count
                 ledger.relabel(input: index, lineNumbers: numbers, fromRecord: start)
@@ -51,8 +80,8 @@ enum ReplayReader {
                 var reader = CSVLedgerReader(
                     BufferedBytes(source, initial: peek), keepQuantity: .none)
                 while true {
-                    let start = ledger.records.count
-                    var sink = ReplaySink(ledger: ledger, input: index)
+                    let start = ledger.recordCount
+                    var sink = StreamedSink(ledger: ledger, input: index)
                     guard let rows = reader.next(records: 65_536, into: &sink) else { break }
                     ledger.lines += rows.lineNumbers.count
                     ledger.blank += rows.blank
@@ -62,12 +91,8 @@ enum ReplayReader {
             case .rollupJSONLines, .rollupCSV:
                 throw RunFailure(
                     [
-                        Diagnostic(
-                            path: input.path,
-                            message:
-                                "a roll-up sums takings by feature and period, without the requests: replay needs the ledger's entries (JSON Lines, a ledger document or CSV)"
-                        )
-                    ], message: "cannot replay \(input.path)")
+                        Diagnostic(path: input.path, message: rollup)
+                    ], message: failure)
             }
         } catch let e as TakingsInputError {
             throw RunFailure(e.description)
@@ -80,8 +105,8 @@ enum ReplayReader {
 
     /// JSON Lines, block by block: whole lines of each block are scanned; the rest moves
     /// to the start of the buffer for the next read.
-    private static func jsonLines(
-        _ source: ByteSource, initial: [UInt8], index: Int, _ ledger: ReplayLedger
+    private static func jsonLines<L: StreamedLedger>(
+        _ source: ByteSource, initial: [UInt8], index: Int, _ ledger: L
     ) throws {
         var capacity = max(initial.count + 1, blockBytes)
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -170,11 +195,11 @@ enum ReplayReader {
     }
 }
 
-/// Hands a ledger document's or a CSV batch's entries to the replay's ledger, each at a
+/// Hands a ledger document's or a CSV batch's entries to a streamed ledger, each at a
 /// provisional line (`ReplayLedger.provisional` + its index in the batch) that
-/// `ReplayLedger.relabel` makes real once the reader has said where each entry starts.
-struct ReplaySink: EntrySink {
-    let ledger: ReplayLedger
+/// `relabel` makes real once the reader has said where each entry starts.
+struct StreamedSink<L: StreamedLedger>: EntrySink {
+    let ledger: L
     let input: Int
 
     mutating func add(

@@ -85,11 +85,15 @@ public enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvert
     /// A card's worst case cannot be computed: its findings, as every command gives them.
     case worstCase(WorstCaseFailure)
     case chart(card: String, path: String, MarginChartError)
+    /// A proceeds folder (`Proceeds/<card-id>/`) that cannot be valued.
+    case proceeds([Diagnostic], summary: String?)
 
     public var description: String {
         switch self {
         case .worstCase(let f): f.description
         case .chart(let card, _, let e): "\(card): \(e)"
+        case .proceeds(let d, let s):
+            (d.map(\.rendered) + [s].compactMap { $0 }).joined(separator: "\n")
         }
     }
 
@@ -97,15 +101,19 @@ public enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvert
         switch self {
         case .worstCase(let f): f.diagnostics
         case .chart(_, let path, _): [Diagnostic(path: path, message: description)]
+        case .proceeds(let d, _): d
         }
     }
 
-    public var summary: String? { nil }
+    public var summary: String? {
+        if case .proceeds(_, let s) = self { return s }
+        return nil
+    }
 
     public var failureClass: FailureClass {
         switch self {
         case .worstCase(let f): f.failureClass
-        case .chart: .unreadable
+        case .chart, .proceeds: .unreadable
         }
     }
 }

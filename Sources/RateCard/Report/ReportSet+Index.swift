@@ -1,6 +1,8 @@
 /// `Reports/index.md`: one line per card version, linking its report and chart.
 extension ReportSet {
-    static func index(_ reports: [CardReport], paths: ReportPaths) -> String {
+    static func index(_ reports: [CardReport], paths: ReportPaths, proceeds: [String] = [])
+        -> String
+    {
         var t = TextTable([
             .init("card"), .init("version", .right), .init("effective"), .init("title"),
             .init("lowest worst-case margin (highest commission)"), .init("status"), .init("chart"),
@@ -33,6 +35,14 @@ extension ReportSet {
             lines.append("No rate cards.")
         } else {
             lines.append(t.markdown())
+        }
+        if !proceeds.isEmpty {
+            lines += [
+                "", "## Proceeds", "",
+                "Each card family with a folder `Proceeds/<card-id>/` (the ledger in `ledger/`, Apple's reports and transactions in `apple/`): the P&L at Apple's proceeds, the liability and breakage (docs/proceeds.md).",
+                "",
+            ]
+            lines += proceeds.map { "- [\($0)](\($0))" }
         }
         return lines.joined(separator: "\n").trimmingTrailingNewlines() + "\n"
     }

@@ -69,8 +69,14 @@ public struct ReportSet: Sendable {
                 files.append(File(name: report.storefrontChartName, bytes: Array(svg.utf8)))
             }
         }
+        let proceeds = try Self.proceedsFiles(
+            repository: repository, cardsDirectory: cardsDirectory)
+        files += proceeds
         files.append(
-            File(name: "index.md", bytes: Array(ReportSet.index(reports, paths: paths).utf8)))
+            File(
+                name: "index.md",
+                bytes: Array(
+                    ReportSet.index(reports, paths: paths, proceeds: proceeds.map(\.name)).utf8)))
         self.reports = reports
         self.files = files.sorted { $0.name < $1.name }
     }

@@ -59,6 +59,19 @@ extension PnLRequest {
                 "Fixed costs per feature for a period (a JSON cost sheet, see docs/takings.md); prorated by days to a window inside its period, refused for a window outside it.",
             \.costSheet),
         RequestOption(.fx) { r, args in r.fxOverrides = try args.values("fx", as: FXRate.self) },
+        RequestOption(
+            .init(
+                "proceeds", value: "FILE", repeatable: true,
+                help:
+                    "Also value each feature's credits at what they really earned, first in, first out per account, with the liability and breakage at --now: Apple's Summary Sales or financial reports (tab-separated, told by their header). Repeatable (docs/proceeds.md)."
+            ),
+            apply: { r, args in try r.readProceeds(args) }),
+        RequestOption(
+            .init(
+                "transactions", value: "FILE", repeatable: true,
+                help:
+                    "With --proceeds: App Store transactions and notifications that tie a top-up's paymentRef to its product, currency and purchase date. Repeatable."
+            )),
         RequestOption(.format),
     ]
 
@@ -119,6 +132,25 @@ extension PnLRequest {
             format = v
         }
         inputs = args.positionals.map { TakingsInput(path: $0, format: format) }
+    }
+
+    /// `--proceeds FILE…` and `--transactions FILE…` (only with `--proceeds`, never with
+    /// the SQL form, which does not run the proceeds pass).
+    mutating func readProceeds(_ args: ParsedArguments) throws {
+        let reports = args.all("proceeds")
+        let transactions = args.all("transactions")
+        guard !reports.isEmpty else {
+            if !transactions.isEmpty {
+                throw UsageError("--transactions only applies with --proceeds")
+            }
+            return
+        }
+        if Self.isSQL(args) {
+            throw UsageError(
+                "--proceeds is valued by margin's own pass over the ledger; the SQL form (--sql) does not take it"
+            )
+        }
+        proceeds = ProceedsSources(reports: reports, transactions: transactions)
     }
 
     /// `--memory`, else the default cap; standard input has no size to plan by, so it is

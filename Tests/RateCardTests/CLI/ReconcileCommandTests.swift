@@ -21,15 +21,15 @@ import Testing
             Self.example + ["--format", "csv"], exits: 1,
             stdout: .equals(
                 """
-                finding,ledgerFile,ledgerLine,entry,appleFile,appleLine,transaction,product,credits,spentSince,amount,currency,detail
-                never-credited,,,,\(t),4,2000000004,demo.credits.500,500,,3.99,GBP,1 × 500 credits of demo.credits.500
-                credits-differ,\(f),4,d1-02,\(t),3,2000000003,demo.credits.100,100,,0.99,GBP,"granted 100, expected 2 × 100 = 200"
-                no-apple-transaction,\(f),17,d7-01,,,9999999999,,100,,0.99,GBP,paymentRef 9999999999 is no transaction of Apple's
-                refund-not-taken-back,\(f),7,d3-03,\(n),1,2000000005,demo.credits.500,500,300,3.99,GBP,"revoked 2026-11-15T10:00:00Z (reason 0); granted 500, taken back 0"
-                revoked-without-refund,\(f),15,d6-02,\(n),3,2000000010,demo.credits.100,100,,0.99,GBP,Apple has not refunded this purchase (or reversed the refund)
-                duplicate-credit,\(f),3,d2-02,\(t),2,2000000002,demo.credits.500,500,,4.99,USD,a second top-up for the transaction credited at \(f):2
-                sandbox-in-production,\(f),13,d5-01,\(t),6,2000000007,demo.credits.100,100,,,,Sandbox transaction: Apple charged nothing
-                price-differs,\(f),16,d1-03,\(h),9,2000000008,demo.credits.100,100,,-0.5,GBP,"Apple GBP 0.99 per unit, card demo@2 GBP 1.49"
+                finding,ledgerFile,ledgerLine,entry,appleFile,appleLine,transaction,product,credits,spentSince,spentCost,spentCostCurrency,amount,currency,detail
+                never-credited,,,,\(t),4,2000000004,demo.credits.500,500,,,,3.99,GBP,1 × 500 credits of demo.credits.500
+                credits-differ,\(f),4,d1-02,\(t),3,2000000003,demo.credits.100,100,,,,0.99,GBP,"granted 100, expected 2 × 100 = 200"
+                no-apple-transaction,\(f),17,d7-01,,,9999999999,,100,,,,0.99,GBP,paymentRef 9999999999 is no transaction of Apple's
+                refund-not-taken-back,\(f),7,d3-03,\(n),1,2000000005,demo.credits.500,500,300,0,GBP,3.99,GBP,"revoked 2026-11-15T10:00:00Z (reason 0); granted 500, taken back 0"
+                revoked-without-refund,\(f),15,d6-02,\(n),3,2000000010,demo.credits.100,100,,,,0.99,GBP,Apple has not refunded this purchase (or reversed the refund)
+                duplicate-credit,\(f),3,d2-02,\(t),2,2000000002,demo.credits.500,500,,,,4.99,USD,a second top-up for the transaction credited at \(f):2
+                sandbox-in-production,\(f),13,d5-01,\(t),6,2000000007,demo.credits.100,100,,,,,,Sandbox transaction: Apple charged nothing
+                price-differs,\(f),16,d1-03,\(h),9,2000000008,demo.credits.100,100,,,,-0.5,GBP,"Apple GBP 0.99 per unit, card demo@2 GBP 1.49"
 
                 """), stderr: .empty)
     }

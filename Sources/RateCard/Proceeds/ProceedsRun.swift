@@ -1,0 +1,201 @@
+/// Apple's records `margin pnl --proceeds` values credits from: Summary Sales Reports and
+/// financial reports (`--proceeds`, told apart by their header row) and, optionally, App
+/// Store transactions and notifications (`--transactions`) that tie a top-up's
+/// `paymentRef` to its product, currency and purchase date.
+public struct ProceedsSources: Sendable, Hashable {
+    public var reports: [String]
+    public var transactions: [String]
+
+    public init(reports: [String], transactions: [String] = []) {
+        self.reports = reports
+        self.transactions = transactions
+    }
+}
+
+/// The library entry point of the proceeds pass: Apple's records read (every problem in
+/// every file at once), the ledger read in a pass of its own with `pnl`'s readers
+/// (`ReplayReader`), the credits valued first in, first out (`ProceedsValuer`), the report.
+public enum ProceedsRun {
+    public static func run(
+        _ sources: ProceedsSources, plan: PnLPlan, inputs: [TakingsInput], now: Timestamp
+    ) throws -> ProceedsReport {
+        let versions = plan.repository.versions(of: plan.family).sorted {
+            $0.effective < $1.effective
+        }
+        let catalogue = ProductCatalogue(versions: versions)
+
+        var problems: [Diagnostic] = []
+        var sales: [SummarySalesReport] = []
+        var financial: [FinancialReport] = []
+        for path in sources.reports {
+            do throws(AppleRecordError) {
+                let bytes: [UInt8]
+                do { bytes = try FileBytes.read(path, what: "Apple's report") } catch {
+                    throw AppleRecordError([error])
+                }
+                if isFinancial(bytes) {
+                    financial.append(
+                        try FinancialReport.read(bytes, path: path, products: catalogue.products))
+                } else {
+                    sales.append(
+                        try SummarySalesReport.read(
+                            bytes, path: path, products: catalogue.products))
+                }
+            } catch { problems += error.diagnostics }
+        }
+        var records = AppleRecords()
+        do { records = try AppleTransactionReader.read(paths: sources.transactions) } catch {
+            problems += error.diagnostics
+        }
+        if !problems.isEmpty { throw AppleRecordError(problems) }
+        let purchases = try Reconciler(catalogue: catalogue, family: plan.family).merge(records)
+        let rates = try ProceedsRates(
+            sales: sales, financial: financial, catalogue: catalogue, fx: plan.repository.fx,
+            currency: plan.currency)
+
+        let ledger = ProceedsLedger(paths: inputs.map(\.path))
+        for (k, input) in inputs.enumerated() {
+            try ReplayReader.read(
+                input, index: k, into: ledger,
+                rollup:
+                    "a roll-up sums takings by feature and period, without the accounts: --proceeds needs the ledger's entries (JSON Lines, a ledger document or CSV)",
+                failure: "cannot value \(input.path) at Apple's proceeds")
+        }
+        var valuer = ProceedsValuer(
+            rates: rates, catalogue: catalogue, purchases: purchases, window: plan.window,
+            now: now, modelledPerCredit: plan.credit.perCredit.amount)
+        let tally = try valuer.run(ledger)
+        return try report(
+            tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now)
+    }
+
+    /// The last day Apple's reports at `paths` cover (nil when they have no rows).
+    static func lastDay(of paths: [String], products: Set<String>) throws(AppleRecordError)
+        -> CalendarDate?
+    {
+        var last: CalendarDate?
+        for path in paths {
+            let bytes: [UInt8]
+            do { bytes = try FileBytes.read(path, what: "Apple's report") } catch {
+                throw AppleRecordError([error])
+            }
+            let ends =
+                isFinancial(bytes)
+                ? try FinancialReport.read(bytes, path: path, products: products).rows.map(\.end)
+                : try SummarySalesReport.read(bytes, path: path, products: products).rows.map(
+                    \.end)
+            for e in ends where last.map({ e > $0 }) ?? true { last = e }
+        }
+        return last
+    }
+
+    /// A financial report's header has `Partner Share`; a Summary Sales Report's has not.
+    static func isFinancial(_ bytes: [UInt8]) -> Bool {
+        let header = bytes.prefix { $0 != 0x0A }
+        return String(decoding: header, as: UTF8.self).split(separator: "\t").contains {
+            String($0).trimmingWhitespaceString == "Partner Share"
+        }
+    }
+
+    static func report(
+        _ tally: ProceedsValuer.Tally, _ rates: ProceedsRates, ledger: ProceedsLedger,
+        plan: PnLPlan, catalogue: ProductCatalogue, now: Timestamp
+    ) throws -> ProceedsReport {
+        let currency = plan.currency
+        func money(_ e: Exact) -> Money { Money(e, currency) }
+        func value(_ byRate: [Int: Int128]) throws -> Exact {
+            var sum = Exact.zero
+            for (r, c) in byRate where c != 0 {
+                sum = try sum.adding(rates.rates[r].perCredit.multiplied(by: Exact(integer: c)))
+            }
+            return sum
+        }
+        func value(_ byRate: [Int: Exact]) throws -> Exact {
+            var sum = Exact.zero
+            for (r, c) in byRate {
+                sum = try sum.adding(rates.rates[r].perCredit.multiplied(by: c))
+            }
+            return sum
+        }
+        let modelled = plan.credit.perCredit.amount
+        var features: [ProceedsReport.FeatureLine] = []
+        for (f, byRate) in tally.used {
+            let credits = byRate.values.reduce(0, +)
+            var byBasis: [String: Int128] = [:]
+            for (r, c) in byRate where c != 0 {
+                byBasis[rates.rates[r].basis.rawValue, default: 0] += c
+            }
+            features.append(
+                ProceedsReport.FeatureLine(
+                    key: ledger.feature(f), credits: credits,
+                    modelled: money(try modelled.multiplied(by: Exact(integer: credits))),
+                    proceeds: money(try value(byRate)), byBasis: byBasis))
+        }
+        features.sort { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+
+        var used: [Int: Int128] = [:]
+        for (_, byRate) in tally.used { for (r, c) in byRate { used[r, default: 0] += c } }
+        var rateLines: [ProceedsReport.RateLine] = []
+        for (k, rate) in rates.rates.enumerated() {
+            let opened = tally.opened[k]
+            guard opened != nil || (used[k] ?? 0) != 0 || (tally.unbacked[k] ?? 0) != 0 else {
+                continue
+            }
+            rateLines.append(
+                ProceedsReport.RateLine(
+                    basis: rate.basis.rawValue, label: rate.label,
+                    perCredit: money(rate.perCredit), lots: opened?.lots ?? 0,
+                    credits: opened?.credits ?? 0, used: used[k] ?? 0,
+                    unbacked: tally.unbacked[k] ?? 0))
+        }
+        func rank(_ basis: String) -> Int {
+            ProceedsRate.Basis.allCases.firstIndex { $0.rawValue == basis } ?? 0
+        }
+        rateLines.sort { (rank($0.basis), $0.label) < (rank($1.basis), $1.label) }
+
+        let free = { (r: Int) in rates.rates[r].basis == .free }
+        let paidLeft = tally.liabilityLeft.filter { !free($0.key) }
+        let left = try value(paidLeft)
+        let ahead = try value(tally.liabilityBreakage)
+        let liability = ProceedsReport.Liability(
+            at: now, paidCredits: paidLeft.values.reduce(0, +), lots: tally.liabilityLots,
+            value: money(left), breakageRecognised: money(ahead),
+            deferred: money(try left.subtracting(ahead)),
+            freeCredits: tally.liabilityFreeLeft)
+
+        let recognised = try value(tally.breakageAtEnd).subtracting(value(tally.breakageAtStart))
+        let rule =
+            catalogue.version(at: now)?.creditExpiry.map {
+                "credits lapse \($0.days) days after the top-up or grant that added them; expected breakage \($0.expectedBreakage.decimalText()) of credits sold"
+                    + ($0.note.map { " (\($0))" } ?? "")
+            } ?? "the card has no creditExpiry: credits never lapse and no breakage is recognised"
+        let breakage = ProceedsReport.Breakage(
+            rule: rule, recognised: money(recognised),
+            lapsedPaid: tally.lapsed.filter { !free($0.key) }.values.reduce(0, +),
+            lapsedFree: tally.lapsed.filter { free($0.key) }.values.reduce(0, +))
+
+        let apple = rates.lines.map { l in
+            ProceedsReport.AppleLine(
+                source: l.source.rawValue, begin: "\(l.begin)", end: "\(l.end)",
+                productId: l.productId, customerCurrency: l.customerCurrency.code,
+                unitsSold: l.unitsSold, unitsRefunded: l.unitsRefunded,
+                proceeds: l.proceeds.keys.sorted().compactMap { l.proceeds[$0] },
+                credits: l.credits,
+                perCredit: l.credits > 0
+                    ? (try? l.proceedsReporting.divided(by: Exact(integer: l.credits))).map(money)
+                    : nil)
+        }.sorted {
+            ($0.source, $0.begin, $0.productId, $0.customerCurrency)
+                < ($1.source, $1.begin, $1.productId, $1.customerCurrency)
+        }
+        return ProceedsReport(
+            family: plan.family, window: plan.window.name, currency: currency,
+            modelledPerCredit: plan.credit.perCredit, features: features, rates: rateLines,
+            liability: liability, breakage: breakage, apple: apple,
+            takenBack: tally.takenBack, takenBackBeyond: tally.takenBackBeyond,
+            accounts: tally.accounts, ledgerEntries: ledger.entries.count,
+            ledgerDuplicates: ledger.duplicates, ledgerRejected: ledger.rejected,
+            refundsIgnored: tally.refundsIgnored, reportRowsNotCredits: rates.rowsNotCredits,
+            fxUsed: rates.fxUsed.map { "\($0)" }, ledgerWarnings: ledger.rejections)
+    }
+}

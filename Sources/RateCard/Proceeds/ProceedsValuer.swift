@@ -1,0 +1,356 @@
+/// Values the credits the ledger's features spent at what those credits really earned,
+/// first in, first out per account, and keeps the credits not yet spent (the liability)
+/// with the breakage recognised on them. The rules are in docs/proceeds.md:
+///
+/// - Each account's entries (`device`; the entries that name none are one account; a refund
+///   is its charge's) are
+///   taken in time order; at one instant, grants and top-ups come before charges, then
+///   refunds and revokes, then by id hash (the order does not depend on the input's).
+/// - A grant or a top-up opens a lot: its credits and their value per credit (a top-up's
+///   from its Apple transaction or its pack, `ProceedsRates`; a grant's is zero).
+/// - A charge takes credits from the oldest lot with credits left; credits no lot holds are
+///   valued at the rate of the period they were spent in. A refund `pnl` counts puts the
+///   credits back into the lots they came from. A revoke takes credits from the lot of the
+///   top-up its `paymentRef` names first, then first in, first out.
+/// - A lot lapses `creditExpiry.days` after it opened (the card version in force then);
+///   breakage (ASC 606-10-55-48, IFRS 15 B46) is recognised in proportion to use at the
+///   rate the card expects, and what is left is recognised when the lot lapses.
+struct ProceedsValuer {
+    var rates: ProceedsRates
+    let catalogue: ProductCatalogue
+    let purchases: [String: Reconciler.Purchase]
+    let window: TakingsWindow
+    let now: Timestamp
+    /// The rate of the card's modelled value (`pnl`'s estimate), for days no report covers.
+    let modelled: Int
+
+    init(
+        rates: ProceedsRates, catalogue: ProductCatalogue,
+        purchases: [String: Reconciler.Purchase], window: TakingsWindow, now: Timestamp,
+        modelledPerCredit: Exact
+    ) {
+        var rates = rates
+        modelled = rates.intern(
+            ProceedsRate(
+                basis: .modelled, label: "the card's modelled value", perCredit: modelledPerCredit,
+                currency: rates.currency))
+        self.rates = rates
+        self.catalogue = catalogue
+        self.purchases = purchases
+        self.window = window
+        self.now = now
+    }
+
+    /// One lot: credits added by one grant or top-up.
+    struct Lot {
+        /// Net of the credits revokes took back.
+        var credits: Int128
+        var used: Int128 = 0
+        let rate: Int
+        let free: Bool
+        let entry: Int32
+        /// When it lapses (UNIX seconds); nil: never.
+        let expires: Int64?
+        /// expectedBreakage ÷ (1 − expectedBreakage).
+        let breakageFactor: Exact
+        var lapsed = false
+        var left: Int128 { credits - used }
+
+        /// The breakage recognised on the lot so far, in credits (× the rate is money):
+        /// min(left, used × b ÷ (1 − b)); all that is left once it lapsed.
+        func breakage() throws -> Exact {
+            if lapsed { return Exact(integer: left) }
+            guard breakageFactor.isPositive else { return .zero }
+            let proportional = try Exact(integer: used).multiplied(by: breakageFactor)
+            return min(proportional, Exact(integer: left))
+        }
+    }
+
+    /// A charge's credits, lot by lot (or unbacked, at a rate), kept for the refund of it.
+    enum Piece {
+        case lot(Int, Int128)
+        case unbacked(rate: Int, Int128)
+    }
+
+    /// What the pass adds up.
+    struct Tally {
+        /// Per feature and rate: credits kept in the window (charged less given back).
+        var used: [UInt32: [Int: Int128]] = [:]
+        /// Per rate: credits of lots opened (all time) and their count, by kind of lot.
+        var opened: [Int: (lots: Int, credits: Int128)] = [:]
+        /// Per rate: credits spent that no lot backs, in the window.
+        var unbacked: [Int: Int128] = [:]
+        var takenBack: Int128 = 0
+        var takenBackBeyond: Int128 = 0
+        /// At `now`, per rate: credits left in lots not lapsed, and the breakage recognised
+        /// on them (credits × rate is money).
+        var liabilityLeft: [Int: Int128] = [:]
+        var liabilityBreakage: [Int: Exact] = [:]
+        var liabilityLots = 0
+        /// At `now`: credits left in free lots (grants) not lapsed.
+        var liabilityFreeLeft: Int128 = 0
+        /// Per rate: breakage recognised at the window's start and end (cumulative).
+        var breakageAtStart: [Int: Exact] = [:]
+        var breakageAtEnd: [Int: Exact] = [:]
+        /// Per rate: credits that lapsed within the window.
+        var lapsed: [Int: Int128] = [:]
+        var refundsIgnored = 0
+        var accounts = 0
+    }
+
+    mutating func run(_ ledger: ProceedsLedger) throws -> Tally {
+        var tally = Tally()
+        let entries = ledger.entries
+        // The refunds pnl counts: of a charge read, of its feature, no more than it, and
+        // the earliest of the charge's (by time, then id hash).
+        var refundOf: [Int32: Int32] = [:]
+        var chosen: [Int32: Int32] = [:]
+        for (r, charge) in ledger.refunds {
+            guard let c = ledger.index[charge], entries[Int(c)].kind == .charge,
+                entries[Int(c)].feature == entries[Int(r)].feature,
+                Int128(entries[Int(r)].amount) <= -Int128(entries[Int(c)].amount)
+            else {
+                tally.refundsIgnored += 1
+                continue
+            }
+            if let other = chosen[c] {
+                tally.refundsIgnored += 1
+                if Self.key(entries[Int(r)]) < Self.key(entries[Int(other)]) { chosen[c] = r }
+            } else {
+                chosen[c] = r
+            }
+        }
+        for (c, r) in chosen { refundOf[r] = c }
+        let refunded = Set(chosen.keys)
+
+        // A refund is taken in its charge's account, where the credits it puts back came from.
+        func account(_ i: Int) -> UInt32 {
+            refundOf[Int32(i)].map { entries[Int($0)].device } ?? entries[i].device
+        }
+        let order = entries.indices.sorted {
+            let (a, b) = (account($0), account($1))
+            if a != b { return a < b }
+            return Self.key(entries[$0]) < Self.key(entries[$1])
+        }
+        // The checkpoints: the window's start, now, the window's end (now when open).
+        let start = window.since.map { ($0.seconds, $0.nanoseconds) }
+        let end = (window.until ?? now)
+        let checkpoints: [(Int64, Int32, Checkpoint)] =
+            ([start.map { ($0.0, $0.1, Checkpoint.start) }]
+            + [(now.seconds, now.nanoseconds, .now), (end.seconds, end.nanoseconds, .end)])
+            .compactMap { $0 }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+
+        var k = 0
+        while k < order.count {
+            let device = account(order[k])
+            var lots: [Lot] = []
+            var head = 0
+            var pieces: [Int32: [Piece]] = [:]
+            var next = 0
+            tally.accounts += 1
+            func pass(_ t: (Int64, Int32)?) throws {
+                while next < checkpoints.count,
+                    t.map({ (checkpoints[next].0, checkpoints[next].1) <= $0 }) ?? true
+                {
+                    let (s, _, which) = checkpoints[next]
+                    try lapse(&lots, upTo: s, &tally)
+                    switch which {
+                    case .start:
+                        for lot in lots where !lot.free {
+                            tally.breakageAtStart[lot.rate, default: .zero] =
+                                try tally.breakageAtStart[lot.rate, default: .zero].adding(
+                                    lot.breakage())
+                        }
+                    case .now:
+                        for lot in lots where lot.free && !lot.lapsed && lot.left > 0 {
+                            tally.liabilityFreeLeft += lot.left
+                        }
+                        for lot in lots where !lot.free && !lot.lapsed && lot.left > 0 {
+                            tally.liabilityLots += 1
+                            tally.liabilityLeft[lot.rate, default: 0] += lot.left
+                            tally.liabilityBreakage[lot.rate, default: .zero] =
+                                try tally.liabilityBreakage[lot.rate, default: .zero].adding(
+                                    lot.breakage())
+                        }
+                    case .end:
+                        for lot in lots where !lot.free {
+                            tally.breakageAtEnd[lot.rate, default: .zero] =
+                                try tally.breakageAtEnd[lot.rate, default: .zero].adding(
+                                    lot.breakage())
+                        }
+                    }
+                    next += 1
+                }
+            }
+            while k < order.count, account(order[k]) == device {
+                let i = Int32(order[k])
+                let e = entries[Int(i)]
+                k += 1
+                try pass((e.seconds, Int32(e.nanoseconds)))
+                try lapse(&lots, upTo: e.seconds, &tally)
+                let inWindow = window.contains(seconds: e.seconds, nanoseconds: e.nanoseconds)
+                switch e.kind {
+                case .grant, .topup:
+                    let rate =
+                        e.kind == .grant
+                        ? rates.intern(.zero(.free, rates.currency))
+                        : try topupRate(i, e, ledger)
+                    let version = catalogue.version(at: e.at)
+                    let expiry = version?.creditExpiry
+                    var factor = Exact.zero
+                    if let b = expiry?.expectedBreakage, b.isPositive {
+                        factor = try b.divided(by: Exact.one.subtracting(b))
+                    }
+                    let credits = Int128(e.amount)
+                    lots.append(
+                        Lot(
+                            credits: credits, rate: rate, free: e.kind == .grant, entry: i,
+                            expires: expiry.map { e.seconds + Int64($0.days) * 86_400 },
+                            breakageFactor: factor))
+                    let o = tally.opened[rate] ?? (0, 0)
+                    tally.opened[rate] = (o.lots + 1, o.credits + credits)
+                case .charge:
+                    var want = -Int128(e.amount)
+                    var taken: [Piece] = []
+                    while want > 0, head < lots.count {
+                        if lots[head].lapsed || lots[head].left <= 0 {
+                            head += 1
+                            continue
+                        }
+                        let x = min(want, lots[head].left)
+                        lots[head].used += x
+                        want -= x
+                        taken.append(.lot(head, x))
+                        if inWindow {
+                            tally.used[e.feature, default: [:]][lots[head].rate, default: 0] += x
+                        }
+                    }
+                    if want > 0 {
+                        let rate =
+                            try rates.periodRate(day: ProceedsRates.day(e.at)) ?? modelled
+                        taken.append(.unbacked(rate: rate, want))
+                        if inWindow {
+                            tally.used[e.feature, default: [:]][rate, default: 0] += want
+                            tally.unbacked[rate, default: 0] += want
+                        }
+                    }
+                    if refunded.contains(i) { pieces[i] = taken }
+                case .refund:
+                    guard let c = refundOf[i] else { continue }
+                    var back = Int128(e.amount)
+                    for piece in (pieces[c] ?? []).reversed() where back > 0 {
+                        switch piece {
+                        case .lot(let l, let x):
+                            let y = min(back, x)
+                            lots[l].used -= y
+                            head = min(head, l)
+                            back -= y
+                            if lots[l].lapsed, inWindow {
+                                tally.lapsed[lots[l].rate, default: 0] += y
+                            }
+                            if inWindow {
+                                tally.used[e.feature, default: [:]][lots[l].rate, default: 0] -= y
+                            }
+                        case .unbacked(let rate, let x):
+                            // No lot to put them back into: the credits' value is reversed.
+                            let y = min(back, x)
+                            back -= y
+                            if inWindow {
+                                tally.used[e.feature, default: [:]][rate, default: 0] -= y
+                                tally.unbacked[rate, default: 0] -= y
+                            }
+                        }
+                    }
+                case .revoke:
+                    var want = -Int128(e.amount)
+                    let ref = ledger.paymentRefs[i]
+                    if let ref,
+                        let l = lots.indices.last(where: {
+                            !lots[$0].free && ledger.paymentRefs[lots[$0].entry] == ref
+                        }), !lots[l].lapsed
+                    {
+                        let x = min(want, lots[l].left)
+                        lots[l].credits -= x
+                        want -= x
+                    }
+                    var l = head
+                    while want > 0, l < lots.count {
+                        if !lots[l].lapsed, lots[l].left > 0 {
+                            let x = min(want, lots[l].left)
+                            lots[l].credits -= x
+                            want -= x
+                        }
+                        l += 1
+                    }
+                    tally.takenBack += -Int128(e.amount) - want
+                    tally.takenBackBeyond += want
+                }
+            }
+            try pass(nil)
+        }
+        return tally
+    }
+
+    enum Checkpoint { case start, now, end }
+
+    /// Lapses the lots whose time is up at `seconds`; counts those that lapse inside the
+    /// window.
+    private func lapse(_ lots: inout [Lot], upTo seconds: Int64, _ tally: inout Tally) throws {
+        for l in lots.indices where !lots[l].lapsed {
+            guard let t = lots[l].expires, t <= seconds else { continue }
+            lots[l].lapsed = true
+            if window.contains(seconds: t, nanoseconds: 0)
+                && t < (window.until ?? now).seconds
+            {
+                tally.lapsed[lots[l].rate, default: 0] += lots[l].left
+            }
+        }
+    }
+
+    /// A top-up's value per credit: its Apple transaction's product, currency and day when
+    /// Apple has it (nothing when Apple refunded it or charged nothing), else the card's
+    /// pack of those credits (and the recorded price's currency), else the period's.
+    private mutating func topupRate(_ i: Int32, _ e: ProceedsEntry, _ ledger: ProceedsLedger)
+        throws -> Int
+    {
+        if let ref = ledger.paymentRefs[i], let p = purchases[ref] {
+            let t = p.current
+            if t.environment != .production { return rates.intern(.zero(.sandbox, rates.currency)) }
+            if t.isRevoked { return rates.intern(.zero(.refunded, rates.currency)) }
+            if let r = try rates.productRate(
+                t.productId, currency: t.currency, day: ProceedsRates.day(t.purchaseDate))
+            {
+                return r
+            }
+        } else if let product = pack(credits: e.amount, price: ledger.prices[i], at: e.at),
+            let r = try rates.productRate(
+                product, currency: ledger.prices[i]?.currency, day: ProceedsRates.day(e.at))
+        {
+            return r
+        }
+        return try rates.periodRate(day: ProceedsRates.day(e.at)) ?? modelled
+    }
+
+    /// The one pack of the version in force at `at` that grants `credits` (and has a
+    /// price in `price`'s currency, when the top-up recorded one).
+    private func pack(credits: Int64, price: Money?, at: Timestamp) -> String? {
+        guard let v = catalogue.version(at: at) else { return nil }
+        let fits = v.packs.filter { pack in
+            pack.credits == Int128(credits)
+                && (price.map { p in pack.prices.contains { $0.price.currency == p.currency } }
+                    ?? true)
+        }
+        return fits.count == 1 ? fits[0].productId : nil
+    }
+
+    static func key(_ e: ProceedsEntry) -> (Int64, UInt32, Int, UInt64) {
+        let rank: Int =
+            switch e.kind {
+            case .grant, .topup: 0
+            case .charge: 1
+            case .refund: 2
+            case .revoke: 3
+            }
+        return (e.seconds, e.nanoseconds, rank, e.idHash)
+    }
+}
