@@ -68,11 +68,10 @@ import Testing
         let tmp = try TemporaryFolder()
         defer { tmp.cleanup() }
         let dir = try folder(tmp)
-        let options = CardChecker.Options(
-            minMargin: exact("0.25"),
-            storefronts: try StorefrontArguments(
-                pricePoints: [], at: "2026-12-01", program: nil,
-                today: try #require(CalendarDate("2026-12-01"))))
+        var options = CardChecker.Options(minMargin: exact("0.25"))
+        options.storefronts = try StorefrontArguments(
+            pricePoints: [], at: "2026-12-01", program: nil,
+            today: try #require(CalendarDate("2026-12-01")))
         let found = CardChecker.check(paths: [dir], options: options).diagnostics.filter {
             $0.rule?.id == "min-margin"
         }
@@ -82,13 +81,15 @@ import Testing
                 == "subscription \"uk.monthly\" at GBP 3.99 a month in GBR (United Kingdom): the worst-case margin of a period in year one (30% standard; 20.0% VAT removed) is GBP 0.90 (22.6% of the price), below the 25.0% floor; modelled proceeds GBP 2.33 (\(dir)/storefronts.json (dated 2026-12-01), on 2026-12-01), worst-case cost GBP 1.43 as 3,000 credits as 3,000 × 3 s of asr.second for 1 credit (billed 3 s)"
         )
         #expect(found.first?.location.line == 21)
-        // At 20% nothing fails: the storefront's 22.6% is the figure checked, not 34.2%.
-        let at20 = CardChecker.Options(
-            minMargin: exact("0.2"), storefronts: options.storefronts)
-        #expect(
-            CardChecker.check(paths: [dir], options: at20).diagnostics.filter {
-                $0.rule?.id == "min-margin"
-            }.isEmpty)
+        // At 30% the card's price × 0.70 would pass (34.2%); the storefront's 22.6% fails, and
+        // after a year 35.1% passes.
+        var at30 = options
+        at30.minMargin = exact("0.3")
+        let strict = CardChecker.check(paths: [dir], options: at30).diagnostics.filter {
+            $0.rule?.id == "min-margin"
+        }
+        #expect(strict.count == 1)
+        #expect(strict.first?.message.contains("in year one (30% standard") == true)
     }
 
     /// The built binary: the JSON carries the storefront rows as exact strings, the table
