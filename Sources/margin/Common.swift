@@ -3,13 +3,9 @@ import RateCard
 
 /// Shared option handling.
 enum Common {
-    static let formatOption = ArgumentParser.Option(
-        "format", value: "FORMAT", help: "table (default), json, csv or markdown.")
-    static let cardsOption = ArgumentParser.Option(
-        "cards", value: "DIR", help: "The rate-card folder (default: RateCards).")
-    static let fxOption = ArgumentParser.Option(
-        "fx", value: "BASE/QUOTE=RATE", repeatable: true,
-        help: "Override an FX rate, e.g. USD/CNY=7.2 (1 USD = 7.2 CNY). Repeatable.")
+    static let formatOption = ArgumentParser.Option.format
+    static let cardsOption = ArgumentParser.Option.cards
+    static let fxOption = ArgumentParser.Option.fx
     static let taxOption = ArgumentParser.Option(
         "tax", value: "CUR=RATE", repeatable: true,
         help:

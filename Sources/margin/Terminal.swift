@@ -50,4 +50,20 @@ extension Terminal {
         out(report.render(format, bold: colour))
         return report.exitCode
     }
+
+    /// `check`'s result: text (the findings and the summary on stderr), github (workflow
+    /// commands on stdout, the summary on stderr) or json (stdout); returns its exit code.
+    func show(_ report: CheckReport, format: CheckFormat) -> Int32 {
+        switch format {
+        case .github:
+            out(report.githubAnnotations())
+            err(report.summary + "\n")
+        case .json:
+            out(report.json())
+        case .text:
+            self.report(report.diagnostics)
+            err(report.summary + "\n")
+        }
+        return report.exitCode
+    }
 }

@@ -38,6 +38,8 @@ public struct PnLReport: Sendable {
     let outstandingValue: Money?
     /// Problems found while valuing (an overflow in a row's figures).
     let errors: [Diagnostic]
+    /// Whether any rejection makes the run exit 1 (`PnLRequest.strict`).
+    var strict = false
 
     /// The window of the report (closed by a cost sheet when one was given).
     var window: TakingsWindow { takings.window }
@@ -55,6 +57,13 @@ public struct PnLReport: Sendable {
 
     /// Rejections counted but not listed one by one.
     public var rejectionsNotShown: Int { max(0, takings.input.rejected - takings.rejections.count) }
+
+    /// Said on standard error after the diagnostics when some rejections are not listed.
+    public var closingNote: String? {
+        rejectionsNotShown > 0
+            ? "margin: \(rejectionsNotShown) more rejected lines not shown (all are counted)\n"
+            : nil
+    }
 }
 
 extension PnLReport {

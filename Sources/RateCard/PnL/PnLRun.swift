@@ -16,7 +16,9 @@ public enum PnLRun {
             family: plan.family, repository: plan.repository, currency: plan.currency)
         let takings = try TakingsRun.run(inputs: request.inputs, options: options, pricing: pricing)
         let features = plan.versionsInForce.flatMap { $0.features.map(\.key) }
-        return PnLReport(takings: takings, valuation: plan.valuation, features: features)
+        var report = PnLReport(takings: takings, valuation: plan.valuation, features: features)
+        report.strict = request.strict
+        return report
     }
 
     /// Every choice of a run made before any takings are read: the card family, the window

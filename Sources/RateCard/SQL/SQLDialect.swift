@@ -16,6 +16,14 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// "one of: duckdb, clickhouse, spark, postgres"
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
+    /// The dialect `text` names, given to `--option`; any other word is bad usage.
+    static func parse(option: String, _ text: String) throws(UsageError) -> SQLDialect {
+        guard let d = SQLDialect(rawValue: text) else {
+            throw UsageError("--\(option) \(text): unknown SQL dialect (one of: \(names))")
+        }
+        return d
+    }
+
     /// A quoted identifier.
     func quoted(_ name: String) -> String {
         switch self {

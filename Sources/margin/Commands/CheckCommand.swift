@@ -69,26 +69,10 @@ enum CheckCommand: Command {
         if let floor = args.value("min-margin") {
             options.minMargin = try CardChecker.Options.marginFloor(percent: floor)
         }
-        let paths = args.positionals.isEmpty ? ["RateCards"] : args.positionals
-        var report = CardChecker.check(paths: paths, options: options)
-        if !args.all("replay").isEmpty {
-            let limits = try ReplayLimits(
-                maxCreditChange: args.value("max-credit-change"),
-                maxMarginDrop: args.value("max-margin-drop"))
-            report = try report.replaying(
-                args.all("replay"), cards: paths, limits: limits,
-                fxOverrides: try Common.fxOverrides(args))
-        }
-        switch format {
-        case .github:
-            io.out(report.githubAnnotations())
-            io.err(report.summary + "\n")
-        case .json:
-            io.out(report.json())
-        case .text:
-            io.report(report.diagnostics)
-            io.err(report.summary + "\n")
-        }
-        return report.exitCode
+        let request = CheckRequest(
+            paths: args.positionals, options: options, replay: args.all("replay"),
+            maxCreditChange: args.value("max-credit-change"),
+            maxMarginDrop: args.value("max-margin-drop"))
+        return io.show(try request.run(), format: format)
     }
 }

@@ -1,9 +1,19 @@
-import RateCard
+/// `margin pnl … --sql DIALECT` (or `--sql-audit`): the P&L of a `PnLRequest` as one SQL
+/// query for the engine where the data lives (docs/sql.md). The card family, window,
+/// currency, value of a credit and fixed costs come from the plan `margin pnl` runs by
+/// (`PnLRun.plan`), so the two never choose differently.
+public struct PnLQueryRequest: Sendable {
+    /// The P&L the query computes.
+    var pnl: PnLRequest
+    var dialect: SQLDialect
+    /// The audit query (every entry `margin pnl` would reject or warn about) instead.
+    var audit: Bool
+    var source: SQLSource
+    /// `--sql-params`: the window's bounds as query parameters.
+    var parameters: Bool
 
-/// `margin pnl … --sql DIALECT`: the same table as an SQL query for the engine where the
-/// data lives (docs/sql.md). Parses the SQL options and prints; the library compiles.
-extension PnLCommand {
-    static let sqlOptions: [ArgumentParser.Option] = [
+    /// The options of the SQL forms (`SQLSchemaRequest` reads `--sql-schema`).
+    public static let options: [ArgumentParser.Option] = [
         .init(
             "sql", value: "DIALECT",
             help:
@@ -34,36 +44,9 @@ extension PnLCommand {
         ),
     ]
 
-    /// Whether the run writes a query (`--sql` or `--sql-audit`) rather than running.
-    static func isSQL(_ args: ParsedArguments) -> Bool {
-        args.value("sql") != nil || args.value("sql-audit") != nil
-    }
-
-    static func dialect(_ text: String, option: String) throws -> SQLDialect {
-        guard let d = SQLDialect(rawValue: text) else {
-            throw UsageError(
-                "--\(option) \(text): unknown SQL dialect (one of: \(SQLDialect.names))")
-        }
-        return d
-    }
-
-    /// `--sql-schema DIALECT [--table NAME]`.
-    static func schema(_ text: String, _ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let d = try dialect(text, option: "sql-schema")
-        guard args.positionals.isEmpty else {
-            throw UsageError("--sql-schema prints a CREATE TABLE and reads no FILE")
-        }
-        io.out(
-            SQLSchema.createTable(
-                d, name: args.value("table") ?? "ledger_entries",
-                columns: try args.choice("sql-columns", default: SQLColumns.text)))
-        return 0
-    }
-
-    /// The query `--sql` or `--sql-audit` asks for, or nil when neither is given. The card
-    /// family, window, currency, value of a credit and fixed costs come from the same plan
-    /// `margin pnl` runs by (`PnLRun.plan`).
-    static func sqlQuery(_ args: ParsedArguments, _ pnl: PnLRequest) throws -> String? {
+    /// The query the command line asks for, or nil when it asks for neither `--sql` nor
+    /// `--sql-audit` (then the SQL-only options are bad usage).
+    public init?(arguments args: ParsedArguments, pnl: PnLRequest) throws {
         let main = args.value("sql")
         let audit = args.value("sql-audit")
         guard main != nil || audit != nil else {
@@ -76,7 +59,8 @@ extension PnLCommand {
         guard main == nil || audit == nil else {
             throw UsageError("give either --sql or --sql-audit, not both")
         }
-        let d = try dialect(main ?? audit ?? "", option: main != nil ? "sql" : "sql-audit")
+        let dialect = try SQLDialect.parse(
+            option: main != nil ? "sql" : "sql-audit", main ?? audit ?? "")
         if args.flag("strict") {
             throw UsageError(
                 "--strict does not apply to --sql: a query has no exit status; the audit (--sql-audit) is the strict mode (docs/sql.md)"
@@ -90,11 +74,27 @@ extension PnLCommand {
             throw UsageError(
                 "--\(option) does not apply to --sql or --sql-audit: \(why) (docs/sql.md)")
         }
+        self.init(
+            pnl: pnl, dialect: dialect, audit: main == nil, source: try Self.source(args),
+            parameters: args.flag("sql-params"))
+    }
+
+    init(
+        pnl: PnLRequest, dialect: SQLDialect, audit: Bool, source: SQLSource, parameters: Bool
+    ) {
+        self.pnl = pnl
+        self.dialect = dialect
+        self.audit = audit
+        self.source = source
+        self.parameters = parameters
+    }
+
+    /// `--table NAME`, or the FILE… operands read as `--input-format` says.
+    static func source(_ args: ParsedArguments) throws -> SQLSource {
         let columns = try args.choice("sql-columns", default: SQLColumns.text)
         let format =
             args.value("input-format") == nil
             ? nil : try args.choice("input-format", default: SQLInputFormat.jsonl)
-        let source: SQLSource
         if let table = args.value("table") {
             guard args.positionals.isEmpty else {
                 throw UsageError("give either FILE… or --table, not both")
@@ -102,27 +102,29 @@ extension PnLCommand {
             guard format == nil else {
                 throw UsageError("--input-format names the format of FILE… or URI…, not of --table")
             }
-            source = columns == .typed ? .typedTable(table) : .table(table)
-        } else {
-            source = try SQLSource.inputs(args.positionals, format: format, columns: columns)
-            if columns == .typed,
-                case .files(let inputs) = source, inputs.contains(where: { $0.format != .parquet })
-            {
-                throw UsageError(
-                    "--sql-columns typed applies to a table or Parquet; JSON Lines and CSV hold text"
-                )
-            }
+            return columns == .typed ? .typedTable(table) : .table(table)
         }
+        let source = try SQLSource.inputs(args.positionals, format: format, columns: columns)
+        if columns == .typed, case .files(let inputs) = source,
+            inputs.contains(where: { $0.format != .parquet })
+        {
+            throw UsageError(
+                "--sql-columns typed applies to a table or Parquet; JSON Lines and CSV hold text")
+        }
+        return source
+    }
+
+    /// The one call: the plan, compiled into the query (or the audit) text.
+    public func run() throws -> String {
         let plan = try PnLRun.plan(pnl)
-        let request = PnLSQLRequest(
-            dialect: d, source: source, family: plan.family, repository: plan.repository,
-            window: plan.window,
-            currency: plan.currency, perCredit: plan.credit.perCredit,
-            fixedCosts: try plan.fixedCostsOverWindow(),
-            series: pnl.series,
-            periodFixedCosts: try pnl.series.map { try plan.fixedCostsByPeriod($0) } ?? [],
-            parameters: args.flag("sql-params"))
-        let compiler = try PnLSQLCompiler(request)
-        return main != nil ? compiler.query() : compiler.audit()
+        let compiler = try PnLSQLCompiler(
+            PnLSQLRequest(
+                dialect: dialect, source: source, family: plan.family,
+                repository: plan.repository, window: plan.window, currency: plan.currency,
+                perCredit: plan.credit.perCredit, fixedCosts: try plan.fixedCostsOverWindow(),
+                series: pnl.series,
+                periodFixedCosts: try pnl.series.map { try plan.fixedCostsByPeriod($0) } ?? [],
+                parameters: parameters))
+        return audit ? compiler.audit() : compiler.query()
     }
 }
