@@ -208,4 +208,44 @@ import Testing
         #expect(deu.yearOne.proceeds.rounded.amount == exact("3.35"))
         #expect(deu.afterYearOne?.proceeds.rounded.amount == exact("3.65"))
     }
+    /// Which storefronts a plan price reaches: a generic price every storefront of its
+    /// currency but those the plan prices on their own (EUR 2.99: 24 of the 25 EUR
+    /// storefronts; FRA takes its EUR 2.49), and none that Apple's file gives (CHN, USA: Apple's
+    /// figures there). France keeps its 3% DST: 2.49 ÷ 1.2 = 2.075 × 0.70 = 1.4525 − 0.06225
+    /// = 1.39025 → 1.39.
+    @Test func whichStorefrontsAPlanPriceReaches() throws {
+        var files = PlanTrustFixtures.files
+        files["storefronts.json"] = try String(contentsOfFile: Self.storefrontFile, encoding: .utf8)
+        let repo = try repository(files)
+        let card = try #require(repo.cards.first)
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        try tmp.write(
+            "p.json",
+            PlanTrustFixtures.applePoints([
+                .init(
+                    territory: "CHN", currency: "CNY", price: "30", proceeds: "21", year2: "25.5"),
+                .init(
+                    territory: "USA", currency: "USD", price: "4.99", proceeds: "3.49",
+                    year2: "4.24"),
+            ]))
+        let lists = try ApplePriceList.load([("p", "\(tmp.path)/p.json")])
+        let m = try PlanMargins(
+            card: card, repository: repo, priceLists: lists,
+            date: try #require(CalendarDate("2026-12-01")), program: .standard)
+        let byCurrency = Dictionary(grouping: m.storefrontRows) { $0.price.price.currency.code }
+        #expect(byCurrency["CNY"] == nil)
+        #expect(byCurrency["USD"]?.count == 108)
+        #expect(byCurrency["USD"]?.contains { $0.storefront.territory == "USA" } == false)
+        #expect(m.appleRows.map(\.point.territory).sorted() == ["CHN", "USA"])
+        let eur = try #require(byCurrency["EUR"])
+        #expect(eur.count == 25)
+        let fra = eur.filter { $0.storefront.territory == "FRA" }
+        #expect(fra.count == 1)
+        #expect(fra.first?.price.price.amount == exact("2.49"))
+        #expect(fra.first?.yearOne.proceeds.exact.amount == exact("1.39025"))
+        #expect(fra.first?.yearOne.proceeds.rounded.amount == exact("1.39"))
+        #expect(fra.first?.taxPhrase == "20.0% VAT removed, 3.0% DST")
+        #expect(eur.filter { $0.price.price.amount == exact("2.99") }.count == 24)
+    }
 }
