@@ -41,6 +41,7 @@ import Testing
         let currencyRow = try #require(m.rows.first?.lines.first)
         #expect(currencyRow.yearOne.proceeds.amount == exact("2.793"))
         #expect(currencyRow.yearOne.margin.amount == exact("1.363"))
+        #expect(currencyRow.afterYearOne.proceeds.amount == exact("3.3915"))
         let standard = try #require(
             m.storefrontRows.first { $0.storefront.territory == "GBR" && $0.program == .standard })
         #expect(m.storefrontRows.count == 2)
