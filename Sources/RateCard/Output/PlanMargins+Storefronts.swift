@@ -100,6 +100,10 @@ extension PlanMargins {
                 }),
             "worstCost": .decimal(r.worst.cost.amount),
             "yearOne": side(r.yearOne), "afterYearOne": side(r.afterYearOne),
+            "yearOnePeriods": .integer(Int128(r.yearOnePeriods)),
+            "laterYearPeriods": .integer(Int128(r.laterYearPeriods)),
+            "yearOneMargin": r.yearOneTotal.map { .decimal($0.amount) } ?? .null,
+            "laterYearMargin": r.laterYearTotal.map { .decimal($0.amount) } ?? .null,
             "fx": .array(r.worst.fxUsed.map { .string($0.description) }),
         ]
         if let sf = r.price.storefront { o["storefront"] = .string(sf) }

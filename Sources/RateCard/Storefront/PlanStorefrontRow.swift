@@ -20,6 +20,17 @@ struct PlanStorefrontRow: Sendable, Hashable {
     let yearOne: Side
     /// Nil when the later program has no regime in force in this storefront on `date`.
     let afterYearOne: Side?
+    /// Regular periods at the year-one rate, and in a later year (as the currency rows).
+    let yearOnePeriods: Int
+    let laterYearPeriods: Int
+
+    /// The margin of a whole subscription year: year one's periods at the year-one margin;
+    /// nil when it cannot be computed exactly.
+    var yearOneTotal: Money? { try? yearOne.margin.multiplied(by: Exact(yearOnePeriods)) }
+    /// A later year's periods at the after-a-year margin; nil when not offered.
+    var laterYearTotal: Money? {
+        afterYearOne.flatMap { try? $0.margin.multiplied(by: Exact(laterYearPeriods)) }
+    }
 
     /// What Apple pays in one subscription year and what is left after the worst case.
     struct Side: Sendable, Hashable {
@@ -101,7 +112,8 @@ struct PlanStorefrontRow: Sendable, Hashable {
                         PlanStorefrontRow(
                             plan: row.plan, price: row.price, storefront: sf, worst: row.worst,
                             program: program, laterProgram: later, date: date, yearOne: one,
-                            afterYearOne: after))
+                            afterYearOne: after, yearOnePeriods: row.yearOnePeriods,
+                            laterYearPeriods: row.laterYearPeriods))
                 }
             }
         }

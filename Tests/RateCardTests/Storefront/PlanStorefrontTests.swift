@@ -111,6 +111,9 @@ import Testing
         let gbr = try #require(rows.first { ($0["program"] as? String) == "standard" })
         #expect(gbr["territory"] as? String == "GBR")
         #expect(gbr["taxExclusivePrice"] as? String == "3.325")
+        // A year: 12 × 0.90 = 10.80 in year one, 12 × 1.40 = 16.80 in a later year.
+        #expect(gbr["yearOneMargin"] as? String == "10.8")
+        #expect(gbr["laterYearMargin"] as? String == "16.8")
         let one = try #require(gbr["yearOne"] as? [String: Any])
         #expect(one["proceeds"] as? String == "2.33")
         #expect(one["proceedsExact"] as? String == "2.3275")
