@@ -86,7 +86,19 @@ extension CardChecker {
         // What Apple's files leave unchecked (no FX rate, no proceeds or proceedsYear2) is
         // said, so that a floor that was not applied is never "0 warnings".
         out.append(contentsOf: margins.inputWarnings)
+        // With a storefront file, each plan price is checked in every storefront it reaches,
+        // through the storefront model, under the program of the floor.
+        let floorProgram = options.storefronts?.program ?? card.storeProgram ?? .standard
         for row in margins.rows where row.price.price.amount.isPositive {
+            let modelled = margins.storefrontRows.filter {
+                $0.plan.productId == row.plan.productId && $0.price == row.price
+                    && $0.program == floorProgram
+            }
+            if !modelled.isEmpty {
+                out.append(
+                    contentsOf: storefrontPlanFindings(modelled, margins, floor: floor, path: path))
+                continue
+            }
             // The first program shown is the standard one unless a program was named.
             guard let line = row.lines.first else { continue }
             for (when, m) in [
@@ -124,6 +136,29 @@ extension CardChecker {
                         path: row.point.path, location: row.point.location,
                         message:
                             "subscription \"\(row.plan.productId)\" in \(row.point.territory) at \(show(price)): the worst-case margin of a period \(when), from Apple's proceeds \(show(proceeds)), is \(show(m.margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; worst-case cost \(show(worst.cost))\(fxNote(worst.fxUsed, margins))",
+                        rule: .check(.minMargin)))
+            }
+        }
+        return out
+    }
+
+    /// `min-margin` for one plan price in each storefront it reaches, in year one and after
+    /// it: the message names the storefront, the taxes removed and the regime.
+    private static func storefrontPlanFindings(
+        _ rows: [PlanStorefrontRow], _ margins: PlanMargins, floor: Exact, path: String
+    ) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for r in rows {
+            for (when, side) in [
+                ("in year one", Optional(r.yearOne)),
+                ("after one year of paid service", r.afterYearOne),
+            ] {
+                guard let side, let share = side.share, share < floor else { continue }
+                out.append(
+                    Diagnostic(
+                        path: path, location: r.price.location,
+                        message:
+                            "subscription \"\(r.plan.productId)\" at \(show(r.price.price)) a \(r.plan.period.phrase) in \(r.storefront.territory) (\(r.storefront.name)): the worst-case margin of a period \(when) (\(PlanStorefrontRow.regimeText(side.proceeds.regime)); \(r.taxPhrase)) is \(show(side.margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; modelled proceeds \(show(side.proceeds.rounded)) (\(margins.storefrontSourceText)), worst-case cost \(show(r.worst.cost)) as \(r.worst.witnessSummary)\(fxNote(r.worst.fxUsed, margins))",
                         rule: .check(.minMargin)))
             }
         }

@@ -186,6 +186,7 @@ extension PlanMargins {
                 "Apple's proceeds: `proceeds` (year one) and `proceedsYear2` (after one year of paid service) as Apple's price-point files state them, tax and commission included; the worst case converted into each territory's currency with the FX file"
             )
         }
+        if !storefrontRows.isEmpty { out.append(storefrontNote) }
         let fileRates = fxUsed.filter { !$0.fromCommandLine }
         if !fileRates.isEmpty {
             let date = fx.date.map { " dated \($0)" } ?? ""
@@ -201,7 +202,7 @@ extension PlanMargins {
         }
         out.append(PlanMargins.countingNote)
         out.append(
-            "amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); tax not modelled"
+            "amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(storefrontRows.isEmpty ? "tax not modelled" : "the currency rows are the card's price × (1 − commission), tax not removed; the storefront rows remove it")"
         )
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
         return out
@@ -341,6 +342,13 @@ extension PlanMargins {
                     return .object(a)
                 })
         }
+        if let table = storefrontTable, let day = storefrontDate {
+            o["storefrontData"] = .object([
+                "file": .string(table.source.path), "date": .string(table.date.description),
+                "placeholder": .bool(table.placeholder), "on": .string(day.description),
+            ])
+            o["storefronts"] = .array(storefrontRows.map(PlanMargins.storefrontJSON))
+        }
         if let tier = freeTier {
             o["freeTier"] = .object([
                 "fx": .array(
@@ -372,13 +380,21 @@ extension PlanMargins {
                 if m.isEmpty {
                     return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
                 }
-                if !m.rows.isEmpty { s += m.planTable.markdown() }
+                if !m.rows.isEmpty {
+                    if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + ":\n\n" }
+                    s += m.planTable.markdown()
+                }
                 if m.rows.contains(where: { $0.intro != nil }) {
                     s += "\n" + m.offerTable.markdown()
                 }
                 if m.freeTier != nil { s += "\n" + m.freeTierTable.markdown() }
                 if !m.appleRows.isEmpty {
                     s += "\nApple's proceeds (price-point files):\n\n" + m.appleTable.markdown()
+                }
+                if !m.storefrontRows.isEmpty {
+                    s +=
+                        "\nEvery storefront (modelled from \(m.storefrontSourceText)):\n\n"
+                        + m.storefrontMarginTable.markdown()
                 }
                 return s + "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
             }.joined(separator: "\n")
@@ -388,7 +404,10 @@ extension PlanMargins {
                 if m.isEmpty {
                     return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
                 }
-                if !m.rows.isEmpty { s += m.planTable.plain(bold: bold) }
+                if !m.rows.isEmpty {
+                    if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + "\n\n" }
+                    s += m.planTable.plain(bold: bold)
+                }
                 if m.rows.contains(where: { $0.intro != nil }) {
                     s += "\n" + m.offerTable.plain(bold: bold)
                 }
@@ -397,6 +416,11 @@ extension PlanMargins {
                     s +=
                         "\nApple's proceeds (price-point files)\n\n"
                         + m.appleTable.plain(bold: bold)
+                }
+                if !m.storefrontRows.isEmpty {
+                    s +=
+                        "\nEvery storefront (modelled from \(m.storefrontSourceText))\n\n"
+                        + m.storefrontMarginTable.plain(bold: bold)
                 }
                 return s + "\n" + m.notes.joined(separator: "\n") + "\n"
             }.joined(separator: "\n")
@@ -480,6 +504,7 @@ extension PlanMargins {
                     ])
                 }
             }
+            for row in m.storefrontCSVRows(fx) { t.append(row) }
             if let tier = m.freeTier {
                 for w in [tier.perPeriod, tier.perYear] {
                     t.append([

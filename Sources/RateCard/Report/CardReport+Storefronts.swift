@@ -14,7 +14,10 @@ extension CardReport {
     }
 
     func storefrontSection() -> [String] {
-        guard let s = storefronts, let data = s.storefronts else { return [] }
+        let planLines = storefrontPlanLines()
+        guard let s = storefronts, let data = s.storefronts else {
+            return planLines.isEmpty ? [] : ["## Every storefront", ""] + planLines
+        }
         var lines = ["## Every storefront", ""]
         lines.append(
             "What Apple pays in each storefront the card's prices reach, modelled from \(ReportText.code(paths.display(data.source.path))) (dated \(data.date)\(data.placeholder ? ", placeholder" : "")) for the \(s.program.rawValue) program on \(s.date): the tax Apple removes first, any digital services tax, then the commission in force. Worst margin first; pass App Store Connect's own price points to `margin storefronts --price-points` to use Apple's figures."
@@ -59,6 +62,18 @@ extension CardReport {
             "- Modelled proceeds = price ÷ (1 + tax) × (1 − commission) − digital services tax, rounded \(ModelledProceeds.rounding.displayName) to the unit Apple pays in (the currency's minor unit unless the storefront data gives a `currencyUnit`)."
         )
         lines.append("")
+        return lines + planLines
+    }
+
+    /// The plans through the same model: each plan price in each storefront it reaches, in
+    /// year one and after one year of paid service.
+    func storefrontPlanLines() -> [String] {
+        guard !plans.storefrontRows.isEmpty else { return [] }
+        var lines = [
+            "Subscriptions in every storefront, modelled from \(ReportText.escape(plans.storefrontSourceText)): year one at the program's commission, after one year of paid service at its reduced rate (15% for the standard program), less the worst case of one period.",
+            "",
+        ]
+        lines.append(plans.storefrontMarginTable.markdown())
         return lines
     }
 }

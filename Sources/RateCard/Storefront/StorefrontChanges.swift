@@ -162,54 +162,46 @@ public struct StorefrontChanges: Sendable, RenderableReport {
         self.rows = rows
     }
 
-    /// Plans through the same model: each plan price the storefront's currency reaches, its
-    /// modelled proceeds the day before and the day of the change at the year-one program
-    /// (the one asked for, else the card's, else standard) and after a subscriber's first
-    /// year (`subscription-after-one-year`), less the worst case of one period.
+    /// Plans through the same model (`PlanStorefrontRow`, as `margin plans` shows them): each
+    /// plan price that applies in the storefront of the change, its modelled proceeds the day
+    /// before and the day of the change at the year-one program (the one asked for, else the
+    /// card's, else standard) and after a subscriber's first year (its reduced rate), less the
+    /// worst case of one period.
     static func planRows(
         _ card: RateCard, _ table: StorefrontTable, _ changes: [Change], _ request: Request
     ) throws(WorstCaseError) -> [Row] {
         guard !card.subscriptions.isEmpty else { return [] }
         let plans = try PlanMargins(card: card, repository: request.repository, fx: request.fx)
         let yearOne = request.program ?? card.storeProgram ?? .standard
+        func modelled(on d: CalendarDate) throws(WorstCaseError) -> [PlanStorefrontRow] {
+            try PlanStorefrontRow.rows(
+                plans.rows, programs: [yearOne], table: table, date: d, covered: [:])
+        }
+        var byDate: [CalendarDate: [PlanStorefrontRow]] = [:]
         var rows: [Row] = []
         for change in changes {
-            guard let sf = table.storefront(change.territory) else { continue }
             let day = CalendarDate(daysSinceEpoch: change.date.daysSinceEpoch - 1)
-            var seen = Set<String>()
-            for plan in plans.rows
-            where plan.price.price.currency == sf.currency
-                && (plan.price.storefront ?? sf.territory) == sf.territory
-                && seen.insert(plan.plan.productId).inserted
-            {
-                let price = plan.price.price
-                for (kind, program) in [
-                    ("plan, year one", yearOne), ("plan, after a year", .subscriptionAfterOneYear),
+            for d in [day, change.date] where byDate[d] == nil { byDate[d] = try modelled(on: d) }
+            let before = (byDate[day] ?? []).filter { $0.storefront.territory == change.territory }
+            let after = (byDate[change.date] ?? []).filter {
+                $0.storefront.territory == change.territory
+            }
+            for a in after {
+                let b = before.first {
+                    $0.plan.productId == a.plan.productId && $0.price == a.price
+                }
+                for (kind, sb, sa) in [
+                    ("plan, year one", b?.yearOne, Optional(a.yearOne)),
+                    ("plan, after a year", b?.afterYearOne, a.afterYearOne),
                 ] {
-                    func at(_ d: CalendarDate) throws(WorstCaseError) -> (Money?, Money?, Exact?) {
-                        guard let regime = table.regime(for: sf, program: program, on: d) else {
-                            return (nil, nil, nil)
-                        }
-                        do {
-                            let m = try table.proceeds(price, in: sf, regime: regime, on: d)
-                            let margin = try m.rounded.subtracting(plan.worst.cost)
-                            let share =
-                                price.amount.isZero
-                                ? nil : try margin.amount.divided(by: price.amount)
-                            return (m.rounded, margin, share)
-                        } catch {
-                            throw .arithmetic(
-                                "plan \(plan.plan.productId) in \(sf.territory): the margin is too large to compute exactly"
-                            )
-                        }
-                    }
-                    let (pb, mb, sb) = try at(day)
-                    let (pa, ma, sa) = try at(change.date)
                     rows.append(
                         Row(
-                            change: change, card: card.reference, pack: plan.plan.productId,
-                            kind: kind, price: price, proceedsBefore: pb, proceedsAfter: pa,
-                            marginBefore: mb, marginAfter: ma, shareBefore: sb, shareAfter: sa))
+                            change: change, card: card.reference, pack: a.plan.productId,
+                            kind: kind, price: a.price.price,
+                            proceedsBefore: sb?.proceeds.rounded,
+                            proceedsAfter: sa?.proceeds.rounded,
+                            marginBefore: sb?.margin, marginAfter: sa?.margin,
+                            shareBefore: sb?.share, shareAfter: sa?.share))
                 }
             }
         }

@@ -14,6 +14,14 @@ public struct PlanMargins: Sendable, Hashable {
     /// Plans in the territories of Apple's price-point files (`--price-points`), margins
     /// from Apple's own `proceeds` and `proceedsYear2`.
     let appleRows: [AppleRow]
+    /// Each plan price in each storefront it reaches, through the storefront model
+    /// (`RateCards/storefronts.json`: tax removed, the commission and the after-one-year
+    /// rate in force on `storefrontDate`), where no file of Apple's gives the territory.
+    /// Empty without a storefront file.
+    let storefrontRows: [PlanStorefrontRow]
+    /// The storefront file the rows are modelled from, and the day they are modelled on.
+    let storefrontTable: StorefrontTable?
+    let storefrontDate: CalendarDate?
     /// Every FX rate any figure used (plan rows, offers, the free tier, Apple's rows),
     /// each once, in the order first used.
     let fxUsed: [FXRate]
@@ -295,6 +303,22 @@ public struct PlanMargins: Sendable, Hashable {
             }
         }
         appleRows = apple
+        if let table = repository.storefronts {
+            // The program asked for, else the card's, else both the standard and the Small
+            // Business Program, as the currency rows show them.
+            let chosen = (program ?? card.storeProgram).map { [$0] } ?? [.standard, .smallBusiness]
+            let day = date ?? table.date
+            var covered: [String: Set<String>] = [:]
+            for a in apple { covered[a.plan.productId, default: []].insert(a.point.territory) }
+            storefrontRows = try PlanStorefrontRow.rows(
+                rows, programs: chosen, table: table, date: day, covered: covered)
+            storefrontTable = table
+            storefrontDate = day
+        } else {
+            storefrontRows = []
+            storefrontTable = nil
+            storefrontDate = nil
+        }
         inputWarnings = warnings
         offerWarnings = PlanMargins.offerFindings(card)
         fxUsed = PlanWorstCase.union(

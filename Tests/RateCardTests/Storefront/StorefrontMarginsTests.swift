@@ -92,20 +92,26 @@ import Testing
                 == (try exact(share).formatted(scale: 3, rule: .halfEven)))
     }
 
-    /// A digital services tax is deducted from the tax-exclusive price: GBP 2.99 in the UK is
-    /// 2.4917 net, 1.7442 after 30%, less 2% of net: 1.6943 → 1.69.
+    /// A digital services tax is deducted from the tax-exclusive price: EUR 2.99 in France is
+    /// 2.4917 net, 1.7442 after 30%, less 3% of net (0.07475): 1.6694 → 1.67. The UK has no
+    /// DST in Apple's price-point proceeds (GBP 3.99 pays 2.33 = 3.99 ÷ 1.2 × 0.70): GBP 2.99
+    /// pays 1.7442 → 1.74.
     @Test func digitalServicesTax() throws {
         let table = try #require(repo.storefronts)
-        let gbr = try #require(table.storefront("GBR"))
-        let regime = try #require(
-            table.regime(for: gbr, program: .standard, on: StorefrontFixtures.date("2026-12-01")))
+        let day = StorefrontFixtures.date("2026-12-01")
+        let fra = try #require(table.storefront("FRA"))
+        let regime = try #require(table.regime(for: fra, program: .standard, on: day))
         let m = try ModelledProceeds(
-            price: Money(exact("2.99"), gbr.currency), storefront: gbr, regime: regime,
-            on: StorefrontFixtures.date("2026-12-01"))
+            price: Money(exact("2.99"), fra.currency), storefront: fra, regime: regime, on: day)
         #expect(
-            m.digitalServicesTax.amount == (try Exact(299, over: 120).multiplied(by: exact("0.02")))
+            m.digitalServicesTax.amount == (try Exact(299, over: 120).multiplied(by: exact("0.03")))
         )
-        #expect(m.rounded.amount == exact("1.69"))
+        #expect(m.rounded.amount == exact("1.67"))
+        let gbr = try #require(table.storefront("GBR"))
+        let uk = try ModelledProceeds(
+            price: Money(exact("2.99"), gbr.currency), storefront: gbr, regime: regime, on: day)
+        #expect(uk.digitalServicesTax.amount == .zero)
+        #expect(uk.rounded.amount == exact("1.74"))
     }
 
     /// The cross-check, both ways: Apple's EUR 1.76 matches the model (no warning); EUR 2.09

@@ -1,0 +1,136 @@
+/// `margin plans` output of the plans through the storefront model: one row per plan price,
+/// storefront and program, in every format.
+extension PlanMargins {
+    /// "RateCards/storefronts.json (dated 2026-11-30), on 2026-12-01"
+    var storefrontSourceText: String {
+        guard let t = storefrontTable, let d = storefrontDate else { return "" }
+        return
+            "\(t.source.path) (dated \(t.date)\(t.placeholder ? ", placeholder" : "")), on \(d)"
+    }
+
+    /// Above the currency rows when storefront rows follow: those rows leave the tax in.
+    static let beforeTaxHeading =
+        "By currency, tax not removed (the card's price × (1 − commission); the storefront rows below are what Apple pays)"
+
+    /// One row per plan price, storefront and program: the tax, the regimes and the margins.
+    var storefrontMarginTable: TextTable {
+        var t = TextTable([
+            .init("card"), .init("plan"), .init("territory"), .init("currency"),
+            .init("price", .right), .init("tax", .right), .init("program"),
+            .init("commission"), .init("proceeds y1", .right), .init("margin y1", .right),
+            .init("margin y1 %", .right), .init("proceeds after", .right),
+            .init("margin after", .right), .init("margin after %", .right),
+        ])
+        for r in storefrontRows {
+            let after = r.afterYearOne
+            t.append([
+                card.reference, r.plan.productId, r.storefront.territory,
+                r.price.price.currency.code, PlanMargins.money(r.price.price),
+                StorefrontMargins.taxText(r.storefront, on: r.date), r.program.rawValue,
+                PlanMargins.regimesText(r),
+                PlanMargins.money(r.yearOne.proceeds.rounded),
+                PlanMargins.money(r.yearOne.margin),
+                r.yearOne.share.map { Format.percent($0) } ?? "",
+                after.map { PlanMargins.money($0.proceeds.rounded) } ?? "not offered",
+                after.map { PlanMargins.money($0.margin) } ?? "",
+                after.flatMap { $0.share.map { Format.percent($0) } } ?? "",
+            ])
+        }
+        return t
+    }
+
+    /// "30% → 15%", "17% + 3% → 10% + 3%", with "(reported)" for a regime not confirmed.
+    static func regimesText(_ r: PlanStorefrontRow) -> String {
+        func one(_ regime: CommissionRegime) -> String {
+            let fee =
+                regime.paymentProcessing.isZero
+                ? "" : " + \(Format.percent(regime.paymentProcessing, places: 0))"
+            return
+                "\(Format.percent(regime.rate, places: 0))\(fee)\(regime.status == .reported ? " (reported)" : "")"
+        }
+        return one(r.yearOne.proceeds.regime) + " → "
+            + (r.afterYearOne.map { one($0.proceeds.regime) } ?? "not offered")
+    }
+
+    /// The note under the storefront table: the model and where its data comes from.
+    var storefrontNote: String {
+        "storefronts: modelled from \(storefrontSourceText): proceeds = price ÷ (1 + VAT) × (1 − commission − payment processing) − DST, less any withholding, rounded \(ModelledProceeds.rounding.displayName) to the unit Apple pays in; year one at the program's rate, after one year of paid service at its reduced rate (subscription-after-one-year for the standard program); margin = proceeds − the worst case of one period; a territory of Apple's price-point files uses Apple's figures instead"
+    }
+
+    /// The JSON of one storefront row (exact decimal strings).
+    static func storefrontJSON(_ r: PlanStorefrontRow) -> JSONOutput {
+        func side(_ s: PlanStorefrontRow.Side?) -> JSONOutput {
+            guard let s else { return .null }
+            let regime = s.proceeds.regime
+            var o: [String: JSONOutput] = [
+                "program": .string(regime.program.rawValue), "rate": .decimal(regime.rate),
+                "paymentProcessing": .decimal(regime.paymentProcessing),
+                "status": .string(regime.status.rawValue),
+                "regimeFrom": .string(regime.from.description),
+                "proceedsExact": .decimal(s.proceeds.exact.amount),
+                "proceeds": .decimal(s.proceeds.rounded.amount),
+                "margin": .decimal(s.margin.amount),
+                "marginShare": s.share.map(JSONOutput.decimal) ?? .null,
+            ]
+            if let src = regime.source { o["regimeSource"] = .string(src) }
+            return .object(o)
+        }
+        let rates = r.yearOne.proceeds.taxes
+        var o: [String: JSONOutput] = [
+            "productId": .string(r.plan.productId), "territory": .string(r.storefront.territory),
+            "name": .string(r.storefront.name),
+            "currency": .string(r.price.price.currency.code),
+            "price": .decimal(r.price.price.amount), "date": .string(r.date.description),
+            "program": .string(r.program.rawValue),
+            "laterProgram": .string(r.laterProgram.rawValue),
+            "taxIncluded": .bool(r.storefront.taxIncluded),
+            "taxExclusivePrice": .decimal(r.yearOne.proceeds.taxExclusive.amount),
+            "vat": .decimal(rates.vat), "digitalServicesTax": .decimal(rates.digitalServicesTax),
+            "withholding": .decimal(rates.withholding),
+            "taxes": .array(
+                rates.entries.map { t in
+                    var e: [String: JSONOutput] = [
+                        "kind": .string(t.kind.rawValue), "rate": .decimal(t.rate),
+                        "placeholder": .bool(t.placeholder),
+                    ]
+                    e["from"] = t.from.map { .string($0.description) } ?? .null
+                    e["until"] = t.until.map { .string($0.description) } ?? .null
+                    e["source"] = t.source.map { .string($0) } ?? .null
+                    return .object(e)
+                }),
+            "worstCost": .decimal(r.worst.cost.amount),
+            "yearOne": side(r.yearOne), "afterYearOne": side(r.afterYearOne),
+            "yearOnePeriods": .integer(Int128(r.yearOnePeriods)),
+            "laterYearPeriods": .integer(Int128(r.laterYearPeriods)),
+            "yearOneMargin": r.yearOneTotal.map { .decimal($0.amount) } ?? .null,
+            "laterYearMargin": r.laterYearTotal.map { .decimal($0.amount) } ?? .null,
+            "fx": .array(r.worst.fxUsed.map { .string($0.description) }),
+        ]
+        if let sf = r.price.storefront { o["storefront"] = .string(sf) }
+        return .object(o)
+    }
+
+    /// The CSV rows of the storefront model: `storefront-year-one` and
+    /// `storefront-later-year` per plan price, storefront and program.
+    func storefrontCSVRows(_ fx: ([FXRate]) -> String) -> [[String]] {
+        var out: [[String]] = []
+        for r in storefrontRows {
+            for (kind, program, s) in [
+                ("storefront-year-one", r.program, Optional(r.yearOne)),
+                ("storefront-later-year", r.laterProgram, r.afterYearOne),
+            ] {
+                out.append([
+                    card.reference, kind, r.plan.productId, r.plan.period.description,
+                    r.price.price.currency.code, r.price.price.amount.decimalText(),
+                    r.worst.cost.amount.decimalText(), program.rawValue,
+                    s?.proceeds.regime.charge.decimalText() ?? "",
+                    s?.proceeds.rounded.amount.decimalText() ?? "",
+                    s?.margin.amount.decimalText() ?? "", s?.share?.decimalText() ?? "", "", "",
+                    "", r.storefront.territory, r.price.storefront ?? "", "", "",
+                    fx(r.worst.fxUsed),
+                ])
+            }
+        }
+        return out
+    }
+}

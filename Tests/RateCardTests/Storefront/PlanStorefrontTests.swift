@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+
+@testable import RateCard
+
+/// Plans through the storefront model (issue 26, item 4): each plan price in each storefront
+/// it reaches, tax removed per the dated history, year one at the program's rate and after
+/// one year of paid service at its reduced rate; `margin check` applies its floor there.
+@Suite(.serialized) struct PlanStorefrontTests {
+    /// `Tests/RateCardTests/Fixtures/plans-storefront`: a GBP 3.99 monthly plan of 3,000
+    /// credits of speech recognition at GBP 0.572 an hour (9,000 s = 2.5 h = GBP 1.43).
+    static let fixture = packageRoot.appendingPathComponent(
+        "Tests/RateCardTests/Fixtures/plans-storefront"
+    ).path
+    static let storefrontFile = packageRoot.appendingPathComponent("RateCards/storefronts.json")
+        .path
+
+    /// The fixture with the repository's storefront file beside it, in a temporary folder.
+    func folder(_ tmp: TemporaryFolder) throws -> String {
+        let dest = tmp.url.appendingPathComponent("uk").path
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: dest)
+        try FileManager.default.copyItem(
+            atPath: Self.storefrontFile, toPath: dest + "/storefronts.json")
+        return dest
+    }
+
+    func margins(_ dir: String, on day: String = "2026-12-01") throws -> PlanMargins {
+        let repo = try CardRepository.load(paths: [dir])
+        let card = try #require(repo.card(reference: "uk@1"))
+        return try PlanMargins(card: card, repository: repo, date: try #require(CalendarDate(day)))
+    }
+
+    /// Issue 26's case. The card's price × 0.70 = 2.793 leaves 2.793 − 1.43 = 1.36; Apple
+    /// removes the UK's 20% VAT first: 3.99 ÷ 1.2 = 3.325 × 0.70 = 2.3275 → 2.33, which is
+    /// what Apple pays, leaving 0.90 (22.6%). After a year: 3.325 × 0.85 = 2.82625 → 2.83,
+    /// leaving 1.40. The Small Business Program: 2.83 throughout.
+    @Test func theGBP399PlanPaysWhatApplePays() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let m = try margins(try folder(tmp))
+        let currencyRow = try #require(m.rows.first?.lines.first)
+        #expect(currencyRow.yearOne.proceeds.amount == exact("2.793"))
+        #expect(currencyRow.yearOne.margin.amount == exact("1.363"))
+        #expect(currencyRow.afterYearOne.proceeds.amount == exact("3.3915"))
+        let standard = try #require(
+            m.storefrontRows.first { $0.storefront.territory == "GBR" && $0.program == .standard })
+        #expect(m.storefrontRows.count == 2)
+        #expect(standard.worst.cost.amount == exact("1.43"))
+        #expect(standard.yearOne.proceeds.taxExclusive.amount == exact("3.325"))
+        #expect(standard.yearOne.proceeds.exact.amount == exact("2.3275"))
+        #expect(standard.yearOne.proceeds.rounded.amount == exact("2.33"))
+        #expect(standard.yearOne.margin.amount == exact("0.9"))
+        #expect(standard.yearOne.share == (try exact("0.9").divided(by: exact("3.99"))))
+        #expect(standard.yearOne.proceeds.digitalServicesTax.amount == .zero)
+        let after = try #require(standard.afterYearOne)
+        #expect(standard.laterProgram == .subscriptionAfterOneYear)
+        #expect(after.proceeds.exact.amount == exact("2.82625"))
+        #expect(after.proceeds.rounded.amount == exact("2.83"))
+        #expect(after.margin.amount == exact("1.4"))
+        let small = try #require(m.storefrontRows.first { $0.program == .smallBusiness })
+        #expect(small.yearOne.proceeds.rounded.amount == exact("2.83"))
+        #expect(small.afterYearOne?.proceeds.rounded.amount == exact("2.83"))
+        #expect(standard.taxPhrase == "20.0% VAT removed")
+    }
+
+    /// `margin check --min-margin 25` fails the plan in the UK in year one (22.6%), naming the
+    /// storefront, the tax removed and the regime; after a year (35.1%) it passes.
+    @Test func checkAppliesTheFloorPerStorefront() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try folder(tmp)
+        var options = CardChecker.Options(minMargin: exact("0.25"))
+        options.storefronts = try StorefrontArguments(
+            pricePoints: [], at: "2026-12-01", program: nil,
+            today: try #require(CalendarDate("2026-12-01")))
+        let found = CardChecker.check(paths: [dir], options: options).diagnostics.filter {
+            $0.rule?.id == "min-margin"
+        }
+        #expect(found.count == 1)
+        #expect(
+            found.first?.message
+                == "subscription \"uk.monthly\" at GBP 3.99 a month in GBR (United Kingdom): the worst-case margin of a period in year one (30% standard; 20.0% VAT removed) is GBP 0.90 (22.6% of the price), below the 25.0% floor; modelled proceeds GBP 2.33 (\(dir)/storefronts.json (dated 2026-12-01), on 2026-12-01), worst-case cost GBP 1.43 as 3,000 credits as 3,000 × 3 s of asr.second for 1 credit (billed 3 s)"
+        )
+        #expect(found.first?.location.line == 21)
+        // At 30% the card's price × 0.70 would pass (34.2%); the storefront's 22.6% fails, and
+        // after a year 35.1% passes.
+        var at30 = options
+        at30.minMargin = exact("0.3")
+        let strict = CardChecker.check(paths: [dir], options: at30).diagnostics.filter {
+            $0.rule?.id == "min-margin"
+        }
+        #expect(strict.count == 1)
+        #expect(strict.first?.message.contains("in year one (30% standard") == true)
+    }
+
+    /// The built binary: the JSON carries the storefront rows as exact strings, the table
+    /// names the storefront, and both say where the data comes from.
+    @Test func thePlansCommandShowsTheStorefronts() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try folder(tmp)
+        let json = try runMargin([
+            "plans", "--cards", dir, "--at", "2026-12-01", "--format", "json",
+        ])
+        #expect(json.status == 0)
+        #expect(json.stderr.isEmpty)
+        let parsed = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let card = try #require((parsed["cards"] as? [[String: Any]])?.first)
+        let rows = try #require(card["storefronts"] as? [[String: Any]])
+        let gbr = try #require(rows.first { ($0["program"] as? String) == "standard" })
+        #expect(gbr["territory"] as? String == "GBR")
+        #expect(gbr["taxExclusivePrice"] as? String == "3.325")
+        // A year: 12 × 0.90 = 10.80 in year one, 12 × 1.40 = 16.80 in a later year.
+        #expect(gbr["yearOneMargin"] as? String == "10.8")
+        #expect(gbr["laterYearMargin"] as? String == "16.8")
+        let one = try #require(gbr["yearOne"] as? [String: Any])
+        #expect(one["proceeds"] as? String == "2.33")
+        #expect(one["proceedsExact"] as? String == "2.3275")
+        #expect(one["margin"] as? String == "0.9")
+        let later = try #require(gbr["afterYearOne"] as? [String: Any])
+        #expect(later["program"] as? String == "subscription-after-one-year")
+        #expect(later["proceeds"] as? String == "2.83")
+        #expect((card["storefrontData"] as? [String: Any])?["on"] as? String == "2026-12-01")
+        let table = try runMargin(["plans", "--cards", dir, "--at", "2026-12-01"])
+        #expect(table.status == 0)
+        #expect(
+            table.stdout.contains(
+                "uk@1  uk.monthly  GBR        GBP        3.99  20.0%  standard        30% → 15%          2.33       0.90        22.6%            2.83          1.40           35.1%"
+            ))
+        #expect(table.stdout.contains("By currency, tax not removed"))
+        let csv = try runMargin(["plans", "--cards", dir, "--at", "2026-12-01", "--format", "csv"])
+        #expect(
+            csv.stdout.contains(
+                "uk@1,storefront-year-one,uk.monthly,P1M,GBP,3.99,1.43,standard,0.3,2.33,0.9,0.225563909774,,,,GBR,,,,"
+            ))
+    }
+
+    /// `margin report`'s storefront section covers the plans, on the storefront file's date.
+    @Test func theReportsStorefrontSectionCoversPlans() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try folder(tmp)
+        let repo = try CardRepository.load(paths: [dir])
+        let card = try #require(repo.card(reference: "uk@1"))
+        let md = try CardReport(
+            card: card, repository: repo, paths: ReportPaths(cardsDirectory: dir)
+        ).markdown()
+        #expect(md.contains("## Every storefront"))
+        #expect(md.contains("Subscriptions in every storefront"))
+        #expect(
+            md.contains(
+                "| uk@1 | uk.monthly | GBR | GBP | 3.99 | 20.0% | standard | 30% → 15% | 2.33 | 0.90 | 22.6% | 2.83 | 1.40 | 35.1% |"
+            ))
+    }
+
+    /// A dated tax change: Estonia's VAT 22% → 24% on 2025-08-21 (Apple's date), a EUR 4.99
+    /// plan whose worst case is EUR 1.43. The day before: 4.99 ÷ 1.22 × 0.70 = 2.8631 → 2.86,
+    /// margin 1.43; after a year × 0.85 = 3.4766 → 3.48, margin 2.05. The day of it:
+    /// 4.99 ÷ 1.24 × 0.70 = 2.8169 → 2.82, margin 1.39; after a year 3.4206 → 3.42, margin
+    /// 1.99. Germany (19%, unchanged) pays 4.99 ÷ 1.19 × 0.70 = 2.9353 → 2.94 on both days.
+    @Test func aDatedTaxChangeMovesThePlansMargin() throws {
+        let provider = """
+            {"kind": "provider", "id": "asr-sheet", "currency": "EUR", "reviewed": "2025-01-01", "source": "https://example.com",
+             "meters": [{"key": "audio", "unit": "second", "per": "3600", "price": "0.572"}]}
+            """
+        let card = PlanFixtures.card(
+            subscriptions: """
+                [{"productId": "eu.monthly", "group": "g", "period": "P1M", "credits": 3000,
+                  "prices": [{"currency": "EUR", "amount": "4.99"}]}]
+                """)
+        let storefronts = try String(contentsOfFile: Self.storefrontFile, encoding: .utf8)
+        let repo = try repository([
+            "t.json": card, "providers/asr.json": provider, "storefronts.json": storefronts,
+        ])
+        let plan = try #require(repo.cards.first)
+        func row(_ day: String, _ territory: String) throws -> PlanStorefrontRow {
+            let m = try PlanMargins(
+                card: plan, repository: repo, date: try #require(CalendarDate(day)),
+                program: .standard)
+            return try #require(m.storefrontRows.first { $0.storefront.territory == territory })
+        }
+        let before = try row("2025-08-20", "EST")
+        let after = try row("2025-08-21", "EST")
+        #expect(before.yearOne.proceeds.taxes.vat == exact("0.22"))
+        #expect(after.yearOne.proceeds.taxes.vat == exact("0.24"))
+        #expect(before.yearOne.proceeds.rounded.amount == exact("2.86"))
+        #expect(before.yearOne.margin.amount == exact("1.43"))
+        #expect(before.afterYearOne?.proceeds.rounded.amount == exact("3.48"))
+        #expect(before.afterYearOne?.margin.amount == exact("2.05"))
+        #expect(after.yearOne.proceeds.rounded.amount == exact("2.82"))
+        #expect(after.yearOne.margin.amount == exact("1.39"))
+        #expect(after.afterYearOne?.proceeds.rounded.amount == exact("3.42"))
+        #expect(after.afterYearOne?.margin.amount == exact("1.99"))
+        for day in ["2025-08-20", "2025-08-21"] {
+            #expect(try row(day, "DEU").yearOne.proceeds.rounded.amount == exact("2.94"))
+        }
+        // Every EUR storefront of the data, each once for the one program asked for.
+        let m = try PlanMargins(
+            card: plan, repository: repo, date: try #require(CalendarDate("2025-08-21")),
+            program: .standard)
+        #expect(m.storefrontRows.count == 25)
+        // The EU alternative terms exist only in the EU's storefronts (17% + 3% → 10% + 3%):
+        // none for Montenegro, which prices in EUR outside the EU.
+        let eu = try PlanMargins(
+            card: plan, repository: repo, date: try #require(CalendarDate("2025-08-21")),
+            program: .euAlternative)
+        #expect(eu.storefrontRows.allSatisfy { $0.laterProgram == .euAlternativeReduced })
+        #expect(!eu.storefrontRows.contains { $0.storefront.territory == "MNE" })
+        let deu = try #require(eu.storefrontRows.first { $0.storefront.territory == "DEU" })
+        // 4.99 ÷ 1.19 × 0.80 = 3.3546 → 3.35; after a year × 0.87 = 3.6481 → 3.65.
+        #expect(deu.yearOne.proceeds.rounded.amount == exact("3.35"))
+        #expect(deu.afterYearOne?.proceeds.rounded.amount == exact("3.65"))
+    }
+    /// Which storefronts a plan price reaches: a generic price every storefront of its
+    /// currency but those the plan prices on their own (EUR 2.99: 24 of the 25 EUR
+    /// storefronts; FRA takes its EUR 2.49), and none that Apple's file gives (CHN, USA: Apple's
+    /// figures there). France keeps its 3% DST: 2.49 ÷ 1.2 = 2.075 × 0.70 = 1.4525 − 0.06225
+    /// = 1.39025 → 1.39.
+    @Test func whichStorefrontsAPlanPriceReaches() throws {
+        var files = PlanTrustFixtures.files
+        files["storefronts.json"] = try String(contentsOfFile: Self.storefrontFile, encoding: .utf8)
+        let repo = try repository(files)
+        let card = try #require(repo.cards.first)
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        try tmp.write(
+            "p.json",
+            PlanTrustFixtures.applePoints([
+                .init(
+                    territory: "CHN", currency: "CNY", price: "30", proceeds: "21", year2: "25.5"),
+                .init(
+                    territory: "USA", currency: "USD", price: "4.99", proceeds: "3.49",
+                    year2: "4.24"),
+            ]))
+        let lists = try ApplePriceList.load([("p", "\(tmp.path)/p.json")])
+        let m = try PlanMargins(
+            card: card, repository: repo, priceLists: lists,
+            date: try #require(CalendarDate("2026-12-01")), program: .standard)
+        let byCurrency = Dictionary(grouping: m.storefrontRows) { $0.price.price.currency.code }
+        #expect(byCurrency["CNY"] == nil)
+        #expect(byCurrency["USD"]?.count == 108)
+        #expect(byCurrency["USD"]?.contains { $0.storefront.territory == "USA" } == false)
+        #expect(m.appleRows.map(\.point.territory).sorted() == ["CHN", "USA"])
+        let eur = try #require(byCurrency["EUR"])
+        #expect(eur.count == 25)
+        let fra = eur.filter { $0.storefront.territory == "FRA" }
+        #expect(fra.count == 1)
+        #expect(fra.first?.price.price.amount == exact("2.49"))
+        #expect(fra.first?.yearOne.proceeds.exact.amount == exact("1.39025"))
+        #expect(fra.first?.yearOne.proceeds.rounded.amount == exact("1.39"))
+        #expect(fra.first?.taxPhrase == "20.0% VAT removed, 3.0% DST")
+        #expect(eur.filter { $0.price.price.amount == exact("2.99") }.count == 24)
+    }
+}
