@@ -34,21 +34,3 @@ public struct PlanRequest: Sendable {
         return PlanReport(all)
     }
 }
-
-/// What `margin plans` prints, and the warnings of every card.
-public struct PlanReport: RenderableReport, Sendable {
-    public let cards: [PlanMargins]
-
-    public init(_ cards: [PlanMargins]) {
-        self.cards = cards
-    }
-
-    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
-
-    public func renderTable(bold: Bool) -> String {
-        PlanMargins.render(cards, format: .table, bold: bold)
-    }
-    public func renderJSON() -> String { PlanMargins.render(cards, format: .json) }
-    public func renderCSV() -> String { PlanMargins.render(cards, format: .csv) }
-    public func renderMarkdown() -> String { PlanMargins.render(cards, format: .markdown) }
-}

@@ -62,27 +62,6 @@ public struct StorefrontRequest: Sendable {
     }
 }
 
-/// What `margin storefronts` prints, and the cross-check warnings of every card.
-public struct StorefrontReport: RenderableReport, Sendable {
-    public let cards: [StorefrontMargins]
-
-    public init(_ cards: [StorefrontMargins]) {
-        self.cards = cards
-    }
-
-    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
-
-    /// 1 when any card's rows hold an error finding (a price that cannot be margined).
-    public var exitCode: Int32 { cards.map(\.exitCode).max() ?? 0 }
-
-    public func renderTable(bold: Bool) -> String {
-        StorefrontMargins.render(cards, format: .table, bold: bold)
-    }
-    public func renderJSON() -> String { StorefrontMargins.render(cards, format: .json) }
-    public func renderCSV() -> String { StorefrontMargins.render(cards, format: .csv) }
-    public func renderMarkdown() -> String { StorefrontMargins.render(cards, format: .markdown) }
-}
-
 extension ApplePriceList {
     /// Apple's files of `--price-points`, each bound to a product id in `products` (the
     /// `what` of `cards`: "pack", "subscription"). A file that cannot be read, or that is
