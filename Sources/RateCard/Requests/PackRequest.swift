@@ -24,17 +24,11 @@ public struct PackRequest: Sendable {
     public func run() throws -> PackReport {
         let (repo, cards) = try self.cards.load()
         let fx = repo.fx.overriding(with: fxOverrides)
-        var all: [PackMargins] = []
-        for card in cards {
-            do {
-                all.append(
-                    try PackMargins(
-                        card: card, repository: repo, fx: fx, rates: commissionRates,
-                        taxRates: taxRates))
-            } catch {
-                throw WorstCaseFailure(error, card: card)
-            }
-        }
-        return PackReport(all)
+        return PackReport(
+            try WorstCaseFailure.each(cards) { card throws(WorstCaseError) in
+                try PackMargins(
+                    card: card, repository: repo, fx: fx, rates: commissionRates,
+                    taxRates: taxRates)
+            })
     }
 }

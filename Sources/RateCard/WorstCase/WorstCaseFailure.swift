@@ -25,3 +25,17 @@ public struct WorstCaseFailure: DiagnosedError, Sendable, Hashable, CustomString
 
     public var description: String { diagnostics.map(\.rendered).joined(separator: "\n") }
 }
+
+extension WorstCaseFailure {
+    /// `body` for every card in order; the first card whose worst case cannot be computed
+    /// ends it as that card's failure. The loop of every command that prices cards.
+    static func each<T>(_ cards: [RateCard], _ body: (RateCard) throws(WorstCaseError) -> T)
+        throws(WorstCaseFailure) -> [T]
+    {
+        var all: [T] = []
+        for card in cards {
+            do { all.append(try body(card)) } catch { throw WorstCaseFailure(error, card: card) }
+        }
+        return all
+    }
+}
