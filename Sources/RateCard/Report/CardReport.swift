@@ -81,28 +81,28 @@ struct ReportPaths: Sendable, Hashable {
 }
 
 /// Why a report could not be generated.
-public enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
     /// A card's worst case cannot be computed: its findings, as every command gives them.
     case worstCase(WorstCaseFailure)
     case chart(card: String, path: String, MarginChartError)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .worstCase(let f): f.description
         case .chart(let card, _, let e): "\(card): \(e)"
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .worstCase(let f): f.diagnostics
         case .chart(_, let path, _): [Diagnostic(path: path, message: description)]
         }
     }
 
-    public var summary: String? { nil }
+    var summary: String? { nil }
 
-    public var failureClass: FailureClass {
+    var failureClass: FailureClass {
         switch self {
         case .worstCase(let f): f.failureClass
         case .chart: .unreadable

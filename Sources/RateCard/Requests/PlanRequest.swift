@@ -2,7 +2,7 @@
 /// by subscription year, with offers and the free tier; from Apple's proceeds in each
 /// territory too where files are given.
 public struct PlanRequest: Sendable {
-    public var selection: PricedSelection
+    var selection: PricedSelection
 
     public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
         selection = PricedSelection(cards: cards, fxOverrides: fxOverrides, arguments: arguments)

@@ -1,12 +1,12 @@
 /// What `plans` and `storefronts` price, and with what: the selected cards, the `--fx`
 /// rates, and Apple's price-point files with the day and the program (`--price-points`,
 /// `--at`, `--program`).
-public struct PricedSelection: Sendable {
-    public var cards: CardSelection
-    public var fxOverrides: [FXRate]
-    public var arguments: StorefrontArguments
+struct PricedSelection: Sendable {
+    var cards: CardSelection
+    var fxOverrides: [FXRate]
+    var arguments: StorefrontArguments
 
-    public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
+    init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
         self.cards = cards
         self.fxOverrides = fxOverrides
         self.arguments = arguments

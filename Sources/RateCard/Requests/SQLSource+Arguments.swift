@@ -1,7 +1,7 @@
 extension SQLSource {
     /// Where a query reads the entries: `--table NAME` (text or typed columns,
     /// `--sql-columns`), or the FILE… and URI… operands in their `--input-format`.
-    public init(arguments args: ParsedArguments) throws {
+    init(arguments args: ParsedArguments) throws {
         let columns = try args.choice("sql-columns", default: SQLColumns.text)
         let format =
             args.value("input-format") == nil

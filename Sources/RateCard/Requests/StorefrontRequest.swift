@@ -1,7 +1,7 @@
 /// `margin storefronts`: every pack of the selected cards in every App Store storefront,
 /// from Apple's price points where files are given, else modelled from the storefront data.
 public struct StorefrontRequest: Sendable {
-    public var selection: PricedSelection
+    var selection: PricedSelection
 
     public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
         selection = PricedSelection(cards: cards, fxOverrides: fxOverrides, arguments: arguments)

@@ -7,14 +7,14 @@
 /// magnitude), and no time-zone function at all: instants are computed from the RFC 3339
 /// text by integer arithmetic, so the session's time zone and the engine's timestamp
 /// precision (microseconds in three of them) cannot change a result.
-public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
+enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     case duckdb
     case clickhouse
     case spark
     case postgres
 
     /// "one of: duckdb, clickhouse, spark, postgres"
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The dialect `text` names, given to `--option`; any other word is bad usage.
     static func parse(option: String, _ text: String) throws(UsageError) -> SQLDialect {

@@ -196,9 +196,9 @@ extension StorefrontMargins {
 
 /// What `margin storefronts` prints, and the cross-check warnings of every card.
 public struct StorefrontReport: RenderableReport, Sendable {
-    public let cards: [StorefrontMargins]
+    let cards: [StorefrontMargins]
 
-    public init(_ cards: [StorefrontMargins]) {
+    init(_ cards: [StorefrontMargins]) {
         self.cards = cards
     }
 

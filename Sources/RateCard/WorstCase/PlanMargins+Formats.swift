@@ -450,9 +450,9 @@ extension PlanMargins {
 
 /// What `margin plans` prints, and the warnings of every card.
 public struct PlanReport: RenderableReport, Sendable {
-    public let cards: [PlanMargins]
+    let cards: [PlanMargins]
 
-    public init(_ cards: [PlanMargins]) {
+    init(_ cards: [PlanMargins]) {
         self.cards = cards
     }
 
