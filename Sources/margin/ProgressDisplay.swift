@@ -5,7 +5,7 @@ import RateCard
 /// entries per second and the time left, redrawn four times a second on standard error
 /// and cleared at the end. Only on a terminal (never on a pipe or in a file), never under
 /// `NO_COLOR` or `--quiet`, never on standard output.
-final class ProgressDisplay: @unchecked Sendable {
+final class ProgressDisplay {
     /// Whether a run shows progress: standard error is a terminal (not `TERM=dumb`),
     /// `NO_COLOR` is unset or empty, and `--quiet` was not given.
     static func isWanted(stderrIsTerminal: Bool, environment: [String: String], quiet: Bool) -> Bool

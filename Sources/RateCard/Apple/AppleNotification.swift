@@ -6,7 +6,7 @@
 /// transaction carries `revocationDate`), `REFUND_REVERSED` (the refund was undone) and
 /// `CONSUMPTION_REQUEST` (the customer asked for a refund that Apple has not yet decided).
 /// Every other type is read and counted, and changes nothing.
-public struct AppleNotification: Sendable, Hashable {
+struct AppleNotification: Sendable, Hashable {
     let notificationType: String
     let subtype: String?
     let notificationUUID: String?

@@ -2,8 +2,8 @@
 /// line and column and naming the field (`sales.txt:4:37: error: Units: "1.5" is not a
 /// whole number of units`). Exit 2: a reconciliation over records read in part would
 /// report purchases as missing that were only unreadable.
-public struct AppleRecordError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
-    public let diagnostics: [Diagnostic]
+struct AppleRecordError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+    let diagnostics: [Diagnostic]
 
     init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics.sorted()
@@ -16,23 +16,23 @@ public struct AppleRecordError: DiagnosedError, Sendable, Hashable, CustomString
         ])
     }
 
-    public var summary: String? {
+    var summary: String? {
         let n = diagnostics.count
         return "\(n) problem\(n == 1 ? "" : "s") in Apple's records"
     }
 
-    public var failureClass: FailureClass { .unreadable }
+    var failureClass: FailureClass { .unreadable }
 
-    public var description: String {
+    var description: String {
         (diagnostics.map(\.rendered) + (summary.map { [$0] } ?? [])).joined(separator: "\n")
     }
 }
 
 /// Where one Apple record was read: the file, and the line and column it starts at.
-public struct ApplePlace: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let path: String
-    public let line: Int
-    public let column: Int
+struct ApplePlace: Sendable, Hashable, Comparable, CustomStringConvertible {
+    let path: String
+    let line: Int
+    let column: Int
 
     init(path: String, line: Int, column: Int = 1) {
         self.path = path
@@ -40,9 +40,9 @@ public struct ApplePlace: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.column = column
     }
 
-    public var description: String { "\(path):\(line)" }
+    var description: String { "\(path):\(line)" }
 
-    public static func < (a: ApplePlace, b: ApplePlace) -> Bool {
+    static func < (a: ApplePlace, b: ApplePlace) -> Bool {
         (a.path, a.line, a.column) < (b.path, b.line, b.column)
     }
 }

@@ -6,9 +6,9 @@
 /// price of 4.99 is 4990) and must be a whole number. Apple says these prices are not for
 /// revenue (App Store Connect's reports are the record), so a reconciliation uses them only
 /// to compare with the card; money earned comes from the sales and financial reports.
-public struct AppleTransaction: Sendable, Hashable {
+struct AppleTransaction: Sendable, Hashable {
     /// Apple's `environment`.
-    public enum Environment: String, Sendable, Hashable, CaseIterable {
+    enum Environment: String, Sendable, Hashable, CaseIterable {
         case production = "Production"
         case sandbox = "Sandbox"
         case xcode = "Xcode"

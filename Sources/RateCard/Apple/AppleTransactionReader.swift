@@ -1,11 +1,11 @@
 /// Everything read from the `--transactions` files.
-public struct AppleRecords: Sendable, Hashable {
-    public internal(set) var transactions: [AppleTransaction] = []
-    public internal(set) var notifications: [AppleNotification] = []
+struct AppleRecords: Sendable, Hashable {
+    internal(set) var transactions: [AppleTransaction] = []
+    internal(set) var notifications: [AppleNotification] = []
     /// Get Transaction History pages read (each up to 20 transactions).
-    public internal(set) var historyPages = 0
+    internal(set) var historyPages = 0
 
-    public init() {}
+    init() {}
 }
 
 /// Reads App Store transactions in every shape Apple publishes them, one file at a time:
@@ -19,8 +19,8 @@ public struct AppleRecords: Sendable, Hashable {
 /// - signed JWS strings alone on a line (bare or in JSON quotes).
 ///
 /// A JWS's payload is decoded and its signature is **not** verified (`JWSPayload`).
-public enum AppleTransactionReader {
-    public static func read(paths: [String]) throws(AppleRecordError) -> AppleRecords {
+enum AppleTransactionReader {
+    static func read(paths: [String]) throws(AppleRecordError) -> AppleRecords {
         var records = AppleRecords()
         var all: [Diagnostic] = []
         for path in paths {

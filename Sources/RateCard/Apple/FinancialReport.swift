@@ -7,8 +7,8 @@
 /// `Partner Share` is the proceeds per unit (always positive); `Extended Partner Share` is
 /// `Quantity × Partner Share` and negative on returns (`Sale or Return` `R`). A row where
 /// that product does not hold is an error: the report is not what Apple wrote.
-public struct FinancialReport: Sendable, Hashable {
-    public struct Row: Sendable, Hashable {
+struct FinancialReport: Sendable, Hashable {
+    struct Row: Sendable, Hashable {
         let start: CalendarDate
         let end: CalendarDate
         /// The product id (`Vendor Identifier`).
@@ -23,8 +23,8 @@ public struct FinancialReport: Sendable, Hashable {
         let place: ApplePlace
     }
 
-    public let path: String
-    public let rows: [Row]
+    let path: String
+    let rows: [Row]
 
     static let required = [
         "Start Date", "End Date", "Vendor Identifier", "Quantity", "Partner Share",
@@ -33,7 +33,7 @@ public struct FinancialReport: Sendable, Hashable {
     ]
 
     /// Reads the report at `path`; `products` as for `SummarySalesReport.read`.
-    public static func read(path: String, products: Set<String>) throws(AppleRecordError)
+    static func read(path: String, products: Set<String>) throws(AppleRecordError)
         -> FinancialReport
     {
         let bytes: [UInt8]

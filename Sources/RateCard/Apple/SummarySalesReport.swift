@@ -7,8 +7,8 @@
 /// figures are Apple's estimates (the financial reports are final). Only in-app purchase
 /// rows (`Product Type Identifier` `IA1`, `IA9`, `IAY`, `IAC`, `FI1`) are read; app
 /// downloads and updates are counted and skipped.
-public struct SummarySalesReport: Sendable, Hashable {
-    public struct Row: Sendable, Hashable {
+struct SummarySalesReport: Sendable, Hashable {
+    struct Row: Sendable, Hashable {
         /// The product id (`SKU` is the product id for in-app purchases).
         let sku: String
         let productType: String
@@ -32,10 +32,10 @@ public struct SummarySalesReport: Sendable, Hashable {
         }
     }
 
-    public let path: String
-    public let rows: [Row]
+    let path: String
+    let rows: [Row]
     /// Rows that are not in-app purchases (downloads, updates, bundles).
-    public let otherRows: Int
+    let otherRows: Int
 
     static let required = [
         "Provider", "SKU", "Product Type Identifier", "Units", "Developer Proceeds", "Begin Date",
@@ -46,7 +46,7 @@ public struct SummarySalesReport: Sendable, Hashable {
 
     /// Reads the report at `path`. `products` are the product ids of the card family: an
     /// in-app row of another product is an error (give the report of this app only).
-    public static func read(path: String, products: Set<String>) throws(AppleRecordError)
+    static func read(path: String, products: Set<String>) throws(AppleRecordError)
         -> SummarySalesReport
     {
         let bytes: [UInt8]

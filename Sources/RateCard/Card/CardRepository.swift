@@ -2,13 +2,13 @@ import Foundation
 
 /// Everything in a rate-card folder: cards of every version, provider sheets, FX rates and
 /// commission rates, cross-checked against each other.
-public struct CardRepository: Sendable {
-    public let cards: [RateCard]
+struct CardRepository: Sendable {
+    let cards: [RateCard]
     let providers: [String: ProviderSheet]
-    public let fx: FXTable
+    let fx: FXTable
     let commission: CommissionSchedule
     /// The storefront data file (`"kind": "storefronts"`), when the folder has one.
-    public let storefronts: StorefrontTable?
+    let storefronts: StorefrontTable?
     /// Every file that was read, sorted.
     let files: [String]
 
@@ -26,7 +26,7 @@ public struct CardRepository: Sendable {
 
     /// Reads every `*.json` file under `paths` (files or folders, recursively), in sorted
     /// order, collecting every problem of every file before throwing.
-    public static func load(paths: [String]) throws(Diagnostics) -> CardRepository {
+    static func load(paths: [String]) throws(Diagnostics) -> CardRepository {
         var problems: [Diagnostic] = []
         let files = CardChecker.enumerate(paths, problems: &problems)
         var loaded: [(String, CardFile)] = []
@@ -168,7 +168,7 @@ public struct CardRepository: Sendable {
     var cardIDs: [String] { Array(Set(cards.map(\.id))).sorted() }
 
     /// The newest version of each family.
-    public var newestCards: [RateCard] {
+    var newestCards: [RateCard] {
         cardIDs.compactMap { versions(of: $0).last }
     }
 
@@ -179,7 +179,7 @@ public struct CardRepository: Sendable {
     }
 
     /// A card by `id` (newest version) or `id@version`.
-    public func card(reference: String) -> RateCard? {
+    func card(reference: String) -> RateCard? {
         let parts = reference.split(separator: "@", maxSplits: 1).map(String.init)
         if parts.count == 2 {
             guard let v = Int(parts[1]) else { return nil }

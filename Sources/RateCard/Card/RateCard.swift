@@ -2,7 +2,7 @@
 /// away, and which store products sell credits.
 ///
 /// A published version never changes; a change is a new version with a later effective time.
-public struct RateCard: Sendable, Hashable {
+struct RateCard: Sendable, Hashable {
     /// The card family, e.g. "osg". Versions of one family share feature keys.
     let id: String
     let version: Int
@@ -14,16 +14,16 @@ public struct RateCard: Sendable, Hashable {
     /// Feature keys of earlier versions that are deliberately no longer offered.
     let retired: [RetiredFeature]
     let grants: [Grant]
-    public let packs: [Pack]
+    let packs: [Pack]
     /// Auto-renewable subscription products.
-    public let subscriptions: [SubscriptionPlan]
+    let subscriptions: [SubscriptionPlan]
     /// What a user who pays nothing may use, when the card says.
     let freeTier: FreeTier?
     /// Things a reader must know are not final (e.g. "every price is a placeholder").
     let placeholders: [String]
     let notes: [String]
     /// Where the card was read from, and where its parts are, for diagnostics.
-    public let source: SourceFile
+    let source: SourceFile
     /// The App Store commission program the card's packs are sold under, when it says
     /// (`"storeProgram": "small-business"`); `margin storefronts --program` overrides it.
     var storeProgram: StoreProgram? = nil
@@ -32,15 +32,15 @@ public struct RateCard: Sendable, Hashable {
     var creditExpiry: CreditExpiry? = nil
 
     /// "osg@10"
-    public var reference: String { "\(id)@\(version)" }
+    var reference: String { "\(id)@\(version)" }
 
-    public func feature(_ key: String) -> Feature? { features.first { $0.key == key } }
+    func feature(_ key: String) -> Feature? { features.first { $0.key == key } }
 }
 
 /// Where a value was read from.
-public struct SourceFile: Sendable, Hashable {
-    public let path: String
-    public let location: SourceLocation
+struct SourceFile: Sendable, Hashable {
+    let path: String
+    let location: SourceLocation
 
     init(path: String, location: SourceLocation = .start) {
         self.path = path
@@ -61,20 +61,20 @@ struct CreditUnit: Sendable, Hashable {
 }
 
 /// A feature that is charged for, under a stable key.
-public struct Feature: Sendable, Hashable {
+struct Feature: Sendable, Hashable {
     /// Never renamed, never display text: ledgers refer to features by this key.
     let key: String
     let name: String
-    public let dimensions: [Dimension]
+    let dimensions: [Dimension]
     let placeholder: Bool
     let location: SourceLocation
     let keyLocation: SourceLocation
 }
 
 /// One metered dimension of a feature: `credits` per `per` units, rounded by `rounding`.
-public struct Dimension: Sendable, Hashable {
+struct Dimension: Sendable, Hashable {
     /// The quantity key in ledger entries, e.g. "second", "inputTokens".
-    public let name: String
+    let name: String
     let unit: MeterUnit
     /// Credits charged per interval.
     let credits: Int128
@@ -82,7 +82,7 @@ public struct Dimension: Sendable, Hashable {
     let per: Int128
     let rounding: ChargeRounding
     let cost: CostBinding
-    public let location: SourceLocation
+    let location: SourceLocation
     let creditsLocation: SourceLocation
 }
 
@@ -121,8 +121,8 @@ struct Grant: Sendable, Hashable {
 }
 
 /// A store product that adds credits.
-public struct Pack: Sendable, Hashable {
-    public let productId: String
+struct Pack: Sendable, Hashable {
+    let productId: String
     let type: String
     let credits: Int128
     let prices: [PackPrice]

@@ -5,9 +5,9 @@
 /// dimensions (600 minutes of speech recognition a day) and allowances (usage free of
 /// charge before credits are charged). The worst case of a period uses all of them in
 /// full, in the costliest way (`PlanWorstCase`).
-public struct SubscriptionPlan: Sendable, Hashable {
+struct SubscriptionPlan: Sendable, Hashable {
     /// The App Store product id.
-    public let productId: String
+    let productId: String
     /// The subscription group: the StoreKit group's reference name.
     let group: String
     /// The renewal period (`recurringSubscriptionPeriod`): P1W, P1M, P2M, P3M, P6M, P1Y.
@@ -33,7 +33,7 @@ public struct SubscriptionPlan: Sendable, Hashable {
 /// a quota is a whole number of intervals.
 struct UsageLimit: Sendable, Hashable {
     /// "quota" or "allowance": how a plan names it.
-    enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
         case quota, allowance
 
         /// "a quota", "an allowance"

@@ -105,7 +105,7 @@ public enum CardChecker {
     }
 
     /// Checks every `*.json` file under `paths` (files or folders, recursively).
-    public static func check(paths: [String], options: Options = Options()) -> CheckReport {
+    static func check(paths: [String], options: Options = Options()) -> CheckReport {
         var findings: [Diagnostic] = []
         var problems: [Diagnostic] = []
         let files = enumerate(paths, problems: &problems)

@@ -117,7 +117,7 @@ public struct ParsedArguments: Sendable, Hashable {
 
 /// Bad usage: exit 2 with this message.
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let message: String
+    let message: String
 
     public init(_ message: String) {
         self.message = message

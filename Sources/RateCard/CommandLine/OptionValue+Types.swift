@@ -20,9 +20,9 @@ extension FXRate: OptionValue {
 
 /// `--tax GBP=0.20`: a sales tax removed from tax-inclusive prices in a currency.
 public struct SalesTaxRate: OptionValue, Hashable {
-    public let currency: Currency
+    let currency: Currency
     /// From 0 to below 1.
-    public let rate: Exact
+    let rate: Exact
 
     public static let expected = "CUR=RATE with an ISO 4217 code, e.g. GBP=0.20"
 
@@ -94,12 +94,12 @@ extension Money: OptionValue {
 }
 
 /// `--memory 256M`: bytes, or a number with K, M, G or T (powers of 1024; `B`, `iB` allowed).
-public struct ByteSize: OptionValue, Hashable {
-    public let bytes: Int
+struct ByteSize: OptionValue, Hashable {
+    let bytes: Int
 
-    public static let expected = "a size such as 256M or 2G"
+    static let expected = "a size such as 256M or 2G"
 
-    public init(optionText text: String) throws(OptionValueProblem) {
+    init(optionText text: String) throws(OptionValueProblem) {
         let units: [Character: Int] = ["K": 10, "M": 20, "G": 30, "T": 40]
         var digits = Substring(text.uppercased())
         if digits.hasSuffix("B") || digits.hasSuffix("IB") {

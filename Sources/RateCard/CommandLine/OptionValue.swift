@@ -11,14 +11,14 @@ public protocol OptionValue: Sendable {
 
 /// Why an option's text is not a value: a reason more precise than "expected …", or none.
 public struct OptionValueProblem: Error, Sendable, Hashable {
-    public let reason: String?
+    let reason: String?
 
-    public init(_ reason: String? = nil) {
+    init(_ reason: String? = nil) {
         self.reason = reason
     }
 
     /// The text is not of the expected shape at all.
-    public static let unexpected = OptionValueProblem()
+    static let unexpected = OptionValueProblem()
 }
 
 extension ParsedArguments {
@@ -38,7 +38,7 @@ extension ParsedArguments {
 
 extension OptionValue {
     /// `text`, given to `--option`, as a value; otherwise the one message.
-    public static func parse(option: String, _ text: String) throws(UsageError) -> Self {
+    static func parse(option: String, _ text: String) throws(UsageError) -> Self {
         do {
             return try Self(optionText: text)
         } catch {

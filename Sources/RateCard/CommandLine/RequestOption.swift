@@ -7,7 +7,7 @@ public struct RequestOption<Request>: Sendable {
     /// command reads itself (`--format`, `--quiet`) or that another option's reader uses.
     let apply: @Sendable (inout Request, ParsedArguments) throws -> Void
 
-    public init(
+    init(
         _ option: ArgumentParser.Option,
         apply: @escaping @Sendable (inout Request, ParsedArguments) throws -> Void = { _, _ in }
     ) {
@@ -16,7 +16,7 @@ public struct RequestOption<Request>: Sendable {
     }
 
     /// `--name VALUE`, a value that parses itself (`OptionValue`), into `field`.
-    public static func value<T: OptionValue>(
+    static func value<T: OptionValue>(
         _ name: String, _ placeholder: String, help: String,
         _ field: WritableKeyPath<Request, T?> & Sendable
     ) -> Self {
@@ -26,7 +26,7 @@ public struct RequestOption<Request>: Sendable {
     }
 
     /// `--name TEXT`, taken as it is, into `field`.
-    public static func text(
+    static func text(
         _ name: String, _ placeholder: String, help: String,
         _ field: WritableKeyPath<Request, String?> & Sendable
     ) -> Self {
@@ -36,7 +36,7 @@ public struct RequestOption<Request>: Sendable {
     }
 
     /// `--name`, a flag, into `field`.
-    public static func flag(
+    static func flag(
         _ name: String, help: String, _ field: WritableKeyPath<Request, Bool> & Sendable
     ) -> Self {
         Self(.init(name, help: help)) { request, args in request[keyPath: field] = args.flag(name) }
@@ -45,7 +45,7 @@ public struct RequestOption<Request>: Sendable {
 
 extension ArgumentParser {
     /// The parser of a command whose options are `options`, in their order.
-    public init<Request>(_ options: [RequestOption<Request>]) {
+    init<Request>(_ options: [RequestOption<Request>]) {
         self.init(options.map(\.option))
     }
 }

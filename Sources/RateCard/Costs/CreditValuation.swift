@@ -1,9 +1,9 @@
 /// What one credit is worth in money, for a profit and loss: either a rate the user states,
 /// or conservatively the lowest per-credit proceeds of any pack of the card after the
 /// highest commission rate (the least a credit can have brought in).
-public struct CreditValuation: Sendable, Hashable {
+struct CreditValuation: Sendable, Hashable {
     /// Money per credit, exact.
-    public let perCredit: Money
+    let perCredit: Money
     /// How the value was chosen, for the report ("stated: …" or "lowest per-credit …").
     let basis: String
     /// True when the user gave the rate.

@@ -1,5 +1,5 @@
 /// Dated exchange rates: `1 base = rate quote`.
-public struct FXTable: Sendable, Hashable {
+struct FXTable: Sendable, Hashable {
     let date: CalendarDate?
     let sourceNote: String
     let placeholder: Bool
@@ -12,7 +12,7 @@ public struct FXTable: Sendable, Hashable {
         source: SourceFile(path: "(none)"))
 
     /// This table with `overrides` replacing any rate for the same pair (either direction).
-    public func overriding(with overrides: [FXRate]) -> FXTable {
+    func overriding(with overrides: [FXRate]) -> FXTable {
         var kept = rates.filter { r in
             !overrides.contains {
                 ($0.base == r.base && $0.quote == r.quote)
@@ -73,7 +73,7 @@ public struct FXRate: Sendable, Hashable {
     /// the command line and never to the file (nor to the file's placeholder status).
     let fromCommandLine: Bool
 
-    public init(
+    init(
         base: Currency, quote: Currency, rate: Exact, location: SourceLocation? = nil,
         fromCommandLine: Bool = false
     ) {

@@ -27,12 +27,12 @@ public protocol DiagnosedError: Error {
 
 /// A run that cannot give its result: the findings, a closing message and how it ends. The
 /// general `DiagnosedError` for code that has no error type of its own.
-public struct RunFailure: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
-    public let diagnostics: [Diagnostic]
-    public let summary: String?
-    public let failureClass: FailureClass
+struct RunFailure: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+    let diagnostics: [Diagnostic]
+    let summary: String?
+    let failureClass: FailureClass
 
-    public init(
+    init(
         _ diagnostics: [Diagnostic] = [], message: String? = nil,
         failureClass: FailureClass = .unreadable
     ) {
@@ -41,17 +41,17 @@ public struct RunFailure: DiagnosedError, Sendable, Hashable, CustomStringConver
         self.failureClass = failureClass
     }
 
-    public init(_ message: String, failureClass: FailureClass = .unreadable) {
+    init(_ message: String, failureClass: FailureClass = .unreadable) {
         self.init([], message: message, failureClass: failureClass)
     }
 
     /// The problems of loading `what` ("the rate-card files"), counted in the message.
-    public static func problems(_ items: [Diagnostic], in what: String) -> RunFailure {
+    static func problems(_ items: [Diagnostic], in what: String) -> RunFailure {
         RunFailure(
             items, message: "\(items.count) problem\(items.count == 1 ? "" : "s") in \(what)")
     }
 
-    public var description: String {
+    var description: String {
         (diagnostics.map(\.rendered) + (summary.map { [$0] } ?? [])).joined(separator: "\n")
     }
 }
@@ -63,32 +63,32 @@ extension UsageError: DiagnosedError {
 }
 
 extension Diagnostics: DiagnosedError {
-    public var diagnostics: [Diagnostic] { items }
-    public var summary: String? { nil }
-    public var failureClass: FailureClass { .unreadable }
+    var diagnostics: [Diagnostic] { items }
+    var summary: String? { nil }
+    var failureClass: FailureClass { .unreadable }
 }
 
 extension PnLError: DiagnosedError {
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         if case .diagnostics(let items) = self { return items }
         return []
     }
-    public var summary: String? {
+    var summary: String? {
         switch self {
         case .usage(let m), .valuation(let m): m
         case .diagnostics: nil
         }
     }
-    public var failureClass: FailureClass {
+    var failureClass: FailureClass {
         if case .usage = self { return .usage }
         return .unreadable
     }
 }
 
 extension SQLCompileError: DiagnosedError {
-    public var diagnostics: [Diagnostic] { [] }
-    public var summary: String? { description }
-    public var failureClass: FailureClass {
+    var diagnostics: [Diagnostic] { [] }
+    var summary: String? { description }
+    var failureClass: FailureClass {
         if case .usage = self { return .usage }
         return .unreadable
     }

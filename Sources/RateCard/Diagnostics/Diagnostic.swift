@@ -25,7 +25,7 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
     /// The rule it reports (printed as `[price-step]`), or nil for load errors.
     public let rule: DiagnosticRule?
 
-    public init(
+    init(
         path: String, location: SourceLocation = .start, severity: Severity = .error,
         message: String, rule: DiagnosticRule? = nil
     ) {
@@ -55,8 +55,8 @@ extension Diagnostic: CustomStringConvertible {
 }
 
 /// Several findings at once: loading collects every problem in a file before it stops.
-public struct Diagnostics: Error, Sendable, Hashable {
-    public let items: [Diagnostic]
+struct Diagnostics: Error, Sendable, Hashable {
+    let items: [Diagnostic]
 
     init(_ items: [Diagnostic]) {
         self.items = items.sorted()
@@ -64,5 +64,5 @@ public struct Diagnostics: Error, Sendable, Hashable {
 }
 
 extension Diagnostics: CustomStringConvertible {
-    public var description: String { items.map(\.rendered).joined(separator: "\n") }
+    var description: String { items.map(\.rendered).joined(separator: "\n") }
 }

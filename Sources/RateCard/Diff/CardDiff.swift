@@ -58,7 +58,7 @@ public struct CardDiff: Sendable, Hashable {
 
     /// A feature key that appeared, or left.
     struct FeatureChange: Sendable, Hashable {
-        enum Kind: String, Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
             case added
             /// Dropped and listed in the new version's `retired`.
             case retired
@@ -169,7 +169,7 @@ public struct CardDiff: Sendable, Hashable {
     /// Compares `old` with `new`, both priced against `repository`'s providers and
     /// commission, with `fx` (default: the repository's) and `rates` (default: the
     /// commission schedule on each card's effective date).
-    public init(
+    init(
         old: RateCard, new: RateCard, repository: CardRepository, fx: FXTable? = nil,
         rates: [Exact]? = nil
     ) throws(WorstCaseFailure) {

@@ -7,7 +7,7 @@ extension CardRepository {
     /// A card file inside the repository's folder is the card loaded from it. One outside
     /// is read on its own and priced against the repository's provider sheets, so an
     /// edited copy can be compared with the published version of the same `id@version`.
-    public func card(operand: String) throws(Diagnostics) -> RateCard {
+    func card(operand: String) throws(Diagnostics) -> RateCard {
         guard operand.hasSuffix(".json") else {
             if let c = card(reference: operand) { return c }
             let known = cards.map(\.reference).joined(separator: ", ")

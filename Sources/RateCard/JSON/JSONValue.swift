@@ -3,12 +3,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable {
     public let line: Int
     public let column: Int
 
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    public static let start = SourceLocation(line: 1, column: 1)
+    static let start = SourceLocation(line: 1, column: 1)
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
@@ -19,18 +14,18 @@ public struct SourceLocation: Sendable, Hashable, Comparable {
 ///
 /// Numbers keep their source text so that they can be read exactly (never through a
 /// binary floating point). Object members keep their order and the place of each key.
-public struct JSONNode: Sendable, Hashable {
-    public let value: JSONValue
-    public let location: SourceLocation
+struct JSONNode: Sendable, Hashable {
+    let value: JSONValue
+    let location: SourceLocation
 
-    public init(_ value: JSONValue, at location: SourceLocation) {
+    init(_ value: JSONValue, at location: SourceLocation) {
         self.value = value
         self.location = location
     }
 }
 
 /// The kinds of JSON value.
-public indirect enum JSONValue: Sendable, Hashable {
+indirect enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     /// The number's text exactly as written, e.g. "28", "-0.5", "1e3".
@@ -40,7 +35,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     case object([JSONMember])
 
     /// A word for the kind of value, used in "expected a string, found a number".
-    public var kindName: String {
+    var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -53,27 +48,21 @@ public indirect enum JSONValue: Sendable, Hashable {
 }
 
 /// One `"key": value` pair of an object.
-public struct JSONMember: Sendable, Hashable {
-    public let key: String
-    public let keyLocation: SourceLocation
-    public let value: JSONNode
-
-    public init(key: String, keyLocation: SourceLocation, value: JSONNode) {
-        self.key = key
-        self.keyLocation = keyLocation
-        self.value = value
-    }
+struct JSONMember: Sendable, Hashable {
+    let key: String
+    let keyLocation: SourceLocation
+    let value: JSONNode
 }
 
 extension JSONNode {
     /// The member named `key` when this is an object.
-    public subscript(key: String) -> JSONNode? {
+    subscript(key: String) -> JSONNode? {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The object's members, or nil when this is not an object.
-    public var members: [JSONMember]? {
+    var members: [JSONMember]? {
         if case .object(let m) = value { return m }
         return nil
     }

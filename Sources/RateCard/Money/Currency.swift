@@ -1,12 +1,12 @@
 /// An ISO 4217 currency, known by its three-letter code and its minor units.
 public struct Currency: Sendable, Hashable, Comparable {
     /// The ISO 4217 alphabetic code, e.g. "CNY".
-    public let code: String
+    let code: String
     /// The number of decimal places of the currency's minor unit (2 for CNY, 0 for JPY).
     let minorUnits: Int
 
     /// The currency for an ISO 4217 code, or nil when the code is not one `margin` knows.
-    public init?(code: String) {
+    init?(code: String) {
         guard let units = Currency.table[code] else { return nil }
         self.code = code
         self.minorUnits = units

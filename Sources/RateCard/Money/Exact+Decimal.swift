@@ -5,7 +5,7 @@
 /// leading `.` or trailing `.`. At most 38 significant digits.
 extension Exact {
     /// Parses strict decimal text, or says what is wrong with it.
-    public init(decimal text: some StringProtocol) throws(DecimalParseError) {
+    init(decimal text: some StringProtocol) throws(DecimalParseError) {
         var negative = false
         var digits: Int128 = 0
         var scale = 0
@@ -171,14 +171,14 @@ extension Exact: CustomStringConvertible {
 }
 
 /// Why decimal text was not accepted.
-public enum DecimalParseError: Error, Sendable, Hashable, CustomStringConvertible {
+enum DecimalParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty
     case missingDigits
     case exponent
     case invalidCharacter(Character)
     case tooManyDigits
 
-    public var description: String {
+    var description: String {
         switch self {
         case .empty: "empty number"
         case .missingDigits: "a decimal needs digits on both sides of the point"

@@ -13,7 +13,7 @@ public struct Exact: Sendable, Hashable {
     let denominator: Int128
 
     public static let zero = Exact(integer: 0)
-    public static let one = Exact(integer: 1)
+    static let one = Exact(integer: 1)
 
     /// A whole number.
     init(integer: Int128) {
@@ -22,7 +22,7 @@ public struct Exact: Sendable, Hashable {
     }
 
     /// A whole number.
-    public init(_ integer: Int) {
+    init(_ integer: Int) {
         self.init(integer: Int128(integer))
     }
 
@@ -71,8 +71,8 @@ public struct Exact: Sendable, Hashable {
     }
 
     var isZero: Bool { numerator == 0 }
-    public var isNegative: Bool { numerator < 0 }
-    public var isPositive: Bool { numerator > 0 }
+    var isNegative: Bool { numerator < 0 }
+    var isPositive: Bool { numerator > 0 }
     var isInteger: Bool { denominator == 1 }
 
     /// The whole value when the number is an integer.
@@ -117,7 +117,7 @@ public struct Exact: Sendable, Hashable {
         try multiplied(by: Exact(integer: integer))
     }
 
-    public func divided(by other: Exact) throws(ArithmeticError) -> Exact {
+    func divided(by other: Exact) throws(ArithmeticError) -> Exact {
         guard !other.isZero else { throw .divisionByZero }
         let reciprocal = try Exact(other.denominator, over: other.numerator)
         return try multiplied(by: reciprocal)
@@ -202,14 +202,14 @@ extension Exact: Comparable {
 }
 
 /// Why an exact computation could not give a result.
-public enum ArithmeticError: Error, Sendable, Hashable {
+enum ArithmeticError: Error, Sendable, Hashable {
     /// A result needs more than 128 bits in its numerator or denominator.
     case overflow
     case divisionByZero
 }
 
 extension ArithmeticError: CustomStringConvertible {
-    public var description: String {
+    var description: String {
         switch self {
         case .overflow:
             "the result is too large to compute exactly (beyond 128-bit numerator or denominator)"

@@ -7,7 +7,7 @@ public struct Money: Sendable, Hashable {
     let currency: Currency
     let amount: Exact
 
-    public init(_ amount: Exact, _ currency: Currency) {
+    init(_ amount: Exact, _ currency: Currency) {
         self.amount = amount
         self.currency = currency
     }
@@ -53,12 +53,12 @@ extension Money: CustomStringConvertible {
 }
 
 /// Why a money operation failed.
-public enum MoneyError: Error, Sendable, Hashable, CustomStringConvertible {
+enum MoneyError: Error, Sendable, Hashable, CustomStringConvertible {
     case currencyMismatch(Currency, Currency)
     case noRate(from: Currency, to: Currency)
     case arithmetic(ArithmeticError)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .currencyMismatch(let a, let b):
             "cannot combine \(a.code) with \(b.code) without an FX rate"

@@ -109,9 +109,9 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ coun
 }
 
 /// Why an atomic write did not happen. The target file is unchanged in every case.
-public enum AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible {
+enum AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The step that failed, with the system's `errno` where there is one.
-    public enum Step: Sendable, Hashable {
+    enum Step: Sendable, Hashable {
         case isDirectory
         case create(Int32)
         case write(Int32)
@@ -121,7 +121,7 @@ public enum AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible 
 
     case failed(Step, path: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .failed(let step, let path):
             switch step {

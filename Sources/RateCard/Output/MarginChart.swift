@@ -72,12 +72,12 @@ struct MarginChart: Sendable, Hashable {
 }
 
 /// Why a margin chart could not be built or drawn.
-public enum MarginChartError: Error, Sendable, Hashable, CustomStringConvertible {
+enum MarginChartError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A bar was given a figure below zero; a chart of parts of a price cannot show it.
     case negativeFigure(bar: String, field: String, value: Exact)
     case arithmetic(ArithmeticError)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .negativeFigure(let bar, let field, let value):
             "chart bar '\(bar)': \(field) \(value.decimalText()) is negative"

@@ -7,7 +7,7 @@
 /// computed is null and named in `errors`. An `input` object with `lines`, `entries`,
 /// `duplicates`, `rejected`, `blank`, `inWindow`, `rejectedByClass`.
 extension PnLReport {
-    public func json() -> String {
+    func json() -> String {
         JSONOutput.object(jsonObject()).rendered()
     }
 

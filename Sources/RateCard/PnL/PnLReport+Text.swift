@@ -19,7 +19,7 @@ extension PnLReport {
     /// `[period,]feature,charges,charged,declines,givenBack,left,declineRate,cost` and,
     /// when valued, `value,meteredCost,fixedCost,profit,margin,currency` (`cost` is then the
     /// metered plus the fixed cost). A missing figure is an empty cell.
-    public func csv() -> String {
+    func csv() -> String {
         var columns: [TextTable.Column] =
             [.init("feature", .left, .untrusted)]
             + ["charges", "charged", "declines", "givenBack", "left", "declineRate", "cost"].map {
@@ -65,7 +65,7 @@ extension PnLReport {
     // MARK: For people
 
     /// A plain text table for a terminal: the window table, each period, then the notes.
-    public func table(bold: Bool = false) -> String {
+    func table(bold: Bool = false) -> String {
         var out = [headline, ""]
         out.append(peopleTable(lines, totals).plain(bold: bold).dropLast().description)
         for p in periods {
@@ -80,7 +80,7 @@ extension PnLReport {
 
     /// A Markdown report: the table with a totals row, the series, the valuation, below
     /// the line, the input accounting, the first rejections and the findings.
-    public func markdown() -> String {
+    func markdown() -> String {
         var out = [
             "# Takings by feature", "", headline, "",
             peopleTable(lines, totals).markdown().dropLast().description,

@@ -16,7 +16,7 @@ public struct PnLReport: Sendable {
     }
 
     /// One period of a series.
-    struct Period: Sendable, Hashable {
+    public struct Period: Sendable, Hashable {
         let label: String
         /// Nil at the ends of the range (`TakingsReport.Period`).
         let since: Timestamp?
@@ -49,7 +49,7 @@ public struct PnLReport: Sendable {
 
     /// True when the run should exit 1: the takings' findings or a figure that could not
     /// be computed.
-    public func hasFindings(strict: Bool) -> Bool {
+    func hasFindings(strict: Bool) -> Bool {
         takings.hasFindings(strict: strict) || !errors.isEmpty
     }
 
@@ -59,7 +59,7 @@ public struct PnLReport: Sendable {
     }
 
     /// Rejections counted but not listed one by one.
-    public var rejectionsNotShown: Int { max(0, takings.input.rejected - takings.rejections.count) }
+    var rejectionsNotShown: Int { max(0, takings.input.rejected - takings.rejections.count) }
 
     /// Said on standard error after the diagnostics when some rejections are not listed.
     public var closingNote: String? {

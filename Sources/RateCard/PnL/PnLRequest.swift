@@ -5,7 +5,7 @@ public struct PnLRequest: Sendable {
     var inputs: [TakingsInput]
     /// The window and the series; an open end is closed by a cost sheet's period.
     var window: TakingsWindow
-    public var series: TakingsSeries?
+    var series: TakingsSeries?
     /// Any rejection makes the run exit 1.
     var strict: Bool
     /// The current time: the end of an open window when choosing the card versions in
@@ -28,13 +28,13 @@ public struct PnLRequest: Sendable {
     /// (`--proceeds`, `--transactions`); nil: the modelled value only.
     public var proceeds: ProceedsSources? = nil
 
-    public init(
+    init(
         inputs: [TakingsInput], window: TakingsWindow = .all, series: TakingsSeries? = nil,
         strict: Bool = false,
         now: Timestamp, cards: [String] = ["RateCards"], fxOverrides: [FXRate] = [],
         card: String? = nil,
         currency: Currency? = nil, creditValue: Money? = nil, costSheet: String? = nil,
-        public takingsOptions: TakingsOptions = TakingsOptions()
+        takingsOptions: TakingsOptions = TakingsOptions()
     ) {
         self.inputs = inputs
         self.window = window

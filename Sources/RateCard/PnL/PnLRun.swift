@@ -29,7 +29,7 @@ public enum PnLRun {
     /// (closed by the cost sheet), the versions in force, the reporting currency, the value
     /// of a credit and the fixed costs. `margin pnl --sql` compiles its query from the same
     /// plan, so the two never choose differently.
-    public static func plan(_ request: PnLRequest) throws -> PnLPlan {
+    static func plan(_ request: PnLRequest) throws -> PnLPlan {
         let loaded: CardRepository
         do { loaded = try CardRepository.load(paths: request.cards) } catch {
             throw PnLError.diagnostics(error.items)

@@ -15,8 +15,8 @@ public struct ProceedsSources: Sendable, Hashable {
 /// The library entry point of the proceeds pass: Apple's records read (every problem in
 /// every file at once), the ledger read in a pass of its own with `pnl`'s readers
 /// (`ReplayReader`), the credits valued first in, first out (`ProceedsValuer`), the report.
-public enum ProceedsRun {
-    public static func run(
+enum ProceedsRun {
+    static func run(
         _ sources: ProceedsSources, plan: PnLPlan, inputs: [TakingsInput], now: Timestamp
     ) throws -> ProceedsReport {
         let versions = plan.repository.versions(of: plan.family).sorted {

@@ -1,7 +1,7 @@
 /// One disagreement between the ledger and Apple's records, naming the ledger line and the
 /// Apple record it is about (either may be absent: a purchase never credited has no
 /// ledger line; credits with no Apple transaction have no Apple record).
-public struct ReconcileFinding: Sendable, Hashable {
+struct ReconcileFinding: Sendable, Hashable {
     /// What disagrees; the raw value is the stable id printed in every format.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Apple charged for credits the ledger never granted.
@@ -36,7 +36,7 @@ public struct ReconcileFinding: Sendable, Hashable {
         }
     }
 
-    public let kind: Kind
+    let kind: Kind
     let ledger: ReconcileLedger.Place?
     let ledgerId: String?
     let apple: ApplePlace?

@@ -2,19 +2,19 @@
 /// that say what each product grants and costs.
 public struct ReconcileRequest: Sendable {
     /// Rate-card folders or files (`--cards`).
-    public var cards: [String]
+    var cards: [String]
     /// The card family (`--card`), needed when the folder holds several.
-    public var card: String?
+    var card: String?
     /// Ledger exports, in any format `margin pnl` reads except roll-ups.
-    public var ledger: [String]
+    var ledger: [String]
     /// Forces the ledger format (`--input-format`).
-    public var inputFormat: TakingsFormat?
+    var inputFormat: TakingsFormat?
     /// App Store transactions and notifications (`--transactions`).
-    public var transactions: [String]
+    var transactions: [String]
     /// Summary Sales Reports (`--sales`).
-    public var sales: [String]
+    var sales: [String]
     /// Financial reports (`--financial`).
-    public var financial: [String]
+    var financial: [String]
 
     public init(
         cards: [String], card: String? = nil, ledger: [String], inputFormat: TakingsFormat? = nil,

@@ -2,7 +2,7 @@
 /// finding, and Apple's own figures from the sales and financial reports.
 public struct Reconciliation: Sendable, Hashable {
     /// Counts of what was read and matched.
-    public struct Summary: Sendable, Hashable {
+    struct Summary: Sendable, Hashable {
         var appleTransactions = 0
         var production = 0
         /// Sandbox, Xcode and local-testing transactions.
@@ -29,7 +29,7 @@ public struct Reconciliation: Sendable, Hashable {
     }
 
     /// The findings of one kind added up.
-    public struct Total: Sendable, Hashable {
+    struct Total: Sendable, Hashable {
         let kind: ReconcileFinding.Kind
         let count: Int
         let credits: Int128
@@ -39,7 +39,7 @@ public struct Reconciliation: Sendable, Hashable {
 
     /// Apple's Summary Sales Report rows of one product and currencies, added up, beside
     /// the production transactions of the same product and currency in the same days.
-    public struct SalesLine: Sendable, Hashable {
+    struct SalesLine: Sendable, Hashable {
         let productId: String
         let customerCurrency: Currency
         let begin: CalendarDate
@@ -57,7 +57,7 @@ public struct Reconciliation: Sendable, Hashable {
     }
 
     /// Apple's financial report rows of one fiscal period, product and currency, added up.
-    public struct FinancialLine: Sendable, Hashable {
+    struct FinancialLine: Sendable, Hashable {
         let start: CalendarDate
         let end: CalendarDate
         let productId: String
@@ -69,13 +69,13 @@ public struct Reconciliation: Sendable, Hashable {
         let perCredit: Money?
     }
 
-    public let family: String
-    public let summary: Summary
-    public let findings: [ReconcileFinding]
-    public let totals: [Total]
-    public let sales: [SalesLine]
-    public let financial: [FinancialLine]
+    let family: String
+    let summary: Summary
+    let findings: [ReconcileFinding]
+    let totals: [Total]
+    let sales: [SalesLine]
+    let financial: [FinancialLine]
     /// Rejected ledger lines and conflicting duplicates (the first 20).
-    public let ledgerWarnings: [Diagnostic]
-    public let ledgerWarningsNotShown: Int
+    let ledgerWarnings: [Diagnostic]
+    let ledgerWarningsNotShown: Int
 }

@@ -8,9 +8,9 @@
 /// re-priced request are not judged.
 public struct ReplayLimits: Sendable, Hashable {
     /// The largest change allowed, as a share of the credits before (0.1 for 10%).
-    public let maxCreditChange: Exact?
+    let maxCreditChange: Exact?
     /// The largest fall of the overall margin allowed, in percentage points.
-    public let maxMarginDrop: Exact?
+    let maxMarginDrop: Exact?
 
     /// From the options' texts: "10%" or "10" (percent) for both.
     public init(maxCreditChange: String?, maxMarginDrop: String?) throws(UsageError) {
@@ -84,7 +84,7 @@ public enum ReplayGate {
     /// `margin check --replay`: every card family's newest version in `cards` replayed on
     /// `inputs` against the ledger's own charges; families the usage does not touch (no
     /// request re-priced) are not judged.
-    public static func check(
+    static func check(
         cards: [String], inputs: [TakingsInput], limits: ReplayLimits, fxOverrides: [FXRate] = []
     ) throws -> [Diagnostic] {
         let repo = try CardRepository.load(paths: cards)
@@ -104,7 +104,7 @@ public enum ReplayGate {
 extension CheckReport {
     /// This report with the replay gate's findings sorted in (`ReplayGate.check`); as it
     /// is when the files could not be read, since no card is then known to replay.
-    public func replaying(
+    func replaying(
         _ exports: [String], cards: [String], limits: ReplayLimits, fxOverrides: [FXRate] = []
     ) throws -> CheckReport {
         guard !unreadable else { return self }

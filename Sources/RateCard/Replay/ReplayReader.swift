@@ -13,6 +13,12 @@ protocol StreamedLedger: AnyObject {
         line: Int)
     func reject(_ problem: LineProblem, input: Int, line: Int)
     func relabel(input: Int, lineNumbers: [Int], fromRecord: Int)
+    /// Room for about `entries` more entries, told before a file of known size is read.
+    func reserve(entries: Int)
+}
+
+extension StreamedLedger {
+    func reserve(entries: Int) {}
 }
 
 /// Reads ledger inputs into a `StreamedLedger` (a replay's, or the proceeds pass's), in

@@ -5,143 +5,143 @@
 /// (`ReplayReport+Formats.swift`) only format them.
 public struct ReplayReport: Sendable {
     /// One feature's figures, or the totals (`feature` nil).
-    public struct FeatureRow: Sendable, Hashable {
-        public let feature: String?
+    struct FeatureRow: Sendable, Hashable {
+        let feature: String?
         /// Charges of the feature in the ledger (each id once).
-        public let requests: Int
+        let requests: Int
         /// Of which priced by both sides (the figures below are theirs).
-        public let repriced: Int
-        public let notRepriced: Int
+        let repriced: Int
+        let notRepriced: Int
         /// The ledger's credits of the charges not re-priced.
-        public let notRepricedCredits: Int128
+        let notRepricedCredits: Int128
         /// Re-priced charges given back by a refund (their credits are taken off).
-        public let refunded: Int
-        public let creditsBefore: Int128
-        public let creditsAfter: Int128
-        public var creditChange: Int128 { creditsAfter - creditsBefore }
+        let refunded: Int
+        let creditsBefore: Int128
+        let creditsAfter: Int128
+        var creditChange: Int128 { creditsAfter - creditsBefore }
         /// The change as a share of the credits before; nil when there were none.
-        public let creditChangeShare: Exact?
-        public let costBefore: Exact
-        public let costAfter: Exact
-        public let valueBefore: Exact
-        public let valueAfter: Exact
-        public let profitBefore: Exact
-        public let profitAfter: Exact
+        let creditChangeShare: Exact?
+        let costBefore: Exact
+        let costAfter: Exact
+        let valueBefore: Exact
+        let valueAfter: Exact
+        let profitBefore: Exact
+        let profitAfter: Exact
         /// Profit over value; nil when the value is zero.
-        public let marginBefore: Exact?
-        public let marginAfter: Exact?
+        let marginBefore: Exact?
+        let marginAfter: Exact?
         /// Charges the replayed balances would not have covered, on each side.
-        public let declinedBefore: Int
-        public let declinedAfter: Int
+        let declinedBefore: Int
+        let declinedAfter: Int
         /// Covered before, declined after.
-        public let newlyDeclined: Int
+        let newlyDeclined: Int
 
         /// The fall in margin, in percentage points (positive: a drop); nil when either
         /// margin is missing.
-        public var marginDropPoints: Exact? {
+        var marginDropPoints: Exact? {
             guard let b = marginBefore, let a = marginAfter else { return nil }
             return try? b.subtracting(a).multiplied(by: 100)
         }
     }
 
     /// The balance replay over every device.
-    public struct Balances: Sendable, Hashable {
-        public struct Device: Sendable, Hashable {
-            public let name: String
-            public let declinedBefore: Int
-            public let declinedAfter: Int
-            public let newlyDeclined: Int
-            public let leftBefore: Int128
-            public let leftAfter: Int128
+    struct Balances: Sendable, Hashable {
+        struct Device: Sendable, Hashable {
+            let name: String
+            let declinedBefore: Int
+            let declinedAfter: Int
+            let newlyDeclined: Int
+            let leftBefore: Int128
+            let leftAfter: Int128
         }
 
-        public let devices: Int
+        let devices: Int
         /// Entries with no `device`: not in any balance.
-        public let entriesWithoutDevice: Int
-        public let declinedBefore: Int
-        public let declinedAfter: Int
-        public let newlyDeclined: Int
-        public let devicesNewlyDeclined: Int
-        public let leftBefore: Int128
-        public let leftAfter: Int128
+        let entriesWithoutDevice: Int
+        let declinedBefore: Int
+        let declinedAfter: Int
+        let newlyDeclined: Int
+        let devicesNewlyDeclined: Int
+        let leftBefore: Int128
+        let leftAfter: Int128
         /// The devices with the most new declines (at most `ReplayBalanceTally.shown`).
-        public let worst: [Device]
+        let worst: [Device]
     }
 
     /// One pack's price as its buyers used it: the margin of the pack if its credits were
     /// spent in their feature mix (typical), beside the worst case, at the highest
     /// commission rate.
-    public struct PackRow: Sendable, Hashable {
-        public let pack: String
+    struct PackRow: Sendable, Hashable {
+        let pack: String
         /// Devices every top-up of which bought this pack.
-        public let buyers: Int
+        let buyers: Int
         /// Top-ups matched to the pack (by any device).
-        public let topups: Int
+        let topups: Int
         /// The buyers' re-priced charges, net of refunds.
-        public let creditsBefore: Int128
-        public let creditsAfter: Int128
-        public let costBefore: Exact
-        public let costAfter: Exact
+        let creditsBefore: Int128
+        let creditsAfter: Int128
+        let costBefore: Exact
+        let costAfter: Exact
         /// Feature → credits after, the buyers' mix.
-        public let mix: [(feature: String, credits: Int128)]
-        public let prices: [Price]
+        let mix: [(feature: String, credits: Int128)]
+        let prices: [Price]
 
-        public struct Price: Sendable, Hashable {
-            public let price: Money
-            public let commission: Exact
-            public let proceeds: Money
+        struct Price: Sendable, Hashable {
+            let price: Money
+            let commission: Exact
+            let proceeds: Money
             /// Per side: the pack's credits at the buyers' cost per credit; nil when they
             /// spent none or the side's card has no such pack.
-            public let typicalBefore: Exact?
-            public let typicalAfter: Exact?
+            let typicalBefore: Exact?
+            let typicalAfter: Exact?
             /// Proceeds less typical cost, as a share of the price paid (as `PackMargins`).
-            public let typicalMarginBefore: Exact?
-            public let typicalMarginAfter: Exact?
+            let typicalMarginBefore: Exact?
+            let typicalMarginAfter: Exact?
             /// The worst case's margin share (`PackMargins`), per side.
-            public let worstMarginBefore: Exact?
-            public let worstMarginAfter: Exact?
+            let worstMarginBefore: Exact?
+            let worstMarginAfter: Exact?
         }
 
-        public static func == (a: PackRow, b: PackRow) -> Bool {
+        static func == (a: PackRow, b: PackRow) -> Bool {
             a.pack == b.pack && a.buyers == b.buyers && a.prices == b.prices
                 && a.creditsBefore == b.creditsBefore && a.creditsAfter == b.creditsAfter
         }
-        public func hash(into h: inout Hasher) { h.combine(pack) }
+        func hash(into h: inout Hasher) { h.combine(pack) }
     }
 
     /// How the inputs were read: every line accounted for.
-    public struct Input: Sendable, Hashable {
-        public let lines: Int
-        public let entries: Int
-        public let duplicates: Int
-        public let conflicts: Int
-        public let rejected: Int
-        public let blank: Int
-        public let refundsOfUnknownCharges: Int
+    struct Input: Sendable, Hashable {
+        let lines: Int
+        let entries: Int
+        let duplicates: Int
+        let conflicts: Int
+        let rejected: Int
+        let blank: Int
+        let refundsOfUnknownCharges: Int
     }
 
-    public let new: String
+    let new: String
     /// The candidate card (where the gate's findings point).
     let card: RateCard
-    public let before: String
-    public let currency: Currency
-    public let creditValue: Money
-    public let creditBasis: String
-    public let costsNote: String
-    public let features: [FeatureRow]
-    public let total: FeatureRow
+    let before: String
+    let currency: Currency
+    let creditValue: Money
+    let creditBasis: String
+    let costsNote: String
+    let features: [FeatureRow]
+    let total: FeatureRow
     /// Credits the ledger recorded over every charge (re-priced or not).
-    public let ledgerCredits: Int128
-    public let balances: Balances
-    public let packs: [PackRow]
+    let ledgerCredits: Int128
+    let balances: Balances
+    let packs: [PackRow]
     /// Devices whose top-ups bought several packs (or some no pack): in no pack's row.
-    public let mixedBuyers: Int
-    public let input: Input
+    let mixedBuyers: Int
+    let input: Input
     /// Every charge not re-priced, named (the first per feature), then the rejected
     /// lines and other findings.
-    public let named: [Diagnostic]
+    let named: [Diagnostic]
     /// A sum passed the exact arithmetic's range (the figures are incomplete).
-    public let overflowed: Bool
+    let overflowed: Bool
 }
 
 extension ReplayReport {

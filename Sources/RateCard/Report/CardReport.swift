@@ -81,14 +81,14 @@ struct ReportPaths: Sendable, Hashable {
 }
 
 /// Why a report could not be generated.
-public enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
     /// A card's worst case cannot be computed: its findings, as every command gives them.
     case worstCase(WorstCaseFailure)
     case chart(card: String, path: String, MarginChartError)
     /// A proceeds folder (`Proceeds/<card-id>/`) that cannot be valued.
     case proceeds([Diagnostic], summary: String?)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .worstCase(let f): f.description
         case .chart(let card, _, let e): "\(card): \(e)"
@@ -97,7 +97,7 @@ public enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvert
         }
     }
 
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         switch self {
         case .worstCase(let f): f.diagnostics
         case .chart(_, let path, _): [Diagnostic(path: path, message: description)]
@@ -105,12 +105,12 @@ public enum ReportError: DiagnosedError, Sendable, Hashable, CustomStringConvert
         }
     }
 
-    public var summary: String? {
+    var summary: String? {
         if case .proceeds(_, let s) = self { return s }
         return nil
     }
 
-    public var failureClass: FailureClass {
+    var failureClass: FailureClass {
         switch self {
         case .worstCase(let f): f.failureClass
         case .chart, .proceeds: .unreadable

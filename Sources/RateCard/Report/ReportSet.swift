@@ -8,7 +8,7 @@ import Foundation
 /// files carrying it are ever replaced or removed.
 public struct ReportSet: Sendable {
     /// One generated file: its name inside the reports folder and its exact bytes.
-    public struct File: Sendable, Hashable {
+    struct File: Sendable, Hashable {
         let name: String
         let bytes: [UInt8]
     }
@@ -30,7 +30,7 @@ public struct ReportSet: Sendable {
         public static func < (lhs: Finding, rhs: Finding) -> Bool { lhs.name < rhs.name }
 
         /// The compiler-style diagnostic for `directory/name`.
-        public func diagnostic(directory: String) -> Diagnostic {
+        func diagnostic(directory: String) -> Diagnostic {
             let message =
                 switch kind {
                 case .stale: "report is stale; run 'margin report'"
@@ -45,18 +45,18 @@ public struct ReportSet: Sendable {
     }
 
     /// What a write did, by file name.
-    public struct WriteResult: Sendable, Hashable {
-        public var written: [String] = []
-        public var unchanged: [String] = []
-        public var removed: [String] = []
+    struct WriteResult: Sendable, Hashable {
+        var written: [String] = []
+        var unchanged: [String] = []
+        var removed: [String] = []
     }
 
     let reports: [CardReport]
     /// Every generated file, sorted by name.
-    public let files: [File]
+    let files: [File]
 
     /// Reports for every card of `repository`, read from `cardsDirectory`.
-    public init(repository: CardRepository, cardsDirectory: String) throws(ReportError) {
+    init(repository: CardRepository, cardsDirectory: String) throws(ReportError) {
         let paths = ReportPaths(cardsDirectory: cardsDirectory)
         var reports: [CardReport] = []
         var files: [File] = []
@@ -83,7 +83,7 @@ public struct ReportSet: Sendable {
 
     /// How `directory` differs from this set: stale, missing and unexpected generated files.
     /// Reads only; a missing folder means every file is missing.
-    public func findings(in directory: String) -> [Finding] {
+    func findings(in directory: String) -> [Finding] {
         var out: [Finding] = []
         for f in files {
             guard let data = FileManager.default.contents(atPath: FilePath.join(directory, f.name))
@@ -102,7 +102,7 @@ public struct ReportSet: Sendable {
 
     /// Writes every file whose bytes differ (atomically, one by one) and removes generated
     /// files no card gives any more. Files without the generated marker are never touched.
-    public func write(to directory: String) throws(WriteError) -> WriteResult {
+    func write(to directory: String) throws(WriteError) -> WriteResult {
         var result = WriteResult()
         do {
             try FileManager.default.createDirectory(
@@ -134,12 +134,12 @@ public struct ReportSet: Sendable {
 
     /// Why the reports folder could not be brought up to date. Files written before the
     /// failure are complete (each write is atomic).
-    public enum WriteError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+    enum WriteError: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
         case folder(path: String, reason: String)
         case file(AtomicFileError)
         case remove(path: String, reason: String)
 
-        public var description: String {
+        var description: String {
             switch self {
             case .folder(let path, let reason):
                 "cannot create the reports folder '\(path)': \(reason)"
@@ -149,9 +149,9 @@ public struct ReportSet: Sendable {
             }
         }
 
-        public var diagnostics: [Diagnostic] { [] }
-        public var summary: String? { description }
-        public var failureClass: FailureClass { .unreadable }
+        var diagnostics: [Diagnostic] { [] }
+        var summary: String? { description }
+        var failureClass: FailureClass { .unreadable }
     }
 
     /// Names of the `.md` and `.svg` files directly in `directory` that carry the

@@ -13,7 +13,7 @@ public struct CardSelection: Sendable, Hashable {
 
     /// The folder's files (and any card file operand outside it), checked and assembled;
     /// their problems are one failure listing every one (exit 2).
-    public func repository() throws(RunFailure) -> CardRepository {
+    func repository() throws(RunFailure) -> CardRepository {
         let files = operands.filter { $0.hasSuffix(".json") }
         do {
             return try CardRepository.load(paths: [directory] + files)
@@ -23,14 +23,14 @@ public struct CardSelection: Sendable, Hashable {
     }
 
     /// The repository and the cards the operands name, in the operands' order.
-    public func load() throws(RunFailure) -> (repository: CardRepository, cards: [RateCard]) {
+    func load() throws(RunFailure) -> (repository: CardRepository, cards: [RateCard]) {
         let repo = try repository()
         return (repo, try cards(in: repo))
     }
 
     /// The cards the operands name in `repo`; an unknown reference is a failure listing the
     /// folder's cards, and an empty selection is one too.
-    public func cards(in repo: CardRepository) throws(RunFailure) -> [RateCard] {
+    func cards(in repo: CardRepository) throws(RunFailure) -> [RateCard] {
         var cards: [RateCard] = []
         if operands.isEmpty {
             cards = repo.newestCards

@@ -2,14 +2,14 @@
 /// `replay` the gate over a ledger replayed under each card's newest version.
 public struct CheckRequest: Sendable {
     /// The files and folders to check (`RateCards` when none is named).
-    public var paths: [String]
+    var paths: [String]
     /// `--min-margin`, `--storekit`, `--lock`, `--fx`, `--commission`, `--tax`, `--now`, …
-    public var options: CardChecker.Options
+    var options: CardChecker.Options
     /// `--replay`: ledger exports to replay; none for no replay gate.
-    public var replay: [String]
+    var replay: [String]
     /// `--max-credit-change` and `--max-margin-drop` as given, read only with `replay`.
-    public var maxCreditChange: String?
-    public var maxMarginDrop: String?
+    var maxCreditChange: String?
+    var maxMarginDrop: String?
 
     public init(
         paths: [String], options: CardChecker.Options = CardChecker.Options(),

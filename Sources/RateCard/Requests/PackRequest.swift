@@ -1,13 +1,13 @@
 /// `margin packs`: the worst-case cost and margin of every pack and grant of the selected
 /// cards, per currency and commission rate.
 public struct PackRequest: Sendable {
-    public var cards: CardSelection
+    var cards: CardSelection
     /// `--fx`: rates that replace the FX file's, credited to the command line.
-    public var fxOverrides: [FXRate]
+    var fxOverrides: [FXRate]
     /// `--commission`: every currency's rates; nil for the commission file's (else 15%, 30%).
-    public var commissionRates: [Exact]?
+    var commissionRates: [Exact]?
     /// `--tax`: a sales tax removed from tax-inclusive prices before commission.
-    public var taxRates: [Currency: Exact]
+    var taxRates: [Currency: Exact]
 
     public init(
         cards: CardSelection, fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil,
@@ -24,17 +24,11 @@ public struct PackRequest: Sendable {
     public func run() throws -> PackReport {
         let (repo, cards) = try self.cards.load()
         let fx = repo.fx.overriding(with: fxOverrides)
-        var all: [PackMargins] = []
-        for card in cards {
-            do {
-                all.append(
-                    try PackMargins(
-                        card: card, repository: repo, fx: fx, rates: commissionRates,
-                        taxRates: taxRates))
-            } catch {
-                throw WorstCaseFailure(error, card: card)
-            }
-        }
-        return PackReport(all)
+        return PackReport(
+            try WorstCaseFailure.each(cards) { card throws(WorstCaseError) in
+                try PackMargins(
+                    card: card, repository: repo, fx: fx, rates: commissionRates,
+                    taxRates: taxRates)
+            })
     }
 }

@@ -2,53 +2,21 @@
 /// by subscription year, with offers and the free tier; from Apple's proceeds in each
 /// territory too where files are given.
 public struct PlanRequest: Sendable {
-    public var cards: CardSelection
-    public var fxOverrides: [FXRate]
-    /// `--price-points`, `--at`, `--program`.
-    public var arguments: StorefrontArguments
+    var selection: PricedSelection
 
     public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
-        self.cards = cards
-        self.fxOverrides = fxOverrides
-        self.arguments = arguments
+        selection = PricedSelection(cards: cards, fxOverrides: fxOverrides, arguments: arguments)
     }
 
     /// The one call; a card whose worst case cannot be computed is its `WorstCaseFailure`.
     public func run() throws -> PlanReport {
-        let (repo, cards) = try self.cards.load()
-        let priceLists = try ApplePriceList.load(
-            arguments, products: Set(cards.flatMap { $0.subscriptions.map(\.productId) }),
-            what: "subscription", cards: cards)
-        let fx = repo.fx.overriding(with: fxOverrides)
-        var all: [PlanMargins] = []
-        for card in cards {
-            do {
-                all.append(
-                    try PlanMargins(
-                        card: card, repository: repo, fx: fx, priceLists: priceLists,
-                        date: arguments.date, program: arguments.program))
-            } catch {
-                throw WorstCaseFailure(error, card: card)
-            }
-        }
-        return PlanReport(all)
+        let s = try selection.load("subscription") { $0.subscriptions.map(\.productId) }
+        let arguments = selection.arguments
+        return PlanReport(
+            try WorstCaseFailure.each(s.cards) { card throws(WorstCaseError) in
+                try PlanMargins(
+                    card: card, repository: s.repository, fx: s.fx, priceLists: s.priceLists,
+                    date: arguments.date, program: arguments.program)
+            })
     }
-}
-
-/// What `margin plans` prints, and the warnings of every card.
-public struct PlanReport: RenderableReport, Sendable {
-    public let cards: [PlanMargins]
-
-    public init(_ cards: [PlanMargins]) {
-        self.cards = cards
-    }
-
-    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
-
-    public func renderTable(bold: Bool) -> String {
-        PlanMargins.render(cards, format: .table, bold: bold)
-    }
-    public func renderJSON() -> String { PlanMargins.render(cards, format: .json) }
-    public func renderCSV() -> String { PlanMargins.render(cards, format: .csv) }
-    public func renderMarkdown() -> String { PlanMargins.render(cards, format: .markdown) }
 }

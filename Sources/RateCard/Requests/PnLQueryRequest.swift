@@ -75,7 +75,7 @@ public struct PnLQueryRequest: Sendable {
                 "--\(option) does not apply to --sql or --sql-audit: \(why) (docs/sql.md)")
         }
         self.init(
-            pnl: pnl, dialect: dialect, audit: main == nil, source: try Self.source(args),
+            pnl: pnl, dialect: dialect, audit: main == nil, source: try SQLSource(arguments: args),
             parameters: args.flag("sql-params"))
     }
 
@@ -87,32 +87,6 @@ public struct PnLQueryRequest: Sendable {
         self.audit = audit
         self.source = source
         self.parameters = parameters
-    }
-
-    /// `--table NAME`, or the FILE… operands read as `--input-format` says (also the
-    /// source of `margin replay --sql`).
-    public static func source(_ args: ParsedArguments) throws -> SQLSource {
-        let columns = try args.choice("sql-columns", default: SQLColumns.text)
-        let format =
-            args.value("input-format") == nil
-            ? nil : try args.choice("input-format", default: SQLInputFormat.jsonl)
-        if let table = args.value("table") {
-            guard args.positionals.isEmpty else {
-                throw UsageError("give either FILE… or --table, not both")
-            }
-            guard format == nil else {
-                throw UsageError("--input-format names the format of FILE… or URI…, not of --table")
-            }
-            return columns == .typed ? .typedTable(table) : .table(table)
-        }
-        let source = try SQLSource.inputs(args.positionals, format: format, columns: columns)
-        if columns == .typed, case .files(let inputs) = source,
-            inputs.contains(where: { $0.format != .parquet })
-        {
-            throw UsageError(
-                "--sql-columns typed applies to a table or Parquet; JSON Lines and CSV hold text")
-        }
-        return source
     }
 
     /// The one call: the plan, compiled into the query (or the audit) text.

@@ -2,11 +2,11 @@
 /// (`check`) find the committed ones that are not current, writing nothing.
 public struct ReportRequest: Sendable {
     /// The rate-card folder; reports cover every card version in it.
-    public var cardsDirectory: String
+    var cardsDirectory: String
     /// The reports folder (`Reports` by default).
-    public var reportsDirectory: String
+    var reportsDirectory: String
     /// Write nothing: stale, missing or unexpected generated files are findings (exit 1).
-    public var check: Bool
+    var check: Bool
 
     public init(cardsDirectory: String = "RateCards", reportsDirectory: String, check: Bool) {
         self.cardsDirectory = cardsDirectory

@@ -1,86 +1,52 @@
 /// `margin storefronts`: every pack of the selected cards in every App Store storefront,
 /// from Apple's price points where files are given, else modelled from the storefront data.
 public struct StorefrontRequest: Sendable {
-    public var cards: CardSelection
-    public var fxOverrides: [FXRate]
-    /// `--price-points`, `--at`, `--program`.
-    public var arguments: StorefrontArguments
+    var selection: PricedSelection
 
     public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
-        self.cards = cards
-        self.fxOverrides = fxOverrides
-        self.arguments = arguments
+        selection = PricedSelection(cards: cards, fxOverrides: fxOverrides, arguments: arguments)
     }
 
     /// The one call. Without storefront data and without Apple's files there is nothing to
     /// compute proceeds from (exit 2); a card whose worst case cannot be computed is its
     /// `WorstCaseFailure`.
     public func run() throws -> StorefrontReport {
-        let (repo, cards) = try self.cards.load()
-        let priceLists = try ApplePriceList.load(
-            arguments, products: Set(cards.flatMap { $0.packs.map(\.productId) }), what: "pack",
-            cards: cards)
-        if repo.storefronts == nil && priceLists.isEmpty {
+        let s = try selection.load("pack") { $0.packs.map(\.productId) }
+        if s.repository.storefronts == nil && s.priceLists.isEmpty {
             throw RunFailure(
-                "no storefront data in \(self.cards.directory) and no --price-points: nothing to compute proceeds from"
+                "no storefront data in \(selection.cards.directory) and no --price-points: nothing to compute proceeds from"
             )
         }
-        let fx = repo.fx.overriding(with: fxOverrides)
-        var all: [StorefrontMargins] = []
-        for card in cards {
-            do {
-                all.append(
-                    try StorefrontMargins(
-                        card: card, repository: repo, priceLists: priceLists,
-                        program: arguments.program, date: arguments.date, fx: fx))
-            } catch {
-                throw WorstCaseFailure(error, card: card)
-            }
-        }
-        return StorefrontReport(all)
+        let arguments = selection.arguments
+        return StorefrontReport(
+            try WorstCaseFailure.each(s.cards) { card throws(WorstCaseError) in
+                try StorefrontMargins(
+                    card: card, repository: s.repository, priceLists: s.priceLists,
+                    program: arguments.program, date: arguments.date, fx: s.fx)
+            })
     }
 
     /// `--changes [--since DATE]`: every dated tax or commission change and each pack's
     /// margin the day before and the day of it (`StorefrontChanges`).
     public func changes(since: CalendarDate?) throws -> StorefrontChanges {
-        let (repo, cards) = try self.cards.load()
+        let (repo, cards) = try selection.cards.load()
         if repo.storefronts == nil {
             throw RunFailure(
-                "no storefront data in \(self.cards.directory): --changes lists the changes of the storefront file"
+                "no storefront data in \(selection.cards.directory): --changes lists the changes of the storefront file"
             )
         }
-        let fx = repo.fx.overriding(with: fxOverrides)
+        let fx = repo.fx.overriding(with: selection.fxOverrides)
         do {
             return try StorefrontChanges(
                 StorefrontChanges.Request(
-                    cards: cards, repository: repo, program: arguments.program, since: since,
+                    cards: cards, repository: repo, program: selection.arguments.program,
+                    since: since,
                     fx: fx))
         } catch {
             guard let card = cards.first else { throw RunFailure("\(error)") }
             throw WorstCaseFailure(error, card: card)
         }
     }
-}
-
-/// What `margin storefronts` prints, and the cross-check warnings of every card.
-public struct StorefrontReport: RenderableReport, Sendable {
-    public let cards: [StorefrontMargins]
-
-    public init(_ cards: [StorefrontMargins]) {
-        self.cards = cards
-    }
-
-    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
-
-    /// 1 when any card's rows hold an error finding (a price that cannot be margined).
-    public var exitCode: Int32 { cards.map(\.exitCode).max() ?? 0 }
-
-    public func renderTable(bold: Bool) -> String {
-        StorefrontMargins.render(cards, format: .table, bold: bold)
-    }
-    public func renderJSON() -> String { StorefrontMargins.render(cards, format: .json) }
-    public func renderCSV() -> String { StorefrontMargins.render(cards, format: .csv) }
-    public func renderMarkdown() -> String { StorefrontMargins.render(cards, format: .markdown) }
 }
 
 extension ApplePriceList {

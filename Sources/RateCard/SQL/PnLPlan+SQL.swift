@@ -3,7 +3,7 @@ extension PnLPlan {
     /// period of the window (with takings or not) and every feature of the cost sheet, the
     /// part of the sheet's cost that falls in the period, prorated by time; a period at an
     /// edge of the window carries only the part inside it (`PnLReport.everyPeriod`).
-    public func fixedCostsByPeriod(_ series: TakingsSeries) throws -> [PnLSQLRequest.PeriodCost] {
+    func fixedCostsByPeriod(_ series: TakingsSeries) throws -> [PnLSQLRequest.PeriodCost] {
         guard let fixed else { return [] }
         var costs: [PnLSQLRequest.PeriodCost] = []
         for (label, p) in fixed.periods(of: series) {

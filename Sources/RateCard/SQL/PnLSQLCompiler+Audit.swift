@@ -8,7 +8,7 @@ extension PnLSQLCompiler {
     /// `sql-refund-tie` (refunds of one charge at one instant with different amounts, which
     /// stops the query), `sql-quantity-scale` (a quantity finer than the query reads, which stops `--sql`) and
     /// `unknown-dimension` (margin's `cost` error, which stops it too).
-    public func audit() -> String {
+    func audit() -> String {
         var ctes = entryCTEs(origin: true)
         // A whole number that is not one: written with a fraction or an exponent, too long,
         // or not a number at all (an object, `"abc"`, `"05"`), in margin's order of checks.

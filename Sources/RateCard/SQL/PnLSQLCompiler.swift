@@ -21,14 +21,14 @@
 ///    time and the schedule period then in the provider's offset, as an integer numerator
 ///    over the plan's common denominator (`SQLCostPlan`); value, profit;
 /// 6. the money numerators divided once, at the end, into `DECIMAL(38, scale)`.
-public struct PnLSQLCompiler: Sendable {
-    public let request: PnLSQLRequest
+struct PnLSQLCompiler: Sendable {
+    let request: PnLSQLRequest
     let plan: SQLCostPlan
     let d: SQLDialect
     /// The window's bounds as parameters (`--sql-params`), or nil for constants.
     let params: SQLParameters?
 
-    public init(_ request: PnLSQLRequest) throws(SQLCompileError) {
+    init(_ request: PnLSQLRequest) throws(SQLCompileError) {
         try request.source.check(request.dialect)
         guard !request.versions.isEmpty else {
             throw .usage("no version of card '\(request.family)'")
@@ -48,7 +48,7 @@ public struct PnLSQLCompiler: Sendable {
 
     /// The query of the per-feature table: `feature, charges, charged, declines,
     /// given_back, left_credits, metered_cost, value, profit, fixed_cost`.
-    public func query() -> String {
+    func query() -> String {
         var ctes = entryCTEs(relevant: true)
         ctes.append(
             (

@@ -1,38 +1,32 @@
 /// Everything a P&L query needs: where the entries are, the card family that prices them,
 /// the window, the value of a credit and the fixed costs, all in one reporting currency.
-public struct PnLSQLRequest: Sendable {
-    public let dialect: SQLDialect
-    public let source: SQLSource
-    public let family: String
-    public let repository: CardRepository
-    public let window: TakingsWindow
-    public let currency: Currency
+struct PnLSQLRequest: Sendable {
+    let dialect: SQLDialect
+    let source: SQLSource
+    let family: String
+    let repository: CardRepository
+    let window: TakingsWindow
+    let currency: Currency
     /// The value of one credit in `currency` (stated, or the conservative default).
-    public let perCredit: Money
+    let perCredit: Money
     /// Fixed costs per feature in `currency`.
-    public let fixedCosts: [String: Money]
+    let fixedCosts: [String: Money]
     /// With a series (`--by`), one row per period and feature instead of one per feature.
-    public let series: TakingsSeries?
+    let series: TakingsSeries?
     /// With a series and fixed costs, each period's share of each feature's fixed cost
     /// (`PnLPlan.fixedCostsByPeriod`).
-    public let periodFixedCosts: [PeriodCost]
+    let periodFixedCosts: [PeriodCost]
     /// With `--sql-params`, the window's bounds are query parameters (`SQLParameters`).
-    public let parameters: Bool
+    let parameters: Bool
 
     /// The part of a feature's fixed cost that falls in one period of a series.
-    public struct PeriodCost: Sendable, Hashable {
-        public let period: String
-        public let feature: String
-        public let cost: Money
-
-        public init(period: String, feature: String, cost: Money) {
-            self.period = period
-            self.feature = feature
-            self.cost = cost
-        }
+    struct PeriodCost: Sendable, Hashable {
+        let period: String
+        let feature: String
+        let cost: Money
     }
 
-    public init(
+    init(
         dialect: SQLDialect, source: SQLSource, family: String, repository: CardRepository,
         window: TakingsWindow,
         currency: Currency, perCredit: Money, fixedCosts: [String: Money] = [:],

@@ -409,9 +409,17 @@ public struct ReplaySQLCompiler {
 }
 
 extension ReplayRun {
-    /// `margin replay … --sql DIALECT`: the per-feature table as one query over `source`,
-    /// with the same cards, currency, value of a credit and `--costs-at` as the run.
-    public static func sql(_ request: ReplayRequest, dialect: SQLDialect, source: SQLSource)
+    /// `margin replay … --sql DIALECT`: the per-feature table as one query over the source
+    /// the options name (`--table`, `--sql-columns`, `--input-format` and the operands, read
+    /// as `margin pnl --sql` reads them), with the same cards, currency, value of a credit
+    /// and `--costs-at` as the run.
+    public static func sql(
+        _ request: ReplayRequest, dialect: SQLDialect, sourceArguments: ParsedArguments
+    ) throws -> String {
+        try sql(request, dialect: dialect, source: try SQLSource(arguments: sourceArguments))
+    }
+
+    static func sql(_ request: ReplayRequest, dialect: SQLDialect, source: SQLSource)
         throws -> String
     {
         try ReplaySQLCompiler(plan: try ReplayPlan(request), dialect: dialect, source: source)

@@ -14,7 +14,7 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     case postgres
 
     /// "one of: duckdb, clickhouse, spark, postgres"
-    public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The dialect `text` names, given to `--option`; any other word is bad usage.
     public static func parse(option: String, _ text: String) throws(UsageError) -> SQLDialect {

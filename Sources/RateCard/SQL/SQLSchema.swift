@@ -6,7 +6,7 @@
 /// `margin pnl` does (an amount of `1.5`, a timestamp without an offset are rejected, and
 /// listed by `--sql-audit`), and computes instants to the nanosecond from the RFC 3339
 /// text, which a microsecond timestamp type would round.
-public enum SQLSchema {
+enum SQLSchema {
     /// A column: its name in the table and the JSON field it holds.
     struct Column: Sendable, Hashable {
         let name: String
@@ -71,7 +71,7 @@ public enum SQLSchema {
     }
 
     /// `CREATE TABLE name (…)` in `dialect`, of the text layout or the typed one.
-    public static func createTable(
+    static func createTable(
         _ dialect: SQLDialect, name: String, columns layout: SQLColumns = .text
     ) -> String {
         let (text, json) = types(dialect)

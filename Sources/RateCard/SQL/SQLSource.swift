@@ -7,7 +7,7 @@ import Foundation
 /// `quantity` (JSON text), so the checks and the arithmetic are the same for every source:
 /// a typed column is turned into the text the checks expect here, in the query (a
 /// timestamp into RFC 3339 in UTC, an integer into its digits, a map into a JSON object).
-public enum SQLSource: Sendable, Hashable {
+enum SQLSource: Sendable, Hashable {
     case files([SQLInput])
     /// A table of the text layout (`SQLColumns.text`).
     case table(String)
@@ -15,7 +15,7 @@ public enum SQLSource: Sendable, Hashable {
     case typedTable(String)
 
     /// The table's name, for a table.
-    public var tableName: String? {
+    var tableName: String? {
         switch self {
         case .table(let name), .typedTable(let name): name
         case .files: nil
@@ -93,12 +93,12 @@ public enum SQLSource: Sendable, Hashable {
 }
 
 /// The formats `--sql` reads files and URIs in (`--input-format`).
-public enum SQLInputFormat: String, Sendable, Hashable, CaseIterable, OptionChoice {
+enum SQLInputFormat: String, Sendable, Hashable, CaseIterable, OptionChoice {
     case jsonl
     case csv
     case parquet
 
-    public static var noun: String { "SQL input format" }
+    static var noun: String { "SQL input format" }
 
     var name: String {
         switch self {
@@ -113,11 +113,11 @@ public enum SQLInputFormat: String, Sendable, Hashable, CaseIterable, OptionChoi
 /// field as its text and the quantity as JSON (the schema `margin pnl --sql-schema` prints),
 /// or `typed`, the time a timestamp with time zone, the amounts 64-bit integers and the
 /// quantity a map of decimals (JSONB in PostgreSQL) (`--sql-schema D --sql-columns typed`).
-public enum SQLColumns: String, Sendable, Hashable, CaseIterable, OptionChoice {
+enum SQLColumns: String, Sendable, Hashable, CaseIterable, OptionChoice {
     case text
     case typed
 
-    public static var noun: String { "column layout" }
+    static var noun: String { "column layout" }
 }
 
 /// One file or URI the query reads, in one format.
@@ -125,16 +125,16 @@ public enum SQLColumns: String, Sendable, Hashable, CaseIterable, OptionChoice {
 /// A path with a scheme (`s3://`, `gs://`, `hdfs://`, `abfss://`, `https://`) is a URI:
 /// it is written into the query as given and resolved by the engine where it runs (a glob
 /// such as `s3://bucket/2026-11-*/*.parquet` included); it is never opened here.
-public struct SQLInput: Sendable, Hashable, ExpressibleByStringLiteral {
-    public let path: String
-    public let format: SQLInputFormat
+struct SQLInput: Sendable, Hashable, ExpressibleByStringLiteral {
+    let path: String
+    let format: SQLInputFormat
     /// `typed` for a Parquet file of the typed layout; JSON Lines and CSV are text.
-    public let columns: SQLColumns
+    let columns: SQLColumns
     /// The columns of a local CSV file's header; nil for a URI (the query then names the
     /// schema's columns and the card's quantity dimensions).
-    public let header: [String]?
+    let header: [String]?
 
-    public init(
+    init(
         path: String, format: SQLInputFormat = .jsonl, columns: SQLColumns = .text,
         header: [String]? = nil
     ) {
@@ -144,12 +144,12 @@ public struct SQLInput: Sendable, Hashable, ExpressibleByStringLiteral {
         self.header = header
     }
 
-    public init(stringLiteral value: String) { self.init(path: value) }
+    init(stringLiteral value: String) { self.init(path: value) }
 
     /// The URI's scheme, lowercased (`s3`, `https`), or nil for a local path.
-    public var scheme: String? { Self.scheme(of: path) }
+    var scheme: String? { Self.scheme(of: path) }
 
-    public static func scheme(of path: String) -> String? {
+    static func scheme(of path: String) -> String? {
         guard let r = path.range(of: "://"), r.lowerBound != path.startIndex else { return nil }
         let s = path[path.startIndex..<r.lowerBound]
         guard let first = s.first, first.isASCII, first.isLetter,
@@ -420,7 +420,7 @@ extension SQLSource {
     /// content is not read here); a local file of the format its content shows (`format`,
     /// when given, must agree). A device ledger document, a roll-up or standard input is an
     /// error: the engines have no reader for them.
-    public static func inputs(
+    static func inputs(
         _ paths: [String], format: SQLInputFormat? = nil, columns: SQLColumns = .text
     ) throws(SQLCompileError) -> SQLSource {
         var inputs: [SQLInput] = []
@@ -482,7 +482,7 @@ extension SQLSource {
     }
 
     /// JSON Lines files only (the form before CSV and Parquet).
-    public static func jsonLinesFiles(_ paths: [String]) throws(SQLCompileError) -> SQLSource {
+    static func jsonLinesFiles(_ paths: [String]) throws(SQLCompileError) -> SQLSource {
         try inputs(paths, format: .jsonl)
     }
 

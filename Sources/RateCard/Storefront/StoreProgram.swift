@@ -1,7 +1,7 @@
 /// The App Store commission program a sale falls under. Which rate each program takes, in
 /// which storefronts and from which date, is data: the `commission` regimes of the storefront
 /// file (`RateCards/storefronts.json`).
-public enum StoreProgram: String, Sendable, Hashable, CaseIterable, OptionChoice {
+enum StoreProgram: String, Sendable, Hashable, CaseIterable, OptionChoice {
     /// The standard commission (30% on most storefronts).
     case standard
     /// The App Store Small Business Program (15% on most storefronts).
@@ -20,7 +20,7 @@ public enum StoreProgram: String, Sendable, Hashable, CaseIterable, OptionChoice
     /// fee, store services fee and core technology commission; no payment processing).
     case euLinkOut = "eu-link-out"
 
-    public static let noun = "program"
+    static let noun = "program"
 
     /// The program named `text` ("standard", "small-business", …), or nil.
     init?(name text: String) {

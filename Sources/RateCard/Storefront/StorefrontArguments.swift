@@ -2,11 +2,11 @@
 /// their command-line text.
 public struct StorefrontArguments: Sendable, Hashable {
     /// `--price-points PRODUCT_ID=FILE`, in the order given.
-    public var bindings: [(productId: String, path: String)]
+    var bindings: [(productId: String, path: String)]
     /// `--at`: the day prices and regimes are taken at.
-    public var date: CalendarDate
+    var date: CalendarDate
     /// `--program`; nil: the card's `storeProgram`, else standard.
-    public var program: StoreProgram?
+    var program: StoreProgram?
 
     public static func == (lhs: StorefrontArguments, rhs: StorefrontArguments) -> Bool {
         lhs.bindings.map { "\($0.productId)=\($0.path)" }

@@ -7,15 +7,15 @@
 /// of each change date.
 public struct StorefrontChanges: Sendable, RenderableReport {
     /// What `margin storefronts --changes` asks for.
-    public struct Request: Sendable {
-        public var cards: [RateCard]
-        public var repository: CardRepository
-        public var program: StoreProgram?
+    struct Request: Sendable {
+        var cards: [RateCard]
+        var repository: CardRepository
+        var program: StoreProgram?
         /// Changes on or after this day; nil: from 2023-01-01, where the data's history starts.
-        public var since: CalendarDate?
-        public var fx: FXTable?
+        var since: CalendarDate?
+        var fx: FXTable?
 
-        public init(
+        init(
             cards: [RateCard], repository: CardRepository, program: StoreProgram? = nil,
             since: CalendarDate? = nil, fx: FXTable? = nil
         ) {
@@ -71,7 +71,7 @@ public struct StorefrontChanges: Sendable, RenderableReport {
     /// The day the history of the storefront file starts.
     static let historyStart = CalendarDate("2023-01-01")!
 
-    public init(_ request: Request) throws(WorstCaseError) {
+    init(_ request: Request) throws(WorstCaseError) {
         let since = request.since ?? StorefrontChanges.historyStart
         self.since = since
         guard let table = request.repository.storefronts else {

@@ -192,56 +192,70 @@ extension StorefrontMargins {
             "warnings": .array(warnings.map { .string($0.rendered) }),
         ])
     }
+}
 
-    /// Renders several cards in one format.
-    public static func render(_ all: [StorefrontMargins], format: OutputFormat, bold: Bool = false)
-        -> String
-    {
-        switch format {
-        case .json:
-            return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
-        case .csv:
-            var t = TextTable([
-                .init("card"), .init("product_id"), .init("territory"), .init("currency"),
-                .init("customer_price"), .init("proceeds"),
-                .init("proceeds_source"), .init("worst_cost"), .init("margin"),
-                .init("margin_percent"),
-            ])
-            for m in all {
-                for r in m.rows {
-                    t.append([
-                        m.card.reference, r.pack.productId, r.territory,
-                        r.customerPrice.currency.code, r.customerPrice.amount.decimalText(),
-                        r.proceeds?.amount.decimalText() ?? "", r.proceedsSource?.rawValue ?? "",
-                        r.worstCost?.amount.decimalText() ?? "",
-                        r.margin?.amount.decimalText() ?? "",
-                        percentValue(r.marginShare)?.decimalText() ?? "",
-                    ])
-                }
+/// What `margin storefronts` prints, and the cross-check warnings of every card.
+public struct StorefrontReport: RenderableReport, Sendable {
+    let cards: [StorefrontMargins]
+
+    init(_ cards: [StorefrontMargins]) {
+        self.cards = cards
+    }
+
+    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
+
+    /// 1 when any card's rows hold an error finding (a price that cannot be margined).
+    public var exitCode: Int32 { cards.map(\.exitCode).max() ?? 0 }
+
+    public func renderJSON() -> String {
+        JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
+    }
+
+    public func renderCSV() -> String {
+        var t = TextTable([
+            .init("card"), .init("product_id"), .init("territory"), .init("currency"),
+            .init("customer_price"), .init("proceeds"),
+            .init("proceeds_source"), .init("worst_cost"), .init("margin"),
+            .init("margin_percent"),
+        ])
+        for m in cards {
+            for r in m.rows {
+                t.append([
+                    m.card.reference, r.pack.productId, r.territory,
+                    r.customerPrice.currency.code, r.customerPrice.amount.decimalText(),
+                    r.proceeds?.amount.decimalText() ?? "", r.proceedsSource?.rawValue ?? "",
+                    r.worstCost?.amount.decimalText() ?? "",
+                    r.margin?.amount.decimalText() ?? "",
+                    StorefrontMargins.percentValue(r.marginShare)?.decimalText() ?? "",
+                ])
             }
-            return t.csv()
-        case .markdown:
-            return all.map { m in
-                var s = "## \(m.card.reference) in every storefront\n\n"
-                s +=
-                    m.rows.isEmpty
-                    ? "No storefront prices this card's packs.\n"
-                    : m.table.markdown() + "\nWorst storefront per pack:\n\n"
-                        + m.worstTable.markdown()
-                s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
-                return s
-            }.joined(separator: "\n")
-        case .table:
-            return all.map { m in
-                var s = "\(m.card.reference) in every storefront\n\n"
-                s +=
-                    m.rows.isEmpty
-                    ? "No storefront prices this card's packs.\n"
-                    : m.table.plain(bold: bold) + "\nworst storefront per pack:\n"
-                        + m.worstTable.plain(bold: bold)
-                s += "\n" + m.notes.joined(separator: "\n") + "\n"
-                return s
-            }.joined(separator: "\n")
         }
+        return t.csv()
+    }
+
+    public func renderMarkdown() -> String {
+        cards.map { m in
+            var s = "## \(m.card.reference) in every storefront\n\n"
+            s +=
+                m.rows.isEmpty
+                ? "No storefront prices this card's packs.\n"
+                : m.table.markdown() + "\nWorst storefront per pack:\n\n"
+                    + m.worstTable.markdown()
+            s += "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
+            return s
+        }.joined(separator: "\n")
+    }
+
+    public func renderTable(bold: Bool) -> String {
+        cards.map { m in
+            var s = "\(m.card.reference) in every storefront\n\n"
+            s +=
+                m.rows.isEmpty
+                ? "No storefront prices this card's packs.\n"
+                : m.table.plain(bold: bold) + "\nworst storefront per pack:\n"
+                    + m.worstTable.plain(bold: bold)
+            s += "\n" + m.notes.joined(separator: "\n") + "\n"
+            return s
+        }.joined(separator: "\n")
     }
 }

@@ -8,7 +8,7 @@
 /// (no FX rate, no proceeds, no regime in force, a territory the data lacks) stays, with
 /// what is known and a `gaps` diagnostic that says what is missing; `check` makes those
 /// errors, since a floor it cannot compute is not a floor that holds.
-public struct StorefrontMargins: Sendable {
+struct StorefrontMargins: Sendable {
     let card: RateCard
     let program: StoreProgram
     /// The date prices and commission regimes are taken at.
@@ -28,11 +28,11 @@ public struct StorefrontMargins: Sendable {
     let storefronts: StorefrontTable?
 
     /// Every diagnostic, sorted: what `margin storefronts` prints on stderr.
-    public var warnings: [Diagnostic] { (findings + gaps).sorted() }
+    var warnings: [Diagnostic] { (findings + gaps).sorted() }
 
     /// 1 when a finding is an error (a card price for no territory, Apple's price differing
     /// from the card's), else 0.
-    public var exitCode: Int32 { findings.contains { $0.severity == .error } ? 1 : 0 }
+    var exitCode: Int32 { findings.contains { $0.severity == .error } ? 1 : 0 }
 
     /// Where a row's proceeds come from.
     enum ProceedsSource: String, Sendable, Hashable {
@@ -89,7 +89,7 @@ public struct StorefrontMargins: Sendable {
         return (try? Exact(1, over: Exact.powerOfTen(currency.minorUnits))) ?? .one
     }
 
-    public init(
+    init(
         card: RateCard, repository: CardRepository, priceLists: [String: ApplePriceList] = [:],
         program: StoreProgram? = nil,
         date: CalendarDate, fx: FXTable? = nil

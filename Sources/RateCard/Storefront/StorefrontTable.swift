@@ -3,7 +3,7 @@
 ///
 /// Used to model what Apple pays where no App Store Connect price-point file is given, and
 /// to cross-check Apple's figures where one is.
-public struct StorefrontTable: Sendable, Hashable {
+struct StorefrontTable: Sendable, Hashable {
     /// When the data was reviewed.
     let date: CalendarDate
     /// The figures are placeholders until reviewed against Apple's own tables.

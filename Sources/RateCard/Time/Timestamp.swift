@@ -19,7 +19,7 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     }
 
     /// Parses RFC 3339 `date-time` (`RFC3339.parse`, the one reader of timestamps).
-    public init(rfc3339 text: some StringProtocol) throws(TimestampError) {
+    init(rfc3339 text: some StringProtocol) throws(TimestampError) {
         var b = Array(text.utf8)
         b.append(0)  // never read: keeps the buffer non-empty
         let parsed = b.withUnsafeBufferPointer { RFC3339.parse($0.baseAddress!, $0.count - 1) }
@@ -82,11 +82,11 @@ public struct Timestamp: Sendable, Hashable, Comparable {
 }
 
 /// Why a timestamp was not accepted.
-public enum TimestampError: Error, Sendable, Hashable, CustomStringConvertible {
+enum TimestampError: Error, Sendable, Hashable, CustomStringConvertible {
     case truncated, malformed, missingTime, invalidDate, invalidTime, missingOffset,
         malformedOffset, trailing, outOfRange
 
-    public var description: String {
+    var description: String {
         switch self {
         case .truncated: "timestamp is too short (expected RFC 3339, e.g. 2026-11-29T10:00:00Z)"
         case .malformed: "timestamp is not RFC 3339 (expected e.g. 2026-11-29T10:00:00+08:00)"

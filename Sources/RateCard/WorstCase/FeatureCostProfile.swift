@@ -141,7 +141,7 @@ struct FeatureCostProfile: Sendable, Hashable {
 }
 
 /// Why a worst case could not be computed.
-public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
+enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
     case unboundMeter(feature: String, dimension: String)
     case overflow(feature: String, dimension: String)
     case searchTooLarge(feature: String, dimension: String, intervals: Int128)
@@ -152,7 +152,7 @@ public enum WorstCaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the card): no finite worst case.
     case unbounded([RequestShape])
 
-    public var description: String {
+    var description: String {
         switch self {
         case .unboundMeter(let f, let d):
             "feature \(f), dimension \(d): its provider meter is not loaded"

@@ -1,6 +1,6 @@
 /// The worst-case cost and margin of every pack and grant of a card, per currency and
 /// commission rate: the answer to "does every pack still make money?".
-public struct PackMargins: Sendable, Hashable {
+struct PackMargins: Sendable, Hashable {
     let card: RateCard
     let rows: [Row]
     let grants: [GrantRow]
@@ -51,7 +51,7 @@ public struct PackMargins: Sendable, Hashable {
 
     /// Computes every row. `commission` gives the rates per currency on the card's effective
     /// date unless `rates` overrides them for all currencies.
-    public init(
+    init(
         card: RateCard, repository: CardRepository, fx: FXTable? = nil, rates: [Exact]? = nil,
         taxRates: [Currency: Exact] = [:]
     ) throws(WorstCaseError) {

@@ -1,7 +1,7 @@
 /// The worst-case margin of every subscription plan of a card, by subscription year, and
 /// what its free tier costs: "if a subscriber uses every bit of the plan in the costliest
 /// way, every period, what is left after Apple's commission, in year one and after?"
-public struct PlanMargins: Sendable, Hashable {
+struct PlanMargins: Sendable, Hashable {
     let card: RateCard
     let rows: [Row]
     /// The free tier's worst case in the providers' currency, when the card has one.
@@ -32,7 +32,7 @@ public struct PlanMargins: Sendable, Hashable {
     /// plan is sold (`CardChecker.planFindings` reports the same, `offer-currency`).
     let offerWarnings: [Diagnostic]
     /// Every warning `margin plans` prints: the card's, then the inputs'.
-    public var warnings: [Diagnostic] { offerWarnings + inputWarnings }
+    var warnings: [Diagnostic] { offerWarnings + inputWarnings }
 
     /// A commission regime of auto-renewable subscriptions: the rate in the first year of
     /// a subscriber's paid service and the rate after it.
@@ -169,7 +169,7 @@ public struct PlanMargins: Sendable, Hashable {
     /// Computes every row. `priceLists` (product id → Apple's files) add rows from
     /// Apple's proceeds on `date`; `program` (else the card's `storeProgram`) narrows the
     /// programs shown.
-    public init(
+    init(
         card: RateCard, repository: CardRepository, fx: FXTable? = nil,
         priceLists: [String: ApplePriceList] = [:],
         date: CalendarDate? = nil, program: StoreProgram? = nil

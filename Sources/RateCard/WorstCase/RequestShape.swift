@@ -1,8 +1,8 @@
 /// One request a customer could make: a quantity of one dimension of one feature, what the
 /// card charges for it and what the provider bills for it at its most expensive.
-public struct RequestShape: Sendable, Hashable {
-    public let feature: String
-    public let dimension: String
+struct RequestShape: Sendable, Hashable {
+    let feature: String
+    let dimension: String
     /// The quantity in the card's unit (whole units).
     let quantity: Int128
     let unit: MeterUnit
@@ -62,7 +62,7 @@ extension RequestShape {
     /// For a request charged nothing that costs money: "feature "asr", dimension "second":
     /// a request of 2 s is charged 0 credits but costs demo-asr/audio USD 0.0002, so credits
     /// can be spent without limit; charge started intervals (rounding "up") or a positive price".
-    public var freeUsageMessage: String {
+    var freeUsageMessage: String {
         "feature \"\(feature)\", dimension \"\(dimension)\": a request of \(Format.grouped(quantity)) \(unit.abbreviation) is charged \(credits) credits but costs \(meter) \(cost), so credits can be spent without limit; charge started intervals (rounding \"up\") or a positive price"
     }
 }
@@ -70,7 +70,7 @@ extension RequestShape {
 extension RequestShape {
     /// The `free-usage` finding of this request on `card`, at its dimension: the one finding
     /// `margin packs` and `margin check` both print for it, worded and placed alike.
-    public func freeUsageDiagnostic(card: RateCard) -> Diagnostic {
+    func freeUsageDiagnostic(card: RateCard) -> Diagnostic {
         let location =
             card.feature(feature)?.dimensions.first { $0.name == dimension }?.location
             ?? card.source.location

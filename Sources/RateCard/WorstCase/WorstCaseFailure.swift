@@ -2,13 +2,13 @@
 /// alike: an unbounded worst case is one `free-usage` finding per dimension that lets
 /// credits or a quota be used for free, each at that dimension's place in the card (exit 1);
 /// anything else (a missing FX rate, an overflow) names the card at its place (exit 2).
-public struct WorstCaseFailure: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
-    public let error: WorstCaseError
-    public let diagnostics: [Diagnostic]
-    public let failureClass: FailureClass
-    public var summary: String? { nil }
+struct WorstCaseFailure: DiagnosedError, Sendable, Hashable, CustomStringConvertible {
+    let error: WorstCaseError
+    let diagnostics: [Diagnostic]
+    let failureClass: FailureClass
+    var summary: String? { nil }
 
-    public init(_ error: WorstCaseError, card: RateCard) {
+    init(_ error: WorstCaseError, card: RateCard) {
         self.error = error
         if case .unbounded(let shapes) = error {
             diagnostics = shapes.map { $0.freeUsageDiagnostic(card: card) }.sorted()
@@ -23,5 +23,19 @@ public struct WorstCaseFailure: DiagnosedError, Sendable, Hashable, CustomString
         }
     }
 
-    public var description: String { diagnostics.map(\.rendered).joined(separator: "\n") }
+    var description: String { diagnostics.map(\.rendered).joined(separator: "\n") }
+}
+
+extension WorstCaseFailure {
+    /// `body` for every card in order; the first card whose worst case cannot be computed
+    /// ends it as that card's failure. The loop of every command that prices cards.
+    static func each<T>(_ cards: [RateCard], _ body: (RateCard) throws(WorstCaseError) -> T)
+        throws(WorstCaseFailure) -> [T]
+    {
+        var all: [T] = []
+        for card in cards {
+            do { all.append(try body(card)) } catch { throw WorstCaseFailure(error, card: card) }
+        }
+        return all
+    }
 }

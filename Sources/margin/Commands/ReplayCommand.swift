@@ -64,7 +64,7 @@ enum ReplayCommand: Command {
     }
 
     /// The query `--sql DIALECT` asks for, or nil without it. Its source is read as
-    /// `margin pnl --sql` reads one (`PnLQueryRequest.source`).
+    /// `margin pnl --sql` reads one (`SQLSource(arguments:)`).
     static func sqlQuery(_ args: ParsedArguments) throws -> String? {
         guard let text = args.value("sql") else {
             for option in ["table", "sql-columns"] where args.value(option) != nil {
@@ -79,10 +79,10 @@ enum ReplayCommand: Command {
         ] where args.value(option) != nil || args.flag(option) {
             throw UsageError("--\(option) does not apply to --sql: \(why) (docs/replay.md)")
         }
-        let source = try PnLQueryRequest.source(args)
         var inputs = args
         if args.value("table") != nil { inputs.positionals = ["-"] }
-        return try ReplayRun.sql(try request(inputs, sql: true), dialect: dialect, source: source)
+        return try ReplayRun.sql(
+            try request(inputs, sql: true), dialect: dialect, sourceArguments: args)
     }
 
     /// The options as a request; bad values are usage errors.

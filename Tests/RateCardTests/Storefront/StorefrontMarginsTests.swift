@@ -208,7 +208,7 @@ import Testing
     @Test func jsonRows() throws {
         let m = try StorefrontMargins(
             card: osg, repository: repo, date: StorefrontFixtures.date("2026-12-01"))
-        let text = StorefrontMargins.render([m], format: .json)
+        let text = StorefrontReport([m]).render(.json)
         #expect(text.contains(#""productId": "3000tks""#))
         #expect(text.contains(#""proceedsSource": "modelled""#))
         #expect(text.contains(#""worstCost": "11.25""#))

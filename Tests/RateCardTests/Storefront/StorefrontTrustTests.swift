@@ -409,7 +409,7 @@ import Testing
             card: card, repository: repo, date: CalendarDate("2026-12-01")!)
         let gbr = try #require(m.rows.first { $0.territory == "GBR" })
         #expect(Set(gbr.fxUsed.map(\.description)) == ["GBP/CNY 9.2", "GBP/USD 1.25"])
-        #expect(StorefrontMargins.render([m], format: .table).contains("GBP/CNY 9.2, GBP/USD 1.25"))
+        #expect(StorefrontReport([m]).render(.table).contains("GBP/CNY 9.2, GBP/USD 1.25"))
     }
 
     /// A schedule with no price in force on the date: said, not skipped.

@@ -46,16 +46,16 @@ import Testing
         #expect(
             m.notes.contains("FX dated 2026-11-15 (fx.json, placeholder): USD/CNY 7.1, EUR/CNY 7.8")
         )
-        let json = try JSONParser.parse(PlanMargins.render([m], format: .json))
+        let json = try JSONParser.parse(PlanReport([m]).render(.json))
         let fx = try #require(json["cards"]?[0]?["fx"])
         #expect(fx["used"]?[0]?["from"]?.value == .string("file"))
         #expect(fx["used"]?[0]?["rate"]?.value == .string("7.1"))
         #expect(fx["restsOnPlaceholder"]?.value == .bool(true))
         #expect(fx["placeholder"]?.value == .bool(true))
-        let csv = PlanMargins.render([m], format: .csv)
+        let csv = PlanReport([m]).render(.csv)
         #expect(csv.contains(",\"USD/CNY 7.1 (fx.json, placeholder)\"\n"))
         #expect(
-            PlanMargins.render([m], format: .markdown).contains(
+            PlanReport([m]).render(.markdown).contains(
                 "- FX dated 2026-11-15 (fx.json, placeholder): USD/CNY 7.1, EUR/CNY 7.8"))
     }
 
@@ -65,7 +65,7 @@ import Testing
         let m = try margins(fx: [override])
         #expect(m.notes.contains("FX given on the command line: USD/CNY 7.2"))
         #expect(!m.notes.contains { $0.contains("USD/CNY 7.1") })
-        let json = try JSONParser.parse(PlanMargins.render([m], format: .json))
+        let json = try JSONParser.parse(PlanReport([m]).render(.json))
         #expect(json["cards"]?[0]?["fx"]?["used"]?[0]?["from"]?.value == .string("command line"))
         // 9.30 / 7.2 = 1.291666…: the USD worst case moves with the given rate.
         #expect(try row(m, "USD").worst.cost.amount == (try exact("9.3").divided(by: exact("7.2"))))
@@ -187,7 +187,7 @@ import Testing
         let m = try margins(program: .smallBusiness)
         #expect(m.programs.map(\.name) == ["small-business"])
         for format in OutputFormat.allCases {
-            let out = PlanMargins.render([m], format: format)
+            let out = PlanReport([m]).render(format)
             #expect(out.contains("small-business"), "\(format)")
             #expect(!out.contains("small business"), "\(format)")
         }
@@ -195,7 +195,7 @@ import Testing
 
     @Test func csvCarriesTheFreeTiersShareAndCovered() throws {
         let m = try margins()
-        let csv = PlanMargins.render([m], format: .csv)
+        let csv = PlanReport([m]).render(.csv)
         let header = try #require(csv.split(separator: "\n").first)
         #expect(header.hasSuffix(",territory,storefront,free_tier_share,free_tier_covered,fx"))
         // CNY, standard: year one 12 × 11.70 = 140.40 against 21.96 a year (366 × 0.06):
@@ -225,12 +225,12 @@ import Testing
         let m = try PlanMargins(card: card, repository: repo, program: .standard)
         let f = try #require(m.rows[0].lines[0].freeUsers)
         #expect(f.yearOneShare == nil && f.yearOneCovered == 0)
-        let json = try JSONParser.parse(PlanMargins.render([m], format: .json))
+        let json = try JSONParser.parse(PlanReport([m]).render(.json))
         let free = try #require(
             json["cards"]?[0]?["subscriptions"]?[0]?["programs"]?[0]?["freeUsers"])
         #expect(
             free["yearOneShare"]?.value == .null && free["yearOneCovered"]?.value == .string("0"))
-        #expect(PlanMargins.render([m], format: .csv).contains(",no margin,0,\n"))
+        #expect(PlanReport([m]).render(.csv).contains(",no margin,0,\n"))
     }
 
     // MARK: case 12: an offer priced in only some of the plan's currencies
@@ -250,13 +250,13 @@ import Testing
             w.message.hasPrefix(
                 "subscription \"p\" is priced in USD but its payAsYouGo introductory offer is not"))
         #expect(m.warnings.contains(w))
-        let table = PlanMargins.render([m], format: .table)
+        let table = PlanReport([m]).render(.table)
         #expect(
             table.contains(
                 "t@1   p     payAsYouGo 3 × P1M  USD        unpriced        3.89  standard"))
-        let csv = PlanMargins.render([m], format: .csv)
+        let csv = PlanReport([m]).render(.csv)
         #expect(csv.contains("t@1,offer-unpriced,p,P3M,USD,,"))
-        let json = try JSONParser.parse(PlanMargins.render([m], format: .json))
+        let json = try JSONParser.parse(PlanReport([m]).render(.json))
         let subs = try #require(json["cards"]?[0]?["subscriptions"])
         let usdJSON = try #require(subs[1])
         #expect(usdJSON["currency"]?.value == .string("USD"))

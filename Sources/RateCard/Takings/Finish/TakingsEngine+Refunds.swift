@@ -23,14 +23,14 @@ extension TakingsEngine {
         for j in refunds.indices {
             let meta = refunds[j].meta
             switch verdicts[j] {
-            case RefundVerdict.unknownCharge:
+            case .unknownCharge:
                 log.add(
                     TakingsRejection(
                         place: place(meta), reason: .refundOfUnknownCharge,
                         message:
                             "refundOf: refund of an unknown charge \"\(names.text(refunds[j]))\" (no entry with that id in any input)"
                     ))
-            case RefundVerdict.notACharge:
+            case .notACharge:
                 let kind = SlotMeta.kind(charges[j]?.meta ?? 0)
                 log.add(
                     TakingsRejection(
@@ -38,7 +38,7 @@ extension TakingsEngine {
                         message:
                             "refundOf: \"\(names.text(refunds[j]))\" is a \(kind.rawValue), not a charge"
                     ))
-            case RefundVerdict.otherFeature:
+            case .otherFeature:
                 let feature = refunds[j].feature
                 let chargeFeature = SlotMeta.feature(charges[j]?.meta ?? 0) ?? 0
                 log.add(
@@ -47,10 +47,10 @@ extension TakingsEngine {
                         message:
                             "feature: the refund is for \"\(features[feature])\" but charge \"\(names.text(refunds[j]))\" was for \"\(features[chargeFeature])\""
                     ))
-            default: break
+            case .kept, .exceedsCharge, .givenBackBefore: break
             }
         }
-        for j in refunds.indices where verdicts[j] == RefundVerdict.exceedsCharge {
+        for j in refunds.indices where verdicts[j] == .exceedsCharge {
             let charged = -Int128(charges[j]?.amount ?? 0)
             let c = place(charges[j]?.meta ?? 0)
             log.add(
@@ -60,7 +60,7 @@ extension TakingsEngine {
                         "amount: the refund gives back \(refunds[j].amount) credits, but charge \"\(names.text(refunds[j]))\" (\(c.path):\(c.line)) charged \(charged)"
                 ))
         }
-        for j in refunds.indices where verdicts[j] == RefundVerdict.givenBackBefore {
+        for j in refunds.indices where verdicts[j] == .givenBackBefore {
             let kept = place(refunds[keptBy[j]].meta)
             log.add(
                 TakingsRejection(
@@ -69,7 +69,7 @@ extension TakingsEngine {
                         "refundOf: charge \"\(names.text(refunds[j]))\" is already given back by \(kept.path):\(kept.line); a charge is given back once"
                 ))
         }
-        return verdicts.map { $0 == RefundVerdict.kept }
+        return verdicts.map { $0 == .kept }
     }
 
     /// What `checkRefunds` decides for each refund (a `RefundVerdict`), and for one
@@ -77,9 +77,9 @@ extension TakingsEngine {
     /// shard by shard on the worker threads: all refunds of one charge name the same id,
     /// so they fall in one shard, whose table of earliest refunds is its own.
     func refundVerdicts(_ refunds: [PendingRefund], _ charges: [StoredEntry?]) -> (
-        verdicts: [UInt8], keptBy: [Int]
+        verdicts: [RefundVerdict.Code], keptBy: [Int]
     ) {
-        var verdicts = [UInt8](repeating: RefundVerdict.kept, count: refunds.count)
+        var verdicts = [RefundVerdict.Code](repeating: .kept, count: refunds.count)
         var keptBy = [Int](repeating: -1, count: refunds.count)
         let count = shards.count
         verdicts.withUnsafeMutableBufferPointer { v in
@@ -100,20 +100,23 @@ extension TakingsEngine {
 
 /// The checks of the refunds whose charge id falls in one shard, on one worker thread.
 /// Each writes only its own refunds' verdicts.
-struct RefundVerdict: @unchecked Sendable {
-    static let kept: UInt8 = 0
-    /// No entry has the id the refund names.
-    static let unknownCharge: UInt8 = 1
-    /// The entry it names is a grant, a top-up or a refund.
-    static let notACharge: UInt8 = 2
-    /// The charge is for another feature.
-    static let otherFeature: UInt8 = 3
-    /// It gives back more than the charge charged.
-    static let exceedsCharge: UInt8 = 4
-    /// An earlier refund (by time, then id hash) of the same charge is kept.
-    static let givenBackBefore: UInt8 = 5
+struct RefundVerdict {
+    /// What is decided for one refund: kept, or why not (one byte, as the codes were).
+    enum Code: UInt8 {
+        case kept
+        /// No entry has the id the refund names.
+        case unknownCharge
+        /// The entry it names is a grant, a top-up or a refund.
+        case notACharge
+        /// The charge is for another feature.
+        case otherFeature
+        /// It gives back more than the charge charged.
+        case exceedsCharge
+        /// An earlier refund (by time, then id hash) of the same charge is kept.
+        case givenBackBefore
+    }
 
-    let verdicts: UnsafeMutablePointer<UInt8>?
+    let verdicts: UnsafeMutablePointer<Code>?
     let keptBy: UnsafeMutablePointer<Int>?
     let refunds: UnsafePointer<PendingRefund>?
     let charges: UnsafePointer<StoredEntry?>?
@@ -124,22 +127,22 @@ struct RefundVerdict: @unchecked Sendable {
         var candidates = 0
         for j in 0..<count where SlotMeta.shard(of: refunds[j].ref0, count: shards) == s {
             guard let charge = charges[j] else {
-                verdicts[j] = Self.unknownCharge
+                verdicts[j] = .unknownCharge
                 continue
             }
             guard SlotMeta.kind(charge.meta) == .charge else {
-                verdicts[j] = Self.notACharge
+                verdicts[j] = .notACharge
                 continue
             }
             let feature = refunds[j].feature
             if let chargeFeature = SlotMeta.feature(charge.meta), feature >= 0,
                 feature < 0xFFFF, chargeFeature != feature
             {
-                verdicts[j] = Self.otherFeature
+                verdicts[j] = .otherFeature
                 continue
             }
             if Int128(refunds[j].amount) > -Int128(charge.amount) {
-                verdicts[j] = Self.exceedsCharge
+                verdicts[j] = .exceedsCharge
                 continue
             }
             candidates += 1
@@ -154,7 +157,7 @@ struct RefundVerdict: @unchecked Sendable {
             (refunds[j].seconds, refunds[j].nanos, refunds[j].id0, refunds[j].id1)
         }
         @inline(__always) func isCandidate(_ j: Int) -> Bool {
-            verdicts[j] == Self.kept && SlotMeta.shard(of: refunds[j].ref0, count: shards) == s
+            verdicts[j] == .kept && SlotMeta.shard(of: refunds[j].ref0, count: shards) == s
         }
         for j in 0..<count where isCandidate(j) {
             let (slot, inserted) = first.findOrInsert(
@@ -169,7 +172,7 @@ struct RefundVerdict: @unchecked Sendable {
                 }),
                 k != j
             else { continue }
-            verdicts[j] = Self.givenBackBefore
+            verdicts[j] = .givenBackBefore
             keptBy[j] = k
         }
     }

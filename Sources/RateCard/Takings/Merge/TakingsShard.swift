@@ -259,11 +259,8 @@ struct ShardState {
 
 /// One shard of the merge: the entries whose id hash falls in it. Shards share nothing
 /// while merging, so each runs on its own thread; their sums are added at the end, which
-/// does not depend on the order.
-///
-/// Unchecked Sendable: a shard's state is mutated only by the one task that merges it in
-/// a step (task `s` owns shard `s`), and read on the calling thread between steps.
-final class TakingsShard: @unchecked Sendable {
+/// does not depend on the order. Shared with the workers as `TakingsShard+Sendable` says.
+final class TakingsShard {
     let index: Int
     let table: DedupTable
     var state: ShardState

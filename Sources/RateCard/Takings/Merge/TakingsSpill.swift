@@ -15,12 +15,9 @@ import Synchronization
 /// Per partition `p` the directory holds `p.rec` (records, in input order), `p.req`
 /// (the charge ids refunds name, which live in `p`), `p.cs` (the table slots of those
 /// charges, written when `p` is merged) and `p.rf` (the accepted refunds that name a
-/// charge in `p`, written as the partitions of their own ids are merged).
-///
-/// Unchecked Sendable: each partition's files and buffers are written by the one task
-/// that owns the partition at a time (the tasks of one step own disjoint partitions), and
-/// what tasks share, the first failure and the removal, is behind `shared`.
-final class TakingsSpill: @unchecked Sendable {
+/// charge in `p`, written as the partitions of their own ids are merged). Shared with the
+/// workers as `TakingsSpill+Sendable` says.
+final class TakingsSpill {
     enum File: Int, CaseIterable {
         case records, requests, chargeSlots, refunds
         var suffix: String { [".rec", ".req", ".cs", ".rf"][rawValue] }

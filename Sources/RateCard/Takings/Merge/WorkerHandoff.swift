@@ -2,8 +2,8 @@ import Synchronization
 
 // What the worker threads are handed: batches of work, pointers into blocks that one
 // worker fills or all only read, and slots for their results. Everything that crosses to
-// a worker thread is declared here, so the places where Sendable is asserted rather than
-// checked are in one file.
+// a worker thread is declared here; where Sendable is asserted rather than checked, the
+// assertion and the rule that makes it true are in `WorkerHandoff+Sendable.swift`.
 
 /// One batch of shard merges, handed to the worker threads: each runs one shard over
 /// every chunk in order.
@@ -47,17 +47,17 @@ struct MergeWork: Sendable {
 }
 
 /// A block handed to the one worker that fills it.
-struct SendableMutablePointer: @unchecked Sendable {
+struct SendableMutablePointer {
     let pointer: UnsafeMutablePointer<UInt8>
 }
 
 /// The input, handed to the one worker that reads ahead.
-struct SendableSource: @unchecked Sendable {
+struct SendableSource {
     let source: ByteSource
 }
 
 /// A pointer handed to worker threads that only read through it.
-struct SendablePointer: @unchecked Sendable {
+struct SendablePointer {
     let pointer: UnsafePointer<UInt8>
 }
 
@@ -110,11 +110,11 @@ final class ResultSlots<T: Sendable>: Sendable {
 }
 
 /// Per-refund results, each written by the one worker that owns its shard.
-struct SendableSlots: @unchecked Sendable {
+struct SendableSlots {
     let pointer: UnsafeMutablePointer<StoredEntry?>?
 }
 
 /// Refunds that the workers only read.
-struct SendableRefunds: @unchecked Sendable {
+struct SendableRefunds {
     let pointer: UnsafePointer<PendingRefund>?
 }

@@ -365,68 +365,6 @@ extension PlanMargins {
     var isEmpty: Bool { rows.isEmpty && freeTier == nil }
     var heading: String { card.title.isEmpty ? card.reference : "\(card.reference): \(card.title)" }
 
-    /// Renders several cards in one format.
-    public static func render(_ all: [PlanMargins], format: OutputFormat, bold: Bool = false)
-        -> String
-    {
-        switch format {
-        case .json:
-            return JSONOutput.object(["cards": .array(all.map(\.json))]).rendered()
-        case .csv:
-            return csv(all)
-        case .markdown:
-            return all.map { m in
-                var s = "## \(m.heading)\n\n"
-                if m.isEmpty {
-                    return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
-                }
-                if !m.rows.isEmpty {
-                    if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + ":\n\n" }
-                    s += m.planTable.markdown()
-                }
-                if m.rows.contains(where: { $0.intro != nil }) {
-                    s += "\n" + m.offerTable.markdown()
-                }
-                if m.freeTier != nil { s += "\n" + m.freeTierTable.markdown() }
-                if !m.appleRows.isEmpty {
-                    s += "\nApple's proceeds (price-point files):\n\n" + m.appleTable.markdown()
-                }
-                if !m.storefrontRows.isEmpty {
-                    s +=
-                        "\nEvery storefront (modelled from \(m.storefrontSourceText)):\n\n"
-                        + m.storefrontMarginTable.markdown()
-                }
-                return s + "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
-            }.joined(separator: "\n")
-        case .table:
-            return all.map { m in
-                var s = m.heading + "\n\n"
-                if m.isEmpty {
-                    return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
-                }
-                if !m.rows.isEmpty {
-                    if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + "\n\n" }
-                    s += m.planTable.plain(bold: bold)
-                }
-                if m.rows.contains(where: { $0.intro != nil }) {
-                    s += "\n" + m.offerTable.plain(bold: bold)
-                }
-                if m.freeTier != nil { s += "\n" + m.freeTierTable.plain(bold: bold) }
-                if !m.appleRows.isEmpty {
-                    s +=
-                        "\nApple's proceeds (price-point files)\n\n"
-                        + m.appleTable.plain(bold: bold)
-                }
-                if !m.storefrontRows.isEmpty {
-                    s +=
-                        "\nEvery storefront (modelled from \(m.storefrontSourceText))\n\n"
-                        + m.storefrontMarginTable.plain(bold: bold)
-                }
-                return s + "\n" + m.notes.joined(separator: "\n") + "\n"
-            }.joined(separator: "\n")
-        }
-    }
-
     /// The CSV of every card: one row per plan, currency (or storefront), program and
     /// subscription year; one per offer; one per territory and year of Apple's files; two
     /// for the free tier. `free_tier_share` and `free_tier_covered` are the free tier
@@ -516,5 +454,76 @@ extension PlanMargins {
             }
         }
         return t.csv()
+    }
+}
+
+/// What `margin plans` prints, and the warnings of every card.
+public struct PlanReport: RenderableReport, Sendable {
+    let cards: [PlanMargins]
+
+    init(_ cards: [PlanMargins]) {
+        self.cards = cards
+    }
+
+    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
+
+    public func renderJSON() -> String {
+        JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
+    }
+
+    public func renderCSV() -> String { PlanMargins.csv(cards) }
+
+    public func renderMarkdown() -> String {
+        cards.map { m in
+            var s = "## \(m.heading)\n\n"
+            if m.isEmpty {
+                return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
+            }
+            if !m.rows.isEmpty {
+                if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + ":\n\n" }
+                s += m.planTable.markdown()
+            }
+            if m.rows.contains(where: { $0.intro != nil }) {
+                s += "\n" + m.offerTable.markdown()
+            }
+            if m.freeTier != nil { s += "\n" + m.freeTierTable.markdown() }
+            if !m.appleRows.isEmpty {
+                s += "\nApple's proceeds (price-point files):\n\n" + m.appleTable.markdown()
+            }
+            if !m.storefrontRows.isEmpty {
+                s +=
+                    "\nEvery storefront (modelled from \(m.storefrontSourceText)):\n\n"
+                    + m.storefrontMarginTable.markdown()
+            }
+            return s + "\n" + m.notes.map { "- \($0)" }.joined(separator: "\n") + "\n"
+        }.joined(separator: "\n")
+    }
+
+    public func renderTable(bold: Bool) -> String {
+        cards.map { m in
+            var s = m.heading + "\n\n"
+            if m.isEmpty {
+                return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
+            }
+            if !m.rows.isEmpty {
+                if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + "\n\n" }
+                s += m.planTable.plain(bold: bold)
+            }
+            if m.rows.contains(where: { $0.intro != nil }) {
+                s += "\n" + m.offerTable.plain(bold: bold)
+            }
+            if m.freeTier != nil { s += "\n" + m.freeTierTable.plain(bold: bold) }
+            if !m.appleRows.isEmpty {
+                s +=
+                    "\nApple's proceeds (price-point files)\n\n"
+                    + m.appleTable.plain(bold: bold)
+            }
+            if !m.storefrontRows.isEmpty {
+                s +=
+                    "\nEvery storefront (modelled from \(m.storefrontSourceText))\n\n"
+                    + m.storefrontMarginTable.plain(bold: bold)
+            }
+            return s + "\n" + m.notes.joined(separator: "\n") + "\n"
+        }.joined(separator: "\n")
     }
 }

@@ -210,9 +210,9 @@ extension PackMargins {
 
 /// What `margin packs` prints: the margins of every selected card, in every format.
 public struct PackReport: RenderableReport, Sendable {
-    public let cards: [PackMargins]
+    let cards: [PackMargins]
 
-    public init(_ cards: [PackMargins]) {
+    init(_ cards: [PackMargins]) {
         self.cards = cards
     }
 

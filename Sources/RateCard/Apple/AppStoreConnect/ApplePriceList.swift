@@ -3,7 +3,7 @@ import Foundation
 /// Every App Store Connect file bound to one product (`--price-points PRODUCT_ID=FILE`,
 /// repeatable: several pages of one response are several files), and the price each
 /// territory has on a date.
-public struct ApplePriceList: Sendable, Hashable {
+struct ApplePriceList: Sendable, Hashable {
     let productId: String
     let files: [AppStoreConnectFile]
 
@@ -20,7 +20,7 @@ public struct ApplePriceList: Sendable, Hashable {
 
     /// Reads `bindings` (product id → files, in the order given), collecting every problem
     /// of every file before throwing.
-    public static func load(_ bindings: [(productId: String, path: String)]) throws(Diagnostics)
+    static func load(_ bindings: [(productId: String, path: String)]) throws(Diagnostics)
         -> [String: ApplePriceList]
     {
         var byProduct: [String: [AppStoreConnectFile]] = [:]
