@@ -61,7 +61,13 @@ struct PnLSQLCompiler: Sendable {
         // The rows the query checked and rejected: said in every row of the result, so a
         // source whose every row fails the checks (a view printing `+00` offsets) never
         // looks like a quiet ledger.
-        ctes.append(("rj", "SELECT COALESCE(SUM(copies), 0) AS rejected FROM e0 WHERE NOT valid"))
+        ctes.append(
+            (
+                "rj",
+                countsRejectedWhileGrouping
+                    ? "SELECT COALESCE(SUM(copies), 0) AS rejected FROM e0 WHERE NOT valid"
+                    : "SELECT COUNT(*) AS rejected FROM p WHERE NOT valid"
+            ))
         ctes.append(
             (
                 "w0",
@@ -470,7 +476,10 @@ struct PnLSQLCompiler: Sendable {
         // counting them from `p` again made engines that inline a CTE (DuckDB, ClickHouse)
         // run every check twice (DuckDB, 1M lines: 2.35× the hand-written query's CPU time
         // against 1.61×; docs/sql.md, Scale). The audit lists rejected rows from `p` itself.
-        let counted = relevant
+        // Not on Spark: there, with a window read in two passes, the grouped form let a query
+        // over conflicting copies run to its end instead of stopping (scripts/sql-equality,
+        // "conflicts (window: two passes)", 2026-12-03), so Spark counts from `p` as before.
+        let counted = relevant && countsRejectedWhileGrouping
         let validColumn = counted ? ", valid" : ""
         let single =
             grouped
@@ -513,6 +522,10 @@ struct PnLSQLCompiler: Sendable {
     /// Both passes read the source. DuckDB reads it once and keeps it in memory instead
     /// (`groupedSource`), with or without a window: there the saving of the second parse
     /// outweighs the memory (docs/sql.md, Scale).
+    /// Whether the table's query counts its rejected rows in the pass that groups the valid
+    /// ones (`e0`), or from the checked rows `p` (Spark).
+    var countsRejectedWhileGrouping: Bool { d != .spark }
+
     func relevantSource() -> [(String, String)] {
         // With parameters the window is not known here: every row is read in full.
         let window = params == nil ? request.window : .all
