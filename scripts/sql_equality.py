@@ -648,8 +648,10 @@ def run_null_conflict(engine, name, path, opts, results, label="a conflict of a 
     said = "margin: 1 ids with conflicting duplicates" in message or "margin: ids with conflicting duplicates" in message
     ok = p.returncode == 1 and want == 1 and said
     results[(name, label)] = "equal" if ok else "DIFFERS"
-    print("%s %s %s: margin exit %d, %d conflicting; query stopped naming it: %s"
-          % ("ok  " if ok else "FAIL", name, label, p.returncode, want, ok), flush=True)
+    print("%s %s %s: margin exit %d, %d conflicting; query stopped naming it: %s%s"
+          % ("ok  " if ok else "FAIL", name, label, p.returncode, want, ok,
+             "" if ok else " (the engine said: %r)" % (message[:400] or "nothing: the query ran to its end")),
+          flush=True)
     return 0 if ok else 1
 
 

@@ -183,7 +183,7 @@ struct PnLSQLCompiler: Sendable {
                 "rv",
                 """
                 SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos
-                FROM e rf JOIN (SELECT id, kind, feature, amt FROM e WHERE kind = 'charge' AND id IN (SELECT refund_of FROM e WHERE kind = 'refund')) ch ON ch.id = rf.refund_of
+                FROM e rf JOIN \(countsRejectedWhileGrouping ? "(SELECT id, kind, feature, amt FROM e WHERE kind = 'charge' AND id IN (SELECT refund_of FROM e WHERE kind = 'refund'))" : "e") ch ON ch.id = rf.refund_of
                 WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(d.wide("rf.amt")) + \(d.wide("ch.amt")) <= 0
                 """
             ),
@@ -522,8 +522,11 @@ struct PnLSQLCompiler: Sendable {
     /// Both passes read the source. DuckDB reads it once and keeps it in memory instead
     /// (`groupedSource`), with or without a window: there the saving of the second parse
     /// outweighs the memory (docs/sql.md, Scale).
-    /// Whether the table's query counts its rejected rows in the pass that groups the valid
-    /// ones (`e0`), or from the checked rows `p` (Spark).
+    /// Whether the query takes this round's leaner forms (2026-12-03: the rejected rows
+    /// counted in the pass that groups the valid ones, `e0`; the refunds joined to only the
+    /// charges they name; the ids refunds name read once, `rf`), or, on Spark, the forms
+    /// that passed every equality check before: with the lean forms Spark let a query over
+    /// conflicting copies in a window read in two passes run to its end (scripts/sql-equality).
     var countsRejectedWhileGrouping: Bool { d != .spark }
 
     func relevantSource() -> [(String, String)] {
@@ -598,7 +601,9 @@ struct PnLSQLCompiler: Sendable {
         if !near.isEmpty {
             let keep =
                 "\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
-                + " OR id IN (SELECT r FROM rf)"
+                + (countsRejectedWhileGrouping
+                    ? " OR id IN (SELECT r FROM rf)"
+                    : " OR id IN (SELECT refund_of FROM s0 WHERE refund_of IS NOT NULL)")
             single = "(\(keep)) AND \(single)"
             multiple = "\nWHERE \(keep) OR \(variants)"
         }
@@ -606,7 +611,7 @@ struct PnLSQLCompiler: Sendable {
         // branch of `e`) test them, and reading them from `s0` each time took four more
         // scans of the read (1M lines: about 5% of the query's CPU time).
         let refunded: [(String, String)] =
-            near.isEmpty
+            near.isEmpty || !countsRejectedWhileGrouping
             ? []
             : [("rf", "SELECT DISTINCT refund_of AS r FROM s0 WHERE refund_of IS NOT NULL")]
         return [
