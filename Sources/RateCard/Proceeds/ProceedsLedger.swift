@@ -97,13 +97,7 @@ final class ProceedsLedger: StreamedLedger {
             if j >= 0, j < lineNumbers.count { entries[k].line = lineNumbers[j] }
         }
         for k in rejections.indices {
-            let d = rejections[k]
-            let j = d.location.line - ReplayLedger.provisional
-            guard d.path == paths[input], j >= 0, j < lineNumbers.count else { continue }
-            rejections[k] = Diagnostic(
-                path: d.path,
-                location: SourceLocation(line: lineNumbers[j], column: d.location.column),
-                severity: d.severity, message: d.message, rule: d.rule)
+            rejections[k] = rejections[k].relabeled(in: paths[input], lineNumbers: lineNumbers)
         }
     }
 

@@ -332,12 +332,7 @@ final class ReplayLedger: StreamedLedger {
             }
         }
         func fix(_ d: inout Diagnostic) {
-            let j = d.location.line - Self.provisional
-            guard d.path == paths[input], j >= 0, j < lineNumbers.count else { return }
-            d = Diagnostic(
-                path: d.path,
-                location: SourceLocation(line: lineNumbers[j], column: d.location.column),
-                severity: d.severity, message: d.message, rule: d.rule)
+            d = d.relabeled(in: paths[input], lineNumbers: lineNumbers)
         }
         for k in rejections.indices { fix(&rejections[k]) }
         for k in findings.indices { fix(&findings[k]) }

@@ -21,6 +21,19 @@ extension StreamedLedger {
     func reserve(entries: Int) {}
 }
 
+extension Diagnostic {
+    /// This diagnostic at the real line of its entry, when it was given at a provisional
+    /// line (`ReplayLedger.provisional` + the entry's index in the batch) of `path`'s
+    /// batch: what `StreamedLedger.relabel` does to the diagnostics a ledger keeps.
+    func relabeled(in path: String, lineNumbers: [Int]) -> Diagnostic {
+        let j = location.line - ReplayLedger.provisional
+        guard self.path == path, j >= 0, j < lineNumbers.count else { return self }
+        return Diagnostic(
+            path: path, location: SourceLocation(line: lineNumbers[j], column: location.column),
+            severity: severity, message: message, rule: rule)
+    }
+}
+
 /// Reads ledger inputs into a `StreamedLedger` (a replay's, or the proceeds pass's), in
 /// order, with `margin pnl`'s readers: the format told by `TakingsFormatDetector`, JSON Lines streamed block by block
 /// through `EntryScanner` (its fast path first, the full scan for any other line), ledger

@@ -64,7 +64,7 @@ struct PnLSQLCompiler: Sendable {
         ctes.append(
             (
                 "rj",
-                countsRejectedWhileGrouping
+                usesLeanForms
                     ? "SELECT COALESCE(SUM(copies), 0) AS rejected FROM e0 WHERE NOT valid"
                     : "SELECT COUNT(*) AS rejected FROM p WHERE NOT valid"
             ))
@@ -183,7 +183,7 @@ struct PnLSQLCompiler: Sendable {
                 "rv",
                 """
                 SELECT rf.id AS id, rf.refund_of AS refund_of, rf.feature AS feature, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos
-                FROM e rf JOIN \(countsRejectedWhileGrouping ? "(SELECT id, kind, feature, amt FROM e WHERE kind = 'charge' AND id IN (SELECT refund_of FROM e WHERE kind = 'refund'))" : "e") ch ON ch.id = rf.refund_of
+                FROM e rf JOIN \(usesLeanForms ? "(SELECT id, kind, feature, amt FROM e WHERE kind = 'charge' AND id IN (SELECT refund_of FROM e WHERE kind = 'refund'))" : "e") ch ON ch.id = rf.refund_of
                 WHERE rf.kind = 'refund' AND ch.kind = 'charge' AND ch.feature = rf.feature AND \(d.wide("rf.amt")) + \(d.wide("ch.amt")) <= 0
                 """
             ),
@@ -479,7 +479,7 @@ struct PnLSQLCompiler: Sendable {
         // Not on Spark: there, with a window read in two passes, the grouped form let a query
         // over conflicting copies run to its end instead of stopping (scripts/sql-equality,
         // "conflicts (window: two passes)", 2026-12-03), so Spark counts from `p` as before.
-        let counted = relevant && countsRejectedWhileGrouping
+        let counted = relevant && usesLeanForms
         let validColumn = counted ? ", valid" : ""
         let single =
             grouped
@@ -522,12 +522,13 @@ struct PnLSQLCompiler: Sendable {
     /// Both passes read the source. DuckDB reads it once and keeps it in memory instead
     /// (`groupedSource`), with or without a window: there the saving of the second parse
     /// outweighs the memory (docs/sql.md, Scale).
+
     /// Whether the query takes this round's leaner forms (2026-12-03: the rejected rows
     /// counted in the pass that groups the valid ones, `e0`; the refunds joined to only the
     /// charges they name; the ids refunds name read once, `rf`), or, on Spark, the forms
     /// that passed every equality check before: with the lean forms Spark let a query over
     /// conflicting copies in a window read in two passes run to its end (scripts/sql-equality).
-    var countsRejectedWhileGrouping: Bool { d != .spark }
+    var usesLeanForms: Bool { d != .spark }
 
     func relevantSource() -> [(String, String)] {
         // With parameters the window is not known here: every row is read in full.
@@ -601,7 +602,7 @@ struct PnLSQLCompiler: Sendable {
         if !near.isEmpty {
             let keep =
                 "\(d.isTrue(near.joined(separator: " AND "))) OR refund_of IS NOT NULL"
-                + (countsRejectedWhileGrouping
+                + (usesLeanForms
                     ? " OR id IN (SELECT r FROM rf)"
                     : " OR id IN (SELECT refund_of FROM s0 WHERE refund_of IS NOT NULL)")
             single = "(\(keep)) AND \(single)"
@@ -611,7 +612,7 @@ struct PnLSQLCompiler: Sendable {
         // branch of `e`) test them, and reading them from `s0` each time took four more
         // scans of the read (1M lines: about 5% of the query's CPU time).
         let refunded: [(String, String)] =
-            near.isEmpty || !countsRejectedWhileGrouping
+            near.isEmpty || !usesLeanForms
             ? []
             : [("rf", "SELECT DISTINCT refund_of AS r FROM s0 WHERE refund_of IS NOT NULL")]
         return [

@@ -164,25 +164,11 @@ extension PackMargins {
                 "worstCase": worst(g.worst), "placeholder": .bool(g.grant.placeholder),
             ])
         }
-        var fxObject: [String: JSONOutput] = [
-            "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder),
-            "source": .string(fx.sourceNote),
-            "used": .array(
-                fxUsed.map {
-                    .object([
-                        "base": .string($0.base.code), "quote": .string($0.quote.code),
-                        "rate": .decimal($0.rate),
-                        "from": .string($0.fromCommandLine ? "command line" : "file"),
-                    ])
-                }),
-            "restsOnPlaceholder": .bool(fxRestsOnPlaceholder),
-        ]
-        if let d = fx.date { fxObject["date"] = .string(d.description) }
         return .object([
             "card": .string(card.id), "version": .integer(Int128(card.version)),
             "effective": .string(card.effective.rfc3339UTC),
             "title": .string(card.title), "creditUnit": .string(card.creditUnit.name),
-            "packs": .array(packs), "grants": .array(grantList), "fx": .object(fxObject),
+            "packs": .array(packs), "grants": .array(grantList), "fx": fx.json(used: fxUsed),
             "providers": .array(
                 providers.map { p in
                     .object([

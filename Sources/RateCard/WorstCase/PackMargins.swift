@@ -149,9 +149,7 @@ struct PackMargins: Sendable, Hashable {
 
     /// True when a figure rests on a rate of a placeholder FX file (a rate given on the
     /// command line is the user's own, not the file's).
-    var fxRestsOnPlaceholder: Bool {
-        fx.placeholder && fxUsed.contains { !$0.fromCommandLine }
-    }
+    var fxRestsOnPlaceholder: Bool { fx.restsOnPlaceholder(fxUsed) }
 
     /// The rates used that came from the FX file, and those given on the command line.
     var fxUsedByOrigin: (file: [FXRate], commandLine: [FXRate]) {

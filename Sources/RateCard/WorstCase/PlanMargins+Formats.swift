@@ -139,28 +139,11 @@ extension PlanMargins {
             : "\(r) (\(fx.source.path)\(fx.placeholder ? ", placeholder" : ""))"
     }
 
-    /// True when a figure rests on a rate of a placeholder FX file (a rate given on the
-    /// command line is the user's own, not the file's).
-    var fxRestsOnPlaceholder: Bool { fx.placeholder && fxUsed.contains { !$0.fromCommandLine } }
+    /// True when a figure rests on a rate of a placeholder FX file.
+    var fxRestsOnPlaceholder: Bool { fx.restsOnPlaceholder(fxUsed) }
 
     /// `fx` of the JSON: the file, and every rate used with where it came from.
-    var fxJSON: JSONOutput {
-        var o: [String: JSONOutput] = [
-            "file": .string(fx.source.path), "placeholder": .bool(fx.placeholder),
-            "source": .string(fx.sourceNote),
-            "used": .array(
-                fxUsed.map {
-                    .object([
-                        "base": .string($0.base.code), "quote": .string($0.quote.code),
-                        "rate": .decimal($0.rate),
-                        "from": .string($0.fromCommandLine ? "command line" : "file"),
-                    ])
-                }),
-            "restsOnPlaceholder": .bool(fxRestsOnPlaceholder),
-        ]
-        if let d = fx.date { o["date"] = .string(d.description) }
-        return .object(o)
-    }
+    var fxJSON: JSONOutput { fx.json(used: fxUsed) }
 
     /// Witnesses and the counting rules, under the tables.
     var notes: [String] {
