@@ -508,6 +508,13 @@ struct PnLSQLCompiler: Sendable {
         return ctes
     }
 
+    /// Whether the query takes this round's leaner forms (2026-12-03: the rejected rows
+    /// counted in the pass that groups the valid ones, `e0`; the refunds joined to only the
+    /// charges they name; the ids refunds name read once, `rf`), or, on Spark, the forms
+    /// that passed every equality check before: with the lean forms Spark let a query over
+    /// conflicting copies in a window read in two passes run to its end (scripts/sql-equality).
+    var usesLeanForms: Bool { d != .spark }
+
     /// The source restricted to the lines that can change the table, in two passes.
     ///
     /// The first reads only `id` and `refund_of` and finds the ids that occur more than
@@ -522,14 +529,6 @@ struct PnLSQLCompiler: Sendable {
     /// Both passes read the source. DuckDB reads it once and keeps it in memory instead
     /// (`groupedSource`), with or without a window: there the saving of the second parse
     /// outweighs the memory (docs/sql.md, Scale).
-
-    /// Whether the query takes this round's leaner forms (2026-12-03: the rejected rows
-    /// counted in the pass that groups the valid ones, `e0`; the refunds joined to only the
-    /// charges they name; the ids refunds name read once, `rf`), or, on Spark, the forms
-    /// that passed every equality check before: with the lean forms Spark let a query over
-    /// conflicting copies in a window read in two passes run to its end (scripts/sql-equality).
-    var usesLeanForms: Bool { d != .spark }
-
     func relevantSource() -> [(String, String)] {
         // With parameters the window is not known here: every row is read in full.
         let window = params == nil ? request.window : .all
