@@ -11,11 +11,7 @@ enum Common {
         help:
             "Remove a sales tax from tax-inclusive prices in CUR before commission, e.g. GBP=0.20. Repeatable. Default: tax not modelled."
     )
-    static let commissionOption = ArgumentParser.Option(
-        "commission", value: "RATES",
-        help:
-            "Commission rates for every currency, e.g. 0.15,0.30 (default: the commission file, else 15% and 30%)."
-    )
+    static let commissionOption = ArgumentParser.Option.commission
 
     /// The rate-card folder: `--cards`, else `RateCards` in the current directory.
     static func cardsDirectory(_ args: ParsedArguments) -> String {

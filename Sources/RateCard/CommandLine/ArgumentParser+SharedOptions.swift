@@ -10,3 +10,13 @@ extension ArgumentParser.Option {
         "fx", value: "BASE/QUOTE=RATE", repeatable: true,
         help: "Override an FX rate, e.g. USD/CNY=7.2 (1 USD = 7.2 CNY). Repeatable.")
 }
+
+extension ArgumentParser.Option {
+    /// `--commission RATES`: the commission rates of every currency, for the commands that
+    /// price packs.
+    public static let commission = Self(
+        "commission", value: "RATES",
+        help:
+            "Commission rates for every currency, e.g. 0.15,0.30 (default: the commission file, else 15% and 30%)."
+    )
+}

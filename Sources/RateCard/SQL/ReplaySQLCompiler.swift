@@ -409,16 +409,9 @@ public struct ReplaySQLCompiler {
 }
 
 extension ReplayRun {
-    /// `margin replay … --sql DIALECT`: the per-feature table as one query over the source
-    /// the options name (`--table`, `--sql-columns`, `--input-format` and the operands, read
-    /// as `margin pnl --sql` reads them), with the same cards, currency, value of a credit
-    /// and `--costs-at` as the run.
-    public static func sql(
-        _ request: ReplayRequest, dialect: SQLDialect, sourceArguments: ParsedArguments
-    ) throws -> String {
-        try sql(request, dialect: dialect, source: try SQLSource(arguments: sourceArguments))
-    }
-
+    /// `margin replay … --sql DIALECT`: the per-feature table as one query over `source`
+    /// (read from the options as `margin pnl --sql` reads it), with the same cards,
+    /// currency, value of a credit and `--costs-at` as the run.
     static func sql(_ request: ReplayRequest, dialect: SQLDialect, source: SQLSource)
         throws -> String
     {
