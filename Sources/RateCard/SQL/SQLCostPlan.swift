@@ -56,28 +56,78 @@ struct SQLCostPlan: Sendable {
     /// Fixed cost × D per period (`''` without a series) and feature.
     let fixed: [(period: String, feature: String, numerator: Int128)]
 
+    /// The plan of `request`'s money: the rational rates of every metered term
+    /// (`rawTerms`), their common denominator (`commonDenominator`) and the result's
+    /// places (`resultScale`), then each rate as an integer numerator over it
+    /// (`integerTerms`).
     init(_ request: PnLSQLRequest) throws(SQLCompileError) {
         let versions = request.versions
         effective = versions.map(\.effective)
-        let fx = request.repository.fx
-        let qUnit = Exact(integer: 1_000_000)
         var schedules: [PriceSchedule] = []
-        // First pass: the rational rates, to find the common denominator.
-        struct RawTerm {
-            let dimension: String
-            let schedule: Int?
-            let periods: [(String?, Exact)]
-            let factor: Exact
-            let increment: Exact?
-            let minimum: Exact?
+        let (raw, termDenominators) = try Self.rawTerms(
+            request, versions: versions, schedules: &schedules)
+        var denominators = termDenominators
+        denominators.append(
+            (request.perCredit.amount.denominator, "the value of a credit (\(request.perCredit))"))
+        for c in request.fixedCostRows {
+            denominators.append(
+                (
+                    c.cost.amount.denominator,
+                    "the fixed cost of \(c.feature)\(c.period.isEmpty ? "" : " in \(c.period)")"
+                ))
         }
+        let d = try Self.commonDenominator(denominators)
+        denominator = d
+        (scale, exact) = Self.resultScale(d)
+        self.schedules = schedules
+        priced = try Self.integerTerms(raw, versions: versions, denominator: d)
+        valueRate = try Self.integer(request.perCredit.amount, d, "the value of a credit")
+        var fixed: [(String, String, Int128)] = []
+        for c in request.fixedCostRows {
+            fixed.append(
+                (
+                    c.period, c.feature,
+                    try Self.integer(c.cost.amount, d, "the fixed cost of \(c.feature)")
+                ))
+        }
+        self.fixed = fixed
+    }
+
+    /// A term's rational rates, before the common denominator is known.
+    struct RawTerm {
+        let dimension: String
+        let schedule: Int?
+        let periods: [(String?, Exact)]
+        let factor: Exact
+        let increment: Exact?
+        let minimum: Exact?
+    }
+
+    /// Places of a quantity numerator: a quantity is read as units × 10^6.
+    static let quantityUnit = Exact(integer: 1_000_000)
+
+    /// The error of a rate that is no 128-bit fraction.
+    static func tooWide(_ what: String) -> SQLCompileError {
+        .cannotExpress(what: what, why: "a rate needs more than 128 bits as an exact fraction")
+    }
+
+    /// First pass: each version's metered features with their rational rates (per schedule
+    /// period, the schedules gathered into `schedules`), and the denominator every money
+    /// figure needs, with what it is for.
+    static func rawTerms(
+        _ request: PnLSQLRequest, versions: [RateCard], schedules: inout [PriceSchedule]
+    )
+        throws(SQLCompileError) -> (
+            raw: [(Int, String, [RawTerm])], denominators: [(Int128, String)]
+        )
+    {
+        let fx = request.repository.fx
+        let qUnit = quantityUnit
         var raw: [(Int, String, [RawTerm])] = []
         var denominators: [(Int128, String)] = []
         var current = ""
         func need(_ x: Exact) { denominators.append((x.denominator, current)) }
-        func fail(_ what: String) -> SQLCompileError {
-            .cannotExpress(what: what, why: "a rate needs more than 128 bits as an exact fraction")
-        }
+        let fail = tooWide
         for (i, card) in versions.enumerated() {
             for f in card.features {
                 var terms: [RawTerm] = []
@@ -149,12 +199,14 @@ struct SQLCostPlan: Sendable {
                 if !terms.isEmpty { raw.append((i, f.key, terms)) }
             }
         }
-        current = "the value of a credit (\(request.perCredit))"
-        need(request.perCredit.amount)
-        for c in request.fixedCostRows {
-            current = "the fixed cost of \(c.feature)\(c.period.isEmpty ? "" : " in \(c.period)")"
-            need(c.cost.amount)
-        }
+        return (raw, denominators)
+    }
+
+    /// The least common multiple of `denominators`, or an error naming the figure that
+    /// takes it past the 38 digits of an exact 128-bit sum.
+    static func commonDenominator(_ denominators: [(Int128, String)]) throws(SQLCompileError)
+        -> Int128
+    {
         var d: Int128 = 1
         for (x, what) in denominators {
             let g = Int128(Exact.gcd(d.magnitude, x.magnitude))
@@ -168,8 +220,12 @@ struct SQLCostPlan: Sendable {
             }
             d = p
         }
-        denominator = d
-        // The result scale: exact when D divides a power of ten that fits.
+        return d
+    }
+
+    /// The result scale: exact when `d` divides a power of ten that fits; otherwise
+    /// rounded as margin pnl's machine output rounds a figure that never ends.
+    static func resultScale(_ d: Int128) -> (scale: Int, exact: Bool) {
         var rest = d
         var twos = 0
         var fives = 0
@@ -182,23 +238,32 @@ struct SQLCostPlan: Sendable {
             fives += 1
         }
         let digits = String(d).count
-        if rest == 1, max(twos, fives) <= Self.maxScale, digits + max(twos, fives) <= 37 {
-            scale = max(twos, fives)
-            exact = true
-        } else {
-            // Rounded as margin pnl's machine output rounds a figure that never ends.
-            scale = max(0, min(Exact.nonTerminatingPlaces, 37 - digits))
-            exact = false
+        if rest == 1, max(twos, fives) <= maxScale, digits + max(twos, fives) <= 37 {
+            return (max(twos, fives), true)
         }
-        self.schedules = schedules
-        let dx = Exact(integer: d)
-        func integer(_ x: Exact, _ what: String) throws(SQLCompileError) -> Int128 {
-            do {
-                guard let v = try x.multiplied(by: dx).integerValue else { throw fail(what) }
-                return v
-            } catch {
-                throw fail(what)
+        return (max(0, min(Exact.nonTerminatingPlaces, 37 - digits)), false)
+    }
+
+    /// `x × d` as an integer, or the error naming `what`.
+    static func integer(_ x: Exact, _ d: Int128, _ what: String) throws(SQLCompileError) -> Int128 {
+        do {
+            guard let v = try x.multiplied(by: Exact(integer: d)).integerValue else {
+                throw tooWide(what)
             }
+            return v
+        } catch {
+            throw tooWide(what)
+        }
+    }
+
+    /// Second pass: each term's rates as integer numerators over `denominator`.
+    static func integerTerms(
+        _ raw: [(Int, String, [RawTerm])], versions: [RateCard], denominator d: Int128
+    ) throws(SQLCompileError) -> [Priced] {
+        let qUnit = quantityUnit
+        let fail = tooWide
+        func integer(_ x: Exact, _ what: String) throws(SQLCompileError) -> Int128 {
+            try Self.integer(x, d, what)
         }
         var priced: [Priced] = []
         for (i, key, terms) in raw {
@@ -247,13 +312,6 @@ struct SQLCostPlan: Sendable {
             }
             priced.append(Priced(version: i, feature: key, terms: out))
         }
-        self.priced = priced
-        valueRate = try integer(request.perCredit.amount, "the value of a credit")
-        var fixed: [(String, String, Int128)] = []
-        for c in request.fixedCostRows {
-            fixed.append(
-                (c.period, c.feature, try integer(c.cost.amount, "the fixed cost of \(c.feature)")))
-        }
-        self.fixed = fixed
+        return priced
     }
 }

@@ -1,0 +1,297 @@
+/// The checks every query starts with, stage by stage: the source (`src`), each field read
+/// (`p1`), the time's parts and the numbers (`p2`), the date, time and quantity checks
+/// (`p3`), the instant in seconds (`p4`), the rules of a kind (`p5`), whether the row is
+/// valid (`p`), and the entries once by id (`e`). Each stage is one CTE, its own function.
+extension PnLSQLCompiler {
+    /// The CTEs every query starts with: the source, the checked fields, the entries once by id.
+    ///
+    /// `relevant` (the table, not the audit) reads in full only the lines that can change
+    /// the table (`relevantSource`): the rest are not checked, converted or hashed at all.
+    ///
+    /// `origin` (the audit) carries each row's `src_file` and `src_row` (`SQLSource`).
+    ///
+    /// `carry` (replay's query): more columns of each entry into `e`, each an expression
+    /// over a checked row and its name (the copies of an id that is no conflict agree).
+    func entryCTEs(
+        relevant: Bool = false, origin: Bool = false, carry: [(name: String, value: String)] = []
+    ) -> [(String, String)] {
+        var ctes: [(String, String)] =
+            relevant ? relevantSource() : [("src", source(origin: origin))]
+        // `dup`: the id's copies are compared. In the two passes, the id has more than one
+        // line (pass 1 counted them); in DuckDB's one read, its lines are written
+        // differently (`vid`). Without either, every row is compared.
+        let hasDup = ctes.contains { $0.0 == "keep" || $0.0 == "vid" }
+        // Grouped by id before the checks (DuckDB): a row without `dup` is its id's only
+        // row, so only the rows with `dup` are grouped again.
+        let grouped = ctes.contains { $0.0 == "vid" }
+        // The quantity's members, read in one parse of the object where the engine can.
+        let members = d.jsonMembers(d.quoted("quantity"), request.dimensions)
+        var from = "src"
+        if let list = members.list {
+            ctes.append(("p0", "SELECT src.*, \(list) AS q_list FROM src"))
+            from = "p0"
+        }
+        ctes.append(
+            ("p1", fieldsRead(from: from, members: members.items, hasDup: hasDup, origin: origin)))
+        ctes.append(("p2", timePartsAndNumbers()))
+        ctes.append(("p3", timeAndQuantityChecks()))
+        ctes.append(("p4", instant()))
+        ctes.append(("p5", kindRules()))
+        ctes.append(
+            (
+                "p",
+                """
+                SELECT p5.*, \(d.isTrue("present AND id <> '' AND time_ok AND range_ok AND kind_ok AND amt IS NOT NULL AND sign_ok AND needs_ok AND quantity_ok AND balance_ok AND (feature IS NULL OR feature <> '') AND (refund_of IS NULL OR refund_of <> '')")) AS valid
+                FROM p5
+                """
+            ))
+        ctes += entriesByID(
+            relevant: relevant, origin: origin, carry: carry, hasDup: hasDup, grouped: grouped)
+        return ctes
+    }
+
+    /// Spark's optimizer runs out of memory on the staged form (measured: 1 GB of heap and
+    /// 4 minutes planning one query, against 56 s for the inline one), so Spark gets each
+    /// check written out where it is used; the other engines compute the time's length and
+    /// offset and each quantity member's pattern once, in a column.
+    var stagesChecks: Bool { d != .spark }
+
+    /// A field of the time, whose digits the pattern `at_ok` checks: engines with a
+    /// non-raising cast take it as it is (the checks that follow all need `at_ok`),
+    /// PostgreSQL only where the pattern holds.
+    func timeField(_ e: String) -> String {
+        d.castNeverRaises && d != .spark
+            ? d.bigint(e) : "CASE WHEN at_ok THEN \(d.bigint(e)) END"
+    }
+
+    /// Whether the quantity is absent or a JSON object.
+    var quantityIsObject: String {
+        d.isTrue("\(d.quoted("quantity")) IS NULL OR \(d.isJSONObject(d.quoted("quantity")))")
+    }
+
+    /// The time's length, from `p1`'s column where the checks are staged.
+    var atLength: String { stagesChecks ? "at_len" : "length(at_text)" }
+
+    /// Whether the time ends in `Z` (or `z`), from `p1`'s column where the checks are staged.
+    var atIsZulu: String {
+        let lastT = d.substring("at_text", atLength, "1")
+        return stagesChecks ? "at_z" : "(\(lastT) = 'Z' OR \(lastT) = 'z')"
+    }
+
+    /// `p1`: the fields as read, the quantity's members (`q_0`…), and whether the time and
+    /// the amount have their patterns.
+    func fieldsRead(from: String, members: [String], hasDup: Bool, origin: Bool) -> String {
+        let at = d.quoted("at")
+        let q = members.enumerated().map { "\($0.element) AS q_\($0.offset)" }
+        let last = d.substring(at, "length(\(at))", "1")
+        let firstColumns =
+            stagesChecks
+            ? ",\n       length(\(at)) AS at_len, \(d.isTrue("\(last) IN ('Z', 'z')")) AS at_z, \(quantityIsObject) AS q_obj"
+            : ""
+        return """
+            SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+                   \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
+                   \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok\(firstColumns)
+            FROM \(from)
+            """
+    }
+
+    /// `p2`: the time's fields as numbers, the amount and the balance as numbers, and each
+    /// quantity member's pattern and point (or, on Spark, its value).
+    func timePartsAndNumbers() -> String {
+        let t = "at_text"
+        let atLen = atLength
+        let atZ = atIsZulu
+        let scale = SQLCostPlan.quantityScale
+        // margin's one definition of a member (docs/takings.md): digits without a leading
+        // zero and an optional fraction, or a negative zero (`-0`, `-0.0`), which is 0.
+        let decimalPattern = Self.memberPattern
+        // Each quantity member: one pattern (digits without a leading zero, an optional
+        // fraction), and where its point is, for the places it has (more than the query
+        // reads stops it). Spark: three patterns, written out.
+        let qk = request.dimensions.indices.map { i in
+            stagesChecks
+                ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
+                : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(-0([.]0{1,\(scale)})?|(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?)$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
+        }
+        // The date: DuckDB casts the pattern's `YYYY-MM-DD` to a day number (NULL for a
+        // day its month does not have, leap years as the proleptic Gregorian calendar
+        // has them, as margin's); the others take its fields and check them in `p3`.
+        // The fraction: its first 9 digits, scaled by a power of ten (DuckDB, from a list)
+        // or padded to 9 digits.
+        let places = "least(9, \(atLen) - 20 - CASE WHEN \(atZ) THEN 1 ELSE 6 END)"
+        let fraction = d.substring(t, "21", places)
+        let date: String
+        let nanos: String
+        if d == .duckdb {
+            date =
+                "CASE WHEN at_ok THEN TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01' END AS days"
+            nanos =
+                "\(d.bigint(fraction)) * [\((0..<9).map { "1" + String(repeating: "0", count: 8 - $0) }.joined(separator: ", "))][\(places)]"
+        } else {
+            date =
+                "\(timeField(d.substring(t, "1", "4"))) AS y, \(timeField(d.substring(t, "6", "2"))) AS mo, \(timeField(d.substring(t, "9", "2"))) AS dd"
+            nanos = d.bigint(d.rightPad(fraction, 9, "0"))
+        }
+        return """
+            SELECT p1.*,
+                   \(date),
+                   \(timeField(d.substring(t, "12", "2"))) AS hh, \(timeField(d.substring(t, "15", "2"))) AS mi, \(timeField(d.substring(t, "18", "2"))) AS ss,
+                   CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 4", "2"))) ELSE 0 END AS oh,
+                   CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 1", "2"))) ELSE 0 END AS om,
+                   CASE WHEN at_ok AND NOT \(atZ) AND \(d.substring(t, "\(atLen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
+                   CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(nanos)
+                        WHEN at_ok THEN 0 END AS nanos,
+                   CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
+                   CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", Self.wholePattern))")) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))
+            FROM p1
+            """
+    }
+
+    /// `p3`: whether the date and time are a real instant, whether the quantity is well
+    /// formed, whether a member has more places than the query reads (`too_fine`), and each
+    /// member's value.
+    func timeAndQuantityChecks() -> String {
+        let dims = request.dimensions
+        let staged = stagesChecks
+        let qObject = quantityIsObject
+        let scale = SQLCostPlan.quantityScale
+        let decimalPattern = Self.memberPattern
+        // A member written with a negative exponent: DuckDB's reader writes a JSON number
+        // that small so (`1e-7`), other engines keep it as written. It has more places than
+        // the query reads, so such a row stops the query (`too_fine`).
+        let exponentPattern = Self.exponentPattern
+        let leap = "((y % 4 = 0 AND y % 100 <> 0) OR y % 400 = 0)"
+        let monthDays =
+            "CASE WHEN mo = 2 THEN (CASE WHEN \(leap) THEN 29 ELSE 28 END) WHEN mo IN (4, 6, 9, 11) THEN 30 ELSE 31 END"
+        let qv =
+            staged
+            ? dims.indices.map { i in
+                "CASE WHEN qk_\(i) AND (qp_\(i) = 0 OR length(q_\(i)) - qp_\(i) <= \(scale)) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
+            } : ["\(qObject) AS q_obj"]
+        let qOK = dims.indices.map {
+            staged
+                ? "(q_\($0) IS NULL OR qk_\($0) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+        }
+        let qFine = dims.indices.map {
+            staged
+                ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                : "(\(d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+        }
+        let civil =
+            d == .duckdb
+            ? ""
+            : " y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,"
+        let dateOK =
+            d == .duckdb
+            ? "days IS NOT NULL"
+            : "at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays))"
+        return """
+            SELECT p2.*,\(civil)
+                   \(d.isTrue("\(dateOK) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
+                   \(d.isTrue(([staged ? "q_obj" : qObject] + qOK).joined(separator: " AND "))) AS quantity_ok,
+                   CASE WHEN \(qFine.isEmpty ? "FALSE" : d.isTrue(qFine.joined(separator: " OR "))) THEN 1 ELSE 0 END AS too_fine\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
+            FROM p2
+            """
+    }
+
+    /// `p4`: the instant in seconds since 1970 (days from the civil date outside DuckDB),
+    /// less the offset.
+    func instant() -> String {
+        let era = d.smallQuotient("yy", "400")
+        let yoe = "(yy - \(era) * 400)"
+        let doy = "(\(d.smallQuotient("153 * mp + 2", "5")) + dd - 1)"
+        let doe =
+            "(\(yoe) * 365 + \(d.smallQuotient(yoe, "4")) - \(d.smallQuotient(yoe, "100")) + \(doy))"
+        let days = d == .duckdb ? "days" : "(\(era) * 146097 + \(doe) - 719468)"
+        return """
+            SELECT p3.*, CASE WHEN time_ok THEN \(days) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60 END AS secs
+            FROM p3
+            """
+    }
+
+    /// `p5`: the fields present, the instant in range, and each kind's rules (its sign and
+    /// the fields it needs).
+    func kindRules() -> String {
+        let at = d.quoted("at")
+        // A revoke (credits taken back after an Apple refund) is negative and names its
+        // paymentRef, as in margin; an empty paymentRef is none.
+        let kinds = "kind IN ('grant', 'charge', 'refund', 'topup', 'revoke')"
+        let sign =
+            "((kind IN ('charge', 'revoke') AND amt < 0) OR (kind NOT IN ('charge', 'revoke') AND amt > 0))"
+        let needs =
+            "(kind <> 'charge' OR feature IS NOT NULL) AND (kind <> 'refund' OR (feature IS NOT NULL AND refund_of IS NOT NULL)) AND (kind <> 'revoke' OR NULLIF(payment_ref, '') IS NOT NULL)"
+        let balance = "(balance_after IS NULL OR balance IS NOT NULL)"
+        let range = "secs BETWEEN \(Self.firstSecond) AND \(Self.lastSecond)"
+        return """
+            SELECT p4.*, \(d.isTrue("id IS NOT NULL AND \(at) IS NOT NULL AND kind IS NOT NULL AND amount IS NOT NULL".replacingOccurrences(of: at, with: "at_text"))) AS present,
+                   \(d.isTrue(range)) AS range_ok, \(d.isTrue(kinds)) AS kind_ok, \(d.isTrue(sign)) AS sign_ok,
+                   \(d.isTrue(needs)) AS needs_ok, \(d.isTrue(balance)) AS balance_ok
+            FROM p4
+            """
+    }
+
+    /// `e` (with `e0` before it where the rejected rows are counted in the same pass): the
+    /// valid entries once by id, whether an id's copies conflict, and how many there are.
+    func entriesByID(
+        relevant: Bool, origin: Bool, carry: [(name: String, value: String)], hasDup: Bool,
+        grouped: Bool
+    ) -> [(String, String)] {
+        let dims = request.dimensions
+        // Content, canonically: numbers by value, the time as an instant, NULL as absent.
+        // An optional text that is empty is the same as an absent one (margin: a CSV cell
+        // that is empty is an absent field, so `"note": ""` and no note are one entry).
+        let optional = ["reason", "device", "note", "card", "payment_ref", "price"].map {
+            "NULLIF(\($0), '')"
+        }
+        let fields =
+            ["kind", "amt", "secs", "nanos", "feature", "refund_of"] + optional + ["balance"]
+            + dims.indices.map { "qv_\($0)" }
+        let content = d.contentTest(
+            fields, numeric: ["amt", "secs", "nanos", "balance"] + dims.indices.map { "qv_\($0)" })
+        let h =
+            content.row.map {
+                "\(hasDup && !grouped ? "CASE WHEN dup THEN \($0) END" : $0) AS h, "
+            } ?? ""
+        // Copies of an id that are not a conflict have the same content: any one will do.
+        let any = d.anyValue
+        let mins = dims.indices.map { "\(any)(qv_\($0)) AS qv_\($0)" }
+        // The table's query counts the rejected rows in the same pass that groups the valid
+        // ones (`e0`: every checked row, grouped by id and `valid`), so the checks run once:
+        // counting them from `p` again made engines that inline a CTE (DuckDB, ClickHouse)
+        // run every check twice (DuckDB, 1M lines: 2.35× the hand-written query's CPU time
+        // against 1.61×; docs/sql.md, Scale). The audit lists rejected rows from `p` itself.
+        // Not on Spark: there, with a window read in two passes, the grouped form let a query
+        // over conflicting copies run to its end instead of stopping (scripts/sql-equality,
+        // "conflicts (window: two passes)", 2026-12-03), so Spark counts from `p` as before.
+        let counted = relevant && usesLeanForms
+        let validColumn = counted ? ", valid" : ""
+        let single =
+            grouped
+            ? """
+            SELECT id, kind, amt, feature, refund_of, secs, nanos\(dims.indices.map { ", qv_\($0)" }.joined()), too_fine, \(oddDimensions) AS odd_dims,
+                   FALSE AS conflict, 1 AS copies\(carry.map { ", \($0.value) AS \($0.name)" }.joined())\(validColumn)
+            FROM p WHERE \(counted ? "" : "valid AND ")NOT dup
+            UNION ALL
+
+            """ : ""
+        let kept = [grouped ? "dup" : nil, counted ? nil : "valid"].compactMap { $0 }
+        var ctes = [
+            (
+                counted ? "e0" : "e",
+                single + """
+                    SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
+                           \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
+                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(carry.map { ", \(any)(\($0.name)) AS \($0.name)" }.joined())\(validColumn)
+                    FROM (SELECT p.*, \(h)\(oddDimensions) AS odd\(carry.map { ", \($0.value) AS \($0.name)" }.joined()) FROM p\(kept.isEmpty ? "" : " WHERE " + kept.joined(separator: " AND "))) v
+                    GROUP BY id\(validColumn)
+                    """
+            )
+        ]
+        if counted {
+            ctes.append(("e", "SELECT * FROM e0 WHERE valid"))
+        }
+        return ctes
+    }
+}
