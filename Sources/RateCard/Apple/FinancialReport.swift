@@ -7,7 +7,7 @@
 /// `Partner Share` is the proceeds per unit (always positive); `Extended Partner Share` is
 /// `Quantity × Partner Share` and negative on returns (`Sale or Return` `R`). A row where
 /// that product does not hold is an error: the report is not what Apple wrote.
-struct FinancialReport: Sendable, Hashable {
+struct FinancialReport: AppleReport, Sendable, Hashable {
     struct Row: Sendable, Hashable {
         let start: CalendarDate
         let end: CalendarDate
@@ -32,16 +32,7 @@ struct FinancialReport: Sendable, Hashable {
         "Customer Price", "Customer Currency",
     ]
 
-    /// Reads the report at `path`; `products` as for `SummarySalesReport.read`.
-    static func read(path: String, products: Set<String>) throws(AppleRecordError)
-        -> FinancialReport
-    {
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, what: "the financial report") } catch {
-            throw AppleRecordError([error])
-        }
-        return try read(bytes, path: path, products: products)
-    }
+    static let fileName = "the financial report"
 
     static func read(_ bytes: [UInt8], path: String, products: Set<String>)
         throws(AppleRecordError) -> FinancialReport

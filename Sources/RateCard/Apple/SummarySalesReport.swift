@@ -7,7 +7,7 @@
 /// figures are Apple's estimates (the financial reports are final). Only in-app purchase
 /// rows (`Product Type Identifier` `IA1`, `IA9`, `IAY`, `IAC`, `FI1`) are read; app
 /// downloads and updates are counted and skipped.
-struct SummarySalesReport: Sendable, Hashable {
+struct SummarySalesReport: AppleReport, Sendable, Hashable {
     struct Row: Sendable, Hashable {
         /// The product id (`SKU` is the product id for in-app purchases).
         let sku: String
@@ -44,17 +44,7 @@ struct SummarySalesReport: Sendable, Hashable {
 
     static let inAppTypes: Set<String> = ["IA1", "IA9", "IAY", "IAC", "FI1"]
 
-    /// Reads the report at `path`. `products` are the product ids of the card family: an
-    /// in-app row of another product is an error (give the report of this app only).
-    static func read(path: String, products: Set<String>) throws(AppleRecordError)
-        -> SummarySalesReport
-    {
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, what: "the sales report") } catch {
-            throw AppleRecordError([error])
-        }
-        return try read(bytes, path: path, products: products)
-    }
+    static let fileName = "the sales report"
 
     static func read(_ bytes: [UInt8], path: String, products: Set<String>)
         throws(AppleRecordError) -> SummarySalesReport
