@@ -10,6 +10,36 @@ extension PnLSQLCompiler {
     /// `unknown-dimension` (margin's `cost` error, which stops it too).
     func audit() -> String {
         var ctes = entryCTEs(origin: true)
+        ctes += rejectedRowCTEs()
+        ctes += refundAuditCTEs()
+        ctes += chargeAuditCTEs()
+        let parts = [
+            "bad", "conf", "fine", "odd", "rfbad", "twice", "tie", "larger", "unknown", "price",
+            "noq",
+        ]
+        ctes.append(
+            (
+                "audit",
+                parts.map {
+                    ["bad", "conf"].contains($0)
+                        ? "SELECT id, reason, detail, own, src_file, src_row FROM \($0)"
+                        : "SELECT id, reason, detail, FALSE AS own, CAST(NULL AS \(textType)) AS src_file, \(d.nullInteger) AS src_row FROM \($0)"
+                }.joined(separator: "\n    UNION ALL ")
+            ))
+        // Where each row came from (`SQLSource`): a rejected line or a conflicting copy its
+        // own; an entry (a refund, a charge) the first copy's.
+        let select = """
+            SELECT a.id AS id, a.reason AS reason, a.detail AS detail,
+                   CASE WHEN a.own THEN a.src_file ELSE o.src_file END AS source_file, CASE WHEN a.own THEN a.src_row ELSE o.src_row END AS source_row
+            FROM audit a LEFT JOIN e o ON o.id = a.id
+            ORDER BY \(d.orderByBytes("a.reason")), \(d.orderByBytes("a.id")), source_file, source_row
+            """
+        return header(kind: "the audit of margin pnl (every entry it rejects or warns about)")
+            + with(ctes) + "\n" + select + d.settings + ";\n"
+    }
+
+    /// Why `margin pnl` rejects a row of `p` that is not valid: the rule it names first.
+    var rejectionReason: String {
         // A whole number that is not one: written with a fraction or an exponent, too long,
         // or not a number at all (an object, `"abc"`, `"05"`), in margin's order of checks.
         func whole(_ c: String) -> String {
@@ -35,7 +65,7 @@ extension PnLSQLCompiler {
         // balanceAfter; margin takes them in the line's own key order, which a table does
         // not keep), then the required fields, then the charge's feature or the refund's
         // charge, then the sign, then an empty feature or refundOf.
-        let reason = """
+        return """
             CASE WHEN id = '' THEN 'bad-value'
                  WHEN at_text IS NOT NULL AND NOT time_ok THEN 'bad-timestamp'
                  WHEN at_text IS NOT NULL AND NOT range_ok THEN 'bad-timestamp'
@@ -47,10 +77,16 @@ extension PnLSQLCompiler {
                  WHEN NOT sign_ok THEN 'wrong-sign'
                  WHEN feature = '' OR refund_of = '' THEN 'bad-value' ELSE 'wrong-type' END
             """
+    }
+
+    /// The rows with a problem of their own: rejected (`bad`, `rejectionReason`), conflicting copies
+    /// (`conf`), a quantity finer than the query reads (`fine`), a dimension the feature lacks (`odd`).
+    func rejectedRowCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         ctes.append(
             (
                 "bad",
-                "SELECT id, \(reason) AS reason, CAST(NULL AS \(textType)) AS detail, TRUE AS own, src_file, src_row FROM p WHERE NOT valid"
+                "SELECT id, \(rejectionReason) AS reason, CAST(NULL AS \(textType)) AS detail, TRUE AS own, src_file, src_row FROM p WHERE NOT valid"
             ))
         ctes.append(
             (
@@ -71,6 +107,13 @@ extension PnLSQLCompiler {
                 "odd",
                 "SELECT id, 'unknown-dimension' AS reason, 'a metered charge with a quantity in a dimension its feature does not have in the card version in force: margin pnl cannot cost it' AS detail FROM e WHERE odd_dims = 1"
             ))
+        return ctes
+    }
+
+    /// The refunds margin warns about: of no charge or another feature (`rfbad`), larger than
+    /// their charge (`larger`), a charge refunded twice (`twice`) or twice at one instant (`tie`).
+    func refundAuditCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         ctes.append(
             (
                 "rf",
@@ -120,6 +163,13 @@ extension PnLSQLCompiler {
                 FROM rv JOIN rk ON rk.k_ref = rv.refund_of WHERE rk.k_amt <> rk.k_amt_max AND rv.secs = rk.k_secs AND rv.nanos = rk.k_nanos
                 """
             ))
+        return ctes
+    }
+
+    /// The charges margin warns about, in the window: of a feature not on the card (`unknown`),
+    /// at another price than the version in force (`price`), metered without a quantity (`noq`).
+    func chargeAuditCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         let known = request.knownFeatures.map { d.literal($0) }.joined(separator: ", ")
         ctes.append(
             (
@@ -157,29 +207,7 @@ extension PnLSQLCompiler {
                 FROM priced WHERE unmetered
                 """
             ))
-        let parts = [
-            "bad", "conf", "fine", "odd", "rfbad", "twice", "tie", "larger", "unknown", "price",
-            "noq",
-        ]
-        ctes.append(
-            (
-                "audit",
-                parts.map {
-                    ["bad", "conf"].contains($0)
-                        ? "SELECT id, reason, detail, own, src_file, src_row FROM \($0)"
-                        : "SELECT id, reason, detail, FALSE AS own, CAST(NULL AS \(textType)) AS src_file, \(d.nullInteger) AS src_row FROM \($0)"
-                }.joined(separator: "\n    UNION ALL ")
-            ))
-        // Where each row came from (`SQLSource`): a rejected line or a conflicting copy its
-        // own; an entry (a refund, a charge) the first copy's.
-        let select = """
-            SELECT a.id AS id, a.reason AS reason, a.detail AS detail,
-                   CASE WHEN a.own THEN a.src_file ELSE o.src_file END AS source_file, CASE WHEN a.own THEN a.src_row ELSE o.src_row END AS source_row
-            FROM audit a LEFT JOIN e o ON o.id = a.id
-            ORDER BY \(d.orderByBytes("a.reason")), \(d.orderByBytes("a.id")), source_file, source_row
-            """
-        return header(kind: "the audit of margin pnl (every entry it rejects or warns about)")
-            + with(ctes) + "\n" + select + d.settings + ";\n"
+        return ctes
     }
 
     var textType: String { SQLSchema.types(d).text }
