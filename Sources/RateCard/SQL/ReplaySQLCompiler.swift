@@ -68,6 +68,30 @@ public struct ReplaySQLCompiler {
                 "SELECT COALESCE(SUM(CASE WHEN conflict THEN 1 ELSE 0 END), 0) AS conflicts, COALESCE(SUM(too_fine), 0) AS too_fine FROM e"
             ))
         ctes.append(("rj", "SELECT COUNT(*) AS rejected FROM p WHERE NOT valid"))
+        ctes += chargeCTEs()
+        ctes += refundBackCTEs()
+        ctes += featureTotalCTEs()
+        let message =
+            "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them'"
+        let select = """
+            SELECT feature, requests, repriced, not_repriced, not_repriced_credits, refunded,
+                   credits_b AS credits_before, credits_a AS credits_after, credit_change, \(ratioResult("share")) AS credit_change_share,
+                   \(pnl.moneyResult("cost_b_num")) AS cost_before, \(pnl.moneyResult("cost_a_num")) AS cost_after,
+                   \(pnl.moneyResult("value_b_num")) AS value_before, \(pnl.moneyResult("value_a_num")) AS value_after,
+                   \(pnl.moneyResult("profit_b_num")) AS profit_before, \(pnl.moneyResult("profit_a_num")) AS profit_after,
+                   \(ratioResult("margin_b")) AS margin_before, \(ratioResult("margin_a")) AS margin_after, ledger_credits, rj.rejected AS rejected
+            FROM r2 CROSS JOIN g CROSS JOIN rj
+            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0", message: message,
+                            constant: "margin: ids with conflicting duplicates or a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them"))
+            ORDER BY total, \(d.orderByBytes("feature"))
+            """
+        return header() + pnl.with(ctes) + "\n" + select + d.settings + ";\n"
+    }
+
+    /// The charges priced on both sides (`c0`…`c3`): credits and cost before and after, and
+    /// whether both sides re-price them (`ch`).
+    func chargeCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         let qv = dims.indices.map { "qv_\($0)" }.joined(separator: ", ")
         let empty =
             "CASE WHEN x_out = 0 AND "
@@ -109,18 +133,22 @@ public struct ReplaySQLCompiler {
                 FROM (SELECT \(keep), cost_b, \(qa), v_a AS v\(pnl.periodColumns(at: costsAt)) FROM c2) y
                 """
             ))
-        let ledger = plan.old == nil
         ctes.append(
             (
                 "ch",
                 """
                 SELECT id, feature, amt, CASE WHEN ok_b = 1 AND ok_a = 1 THEN 1 ELSE 0 END AS ok,
-                       \(ledger ? d.wide("-amt") : "cr_b") AS cb, cr_a AS ca, cost_b, cost_a
+                       \(plan.old == nil ? d.wide("-amt") : "cr_b") AS cb, cr_a AS ca, cost_b, cost_a
                 FROM c3
                 """
             ))
-        // The refund that takes each charge back: the earliest (then the smallest id) of
-        // those naming a charge of the ledger.
+        return ctes
+    }
+
+    /// The credits each charge's first refund gives back on both sides, per feature (`rb`):
+    /// the earliest refund (then the smallest id) naming a charge of the ledger.
+    func refundBackCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         ctes.append(
             (
                 "rv",
@@ -155,11 +183,18 @@ public struct ReplaySQLCompiler {
             (
                 "rb",
                 """
-                SELECT ch.feature AS feature, COUNT(*) AS refunded, SUM(\(ledger ? d.wide("rv.amt") : share("ch.cb"))) AS back_b, SUM(\(share("ch.ca"))) AS back_a
+                SELECT ch.feature AS feature, COUNT(*) AS refunded, SUM(\(plan.old == nil ? d.wide("rv.amt") : share("ch.cb"))) AS back_b, SUM(\(share("ch.ca"))) AS back_a
                 FROM ri JOIN rv ON rv.refund_of = ri.i_ref AND rv.id = ri.i_id JOIN ch ON ch.id = ri.i_ref
                 WHERE ch.ok = 1 GROUP BY ch.feature
                 """
             ))
+        return ctes
+    }
+
+    /// Per feature and in total (`t`): requests, credits, cost, value and profit on both
+    /// sides, the money figures and the ratios (`r2`).
+    func featureTotalCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         let zero = d.wideLiteral(0)
         ctes.append(
             (
@@ -216,21 +251,7 @@ public struct ReplaySQLCompiler {
                 ("margin_b", "profit_b_num", "value_b_num"),
                 ("margin_a", "profit_a_num", "value_a_num"),
             ])
-        let message =
-            "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them'"
-        let select = """
-            SELECT feature, requests, repriced, not_repriced, not_repriced_credits, refunded,
-                   credits_b AS credits_before, credits_a AS credits_after, credit_change, \(ratioResult("share")) AS credit_change_share,
-                   \(pnl.moneyResult("cost_b_num")) AS cost_before, \(pnl.moneyResult("cost_a_num")) AS cost_after,
-                   \(pnl.moneyResult("value_b_num")) AS value_before, \(pnl.moneyResult("value_a_num")) AS value_after,
-                   \(pnl.moneyResult("profit_b_num")) AS profit_before, \(pnl.moneyResult("profit_a_num")) AS profit_after,
-                   \(ratioResult("margin_b")) AS margin_before, \(ratioResult("margin_a")) AS margin_after, ledger_credits, rj.rejected AS rejected
-            FROM r2 CROSS JOIN g CROSS JOIN rj
-            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0", message: message,
-                            constant: "margin: ids with conflicting duplicates or a quantity finer than \(SQLCostPlan.quantityScale) places: run margin pnl --sql-audit \(d.rawValue) to list them"))
-            ORDER BY total, \(d.orderByBytes("feature"))
-            """
-        return header() + pnl.with(ctes) + "\n" + select + d.settings + ";\n"
+        return ctes
     }
 
     func header() -> String {
