@@ -68,6 +68,30 @@ struct PnLSQLCompiler: Sendable {
                     ? "SELECT COALESCE(SUM(copies), 0) AS rejected FROM e0 WHERE NOT valid"
                     : "SELECT COUNT(*) AS rejected FROM p WHERE NOT valid"
             ))
+        ctes += windowCTEs()
+        ctes += featureTableCTEs()
+        let by = request.series != nil
+        let message =
+            "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places and ' || \(d.text("g.odd_dims")) || ' metered charges with a dimension their feature does not have and ' || \(d.text("rt.ties")) || ' charges refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them'"
+        let select = """
+            SELECT \(by ? "period, " : "")feature, charges, charged, declines, given_back, left_credits,
+                   \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
+                   \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost, rj.rejected AS rejected
+            FROM m4 CROSS JOIN g CROSS JOIN rt CROSS JOIN rj
+            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0 AND g.odd_dims = 0 AND rt.ties = 0", message: message,
+                            constant: "margin: ids with conflicting duplicates, a quantity finer than \(SQLCostPlan.quantityScale) places, a metered charge with a dimension its feature does not have or a charge refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them"))
+            ORDER BY \(by ? d.orderByBytes("period") + ", " : "")\(d.orderByBytes("feature"))
+            """
+        return header(kind: "the per-feature P&L of margin pnl")
+            + "-- rejected (the last column): how many rows the query checked and rejected, as margin pnl rejects lines (--sql-audit lists them)\n"
+            + with(ctes) + "\n" + select
+            + d.settings + ";\n"
+    }
+
+    /// The charges (`w`, each costed) and the refunds margin keeps (`r`) in the window, each
+    /// with its period (`''` without a series); `rt` counts the refund ties that stop the query.
+    func windowCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         ctes.append(
             (
                 "w0",
@@ -76,7 +100,6 @@ struct PnLSQLCompiler: Sendable {
                 FROM e WHERE kind = 'charge' AND \(inWindow("secs", "nanos"))
                 """
             ))
-        let by = request.series != nil
         ctes.append(("w1", "SELECT feature, amt, secs, \(costExpression) AS cost_num FROM w0"))
         ctes += refundCTEs()
         ctes.append(("rt", "SELECT COUNT(*) AS ties FROM rk WHERE k_amt <> k_amt_max"))
@@ -94,6 +117,13 @@ struct PnLSQLCompiler: Sendable {
             ctes.append(("w", "SELECT w1.*, '' AS period FROM w1"))
             ctes.append(("r", "SELECT r1.*, '' AS period FROM r1"))
         }
+        return ctes
+    }
+
+    /// Per period and feature (`t`): charges, credits charged and given back, metered and
+    /// fixed cost; then the value and profit and the money figures (`m4`).
+    func featureTableCTEs() -> [(String, String)] {
+        var ctes: [(String, String)] = []
         ctes.append(
             (
                 "c",
@@ -105,7 +135,7 @@ struct PnLSQLCompiler: Sendable {
                 "SELECT period, feature, COUNT(*) AS declines, SUM(\(d.wide("amt"))) AS given_back FROM r GROUP BY period, feature"
             ))
         let listed =
-            by
+            request.series != nil
             ? [] : request.listedFeatures.map { "SELECT '' AS period, \(d.literal($0)) AS feature" }
         // The fixed costs, as constant rows: per feature, or with a series per period of
         // the window and feature (every period gets its rows, with takings or not).
@@ -148,21 +178,7 @@ struct PnLSQLCompiler: Sendable {
         ctes.append(("n", "SELECT n0.*, value_num - metered_num - fixed_num AS profit_num FROM n0"))
         let money = ["metered", "value", "profit", "fixed"]
         ctes += moneyCTEs(from: "n", columns: money.map { "\($0)_num" })
-        let message =
-            "'margin: ' || \(d.text("g.conflicts")) || ' ids with conflicting duplicates and ' || \(d.text("g.too_fine")) || ' entries with a quantity finer than \(SQLCostPlan.quantityScale) places and ' || \(d.text("g.odd_dims")) || ' metered charges with a dimension their feature does not have and ' || \(d.text("rt.ties")) || ' charges refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them'"
-        let select = """
-            SELECT \(by ? "period, " : "")feature, charges, charged, declines, given_back, left_credits,
-                   \(moneyResult("metered_num")) AS metered_cost, \(moneyResult("value_num")) AS value,
-                   \(moneyResult("profit_num")) AS profit, \(moneyResult("fixed_num")) AS fixed_cost, rj.rejected AS rejected
-            FROM m4 CROSS JOIN g CROSS JOIN rt CROSS JOIN rj
-            WHERE \(d.check("g.conflicts = 0 AND g.too_fine = 0 AND g.odd_dims = 0 AND rt.ties = 0", message: message,
-                            constant: "margin: ids with conflicting duplicates, a quantity finer than \(SQLCostPlan.quantityScale) places, a metered charge with a dimension its feature does not have or a charge refunded twice at one instant with different amounts: run margin pnl --sql-audit \(d.rawValue) to list them"))
-            ORDER BY \(by ? d.orderByBytes("period") + ", " : "")\(d.orderByBytes("feature"))
-            """
-        return header(kind: "the per-feature P&L of margin pnl")
-            + "-- rejected (the last column): how many rows the query checked and rejected, as margin pnl rejects lines (--sql-audit lists them)\n"
-            + with(ctes) + "\n" + select
-            + d.settings + ";\n"
+        return ctes
     }
 
     // MARK: Shared parts
