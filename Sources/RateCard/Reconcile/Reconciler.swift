@@ -153,26 +153,8 @@ struct Reconciler {
             if t.isRevoked {
                 let notBack = credited - takenBack
                 if notBack > 0 {
-                    var spent: Int128?
-                    var spentCost: Money?
-                    if let device = first.device {
-                        let after = (ledger.spending[device] ?? []).filter {
-                            $0.seconds >= first.at.seconds
-                        }
-                        let since = after.reduce(Int128(0)) { $0 - Int128($1.amount) }
-                        spent = min(notBack, max(0, since))
-                        // The cost of the charges since, for the share of their net credits
-                        // counted as spent; nil when one of them could not be costed.
-                        let charges = after.filter { $0.amount < 0 }
-                        if let currency, charges.allSatisfy({ $0.cost != nil }) {
-                            var cost = Exact.zero
-                            for c in charges { cost = try cost.adding(c.cost ?? .zero) }
-                            if since > 0, let s = spent, s < since {
-                                cost = try cost.multiplied(by: Exact(s, over: since))
-                            }
-                            spentCost = Money(since > 0 ? cost : .zero, currency)
-                        }
-                    }
+                    let (spent, spentCost) = try spentSince(
+                        first, notBack: notBack, spending: ledger.spending)
                     let revoked = t.revocationDate.map { $0.rfc3339UTC } ?? ""
                     var f = finding(
                         .refundNotTakenBack, first, credits: notBack, spent: spent,
@@ -194,7 +176,50 @@ struct Reconciler {
         }
         if !unknownProducts.isEmpty { throw AppleRecordError(unknownProducts) }
 
-        // Ledger credits Apple knows nothing of.
+        findings += unmatchedLedgerFindings(ledger, purchases: purchases)
+        findings.sort(by: Self.order)
+        return Reconciliation(
+            family: family, summary: summary, findings: findings, totals: try totals(findings),
+            sales: try salesLines(sales, purchases: purchases),
+            financial: try financialLines(financial),
+            ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
+    }
+
+    /// What the device of `first` spent after it was credited, at most `notBack` credits,
+    /// and the cost of those charges (nil when not costed: no device, no currency, or a
+    /// charge that could not be costed).
+    func spentSince(
+        _ first: ReconcileLedger.Credit, notBack: Int128,
+        spending: [String: [ReconcileLedger.Spend]]
+    ) throws -> (spent: Int128?, cost: Money?) {
+        var spent: Int128?
+        var spentCost: Money?
+        if let device = first.device {
+            let after = (spending[device] ?? []).filter {
+                $0.seconds >= first.at.seconds
+            }
+            let since = after.reduce(Int128(0)) { $0 - Int128($1.amount) }
+            spent = min(notBack, max(0, since))
+            // The cost of the charges since, for the share of their net credits
+            // counted as spent; nil when one of them could not be costed.
+            let charges = after.filter { $0.amount < 0 }
+            if let currency, charges.allSatisfy({ $0.cost != nil }) {
+                var cost = Exact.zero
+                for c in charges { cost = try cost.adding(c.cost ?? .zero) }
+                if since > 0, let s = spent, s < since {
+                    cost = try cost.multiplied(by: Exact(s, over: since))
+                }
+                spentCost = Money(since > 0 ? cost : .zero, currency)
+            }
+        }
+        return (spent, spentCost)
+    }
+
+    /// The ledger's top-ups and revokes that name no transaction Apple knows of.
+    func unmatchedLedgerFindings(_ ledger: ReconcileLedger, purchases: [String: Purchase])
+        -> [ReconcileFinding]
+    {
+        var findings: [ReconcileFinding] = []
         for top in ledger.topups where top.paymentRef.map({ purchases[$0] == nil }) ?? true {
             findings.append(
                 ReconcileFinding(
@@ -212,12 +237,7 @@ struct Reconciler {
                     credits: Int128(revoke.credits), spentSince: nil, money: nil,
                     detail: "paymentRef \(revoke.paymentRef ?? "") is no transaction of Apple's"))
         }
-        findings.sort(by: Self.order)
-        return Reconciliation(
-            family: family, summary: summary, findings: findings, totals: try totals(findings),
-            sales: try salesLines(sales, purchases: purchases),
-            financial: try financialLines(financial),
-            ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
+        return findings
     }
 
     /// Apple's records by transaction id, each standing as Apple signed it last.
