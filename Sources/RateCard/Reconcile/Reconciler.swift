@@ -28,15 +28,7 @@ struct Reconciler {
         ledger: ReconcileLedger, apple: AppleRecords, sales: [SummarySalesReport],
         financial: [FinancialReport]
     ) throws -> Reconciliation {
-        var summary = Reconciliation.Summary()
-        summary.historyPages = apple.historyPages
-        summary.ledgerEntries = ledger.entries
-        summary.ledgerDuplicates = ledger.duplicates
-        summary.ledgerRejected = ledger.rejected
-        summary.topups = ledger.topups.count
-        summary.revokes = ledger.revokes.count
-        for n in apple.notifications { summary.notifications[n.notificationType, default: 0] += 1 }
-
+        var summary = Self.summary(of: ledger, apple)
         let purchases = try merge(apple)
         summary.appleTransactions = purchases.count
         let topups = Dictionary(grouping: ledger.topups.filter { $0.paymentRef != nil }) {
@@ -96,24 +88,11 @@ struct Reconciler {
             summary.production += 1
             if purchase.refundRequested, !t.isRevoked { summary.refundRequestsOpen += 1 }
 
-            // The price against the card in force at the purchase date.
-            if let price = t.price {
-                let version = catalogue.version(at: t.purchaseDate) ?? card
-                let inForce = version.packs.first { $0.productId == t.productId } ?? pack
-                if let cardPrice = ProductCatalogue.price(
-                    of: inForce, currency: price.currency, storefront: t.storefront)
-                {
-                    if cardPrice.amount != price.amount {
-                        let difference = try price.subtracting(cardPrice)
-                            .multiplied(by: Exact(integer: Int128(t.quantity)))
-                        findings.append(
-                            finding(
-                                .priceDiffers, tops.first, credits: expected, money: difference,
-                                "Apple \(price) per unit, card \(version.reference) \(cardPrice)"))
-                    }
-                } else {
-                    summary.noCardPrice += 1
-                }
+            if let f = try priceFinding(
+                t, pack: pack, card: card, credits: expected, summary: &summary)
+            {
+                findings.append(
+                    finding(f.kind, tops.first, credits: expected, money: f.money, f.detail))
             }
 
             guard let first = tops.first else {
@@ -183,6 +162,48 @@ struct Reconciler {
             sales: try salesLines(sales, purchases: purchases),
             financial: try financialLines(financial),
             ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
+    }
+
+    /// The counts the ledger and Apple's records give before any matching.
+    static func summary(of ledger: ReconcileLedger, _ apple: AppleRecords)
+        -> Reconciliation.Summary
+    {
+        var summary = Reconciliation.Summary()
+        summary.historyPages = apple.historyPages
+        summary.ledgerEntries = ledger.entries
+        summary.ledgerDuplicates = ledger.duplicates
+        summary.ledgerRejected = ledger.rejected
+        summary.topups = ledger.topups.count
+        summary.revokes = ledger.revokes.count
+        for n in apple.notifications { summary.notifications[n.notificationType, default: 0] += 1 }
+        return summary
+    }
+
+    /// The price Apple charged for `t` against the card in force at the purchase date: a
+    /// `priceDiffers` finding's kind, money and detail when they differ; nil when they
+    /// agree, when Apple gives no price, or when the card has no price there (counted in
+    /// `summary.noCardPrice`).
+    func priceFinding(
+        _ t: AppleTransaction, pack: Pack, card: RateCard, credits expected: Int128,
+        summary: inout Reconciliation.Summary
+    ) throws -> (kind: ReconcileFinding.Kind, money: Money, detail: String)? {
+        guard let price = t.price else { return nil }
+        let version = catalogue.version(at: t.purchaseDate) ?? card
+        let inForce = version.packs.first { $0.productId == t.productId } ?? pack
+        guard
+            let cardPrice = ProductCatalogue.price(
+                of: inForce, currency: price.currency, storefront: t.storefront)
+        else {
+            summary.noCardPrice += 1
+            return nil
+        }
+        guard cardPrice.amount != price.amount else { return nil }
+        let difference = try price.subtracting(cardPrice)
+            .multiplied(by: Exact(integer: Int128(t.quantity)))
+        return (
+            .priceDiffers, difference,
+            "Apple \(price) per unit, card \(version.reference) \(cardPrice)"
+        )
     }
 
     /// What the device of `first` spent after it was credited, at most `notBack` credits,
