@@ -42,7 +42,6 @@ struct Reconciler {
             guard let purchase = purchases[id] else { continue }
             let t = purchase.current
             let tops = topups[id] ?? []
-            let takenBack = (revokes[id] ?? []).reduce(Int128(0)) { $0 + Int128($1.credits) }
             guard let (pack, card) = catalogue.pack(t.productId, at: t.purchaseDate) else {
                 if catalogue.subscriptions.contains(t.productId) {
                     summary.notPacks += 1
@@ -57,101 +56,9 @@ struct Reconciler {
                 }
                 continue
             }
-            let expected = Int128(t.quantity) * pack.credits
-            let total = try t.price.map { p throws(MoneyError) in
-                try p.multiplied(by: Exact(integer: Int128(t.quantity)))
-            }
-            func share(_ credits: Int128) throws -> Money? {
-                guard let total, expected != 0 else { return nil }
-                return try total.multiplied(by: Exact(credits, over: expected))
-            }
-            func finding(
-                _ kind: ReconcileFinding.Kind, _ credit: ReconcileLedger.Credit?,
-                credits: Int128, spent: Int128? = nil, money: Money?, _ detail: String
-            ) -> ReconcileFinding {
-                ReconcileFinding(
-                    kind: kind, ledger: credit?.place, ledgerId: credit?.id, apple: t.place,
-                    transactionId: t.transactionId, productId: t.productId, credits: credits,
-                    spentSince: spent, money: money, detail: detail)
-            }
-
-            guard t.environment == .production else {
-                summary.otherEnvironments += 1
-                for top in tops {
-                    findings.append(
-                        finding(
-                            .sandboxInProduction, top, credits: Int128(top.credits), money: nil,
-                            "\(t.environment.rawValue) transaction: Apple charged nothing"))
-                }
-                continue
-            }
-            summary.production += 1
-            if purchase.refundRequested, !t.isRevoked { summary.refundRequestsOpen += 1 }
-
-            if let f = try priceFinding(
-                t, pack: pack, card: card, credits: expected, summary: &summary)
-            {
-                findings.append(
-                    finding(f.kind, tops.first, credits: expected, money: f.money, f.detail))
-            }
-
-            guard let first = tops.first else {
-                if t.isRevoked {
-                    summary.refundedUncredited += 1
-                } else {
-                    findings.append(
-                        finding(
-                            .neverCredited, nil, credits: expected, money: total,
-                            "\(t.quantity) × \(pack.credits) credits of \(t.productId)"))
-                }
-                if takenBack > 0, let revoke = revokes[id]?.first {
-                    findings.append(
-                        finding(
-                            .revokedWithoutRefund, revoke, credits: takenBack, money: nil,
-                            "credits taken back for a purchase never credited"))
-                }
-                continue
-            }
-            summary.matched += 1
-            if Int128(first.credits) != expected {
-                let short = expected - Int128(first.credits)
-                findings.append(
-                    finding(
-                        .creditsDiffer, first, credits: short, money: try share(short),
-                        "granted \(first.credits), expected \(t.quantity) × \(pack.credits) = \(expected)"
-                    ))
-            }
-            for extra in tops.dropFirst() {
-                findings.append(
-                    finding(
-                        .duplicateCredit, extra, credits: Int128(extra.credits),
-                        money: try share(Int128(extra.credits)),
-                        "a second top-up for the transaction credited at \(first.place)"))
-            }
-            let credited = tops.reduce(Int128(0)) { $0 + Int128($1.credits) }
-            if t.isRevoked {
-                let notBack = credited - takenBack
-                if notBack > 0 {
-                    let (spent, spentCost) = try spentSince(
-                        first, notBack: notBack, spending: ledger.spending)
-                    let revoked = t.revocationDate.map { $0.rfc3339UTC } ?? ""
-                    var f = finding(
-                        .refundNotTakenBack, first, credits: notBack, spent: spent,
-                        money: try share(notBack),
-                        "revoked \(revoked) (reason \(t.revocationReason.map(String.init) ?? "not given")); granted \(credited), taken back \(takenBack)"
-                    )
-                    f.spentCost = spentCost
-                    findings.append(f)
-                } else {
-                    summary.refundsTakenBack += 1
-                }
-            } else if takenBack > 0, let revoke = revokes[id]?.first {
-                findings.append(
-                    finding(
-                        .revokedWithoutRefund, revoke, credits: takenBack,
-                        money: try share(takenBack),
-                        "Apple has not refunded this purchase (or reversed the refund)"))
-            }
+            try match(
+                purchase, pack: pack, card: card, topups: tops, revokes: revokes[id] ?? [],
+                spending: ledger.spending, summary: &summary, findings: &findings)
         }
         if !unknownProducts.isEmpty { throw AppleRecordError(unknownProducts) }
 
@@ -162,6 +69,112 @@ struct Reconciler {
             sales: try salesLines(sales, purchases: purchases),
             financial: try financialLines(financial),
             ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
+    }
+
+    /// Matches one purchase of a pack to its top-ups (`topups`, first by time) and revokes:
+    /// the findings about it, and its counts in `summary`.
+    func match(
+        _ purchase: Purchase, pack: Pack, card: RateCard, topups tops: [ReconcileLedger.Credit],
+        revokes: [ReconcileLedger.Credit], spending: [String: [ReconcileLedger.Spend]],
+        summary: inout Reconciliation.Summary, findings: inout [ReconcileFinding]
+    ) throws {
+        let t = purchase.current
+        let takenBack = revokes.reduce(Int128(0)) { $0 + Int128($1.credits) }
+        let expected = Int128(t.quantity) * pack.credits
+        let total = try t.price.map { p throws(MoneyError) in
+            try p.multiplied(by: Exact(integer: Int128(t.quantity)))
+        }
+        func share(_ credits: Int128) throws -> Money? {
+            guard let total, expected != 0 else { return nil }
+            return try total.multiplied(by: Exact(credits, over: expected))
+        }
+        func finding(
+            _ kind: ReconcileFinding.Kind, _ credit: ReconcileLedger.Credit?,
+            credits: Int128, spent: Int128? = nil, money: Money?, _ detail: String
+        ) -> ReconcileFinding {
+            ReconcileFinding(
+                kind: kind, ledger: credit?.place, ledgerId: credit?.id, apple: t.place,
+                transactionId: t.transactionId, productId: t.productId, credits: credits,
+                spentSince: spent, money: money, detail: detail)
+        }
+
+        guard t.environment == .production else {
+            summary.otherEnvironments += 1
+            for top in tops {
+                findings.append(
+                    finding(
+                        .sandboxInProduction, top, credits: Int128(top.credits), money: nil,
+                        "\(t.environment.rawValue) transaction: Apple charged nothing"))
+            }
+            return
+        }
+        summary.production += 1
+        if purchase.refundRequested, !t.isRevoked { summary.refundRequestsOpen += 1 }
+
+        if let f = try priceFinding(
+            t, pack: pack, card: card, credits: expected, summary: &summary)
+        {
+            findings.append(
+                finding(f.kind, tops.first, credits: expected, money: f.money, f.detail))
+        }
+
+        guard let first = tops.first else {
+            if t.isRevoked {
+                summary.refundedUncredited += 1
+            } else {
+                findings.append(
+                    finding(
+                        .neverCredited, nil, credits: expected, money: total,
+                        "\(t.quantity) × \(pack.credits) credits of \(t.productId)"))
+            }
+            if takenBack > 0, let revoke = revokes.first {
+                findings.append(
+                    finding(
+                        .revokedWithoutRefund, revoke, credits: takenBack, money: nil,
+                        "credits taken back for a purchase never credited"))
+            }
+            return
+        }
+        summary.matched += 1
+        if Int128(first.credits) != expected {
+            let short = expected - Int128(first.credits)
+            findings.append(
+                finding(
+                    .creditsDiffer, first, credits: short, money: try share(short),
+                    "granted \(first.credits), expected \(t.quantity) × \(pack.credits) = \(expected)"
+                ))
+        }
+        for extra in tops.dropFirst() {
+            findings.append(
+                finding(
+                    .duplicateCredit, extra, credits: Int128(extra.credits),
+                    money: try share(Int128(extra.credits)),
+                    "a second top-up for the transaction credited at \(first.place)"))
+        }
+        let credited = tops.reduce(Int128(0)) { $0 + Int128($1.credits) }
+        if t.isRevoked {
+            let notBack = credited - takenBack
+            if notBack > 0 {
+                let (spent, spentCost) = try spentSince(
+                    first, notBack: notBack, spending: spending)
+                let revoked = t.revocationDate.map { $0.rfc3339UTC } ?? ""
+                var f = finding(
+                    .refundNotTakenBack, first, credits: notBack, spent: spent,
+                    money: try share(notBack),
+                    "revoked \(revoked) (reason \(t.revocationReason.map(String.init) ?? "not given")); granted \(credited), taken back \(takenBack)"
+                )
+                f.spentCost = spentCost
+                findings.append(f)
+            } else {
+                summary.refundsTakenBack += 1
+            }
+        } else if takenBack > 0, let revoke = revokes.first {
+            findings.append(
+                finding(
+                    .revokedWithoutRefund, revoke, credits: takenBack,
+                    money: try share(takenBack),
+                    "Apple has not refunded this purchase (or reversed the refund)"))
+        }
     }
 
     /// The counts the ledger and Apple's records give before any matching.
