@@ -98,28 +98,71 @@ struct ProceedsValuer {
         var accounts = 0
     }
 
-    mutating func run(_ ledger: ProceedsLedger) throws -> Tally {
-        var tally = Tally()
+    /// The refunds pnl counts, by the charge they take back: of a charge read, of its
+    /// feature, no more than it, and the earliest of the charge's (by time, then id hash).
+    /// Every other refund is counted in `ignored`.
+    static func chosenRefunds(_ ledger: ProceedsLedger, ignored: inout Int) -> [Int32: Int32] {
         let entries = ledger.entries
-        // The refunds pnl counts: of a charge read, of its feature, no more than it, and
-        // the earliest of the charge's (by time, then id hash).
-        var refundOf: [Int32: Int32] = [:]
         var chosen: [Int32: Int32] = [:]
         for (r, charge) in ledger.refunds {
             guard let c = ledger.index[charge], entries[Int(c)].kind == .charge,
                 entries[Int(c)].feature == entries[Int(r)].feature,
                 Int128(entries[Int(r)].amount) <= -Int128(entries[Int(c)].amount)
             else {
-                tally.refundsIgnored += 1
+                ignored += 1
                 continue
             }
             if let other = chosen[c] {
-                tally.refundsIgnored += 1
+                ignored += 1
                 if Self.key(entries[Int(r)]) < Self.key(entries[Int(other)]) { chosen[c] = r }
             } else {
                 chosen[c] = r
             }
         }
+        return chosen
+    }
+
+    /// What a checkpoint records of an account's lots: the breakage of the paid lots at the
+    /// window's start and end, and at now the credits left (the liability) and its breakage.
+    static func record(_ which: Checkpoint, _ lots: [Lot], _ tally: inout Tally) throws {
+        switch which {
+        case .start:
+            for lot in lots where !lot.free {
+                tally.breakageAtStart[lot.rate, default: .zero] =
+                    try tally.breakageAtStart[lot.rate, default: .zero].adding(
+                        lot.breakage())
+            }
+        case .now:
+            for lot in lots where lot.free && !lot.lapsed && lot.left > 0 {
+                tally.liabilityFreeLeft += lot.left
+            }
+            for lot in lots where !lot.free && !lot.lapsed && lot.left > 0 {
+                tally.liabilityLots += 1
+                tally.liabilityLeft[lot.rate, default: 0] += lot.left
+                tally.liabilityBreakage[lot.rate, default: .zero] =
+                    try tally.liabilityBreakage[lot.rate, default: .zero].adding(
+                        lot.breakage())
+            }
+        case .end:
+            for lot in lots where !lot.free {
+                tally.breakageAtEnd[lot.rate, default: .zero] =
+                    try tally.breakageAtEnd[lot.rate, default: .zero].adding(
+                        lot.breakage())
+            }
+        }
+    }
+
+    /// Values the ledger first in, first out per account. Kept whole on purpose: one
+    /// account's lots, the first lot with credits left (`head`) and the lots each refunded
+    /// charge drew from (`pieces`) are state that every kind of entry (grant, top-up,
+    /// charge, refund, revoke) reads and changes in ledger order; split into functions,
+    /// each would take the same four `inout` values, and the order of their updates (a
+    /// refund moves `head` back) would be harder to follow than in one loop.
+    mutating func run(_ ledger: ProceedsLedger) throws -> Tally {
+        var tally = Tally()
+        let entries = ledger.entries
+        let chosen = Self.chosenRefunds(ledger, ignored: &tally.refundsIgnored)
+        var refundOf: [Int32: Int32] = [:]
         for (c, r) in chosen { refundOf[r] = c }
         let refunded = Set(chosen.keys)
 
@@ -154,31 +197,7 @@ struct ProceedsValuer {
                 {
                     let (s, _, which) = checkpoints[next]
                     try lapse(&lots, upTo: s, &tally)
-                    switch which {
-                    case .start:
-                        for lot in lots where !lot.free {
-                            tally.breakageAtStart[lot.rate, default: .zero] =
-                                try tally.breakageAtStart[lot.rate, default: .zero].adding(
-                                    lot.breakage())
-                        }
-                    case .now:
-                        for lot in lots where lot.free && !lot.lapsed && lot.left > 0 {
-                            tally.liabilityFreeLeft += lot.left
-                        }
-                        for lot in lots where !lot.free && !lot.lapsed && lot.left > 0 {
-                            tally.liabilityLots += 1
-                            tally.liabilityLeft[lot.rate, default: 0] += lot.left
-                            tally.liabilityBreakage[lot.rate, default: .zero] =
-                                try tally.liabilityBreakage[lot.rate, default: .zero].adding(
-                                    lot.breakage())
-                        }
-                    case .end:
-                        for lot in lots where !lot.free {
-                            tally.breakageAtEnd[lot.rate, default: .zero] =
-                                try tally.breakageAtEnd[lot.rate, default: .zero].adding(
-                                    lot.breakage())
-                        }
-                    }
+                    try Self.record(which, lots, &tally)
                     next += 1
                 }
             }
