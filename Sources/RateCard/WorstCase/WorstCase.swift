@@ -87,10 +87,11 @@ struct WorstCaseEngine: Sendable {
         }
     }
 
-    private func compute(credits n: Int128, currency: Currency, fx: FXTable) throws -> WorstCase {
-        // A request charged nothing that costs money can be repeated without end.
-        if n > 0, !freeUsage.isEmpty { throw WorstCaseError.unbounded(freeUsage) }
-        // Best shape per credit size, converted to the target currency.
+    /// The costliest request shape of each credit size, converted to `currency`, in order
+    /// of credits, feature and dimension; and the FX rates the conversion used.
+    private func shapesBySize(in currency: Currency, fx: FXTable) throws -> (
+        items: [RequestShape], fxUsed: [FXRate]
+    ) {
         var bySize: [Int128: RequestShape] = [:]
         var factors: [Currency: Exact] = [:]
         var used: [FXRate] = []
@@ -113,6 +114,17 @@ struct WorstCaseEngine: Sendable {
         let items = bySize.values.sorted {
             ($0.credits, $0.feature, $0.dimension) < ($1.credits, $1.feature, $1.dimension)
         }
+        return (items, used)
+    }
+
+    /// The worst way to spend `n` credits: the search over steps of the credits' common
+    /// divisor. Kept whole on purpose: the table (`table`, `unused`, `ofBest`, `choice`),
+    /// its fill with the best shape and the walk back through `choice` share the step
+    /// size, the best shape and the table's bounds; it is the hot loop of every worst case.
+    private func compute(credits n: Int128, currency: Currency, fx: FXTable) throws -> WorstCase {
+        // A request charged nothing that costs money can be repeated without end.
+        if n > 0, !freeUsage.isEmpty { throw WorstCaseError.unbounded(freeUsage) }
+        let (items, used) = try shapesBySize(in: currency, fx: fx)
         // Nothing with a running cost: every credit is left unspent (as when no costly
         // request fits), and the figure is zero.
         guard n > 0, !items.isEmpty else {
