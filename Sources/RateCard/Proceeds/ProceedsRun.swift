@@ -29,10 +29,8 @@ enum ProceedsRun {
         var financial: [FinancialReport] = []
         for path in sources.reports {
             do throws(AppleRecordError) {
-                let bytes: [UInt8]
-                do { bytes = try FileBytes.read(path, what: "Apple's report") } catch {
-                    throw AppleRecordError([error])
-                }
+                let bytes = try AppleProblems.gunzipped(
+                    try readReport(path), path: path)
                 if isFinancial(bytes) {
                     financial.append(
                         try FinancialReport.read(bytes, path: path, products: catalogue.products))
@@ -75,10 +73,7 @@ enum ProceedsRun {
     {
         var last: CalendarDate?
         for path in paths {
-            let bytes: [UInt8]
-            do { bytes = try FileBytes.read(path, what: "Apple's report") } catch {
-                throw AppleRecordError([error])
-            }
+            let bytes = try AppleProblems.gunzipped(try readReport(path), path: path)
             let ends =
                 isFinancial(bytes)
                 ? try FinancialReport.read(bytes, path: path, products: products).rows.map(\.end)
@@ -87,6 +82,12 @@ enum ProceedsRun {
             for e in ends where last.map({ e > $0 }) ?? true { last = e }
         }
         return last
+    }
+
+    private static func readReport(_ path: String) throws(AppleRecordError) -> [UInt8] {
+        do { return try FileBytes.read(path, what: "Apple's report") } catch {
+            throw AppleRecordError([error])
+        }
     }
 
     /// A financial report's header has `Partner Share`; a Summary Sales Report's has not.
