@@ -60,7 +60,8 @@ enum ProceedsRun {
                 failure: "cannot value \(input.path) at Apple's proceeds")
         }
         var valuer = ProceedsValuer(
-            rates: rates, catalogue: catalogue, purchases: purchases, window: plan.window,
+            rates: rates, catalogue: catalogue, purchases: purchases,
+            storefronts: plan.repository.storefronts, window: plan.window,
             now: now, modelledPerCredit: plan.credit.perCredit.amount)
         let tally = try valuer.run(ledger)
         return try report(
@@ -178,7 +179,8 @@ enum ProceedsRun {
         let apple = rates.lines.map { l in
             ProceedsReport.AppleLine(
                 source: l.source.rawValue, begin: "\(l.begin)", end: "\(l.end)",
-                productId: l.productId, customerCurrency: l.customerCurrency.code,
+                productId: l.productId, country: l.country,
+                customerCurrency: l.customerCurrency.code,
                 unitsSold: l.unitsSold, unitsRefunded: l.unitsRefunded,
                 proceeds: l.proceeds.keys.sorted().compactMap { l.proceeds[$0] },
                 credits: l.credits,
@@ -186,8 +188,8 @@ enum ProceedsRun {
                     ? (try? l.proceedsReporting.divided(by: Exact(integer: l.credits))).map(money)
                     : nil)
         }.sorted {
-            ($0.source, $0.begin, $0.productId, $0.customerCurrency)
-                < ($1.source, $1.begin, $1.productId, $1.customerCurrency)
+            ($0.source, $0.begin, $0.productId, $0.customerCurrency, $0.country)
+                < ($1.source, $1.begin, $1.productId, $1.customerCurrency, $1.country)
         }
         return ProceedsReport(
             family: plan.family, window: plan.window.name, currency: currency,

@@ -19,6 +19,10 @@ struct ProceedsValuer {
     var rates: ProceedsRates
     let catalogue: ProductCatalogue
     let purchases: [String: Reconciler.Purchase]
+    /// The storefront table that turns a transaction's alpha-3 `storefront` into the
+    /// reports' alpha-2 country (nil: the card folder has none; transactions are then
+    /// matched by currency alone).
+    let storefronts: StorefrontTable?
     let window: TakingsWindow
     let now: Timestamp
     /// The rate of the card's modelled value (`pnl`'s estimate), for days no report covers.
@@ -26,8 +30,8 @@ struct ProceedsValuer {
 
     init(
         rates: ProceedsRates, catalogue: ProductCatalogue,
-        purchases: [String: Reconciler.Purchase], window: TakingsWindow, now: Timestamp,
-        modelledPerCredit: Exact
+        purchases: [String: Reconciler.Purchase], storefronts: StorefrontTable? = nil,
+        window: TakingsWindow, now: Timestamp, modelledPerCredit: Exact
     ) {
         var rates = rates
         modelled = rates.intern(
@@ -37,6 +41,7 @@ struct ProceedsValuer {
         self.rates = rates
         self.catalogue = catalogue
         self.purchases = purchases
+        self.storefronts = storefronts
         self.window = window
         self.now = now
     }
@@ -307,9 +312,12 @@ struct ProceedsValuer {
         }
     }
 
-    /// A top-up's value per credit: its Apple transaction's product, currency and day when
-    /// Apple has it (nothing when Apple refunded it or charged nothing), else the card's
-    /// pack of those credits (and the recorded price's currency), else the period's.
+    /// A top-up's value per credit: its Apple transaction's product, country (its
+    /// storefront's, in the reports' alpha-2), currency and day when Apple has it; the
+    /// product and currency over every country when the reports have no row of that
+    /// country (or the storefront has no code); nothing when Apple refunded it or charged
+    /// nothing. Else the card's pack of those credits (and the recorded price's currency),
+    /// else the period's.
     private mutating func topupRate(_ i: Int32, _ e: ProceedsEntry, _ ledger: ProceedsLedger)
         throws -> Int
     {
@@ -317,9 +325,15 @@ struct ProceedsValuer {
             let t = p.current
             if t.environment != .production { return rates.intern(.zero(.sandbox, rates.currency)) }
             if t.isRevoked { return rates.intern(.zero(.refunded, rates.currency)) }
-            if let r = try rates.productRate(
-                t.productId, currency: t.currency, day: ProceedsRates.day(t.purchaseDate))
+            let day = ProceedsRates.day(t.purchaseDate)
+            if let storefront = t.storefront,
+                let country = storefronts?.countryCode(ofTerritory: storefront),
+                let r = try rates.productRate(
+                    t.productId, country: country, currency: t.currency, day: day)
             {
+                return r
+            }
+            if let r = try rates.productRate(t.productId, currency: t.currency, day: day) {
                 return r
             }
         } else if let product = pack(credits: e.amount, price: ledger.prices[i], at: e.at),
