@@ -21,6 +21,9 @@ extension ProceedsReport: RenderableReport {
             (
                 "ledger",
                 "\(ledgerEntries) entries of \(accounts) accounts, \(ledgerDuplicates) duplicates, \(ledgerRejected) lines not read, \(refundsIgnored) refunds not counted"
+                    + (refundsBeforeCharge > 0
+                        ? ", \(refundsBeforeCharge) dated before their charge (taken right after it)"
+                        : "")
             ),
             (
                 "taken back",
@@ -243,6 +246,7 @@ extension ProceedsReport: RenderableReport {
                 "duplicates": .integer(Int128(ledgerDuplicates)),
                 "rejected": .integer(Int128(ledgerRejected)),
                 "refundsIgnored": .integer(Int128(refundsIgnored)),
+                "refundsBeforeCharge": .integer(Int128(refundsBeforeCharge)),
                 "takenBack": credits(takenBack), "takenBackBeyond": credits(takenBackBeyond),
             ]),
             "method": .array(Self.method.map { .string($0) }),

@@ -198,7 +198,9 @@ enum ProceedsRun {
             takenBack: tally.takenBack, takenBackBeyond: tally.takenBackBeyond,
             accounts: tally.accounts, ledgerEntries: ledger.entries.count,
             ledgerDuplicates: ledger.duplicates, ledgerRejected: ledger.rejected,
-            refundsIgnored: tally.refundsIgnored, reportRowsNotCredits: rates.rowsNotCredits,
+            refundsIgnored: tally.refundsIgnored,
+            refundsBeforeCharge: tally.refundsBeforeCharge,
+            reportRowsNotCredits: rates.rowsNotCredits,
             fxUsed: rates.fxUsed.map { "\($0)" }, ledgerWarnings: ledger.rejections)
     }
 }

@@ -100,6 +100,8 @@ struct ProceedsValuer {
         /// Per rate: credits that lapsed within the window.
         var lapsed: [Int: Int128] = [:]
         var refundsIgnored = 0
+        /// Refunds `pnl` counts that are dated before their charge: taken right after it.
+        var refundsBeforeCharge = 0
         var accounts = 0
     }
 
@@ -132,10 +134,20 @@ struct ProceedsValuer {
         func account(_ i: Int) -> UInt32 {
             refundOf[Int32(i)].map { entries[Int($0)].device } ?? entries[i].device
         }
+        // A refund dated before its charge (clocks of two devices, a refund written with the
+        // request's time) is counted by `pnl`; here it is taken at its charge's instant, right
+        // after the charge, so that it puts back what the charge took. Its value still counts
+        // in the window of its own time, as in `pnl`.
+        var keys = entries.map(Self.key)
+        for (r, c) in refundOf where keys[Int(r)] < keys[Int(c)] {
+            let k = keys[Int(c)]
+            keys[Int(r)] = (k.0, k.1, 2, keys[Int(r)].3)
+            tally.refundsBeforeCharge += 1
+        }
         let order = entries.indices.sorted {
             let (a, b) = (account($0), account($1))
             if a != b { return a < b }
-            return Self.key(entries[$0]) < Self.key(entries[$1])
+            return keys[$0] < keys[$1]
         }
         // The checkpoints: the window's start, now, the window's end (now when open).
         let start = window.since.map { ($0.seconds, $0.nanoseconds) }
@@ -191,8 +203,9 @@ struct ProceedsValuer {
                 let i = Int32(order[k])
                 let e = entries[Int(i)]
                 k += 1
-                try pass((e.seconds, Int32(e.nanoseconds)))
-                try lapse(&lots, upTo: e.seconds, &tally)
+                let (taken, takenNanoseconds, _, _) = keys[Int(i)]
+                try pass((taken, Int32(takenNanoseconds)))
+                try lapse(&lots, upTo: taken, &tally)
                 let inWindow = window.contains(seconds: e.seconds, nanoseconds: e.nanoseconds)
                 switch e.kind {
                 case .grant, .topup:
