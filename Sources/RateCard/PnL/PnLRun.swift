@@ -20,7 +20,8 @@ public enum PnLRun {
         report.strict = request.strict
         if let sources = request.proceeds {
             report.proceeds = try ProceedsRun.run(
-                sources, plan: plan, inputs: request.inputs, now: request.now)
+                sources, plan: plan, inputs: request.inputs, now: request.now,
+                memoryLimit: request.takingsOptions.memoryLimit)
         }
         return report
     }

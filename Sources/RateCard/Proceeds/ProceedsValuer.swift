@@ -107,6 +107,13 @@ struct ProceedsValuer {
 
     mutating func run(_ ledger: ProceedsLedger) throws -> Tally {
         var tally = Tally()
+        try run(ledger, into: &tally)
+        return tally
+    }
+
+    /// Values the accounts of `ledger` (the whole ledger, or one partition of it, whose
+    /// accounts no other partition has) and adds what they come to to `tally`.
+    mutating func run(_ ledger: ProceedsLedger, into tally: inout Tally) throws {
         let entries = ledger.entries
         // The refunds pnl counts: of a charge read, of its feature, no more than it, and
         // the earliest of the charge's (by time, then id hash).
@@ -306,7 +313,6 @@ struct ProceedsValuer {
             }
             try pass(nil)
         }
-        return tally
     }
 
     enum Checkpoint { case start, now, end }
