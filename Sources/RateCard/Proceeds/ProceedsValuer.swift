@@ -145,16 +145,20 @@ struct ProceedsValuer {
         // request's time) is counted by `pnl`; here it is taken at its charge's instant, right
         // after the charge, so that it puts back what the charge took. Its value still counts
         // in the window of its own time, as in `pnl`.
-        var keys = entries.map(Self.key)
-        for (r, c) in refundOf where keys[Int(r)] < keys[Int(c)] {
-            let k = keys[Int(c)]
-            keys[Int(r)] = (k.0, k.1, 2, keys[Int(r)].3)
+        var moved: [Int32: (Int64, UInt32)] = [:]
+        for (r, c) in refundOf where Self.key(entries[Int(r)]) < Self.key(entries[Int(c)]) {
+            moved[r] = (entries[Int(c)].seconds, entries[Int(c)].nanoseconds)
             tally.refundsBeforeCharge += 1
+        }
+        func key(_ i: Int) -> (Int64, UInt32, Int, UInt64) {
+            let k = Self.key(entries[i])
+            guard !moved.isEmpty, let m = moved[Int32(i)] else { return k }
+            return (m.0, m.1, k.2, k.3)
         }
         let order = entries.indices.sorted {
             let (a, b) = (account($0), account($1))
             if a != b { return a < b }
-            return keys[$0] < keys[$1]
+            return key($0) < key($1)
         }
         // The checkpoints: the window's start, now, the window's end (now when open).
         let start = window.since.map { ($0.seconds, $0.nanoseconds) }
@@ -210,7 +214,7 @@ struct ProceedsValuer {
                 let i = Int32(order[k])
                 let e = entries[Int(i)]
                 k += 1
-                let (taken, takenNanoseconds, _, _) = keys[Int(i)]
+                let (taken, takenNanoseconds, _, _) = key(Int(i))
                 try pass((taken, Int32(takenNanoseconds)))
                 try lapse(&lots, upTo: taken, &tally)
                 let inWindow = window.contains(seconds: e.seconds, nanoseconds: e.nanoseconds)
