@@ -18,12 +18,18 @@ extension PlanMargins {
             "\(Format.percent(l.yearOne.rate, places: 0)) → \(Format.percent(l.afterYearOne.rate, places: 0))"
     }
 
-    /// Where a currency line's proceeds come from: "GBR (20.0% VAT removed)", or
-    /// "tax not removed" where no storefront of the data is reached.
+    /// Where a currency line's proceeds come from: "GBR (20.0% VAT removed)", "ITA (22.0%
+    /// VAT removed, 3.0% DST)", "USA (tax excluded)", or "tax not removed" where no storefront
+    /// of the data is reached.
     func basisText(_ l: Line) -> String {
         guard let sf = l.storefront, let day = storefrontDate else { return "tax not removed" }
-        let tax = StorefrontMargins.taxText(sf, on: day)
-        return "\(sf.territory) (\(sf.taxIncluded ? "\(tax) removed" : tax))"
+        let r = sf.rates(on: day)
+        var parts = [sf.taxIncluded ? "\(Format.percent(r.vat)) VAT removed" : "tax excluded"]
+        if !r.digitalServicesTax.isZero {
+            parts.append("\(Format.percent(r.digitalServicesTax)) DST")
+        }
+        if !r.withholding.isZero { parts.append("\(Format.percent(r.withholding)) withheld") }
+        return "\(sf.territory) (\(parts.joined(separator: ", ")))"
     }
 
     /// "free P1W", "payAsYouGo 3 × P1M"

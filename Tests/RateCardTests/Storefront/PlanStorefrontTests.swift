@@ -155,7 +155,7 @@ import Testing
                 "uk@1  uk.monthly  GBR        GBP        3.99  20.0%  standard        30% → 15%          2.33       0.90        22.6%            2.83          1.40           35.1%"
             ))
         #expect(table.stdout.contains("By currency, in the storefront that pays least"))
-        #expect(table.stdout.contains("GBR (20.0% removed)"))
+        #expect(table.stdout.contains("GBR (20.0% VAT removed)"))
         let csv = try runMargin(["plans", "--cards", dir, "--at", "2026-12-01", "--format", "csv"])
         #expect(
             csv.stdout.contains(
