@@ -373,12 +373,12 @@ import Testing
         for sf in table.storefronts {
             for t in sf.taxes { #expect(t.source != nil || t.placeholder, "\(sf.territory)") }
         }
-        // The counts the note states: 223 tax entries, 134 with a source, 92 placeholders
+        // The counts the note states: 223 tax entries, 135 with a source, 91 placeholders
         // (3 of them with a notice that does not state the rate).
         let entries = table.storefronts.flatMap(\.taxes)
         #expect(entries.count == 223)
-        #expect(entries.filter { $0.source != nil }.count == 134)
-        #expect(entries.filter(\.placeholder).count == 92)
+        #expect(entries.filter { $0.source != nil }.count == 135)
+        #expect(entries.filter(\.placeholder).count == 91)
         #expect(entries.filter { $0.placeholder && $0.source != nil }.count == 3)
         #expect(table.storefront("HUN")?.paymentUnit == .one)
         #expect(table.storefront("TWN")?.paymentUnit == .one)
