@@ -23,25 +23,6 @@ enum Common {
         CardSelection(directory: cardsDirectory(args), operands: args.positionals)
     }
 
-    /// What `check` and `publish` share with `packs`: `--lock`, `--fx`, `--commission`,
-    /// `--tax` and `--now`.
-    static func checkOptions(_ args: ParsedArguments) throws(UsageError) -> CardChecker.Options {
-        var options = CardChecker.Options(lockPath: args.value("lock"))
-        options.fxOverrides = try fxOverrides(args)
-        options.commissionRates = try commissionRates(args)
-        options.taxRates = try taxRates(args)
-        if let now = try args.value("now", as: Timestamp.self) { options.now = now }
-        return options
-    }
-
-    static func fxOverrides(_ args: ParsedArguments) throws(UsageError) -> [FXRate] {
-        try args.values("fx", as: FXRate.self)
-    }
-
-    static func taxRates(_ args: ParsedArguments) throws(UsageError) -> [Currency: Exact] {
-        try SalesTaxRate.table(args.values("tax", as: SalesTaxRate.self))
-    }
-
     /// The options of `plans` and `storefronts`.
     static let storefrontCommandOptions = [cardsOption, formatOption, fxOption] + storefrontOptions
 
@@ -74,7 +55,4 @@ enum Common {
             program: args.value("program"), today: today)
     }
 
-    static func commissionRates(_ args: ParsedArguments) throws(UsageError) -> [Exact]? {
-        try args.value("commission", as: CommissionRates.self)?.rates
-    }
 }

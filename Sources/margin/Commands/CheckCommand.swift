@@ -61,7 +61,7 @@ enum CheckCommand: Command {
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: CheckFormat.text)
-        var options = try Common.checkOptions(args)
+        var options = try args.checkOptions()
         options.storeKitPaths = args.all("storekit")
         options.storeKitIgnore = Set(args.all("storekit-ignore"))
         options.allVersions = args.flag("all-versions")

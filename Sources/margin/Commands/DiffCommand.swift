@@ -26,8 +26,8 @@ enum DiffCommand: Command {
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
         let request = DiffRequest(
-            cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
-            commissionRates: try Common.commissionRates(args))
+            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
+            commissionRates: try args.commissionRates())
         let usage = args.all("usage")
         guard !usage.isEmpty else { return io.show(try request.run(), format: format) }
         guard format != .csv else {

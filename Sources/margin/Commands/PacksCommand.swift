@@ -15,8 +15,8 @@ enum PacksCommand: Command {
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
         let request = PackRequest(
-            cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
-            commissionRates: try Common.commissionRates(args), taxRates: try Common.taxRates(args))
+            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
+            commissionRates: try args.commissionRates(), taxRates: try args.taxRates())
         return io.show(try request.run(), format: format)
     }
 }

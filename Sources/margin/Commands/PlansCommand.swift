@@ -14,7 +14,7 @@ enum PlansCommand: Command {
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
         let request = PlanRequest(
-            cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
+            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
             arguments: try Common.storefrontArguments(args))
         return io.show(try request.run(), format: format)
     }

@@ -20,7 +20,7 @@ enum PublishCommand: Command {
                 args.positionals.isEmpty
                     ? "give the card file to publish" : "give one card file at a time")
         }
-        let options = try Common.checkOptions(args)
+        let options = try args.checkOptions()
         let dir = Common.cardsDirectory(args)
         let lockPath =
             args.value("lock") ?? (dir.hasSuffix("/") ? dir : dir + "/") + PublishLock.fileName

@@ -23,7 +23,7 @@ enum StorefrontsCommand: Command {
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         let format = try args.choice("format", default: OutputFormat.table)
         let request = StorefrontRequest(
-            cards: Common.selection(args), fxOverrides: try Common.fxOverrides(args),
+            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
             arguments: try Common.storefrontArguments(args))
         if args.flag("changes") {
             let since = try StorefrontChanges.since(args.value("since"))
