@@ -34,7 +34,7 @@ final class Terminal: Sendable {
                     d.severity == .error ? "31" : (d.severity == .warning ? "33" : "36")
                 var s =
                     "\u{1B}[1m\(d.path):\(d.location.line):\(d.location.column):\u{1B}[0m \u{1B}[\(colourCode)m\(d.severity.rawValue):\u{1B}[0m \(d.message)"
-                if let r = d.rule { s += " [\(r.id)]" }
+                if let r = d.ruleID { s += " [\(r)]" }
                 err(s + "\n")
             } else {
                 err(d.rendered + "\n")

@@ -33,7 +33,7 @@ struct SubscriptionPlan: Sendable, Hashable {
 /// a quota is a whole number of intervals.
 struct UsageLimit: Sendable, Hashable {
     /// "quota" or "allowance": how a plan names it.
-    public enum Kind: String, Sendable, Hashable {
+    enum Kind: String, Sendable, Hashable {
         case quota, allowance
 
         /// "a quota", "an allowance"

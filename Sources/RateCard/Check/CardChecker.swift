@@ -29,16 +29,16 @@ public enum CardChecker {
         var lockPath: String?
         /// The time "in force now" is judged at: which versions the margin floor applies to
         /// and whether a card with no lock file is already live. Nil: the current time.
-        public var now: Timestamp?
+        var now: Timestamp?
         /// Apply the margin floor to every version, also those a newer version has replaced
         /// (`--all-versions`). By default only the version in force at `now` and later ones.
         public var allVersions: Bool
         /// FX rates given on the command line (`--fx`), replacing the file's for the same pair.
-        public var fxOverrides: [FXRate]
+        var fxOverrides: [FXRate]
         /// Commission rates for every currency (`--commission`), instead of the commission file.
-        public var commissionRates: [Exact]?
+        var commissionRates: [Exact]?
         /// Sales-tax rates removed from tax-inclusive prices before commission (`--tax`).
-        public var taxRates: [Currency: Exact]
+        var taxRates: [Currency: Exact]
         /// Apple's price points, the date and the program of the storefront rules; nil:
         /// storefronts are not checked.
         public var storefronts: StorefrontArguments?

@@ -1,7 +1,7 @@
 /// The stable ids of `margin check`'s rules, as printed in `[rule]` and used by CI.
 ///
 /// An id never changes once released: CI configurations and `docs/check.md` refer to it.
-public enum CheckRule: String, Sendable, Hashable, CaseIterable {
+enum CheckRule: String, Sendable, Hashable, CaseIterable {
     /// A feature dimension, pack price, pack or grant that gives credits or usage away:
     /// zero or negative.
     case freePrice = "free-price"

@@ -2,10 +2,10 @@
 /// whichever command takes it.
 
 extension FXRate: OptionValue {
-    public static let expected = "BASE/QUOTE=RATE with ISO 4217 codes, e.g. USD/CNY=7.2"
+    static let expected = "BASE/QUOTE=RATE with ISO 4217 codes, e.g. USD/CNY=7.2"
 
     /// `USD/CNY=7.2`: 1 USD = 7.2 CNY, a positive decimal, credited to the command line.
-    public init(optionText text: String) throws(OptionValueProblem) {
+    init(optionText text: String) throws(OptionValueProblem) {
         let parts = text.split(separator: "=", maxSplits: 1)
         let pair = parts.first?.split(separator: "/") ?? []
         guard parts.count == 2, pair.count == 2, let base = Currency(code: String(pair[0])),
@@ -19,14 +19,14 @@ extension FXRate: OptionValue {
 }
 
 /// `--tax GBP=0.20`: a sales tax removed from tax-inclusive prices in a currency.
-public struct SalesTaxRate: OptionValue, Hashable {
+struct SalesTaxRate: OptionValue, Hashable {
     let currency: Currency
     /// From 0 to below 1.
     let rate: Exact
 
-    public static let expected = "CUR=RATE with an ISO 4217 code, e.g. GBP=0.20"
+    static let expected = "CUR=RATE with an ISO 4217 code, e.g. GBP=0.20"
 
-    public init(optionText text: String) throws(OptionValueProblem) {
+    init(optionText text: String) throws(OptionValueProblem) {
         let parts = text.split(separator: "=", maxSplits: 1)
         guard parts.count == 2, let c = Currency(code: String(parts[0])) else { throw .unexpected }
         guard let rate = try? Exact(decimal: parts[1]), !rate.isNegative, rate < .one else {
@@ -37,7 +37,7 @@ public struct SalesTaxRate: OptionValue, Hashable {
     }
 
     /// The rates by currency; a currency given twice is bad usage.
-    public static func table(_ rates: [SalesTaxRate]) throws(UsageError) -> [Currency: Exact] {
+    static func table(_ rates: [SalesTaxRate]) throws(UsageError) -> [Currency: Exact] {
         var out: [Currency: Exact] = [:]
         for r in rates {
             guard out[r.currency] == nil else {
@@ -50,12 +50,12 @@ public struct SalesTaxRate: OptionValue, Hashable {
 }
 
 /// `--commission 0.15,0.30` or `15%,30%`: commission rates, each from 0 to below 1.
-public struct CommissionRates: OptionValue, Hashable {
-    public let rates: [Exact]
+struct CommissionRates: OptionValue, Hashable {
+    let rates: [Exact]
 
-    public static let expected = "a list of rates such as 0.15,0.30 or 15%,30%"
+    static let expected = "a list of rates such as 0.15,0.30 or 15%,30%"
 
-    public init(optionText text: String) throws(OptionValueProblem) {
+    init(optionText text: String) throws(OptionValueProblem) {
         var out: [Exact] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             var s = String(part)
@@ -75,10 +75,10 @@ public struct CommissionRates: OptionValue, Hashable {
 }
 
 extension Money: OptionValue {
-    public static let expected = "a currency and an amount, e.g. 'CNY 0.005'"
+    static let expected = "a currency and an amount, e.g. 'CNY 0.005'"
 
     /// "CNY 0.005", "CNY=0.005" or "0.005 CNY".
-    public init(optionText text: String) throws(OptionValueProblem) {
+    init(optionText text: String) throws(OptionValueProblem) {
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "=" }).map(String.init)
         guard parts.count == 2 else { throw .unexpected }
         let (code, amount) =
@@ -118,9 +118,9 @@ struct ByteSize: OptionValue, Hashable {
 }
 
 extension Timestamp: OptionValue {
-    public static let expected = "an RFC 3339 time with an offset, e.g. 2026-12-01T00:00:00Z"
+    static let expected = "an RFC 3339 time with an offset, e.g. 2026-12-01T00:00:00Z"
 
-    public init(optionText text: String) throws(OptionValueProblem) {
+    init(optionText text: String) throws(OptionValueProblem) {
         do { self = try Timestamp(rfc3339: text) } catch {
             throw OptionValueProblem("\(error)")
         }
@@ -128,9 +128,9 @@ extension Timestamp: OptionValue {
 }
 
 extension Currency: OptionValue {
-    public static let expected = "a known ISO 4217 currency code"
+    static let expected = "a known ISO 4217 currency code"
 
-    public init(optionText text: String) throws(OptionValueProblem) {
+    init(optionText text: String) throws(OptionValueProblem) {
         guard let c = Currency(code: text) else {
             throw OptionValueProblem("not a known ISO 4217 code")
         }

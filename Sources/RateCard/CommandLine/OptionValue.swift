@@ -2,7 +2,7 @@
 /// `ExpressibleByArgument`): money, byte sizes, FX rates, tax and commission rates, times.
 /// A bad value is one `UsageError`, worded in one place for every kind and every command:
 /// `--name TEXT: reason`, the reason being the value's own or "expected …".
-public protocol OptionValue: Sendable {
+protocol OptionValue: Sendable {
     /// What a value looks like, for the message: "a size such as 256M or 2G".
     static var expected: String { get }
     /// The value `text` spells; an `OptionValueProblem` when it spells none.
@@ -10,7 +10,7 @@ public protocol OptionValue: Sendable {
 }
 
 /// Why an option's text is not a value: a reason more precise than "expected …", or none.
-public struct OptionValueProblem: Error, Sendable, Hashable {
+struct OptionValueProblem: Error, Sendable, Hashable {
     let reason: String?
 
     init(_ reason: String? = nil) {
@@ -23,13 +23,13 @@ public struct OptionValueProblem: Error, Sendable, Hashable {
 
 extension ParsedArguments {
     /// The value of option `name` as a `T`; nil when it is not given.
-    public func value<T: OptionValue>(_ name: String, as type: T.Type) throws(UsageError) -> T? {
+    func value<T: OptionValue>(_ name: String, as type: T.Type) throws(UsageError) -> T? {
         guard let text = value(name) else { return nil }
         return try T.parse(option: name, text)
     }
 
     /// Every value of the repeatable option `name`, each as a `T`.
-    public func values<T: OptionValue>(_ name: String, as type: T.Type) throws(UsageError) -> [T] {
+    func values<T: OptionValue>(_ name: String, as type: T.Type) throws(UsageError) -> [T] {
         var result: [T] = []
         for text in all(name) { result.append(try T.parse(option: name, text)) }
         return result

@@ -23,7 +23,9 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
     public let severity: Severity
     public let message: String
     /// The rule it reports (printed as `[price-step]`), or nil for load errors.
-    public let rule: DiagnosticRule?
+    let rule: DiagnosticRule?
+    /// The rule's id (`price-step`), or nil for load errors.
+    public var ruleID: String? { rule?.id }
 
     init(
         path: String, location: SourceLocation = .start, severity: Severity = .error,

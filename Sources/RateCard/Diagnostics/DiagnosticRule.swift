@@ -4,7 +4,7 @@
 /// storefront and App Store Connect warnings that `packs`, `plans` and `storefronts`
 /// print), `margin pnl`'s (and the class of each rejected line), and `margin report
 /// --check`'s. An id never changes once released: CI configurations and the docs refer to it.
-public enum DiagnosticRule: Sendable, Hashable {
+enum DiagnosticRule: Sendable, Hashable {
     /// A rule of `margin check` (`docs/check.md`).
     case check(CheckRule)
     /// A finding of `margin pnl` about the run as a whole or one entry (`docs/takings.md`).
@@ -17,7 +17,7 @@ public enum DiagnosticRule: Sendable, Hashable {
     case replay(ReplayRule)
 
     /// The id as printed, e.g. "price-step", "balance-chain", "report-stale".
-    public var id: String {
+    var id: String {
         switch self {
         case .check(let rule): rule.rawValue
         case .pnl(let rule): rule.rawValue
@@ -29,5 +29,5 @@ public enum DiagnosticRule: Sendable, Hashable {
 }
 
 extension DiagnosticRule: CustomStringConvertible {
-    public var description: String { id }
+    var description: String { id }
 }

@@ -58,7 +58,7 @@ public struct CardDiff: Sendable, Hashable {
 
     /// A feature key that appeared, or left.
     struct FeatureChange: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable {
+        enum Kind: String, Sendable, Hashable {
             case added
             /// Dropped and listed in the new version's `retired`.
             case retired

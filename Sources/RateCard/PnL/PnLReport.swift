@@ -16,7 +16,7 @@ public struct PnLReport: Sendable {
     }
 
     /// One period of a series.
-    public struct Period: Sendable, Hashable {
+    struct Period: Sendable, Hashable {
         let label: String
         /// Nil at the ends of the range (`TakingsReport.Period`).
         let since: Timestamp?
@@ -42,7 +42,7 @@ public struct PnLReport: Sendable {
     var strict = false
     /// The features' credits at Apple's proceeds, the liability and breakage
     /// (`--proceeds`); nil without it.
-    public internal(set) var proceeds: ProceedsReport? = nil
+    var proceeds: ProceedsReport? = nil
 
     /// The window of the report (closed by a cost sheet when one was given).
     var window: TakingsWindow { takings.window }

@@ -26,7 +26,7 @@ public struct PnLRequest: Sendable {
     public var takingsOptions: TakingsOptions
     /// Apple's reports (and transactions) to value credits at what they really earned
     /// (`--proceeds`, `--transactions`); nil: the modelled value only.
-    public var proceeds: ProceedsSources? = nil
+    var proceeds: ProceedsSources? = nil
 
     init(
         inputs: [TakingsInput], window: TakingsWindow = .all, series: TakingsSeries? = nil,

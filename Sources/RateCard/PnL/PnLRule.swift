@@ -1,6 +1,6 @@
 /// The stable ids of `margin pnl`'s findings that are not a rejected line (those are a
 /// `RejectionClass`), as printed in `[rule]`.
-public enum PnLRule: String, Sendable, Hashable, CaseIterable {
+enum PnLRule: String, Sendable, Hashable, CaseIterable {
     /// A figure of a row (value, cost, profit, margin) that cannot be computed exactly.
     case pnlFigures = "pnl-figures"
     /// A metered cost that cannot be computed (no sheet in force, arithmetic limits).

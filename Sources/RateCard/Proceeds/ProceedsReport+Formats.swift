@@ -2,7 +2,7 @@
 /// that does not terminate is shown to 12 places, half-even, the one rule of
 /// `Exact.decimalText`).
 extension ProceedsReport: RenderableReport {
-    public var warnings: [Diagnostic] { ledgerWarnings }
+    var warnings: [Diagnostic] { ledgerWarnings }
 
     static func money(_ m: Money?) -> String {
         guard let m else { return "" }
@@ -115,7 +115,7 @@ extension ProceedsReport: RenderableReport {
         return t
     }
 
-    public func renderTable(bold: Bool) -> String {
+    func renderTable(bold: Bool) -> String {
         func lines(_ l: [(String, String)]) -> String {
             l.map { "\($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
         }
@@ -130,7 +130,7 @@ extension ProceedsReport: RenderableReport {
         return out + "\n" + Self.method.map { "- " + $0 }.joined(separator: "\n") + "\n"
     }
 
-    public func renderMarkdown() -> String {
+    func renderMarkdown() -> String {
         func lines(_ l: [(String, String)]) -> String {
             l.map { "- \($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
         }
@@ -147,7 +147,7 @@ extension ProceedsReport: RenderableReport {
     }
 
     /// One row per figure: `section,key,basis,credits,amount,currency` (exact decimals).
-    public func renderCSV() -> String {
+    func renderCSV() -> String {
         var t = TextTable([
             .init("section"), .init("key", .left, .untrusted), .init("basis"),
             .init("credits"), .init("amount"), .init("currency"),
@@ -187,7 +187,7 @@ extension ProceedsReport: RenderableReport {
         return t.csv()
     }
 
-    public func renderJSON() -> String { json.rendered() }
+    func renderJSON() -> String { json.rendered() }
 
     /// The section as one JSON object (also a member of `pnl`'s JSON).
     var json: JSONOutput {

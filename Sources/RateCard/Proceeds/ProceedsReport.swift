@@ -1,109 +1,109 @@
 /// What the features' credits really earned, beside the modelled value; the credits sold
 /// and not yet spent (the liability) at `now`; the breakage recognised in the window. Every
 /// figure exact, in the reporting currency (`ProceedsRun`, docs/proceeds.md).
-public struct ProceedsReport: Sendable, Hashable {
-    public struct FeatureLine: Sendable, Hashable {
-        public let key: String
+struct ProceedsReport: Sendable, Hashable {
+    struct FeatureLine: Sendable, Hashable {
+        let key: String
         /// Credits kept in the window (charged less given back), as `pnl` counts them.
-        public let credits: Int128
+        let credits: Int128
         /// credits × the modelled value per credit.
-        public let modelled: Money
+        let modelled: Money
         /// Σ credits × the value per credit of the lot each came from.
-        public let proceeds: Money
+        let proceeds: Money
         /// Credits per basis of the value (`ProceedsRate.Basis` raw values).
-        public let byBasis: [String: Int128]
-        public var difference: Money {
+        let byBasis: [String: Int128]
+        var difference: Money {
             (try? proceeds.subtracting(modelled)) ?? proceeds
         }
     }
 
     /// A value per credit that was used, with what it valued.
-    public struct RateLine: Sendable, Hashable {
-        public let basis: String
-        public let label: String
-        public let perCredit: Money
+    struct RateLine: Sendable, Hashable {
+        let basis: String
+        let label: String
+        let perCredit: Money
         /// Lots opened at it (all time) and their credits.
-        public let lots: Int
-        public let credits: Int128
+        let lots: Int
+        let credits: Int128
         /// Credits the features kept at it in the window.
-        public let used: Int128
+        let used: Int128
         /// Of `used`, credits no lot backed.
-        public let unbacked: Int128
+        let unbacked: Int128
     }
 
     /// The credits sold and not yet spent at `now`, and what they are worth.
-    public struct Liability: Sendable, Hashable {
-        public let at: Timestamp
+    struct Liability: Sendable, Hashable {
+        let at: Timestamp
         /// Credits left in paid lots that have not lapsed.
-        public let paidCredits: Int128
-        public let lots: Int
+        let paidCredits: Int128
+        let lots: Int
         /// paid credits × their lots' value per credit.
-        public let value: Money
+        let value: Money
         /// Breakage already recognised on those lots (in proportion to use).
-        public let breakageRecognised: Money
+        let breakageRecognised: Money
         /// value − breakage recognised: the contract liability (deferred revenue).
-        public let deferred: Money
+        let deferred: Money
         /// Credits granted for free and not yet spent: no money.
-        public let freeCredits: Int128
+        let freeCredits: Int128
     }
 
     /// Breakage recognised in the window.
-    public struct Breakage: Sendable, Hashable {
+    struct Breakage: Sendable, Hashable {
         /// The card's rule (`creditExpiry`) of the version in force at `now`, as text.
-        public let rule: String
-        public let recognised: Money
+        let rule: String
+        let recognised: Money
         /// Paid and free credits that lapsed in the window.
-        public let lapsedPaid: Int128
-        public let lapsedFree: Int128
+        let lapsedPaid: Int128
+        let lapsedFree: Int128
     }
 
     /// One product's proceeds over one report period, as Apple gives them.
-    public struct AppleLine: Sendable, Hashable {
-        public let source: String
-        public let begin: String
-        public let end: String
-        public let productId: String
+    struct AppleLine: Sendable, Hashable {
+        let source: String
+        let begin: String
+        let end: String
+        let productId: String
         /// The reports' two-letter country.
-        public let country: String
-        public let customerCurrency: String
-        public let unitsSold: Int128
-        public let unitsRefunded: Int128
-        public let proceeds: [Money]
-        public let credits: Int128
+        let country: String
+        let customerCurrency: String
+        let unitsSold: Int128
+        let unitsRefunded: Int128
+        let proceeds: [Money]
+        let credits: Int128
         /// In the reporting currency; nil when no units were left.
-        public let perCredit: Money?
+        let perCredit: Money?
     }
 
-    public let family: String
-    public let window: String
-    public let currency: Currency
-    public let modelledPerCredit: Money
-    public let features: [FeatureLine]
-    public let rates: [RateLine]
-    public let liability: Liability
-    public let breakage: Breakage
-    public let apple: [AppleLine]
+    let family: String
+    let window: String
+    let currency: Currency
+    let modelledPerCredit: Money
+    let features: [FeatureLine]
+    let rates: [RateLine]
+    let liability: Liability
+    let breakage: Breakage
+    let apple: [AppleLine]
     /// Credits revokes took back, and those beyond what the account held.
-    public let takenBack: Int128
-    public let takenBackBeyond: Int128
-    public let accounts: Int
-    public let ledgerEntries: Int
-    public let ledgerDuplicates: Int
-    public let ledgerRejected: Int
+    let takenBack: Int128
+    let takenBackBeyond: Int128
+    let accounts: Int
+    let ledgerEntries: Int
+    let ledgerDuplicates: Int
+    let ledgerRejected: Int
     /// Refunds `pnl` does not count (unknown charge, another feature, more than charged, a
     /// second refund of one charge): not put back either.
-    public let refundsIgnored: Int
+    let refundsIgnored: Int
     /// Refunds counted that are dated before their charge (taken right after it).
-    public let refundsBeforeCharge: Int
-    public let reportRowsNotCredits: Int
-    public let fxUsed: [String]
-    public let ledgerWarnings: [Diagnostic]
+    let refundsBeforeCharge: Int
+    let reportRowsNotCredits: Int
+    let fxUsed: [String]
+    let ledgerWarnings: [Diagnostic]
 
-    public var totalCredits: Int128 { features.reduce(0) { $0 + $1.credits } }
-    public var totalModelled: Money {
+    var totalCredits: Int128 { features.reduce(0) { $0 + $1.credits } }
+    var totalModelled: Money {
         features.reduce(Money.zero(currency)) { (try? $0.adding($1.modelled)) ?? $0 }
     }
-    public var totalProceeds: Money {
+    var totalProceeds: Money {
         features.reduce(Money.zero(currency)) { (try? $0.adding($1.proceeds)) ?? $0 }
     }
 

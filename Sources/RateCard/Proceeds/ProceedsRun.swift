@@ -8,11 +8,11 @@
 /// financial reports (`--proceeds`, told apart by their header row) and, optionally, App
 /// Store transactions and notifications (`--transactions`) that tie a top-up's
 /// `paymentRef` to its product, currency and purchase date.
-public struct ProceedsSources: Sendable, Hashable {
-    public var reports: [String]
-    public var transactions: [String]
+struct ProceedsSources: Sendable, Hashable {
+    var reports: [String]
+    var transactions: [String]
 
-    public init(reports: [String], transactions: [String] = []) {
+    init(reports: [String], transactions: [String] = []) {
         self.reports = reports
         self.transactions = transactions
     }

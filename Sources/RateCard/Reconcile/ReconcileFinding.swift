@@ -3,7 +3,7 @@
 /// ledger line; credits with no Apple transaction have no Apple record).
 struct ReconcileFinding: Sendable, Hashable {
     /// What disagrees; the raw value is the stable id printed in every format.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Apple charged for credits the ledger never granted.
         case neverCredited = "never-credited"
         /// The ledger granted another number of credits than quantity × the pack's credits.

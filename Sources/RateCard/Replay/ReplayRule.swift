@@ -1,5 +1,5 @@
 /// The stable ids of `margin replay`'s findings and of its gate, as printed in `[rule]`.
-public enum ReplayRule: String, Sendable, Hashable, CaseIterable {
+enum ReplayRule: String, Sendable, Hashable, CaseIterable {
     /// A charge whose request cannot be priced by one side: a feature the card does not
     /// have, no quantity where the card needs one, a dimension it does not have.
     case notRepriced = "replay-not-repriced"

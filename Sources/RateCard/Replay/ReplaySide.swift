@@ -23,7 +23,7 @@ struct ReplaySide: Sendable {
     let costsAt: Timestamp?
 
     /// What one side makes of one charge.
-    public enum Outcome: Sendable, Hashable {
+    enum Outcome: Sendable, Hashable {
         /// Credits charged, and the provider cost in the reporting currency (zero when
         /// the feature has no running cost).
         case priced(credits: Int128, cost: Exact)

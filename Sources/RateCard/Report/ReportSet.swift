@@ -6,7 +6,7 @@ import Foundation
 /// The set is computed in memory, so it can be compared with a folder (`--check`) or
 /// written to it. Every generated file starts with `CardReport.generatedMarker`; only
 /// files carrying it are ever replaced or removed.
-public struct ReportSet: Sendable {
+struct ReportSet: Sendable {
     /// One generated file: its name inside the reports folder and its exact bytes.
     struct File: Sendable, Hashable {
         let name: String
@@ -14,8 +14,8 @@ public struct ReportSet: Sendable {
     }
 
     /// What is wrong with a reports folder.
-    public struct Finding: Sendable, Hashable, Comparable {
-        public enum Kind: String, Sendable, Hashable {
+    struct Finding: Sendable, Hashable, Comparable {
+        enum Kind: String, Sendable, Hashable {
             /// The file exists but differs from what the cards give.
             case stale
             /// The file should exist and does not.
@@ -27,7 +27,7 @@ public struct ReportSet: Sendable {
         let name: String
         let kind: Kind
 
-        public static func < (lhs: Finding, rhs: Finding) -> Bool { lhs.name < rhs.name }
+        static func < (lhs: Finding, rhs: Finding) -> Bool { lhs.name < rhs.name }
 
         /// The compiler-style diagnostic for `directory/name`.
         func diagnostic(directory: String) -> Diagnostic {

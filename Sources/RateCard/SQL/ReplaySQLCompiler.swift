@@ -27,7 +27,7 @@
 /// copies stops the query (margin keeps the first copy, which a table cannot say); of
 /// several refunds of one charge the query takes the earliest (margin the first in the
 /// file: the same for an export in time order).
-public struct ReplaySQLCompiler {
+struct ReplaySQLCompiler {
     let plan: ReplayPlan
     let pnl: PnLSQLCompiler
     let d: SQLDialect
@@ -57,7 +57,7 @@ public struct ReplaySQLCompiler {
     var cards: [RateCard] { beforeCards + [plan.new] }
 
     /// The query of the per-feature table.
-    public func query() -> String {
+    func query() -> String {
         let q = d.quoted("quantity")
         let outside =
             "CASE WHEN \(d.isTrue("\(q) IS NOT NULL AND \(d.hasMemberOutside(q, dims))")) THEN 1 ELSE 0 END"

@@ -7,7 +7,7 @@
 /// magnitude), and no time-zone function at all: instants are computed from the RFC 3339
 /// text by integer arithmetic, so the session's time zone and the engine's timestamp
 /// precision (microseconds in three of them) cannot change a result.
-public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
+enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     case duckdb
     case clickhouse
     case spark
@@ -17,7 +17,7 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The dialect `text` names, given to `--option`; any other word is bad usage.
-    public static func parse(option: String, _ text: String) throws(UsageError) -> SQLDialect {
+    static func parse(option: String, _ text: String) throws(UsageError) -> SQLDialect {
         guard let d = SQLDialect(rawValue: text) else {
             throw UsageError("--\(option) \(text): unknown SQL dialect (one of: \(names))")
         }

@@ -8,7 +8,7 @@
 ///   of the tax-exclusive price, after its commission.
 /// - `withholding`: a tax withheld from the proceeds themselves (Brazil's CIDE and IOF).
 struct StorefrontTax: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    enum Kind: String, Sendable, Hashable, CaseIterable {
         case vat
         case dst
         case withholding

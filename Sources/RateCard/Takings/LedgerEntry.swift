@@ -5,7 +5,7 @@
 /// `LedgerEntry.maxAmount` so that ten billion entries still sum exactly in `Int128`.
 struct LedgerEntry: Sendable, Hashable {
     /// What an entry records.
-    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+    enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// Credits given without payment (a starting credit, an invitation).
         case grant
         /// Credits spent on a feature.

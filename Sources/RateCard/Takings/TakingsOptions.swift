@@ -27,11 +27,11 @@ public struct TakingsOptions: Sendable {
     /// The most bytes the de-duplication state may take (nil: no cap). When the inputs'
     /// sizes say it would take more, the run is partitioned by id hash into temporary
     /// files and each partition merged on its own; the report is the same.
-    public var memoryLimit: Int?
+    var memoryLimit: Int?
 
     /// The default cap: half of the machine's memory (or of the control group's limit,
     /// when that is smaller).
-    public static var defaultMemoryLimit: Int {
+    static var defaultMemoryLimit: Int {
         let pages = sysconf(Int32(_SC_PHYS_PAGES))
         let size = sysconf(Int32(_SC_PAGESIZE))
         var total = pages > 0 && size > 0 ? pages * size : 8 << 30
@@ -53,7 +53,7 @@ public struct TakingsOptions: Sendable {
         return total / 2
     }
 
-    public init(
+    init(
         window: TakingsWindow = .all, series: TakingsSeries? = nil, strict: Bool = false,
         threads: Int = 2, chunkBytes: Int = 2 << 20, rejectionsShown: Int = 20
     ) {

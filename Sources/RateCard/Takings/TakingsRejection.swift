@@ -25,7 +25,7 @@ struct TakingsPlace: Sendable, Hashable, Comparable {
 }
 
 /// Why a line was not used.
-public enum RejectionClass: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+enum RejectionClass: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     case malformedJSON = "malformed-json"
     case truncated
     case missingField = "missing-field"
@@ -43,7 +43,7 @@ public enum RejectionClass: String, Sendable, Hashable, CaseIterable, Codable, C
     case conflictingDuplicate = "conflicting-duplicate"
     case overflow
 
-    public static func < (lhs: RejectionClass, rhs: RejectionClass) -> Bool {
+    static func < (lhs: RejectionClass, rhs: RejectionClass) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }

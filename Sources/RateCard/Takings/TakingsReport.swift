@@ -41,7 +41,7 @@ struct TakingsReport: Sendable, Hashable {
     }
 
     /// One period of a series (`--by`).
-    public struct Period: Sendable, Hashable {
+    struct Period: Sendable, Hashable {
         /// `2026-11-29`, `2026-W48` or `2026-11`.
         let label: String
         /// The first instant; nil for a period that starts before 0001-01-01T00:00:00Z.

@@ -1,11 +1,11 @@
 /// The half-open span of time a P&L covers: `[since, until)`; a missing bound is open.
-public struct TakingsWindow: Sendable, Hashable {
+struct TakingsWindow: Sendable, Hashable {
     let since: Timestamp?
     let until: Timestamp?
     /// How the window was asked for ("all", "7d", "30d", "since … until …").
     let name: String
 
-    public init(since: Timestamp?, until: Timestamp?, name: String? = nil) {
+    init(since: Timestamp?, until: Timestamp?, name: String? = nil) {
         self.since = since
         self.until = until
         self.name =
@@ -21,10 +21,10 @@ public struct TakingsWindow: Sendable, Hashable {
     }
 
     /// Everything, with no bounds.
-    public static let all = TakingsWindow(since: nil, until: nil, name: "all")
+    static let all = TakingsWindow(since: nil, until: nil, name: "all")
 
     /// `all`, or `Nd` (e.g. `7d`, `30d`): the N×24 hours before `now`, `[now − N days, now)`.
-    public init(named text: String, now: Timestamp) throws(TakingsOptionError) {
+    init(named text: String, now: Timestamp) throws(TakingsOptionError) {
         if text == "all" {
             self = .all
             return
@@ -61,8 +61,8 @@ public struct TakingsWindow: Sendable, Hashable {
 
 /// A series of periods: `--by day|week|month` in UTC or a fixed offset (`--tz +08:00`),
 /// each a `CalendarPeriod` known by its number.
-public struct TakingsSeries: Sendable, Hashable {
-    public typealias Period = CalendarPeriodLength
+struct TakingsSeries: Sendable, Hashable {
+    typealias Period = CalendarPeriodLength
 
     let period: Period
     /// Minutes east of UTC that period boundaries are drawn in.
@@ -72,7 +72,7 @@ public struct TakingsSeries: Sendable, Hashable {
     /// is counted in the table, not in the series, and reported (`series-range`).
     let labelled: ClosedRange<Int64>
 
-    public init(period: Period, offsetMinutes: Int = 0) {
+    init(period: Period, offsetMinutes: Int = 0) {
         self.period = period
         self.offsetMinutes = offsetMinutes
         var first = CalendarPeriod(
@@ -93,7 +93,7 @@ public struct TakingsSeries: Sendable, Hashable {
     }
 
     /// `Z`, `UTC`, or `±HH:MM` (`UTCOffset`, the one offset rule).
-    public static func offset(_ text: String) throws(TakingsOptionError) -> Int {
+    static func offset(_ text: String) throws(TakingsOptionError) -> Int {
         guard let minutes = UTCOffset.parse(text) else { throw .badOffset(text) }
         return minutes
     }
@@ -122,13 +122,13 @@ public struct TakingsSeries: Sendable, Hashable {
 }
 
 /// A bad `--window`, `--tz` or other option value.
-public enum TakingsOptionError: Error, Sendable, Hashable, CustomStringConvertible {
+enum TakingsOptionError: Error, Sendable, Hashable, CustomStringConvertible {
     case badWindow(String)
     case badOffset(String)
     case emptyWindow(since: Timestamp, until: Timestamp)
     case tooManyInputs(Int)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .badWindow(let s):
             "unknown window \"\(s)\": expected all, 7d, 30d or another number of days like 90d"

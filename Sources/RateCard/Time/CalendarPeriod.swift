@@ -137,6 +137,6 @@ struct CalendarPeriod: Sendable, Hashable {
 }
 
 /// How long a calendar period is: `--by day|week|month`.
-public enum CalendarPeriodLength: String, Sendable, Hashable, CaseIterable {
+enum CalendarPeriodLength: String, Sendable, Hashable, CaseIterable {
     case day, week, month
 }

@@ -12,8 +12,8 @@ struct ChargeAudit: Sendable, Hashable {
     static let shown = 10
 
     /// One charge that did not pass.
-    public struct Finding: Sendable, Hashable, Comparable {
-        public enum Kind: String, Sendable, Hashable {
+    struct Finding: Sendable, Hashable, Comparable {
+        enum Kind: String, Sendable, Hashable {
             case mismatch, missingQuantity, unchecked
         }
 

@@ -38,7 +38,7 @@ struct DedupSlots {
         let id1: UInt32
     }
 
-    public enum Outcome {
+    enum Outcome {
         case inserted
         case duplicate
         case conflict(existing: UInt64)
