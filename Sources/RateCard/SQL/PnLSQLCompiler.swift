@@ -593,8 +593,11 @@ struct PnLSQLCompiler: Sendable {
     /// ids' hashes takes 2.7, for 4.9 spent keeping the read in memory (docs/sql.md).
     func groupedSource(near: [String]) -> [(String, String)] {
         let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
+        // The fields the checks read (a revoke's `payment_ref` among them: without it every
+        // revoke of one line was counted as rejected); the others only tell copies apart.
         let checked = Set([
             "at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after",
+            "payment_ref",
         ])
         let all = names.map { d.quoted($0) }.joined(separator: ", ")
         let text = SQLSchema.types(d).text

@@ -107,6 +107,27 @@ import Testing
         #expect(PnLSQLCompiler.dateBand(after: "9999-12-31") == "9999-12-32")
     }
 
+    /// DuckDB's rows of one line keep the fields the checks read, a revoke's `paymentRef`
+    /// among them (NULL there, every revoke was counted as rejected: margin keeps it).
+    @Test func duckDBsOneLineRowsKeepWhatTheChecksRead() throws {
+        let q = try query([
+            "--sql", "duckdb", "--since", "2026-11-10T03:00:00Z", "--until", "2026-11-24T18:30:00Z",
+        ])
+        let single = try #require(
+            q.components(separatedBy: "src AS NOT MATERIALIZED (\n").dropFirst().first?
+                .components(separatedBy: "FROM s0").first)
+        for kept in [
+            "at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after",
+            "payment_ref",
+        ] {
+            #expect(
+                single.contains(", \"\(kept)\"") && !single.contains("AS \"\(kept)\""), "\(kept)")
+        }
+        for dropped in ["reason", "device", "note", "card", "price"] {
+            #expect(single.contains("CAST(NULL AS VARCHAR) AS \"\(dropped)\""), "\(dropped)")
+        }
+    }
+
     /// The band keeps the same rows in both forms: `substring(s, 1, 10)` compared with the
     /// bounds (characters, as DuckDB's `substring` counts them) against `s` compared with
     /// the bound and the raised bound, byte by byte (DuckDB's order of `VARCHAR`), on
