@@ -91,6 +91,91 @@ import Testing
         #expect(PnLSQLCompiler.utcDate(86_400 * 365) == "1971-01-01")
     }
 
+    /// DuckDB's band compares the whole `at` text, the other engines its first ten
+    /// characters; the day after the band's last is `dateBand(after:)`.
+    @Test func duckDBsBandComparesTheWholeText() throws {
+        let window = ["--since", "2026-11-10T03:00:00Z", "--until", "2026-11-29T18:30:00Z"]
+        let duck = try query(["--sql", "duckdb"] + window)
+        #expect(duck.contains(#""at" >= '2026-11-09' AND "at" < '2026-11-31'"#))
+        #expect(!duck.contains(#"substring("at", 1, 10)"#))
+        for dialect in ["clickhouse", "spark"] {
+            let q = try query(["--sql", dialect] + window)
+            #expect(q.contains(">= '2026-11-09'") && q.contains("<= '2026-11-30'"), "\(dialect)")
+        }
+        #expect(PnLSQLCompiler.dateBand(after: "2026-11-30") == "2026-11-31")
+        #expect(PnLSQLCompiler.dateBand(after: "2026-12-09") == "2026-12-0:")
+        #expect(PnLSQLCompiler.dateBand(after: "9999-12-31") == "9999-12-32")
+    }
+
+    /// DuckDB's rows of one line keep the fields the checks read, a revoke's `paymentRef`
+    /// among them (NULL there, every revoke was counted as rejected: margin keeps it).
+    @Test func duckDBsOneLineRowsKeepWhatTheChecksRead() throws {
+        let q = try query([
+            "--sql", "duckdb", "--since", "2026-11-10T03:00:00Z", "--until", "2026-11-24T18:30:00Z",
+        ])
+        let single = try #require(
+            q.components(separatedBy: "src AS NOT MATERIALIZED (\n").dropFirst().first?
+                .components(separatedBy: "FROM s0").first)
+        for kept in [
+            "at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after",
+            "payment_ref",
+        ] {
+            #expect(
+                single.contains(", \"\(kept)\"") && !single.contains("AS \"\(kept)\""), "\(kept)")
+        }
+        for dropped in ["reason", "device", "note", "card", "price"] {
+            #expect(single.contains("CAST(NULL AS VARCHAR) AS \"\(dropped)\""), "\(dropped)")
+        }
+    }
+
+    /// The band keeps the same rows in both forms: `substring(s, 1, 10)` compared with the
+    /// bounds (characters, as DuckDB's `substring` counts them) against `s` compared with
+    /// the bound and the raised bound, byte by byte (DuckDB's order of `VARCHAR`), on
+    /// generated texts: dates around the bounds, longer and shorter texts, digits and
+    /// separators changed, non-ASCII characters in and after the first ten, empty.
+    @Test func theWholeTextBandKeepsTheSameRows() {
+        var rng = SplitMix64(seed: 29)
+        let pieces = [
+            "2026-11-09", "2026-11-08", "2026-11-10", "2026-11-30", "2026-11-31", "2026-11-3",
+            "2026-11-29", "2026-12-01", "2026-11-3:", "2026-11-2", "2026", "", "T", "Z", "é", "€",
+            "😀", "0", "9", ":", " ", "-", "2026-11-30T23:59:59Z", "2026-11-09T00:00:00+14:00",
+        ]
+        let bounds = [
+            ("2026-11-09", "2026-11-30"), ("2026-12-01", "2026-12-09"),
+            ("0001-01-02", "9999-12-30"),
+        ]
+        var checked = 0
+        for _ in 0..<20_000 {
+            var s = ""
+            for _ in 0..<Int(rng.next() % 4) { s += pieces[Int(rng.next() % UInt64(pieces.count))] }
+            if !s.isEmpty, rng.next() % 3 == 0 {
+                var chars = Array(s)
+                chars[Int(rng.next() % UInt64(chars.count))] = Character(
+                    ["0", "1", "9", ":", "/", "ü", "\u{7f}"][Int(rng.next() % 7)])
+                s = String(chars)
+            }
+            for (low, high) in bounds {
+                let prefix = String(s.prefix(10))
+                let bySubstring = bytes(prefix) >= bytes(low) && bytes(prefix) <= bytes(high)
+                let byWhole =
+                    bytes(s) >= bytes(low)
+                    && bytes(s) < bytes(PnLSQLCompiler.dateBand(after: high))
+                #expect(bySubstring == byWhole, "\(s) in [\(low), \(high)]")
+                checked += 1
+            }
+        }
+        #expect(checked == 60_000)
+    }
+
+    private func bytes(_ s: String) -> ByteOrder { ByteOrder(Array(s.utf8)) }
+
+    /// Texts in the order of their UTF-8 bytes (memcmp, a shorter prefix first).
+    private struct ByteOrder: Comparable {
+        let b: [UInt8]
+        init(_ b: [UInt8]) { self.b = b }
+        static func < (l: ByteOrder, r: ByteOrder) -> Bool { l.b.lexicographicallyPrecedes(r.b) }
+    }
+
     /// With a window, both passes read the source (files or a table); only the rows of an
     /// id with more than one line are hashed (the audit, which reads every line in one pass,
     /// hashes every row). DuckDB groups instead (below).
