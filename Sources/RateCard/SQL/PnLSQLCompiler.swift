@@ -313,7 +313,7 @@ struct PnLSQLCompiler: Sendable {
             (
                 "p1",
                 """
-                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+                SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(grouped ? ", lines" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
                        \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
                        \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok\(firstColumns)
                 FROM \(from)
@@ -485,7 +485,7 @@ struct PnLSQLCompiler: Sendable {
             grouped
             ? """
             SELECT id, kind, amt, feature, refund_of, secs, nanos\(dims.indices.map { ", qv_\($0)" }.joined()), too_fine, \(oddDimensions) AS odd_dims,
-                   FALSE AS conflict, 1 AS copies\(carry.map { ", \($0.value) AS \($0.name)" }.joined())\(validColumn)
+                   FALSE AS conflict, lines AS copies\(carry.map { ", \($0.value) AS \($0.name)" }.joined())\(validColumn)
             FROM p WHERE \(counted ? "" : "valid AND ")NOT dup
             UNION ALL
 
@@ -497,7 +497,7 @@ struct PnLSQLCompiler: Sendable {
                 single + """
                     SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                            \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(carry.map { ", \(any)(\($0.name)) AS \($0.name)" }.joined())\(validColumn)
+                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, \(grouped ? "CAST(SUM(lines) AS BIGINT)" : "COUNT(*)") AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(carry.map { ", \(any)(\($0.name)) AS \($0.name)" }.joined())\(validColumn)
                     FROM (SELECT p.*, \(h)\(oddDimensions) AS odd\(carry.map { ", \($0.value) AS \($0.name)" }.joined()) FROM p\(kept.isEmpty ? "" : " WHERE " + kept.joined(separator: " AND "))) v
                     GROUP BY id\(validColumn)
                     """
@@ -586,8 +586,11 @@ struct PnLSQLCompiler: Sendable {
     /// ids' hashes takes 2.7, for 4.9 spent keeping the read in memory (docs/sql.md).
     func groupedSource(near: [String]) -> [(String, String)] {
         let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
+        // The columns the checks read (a revoke's `payment_ref` among them: it is required);
+        // the others only feed the content hash, which only the lines of `vid` need.
         let checked = Set([
             "at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after",
+            "payment_ref",
         ])
         let all = names.map { d.quoted($0) }.joined(separator: ", ")
         let text = SQLSchema.types(d).text
@@ -621,12 +624,12 @@ struct PnLSQLCompiler: Sendable {
                 "n1",
                 "SELECT hash(id) AS h FROM s0 WHERE id IS NOT NULL GROUP BY h HAVING COUNT(*) > 1"
             ),
-            ("m", "SELECT id, \(all) FROM s0 WHERE \(many) GROUP BY id, \(all)"),
+            ("m", "SELECT id, \(all), COUNT(*) AS lines FROM s0 WHERE \(many) GROUP BY id, \(all)"),
             ("vid", "SELECT id FROM m GROUP BY id HAVING COUNT(*) > 1"),
             (
                 "src",
                 """
-                SELECT id, \(kept.joined(separator: ", ")), FALSE AS dup FROM s0
+                SELECT id, \(kept.joined(separator: ", ")), 1 AS lines, FALSE AS dup FROM s0
                 WHERE \(single)
                 UNION ALL
                 SELECT m.*, \(variants) AS dup FROM m\(multiple)

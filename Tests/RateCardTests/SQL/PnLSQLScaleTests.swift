@@ -157,7 +157,9 @@ import Testing
                 ))
             let many = "COALESCE(id IS NOT NULL AND hash(id) IN (SELECT h FROM n1), FALSE)"
             #expect(
-                q.contains("SELECT id, \(fields) FROM s0 WHERE \(many) GROUP BY id, \(fields)"))
+                q.contains(
+                    "SELECT id, \(fields), COUNT(*) AS lines FROM s0 WHERE \(many) GROUP BY id, \(fields)"
+                ))
             #expect(q.contains("SELECT id FROM m GROUP BY id HAVING COUNT(*) > 1"))
             #expect(q.contains("NOT \(many)"))
             #expect(
