@@ -168,6 +168,11 @@ import Testing
             // grouped branch groups an id's valid copies apart from its rejected ones.
             #expect(q.contains("FROM p WHERE NOT dup\n") && q.contains("FROM p WHERE dup) v"))
             #expect(q.contains("GROUP BY id, valid\n)"))
+            // `rejected` counts every line: a row of `m` stands for `lines` lines written
+            // alike, each of which margin rejects (or keeps) on its own.
+            #expect(q.contains("1 AS lines, FALSE AS dup FROM s0"))
+            #expect(q.contains("FALSE AS conflict, lines AS copies"))
+            #expect(q.contains("CAST(SUM(lines) AS BIGINT) AS copies"))
             for f in canonical {
                 #expect(
                     q.contains(
