@@ -476,9 +476,7 @@ struct PnLSQLCompiler: Sendable {
         // counting them from `p` again made engines that inline a CTE (DuckDB, ClickHouse)
         // run every check twice (DuckDB, 1M lines: 2.35× the hand-written query's CPU time
         // against 1.61×; docs/sql.md, Scale). The audit lists rejected rows from `p` itself.
-        // Not on Spark: there, with a window read in two passes, the grouped form let a query
-        // over conflicting copies run to its end instead of stopping (scripts/sql-equality,
-        // "conflicts (window: two passes)", 2026-12-03), so Spark counts from `p` as before.
+        // Not on Spark, which counts from `p` as before (`usesLeanForms`).
         let counted = relevant && usesLeanForms
         let validColumn = counted ? ", valid" : ""
         let single =
@@ -508,11 +506,13 @@ struct PnLSQLCompiler: Sendable {
         return ctes
     }
 
-    /// Whether the query takes this round's leaner forms (2026-12-03: the rejected rows
-    /// counted in the pass that groups the valid ones, `e0`; the refunds joined to only the
-    /// charges they name; the ids refunds name read once, `rf`), or, on Spark, the forms
-    /// that passed every equality check before: with the lean forms Spark let a query over
-    /// conflicting copies in a window read in two passes run to its end (scripts/sql-equality).
+    /// Whether the query takes the leaner forms (the rejected rows counted in the pass that
+    /// groups the valid ones, `e0`; the refunds joined to only the charges they name; the ids
+    /// refunds name read once, `rf`), or, on Spark, the earlier ones. Spark does not inline a
+    /// CTE holding `any_value` that is read twice, so with `e0` it inlines `e` into every
+    /// reader instead: the two-pass conflict query's physical plan has 2,453 lines against
+    /// 1,029 and plans and runs 1.4–3× slower (docs/sql.md, "Spark keeps the earlier forms",
+    /// with the CI failures once put down to these forms, which did not recur here).
     var usesLeanForms: Bool { d != .spark }
 
     /// The source restricted to the lines that can change the table, in two passes.
