@@ -510,9 +510,10 @@ struct PnLSQLCompiler: Sendable {
     /// groups the valid ones, `e0`; the refunds joined to only the charges they name; the ids
     /// refunds name read once, `rf`), or, on Spark, the earlier ones. Spark does not inline a
     /// CTE holding `any_value` that is read twice, so with `e0` it inlines `e` into every
-    /// reader instead: the two-pass conflict query's physical plan has 2,453 lines against
-    /// 1,029 and plans and runs 1.4–3× slower (docs/sql.md, "Spark keeps the earlier forms",
-    /// with the CI failures once put down to these forms, which did not recur here).
+    /// reader instead (by that rule): the two-pass conflict query's physical plan has 2,453
+    /// lines against 1,029 and plans and runs 1.4–3× slower (docs/sql.md, "Spark keeps the
+    /// earlier forms", with the CI failures once put down to these forms, which did not
+    /// recur here).
     var usesLeanForms: Bool { d != .spark }
 
     /// The source restricted to the lines that can change the table, in two passes.
