@@ -7,9 +7,14 @@ server started on a Unix socket in a temporary directory, stopped at the end). T
 are generated here, deterministically: two versions of the OSG card (the second with a
 provider that bills in started 15-second increments with a 30-second minimum), DeepSeek
 peak/off-peak boundaries written in several offsets, duplicates spelled differently,
-refunds (good, of unknown charges, of another feature, twice, larger than the charge),
-rejected lines of every class, unknown features, FX into USD and GBP, and an export of
+refunds (good, of unknown charges, of another feature, of a revoke, twice, larger than the
+charge), revokes (valid, spelled twice, and rejected: positive, zero, without a paymentRef
+or with an empty one), rejected lines of every class, unknown features, FX into USD and GBP, and an export of
 Benchmarks/generate_takings.py priced by the voice card.
+
+Without a window, the query's `rejected` column must equal the number of lines margin
+rejects for what they are (its line classes); with one, the query checks only the rows near
+the window, so it is not compared.
 
 Money: where the query's header says the scale is exact, the engine's decimal must equal
 margin's exact value; otherwise both round half-even at 12 places (margin's JSON for a
@@ -42,6 +47,10 @@ COLUMNS = [("feature", "feature"), ("charges", "charges"), ("charged", "charged"
            ("given_back", "givenBack"), ("left_credits", "left"), ("metered_cost", "meteredCost"), ("value", "value"),
            ("profit", "profit"), ("fixed_cost", "fixedCost")]
 MONEY = {"metered_cost", "value", "profit", "fixed_cost"}
+# The classes of a line rejected for itself (not for what other lines say): the rows the
+# query's `rejected` column counts (malformed and truncated lines never reach an engine).
+LINE = {"missing-field", "bad-value", "bad-timestamp", "unknown-kind", "fractional-amount",
+        "amount-out-of-range", "wrong-sign", "wrong-type", "malformed-json", "truncated"}
 FIELDS = [("id", "id"), ("at", "at"), ("kind", "kind"), ("amount", "amount"), ("feature", "feature"), ("refund_of", "refundOf"),
           ("reason", "reason"), ("quantity", "quantity"), ("device", "device"), ("note", "note"), ("card", "card"),
           ("balance_after", "balanceAfter"), ("payment_ref", "paymentRef"), ("price", "price")]
@@ -183,6 +192,31 @@ def osg_export(seed, conflicts):
             emit(again)
             if again["amount"] > -c["amount"]:
                 planted["refund-exceeds-charge"].add(again["id"])
+    # Revokes (credits taken back after an Apple refund): about half the top-ups' purchases,
+    # some days later, of part or all of the credits; a few spelled again differently (keys
+    # reversed, the amount as a string), one with a feature (margin ignores it), and
+    # further below the ones margin rejects and a refund that names a revoke. Their own
+    # generator, so the draws above and below are those of the export without revokes.
+    rv = random.Random(seed + 1000)
+    revokes = []
+    for t in [e for e in entries if e["kind"] == "topup"]:
+        if rv.random() < 0.5:
+            n += 1
+            at = epoch_of(2026, 11, 1) + rv.randrange(0, 30 * 86400)
+            e = {"id": "v%04d" % n, "at": rfc3339(at, rv.choice([0, 250000000]), rv.choice(OFFSETS)), "kind": "revoke",
+                 "amount": -rv.choice([1, 500, 2999, 3000]), "paymentRef": t["paymentRef"], "device": "d%d" % rv.randrange(5)}
+            if rv.random() < 0.3:
+                e["balanceAfter"] = rv.randrange(0, 100)
+            if rv.random() < 0.2:
+                e["feature"] = "asr"
+            emit(e)
+            revokes.append(e)
+    for e in rv.sample(revokes, min(3, len(revokes))):
+        d = dict(reversed(list(e.items())))
+        d["amount"] = str(e["amount"])
+        emit(d)
+    if revokes:
+        emit({"id": "rx5", "at": "2026-11-21T10:00:00Z", "kind": "refund", "feature": "asr", "refundOf": revokes[0]["id"], "amount": 1})
     emit({"id": "rx1", "at": "2026-11-21T10:00:00Z", "kind": "refund", "feature": "asr", "refundOf": "nope", "amount": 3})
     llm = next(e for e in entries if e["kind"] == "charge" and e["feature"] == "llm")
     emit({"id": "rx2", "at": "2026-11-21T10:00:00Z", "kind": "refund", "feature": "asr", "refundOf": llm["id"], "amount": 3})
@@ -230,11 +264,24 @@ def osg_export(seed, conflicts):
         '{"id":"w7","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-3,"feature":"asr","quantity":{"second":"07"}}',
         '{"id":"w8","at":"2026-11-21T10:00:00Z","kind":"grant","amount":5,"balanceAfter":[5]}',
         '{"id":"v1","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-3,"feature":"asr","quantity":{"second":"1e3"}}',
+        # Revokes margin rejects: positive or zero (wrong-sign), without a paymentRef, with an
+        # empty or null one (missing-field), with an empty feature (bad-value).
+        '{"id":"vb1","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":500,"paymentRef":"apple-1"}',
+        '{"id":"vb2","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":0,"paymentRef":"apple-1"}',
+        '{"id":"vb3","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-500}',
+        '{"id":"vb4","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-500,"paymentRef":""}',
+        '{"id":"vb5","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-500,"paymentRef":null,"device":"d1"}',
+        '{"id":"vb6","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-500,"paymentRef":"apple-1","feature":""}',
+        '{"id":"vb7","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":"-5.0","paymentRef":"apple-1"}',
     ]
     lines.extend(bad)
     if conflicts:
         for e in rng.sample([e for e in entries if e["kind"] == "charge"], 3):
             lines.append(json.dumps(dict(e, amount=e["amount"] - 7), separators=(",", ":")))
+        # A revoke whose copy takes back another amount.
+        v = next(e for e in entries if e["kind"] == "topup")
+        lines.append('{"id":"v-conflict","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-30,"paymentRef":"%s"}' % v["paymentRef"])
+        lines.append('{"id":"v-conflict","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-31,"paymentRef":"%s"}' % v["paymentRef"])
         # A metered charge in a dimension its feature does not have: margin cannot cost it.
         lines.append('{"id":"odd1","at":"2026-11-21T10:00:00Z","kind":"charge","amount":-2,"feature":"llm","quantity":{"inputTokens":5,"images":1}}')
     return "\n".join(lines) + "\n", planted
@@ -285,8 +332,40 @@ def expected_money(text, scale, exact):
     return round_half_even(v, scale)
 
 
-def compare(engine, case, rows, report, scale, exact):
-    """Problems (empty when the engine's table equals margin's)."""
+def line_rejections(report, other_feature=0):
+    """The lines margin rejects for what they are: what the query's `rejected` column counts
+    when it reads every row in full, or None when margin's run has a window (the query then
+    checks only the rows near it). margin counts a refund of a charge of another feature as
+    `bad-value` too, a line class, though it is rejected for what another line says: the
+    caller gives how many of those there are (`other_feature`)."""
+    if report["window"]["since"] is not None or report["window"]["until"] is not None:
+        return None
+    return sum(v for k, v in report["input"]["rejectedByClass"].items()
+               if k in LINE and k not in ("malformed-json", "truncated")) - other_feature
+
+
+def other_feature_refunds(path):
+    """How many refunds of the export name a charge of another feature (the export's
+    refunds and the charges they name are written validly: margin's relational
+    `bad-value`)."""
+    charges, refunds = {}, []
+    with open(path) as f:
+        for line in f:
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(e, dict) and e.get("kind") == "charge" and isinstance(e.get("id"), str):
+                charges.setdefault(e["id"], e.get("feature"))
+            elif isinstance(e, dict) and e.get("kind") == "refund":
+                refunds.append(e)
+    return sum(1 for r in refunds if r.get("refundOf") in charges and charges[r["refundOf"]] != r.get("feature"))
+
+
+def compare(engine, case, rows, report, scale, exact, rejected=None):
+    """Problems (empty when the engine's table equals margin's). `rejected`: the count the
+    query's last column must say (None: not compared, as with a window, where the query
+    checks only the rows near it)."""
     problems = []
     features = report["features"]
     if "periods" in report:
@@ -313,6 +392,8 @@ def compare(engine, case, rows, report, scale, exact):
                 ok = int(got) == int(want)
             if not ok:
                 problems.append("%s.%s: engine %s, margin %s" % (f["feature"], col, got, want))
+        if rejected is not None and int(row[len(COLUMNS)]) != rejected:
+            problems.append("%s.rejected: engine %s, margin %d lines rejected for what they are" % (f["feature"], row[len(COLUMNS)], rejected))
     return problems
 
 
@@ -327,9 +408,11 @@ class DuckDB:
         self.con.execute("SET threads TO 2")
 
     def load(self, table, path):
+        # A quoted empty cell is an empty string (an empty id or feature, which margin
+        # rejects), not NULL (an absent field); an unquoted one is NULL.
         self.con.execute("DROP TABLE IF EXISTS %s" % table)
         self.con.execute(schema("duckdb", table))
-        self.con.execute("INSERT INTO %s SELECT * FROM read_csv(?, header = false, all_varchar = true, columns = {%s})"
+        self.con.execute("INSERT INTO %s SELECT * FROM read_csv(?, header = false, all_varchar = true, allow_quoted_nulls = false, columns = {%s})"
                          % (table, ", ".join("'%s': 'VARCHAR'" % c for c, _ in FIELDS)), [csv_of(path)])
 
     def run(self, query):
@@ -571,7 +654,8 @@ def run_case(engine, name, case, path, opts, results):
         print("FAIL %s %s: %s" % (name, case, str(e)[:500]))
         results[(name, case)] = "error"
         return 1
-    problems = compare(name, case, rows, report, scale, exact)
+    rejected = line_rejections(report, other_feature_refunds(path))
+    problems = compare(name, case, rows, report, scale, exact, rejected)
     status = "equal" if not problems else "DIFFERS"
     results[(name, case)] = "%s (%d rows, %.1f s)" % (status.lower(), len(rows), time.time() - t)
     print("%s %s %s: %d rows, scale %d %s" % ("ok  " if not problems else "FAIL", name, case, len(rows), scale,
@@ -582,8 +666,11 @@ def run_case(engine, name, case, path, opts, results):
         # The table form on DuckDB too: the same query over a loaded table.
         engine.load("ledger", path)
         tq = margin(["pnl", "--sql", name, "--table", "ledger"] + opts).stdout
-        tp = compare(name, case, engine.run(tq), report, scale, exact)
+        tp = compare(name, case, engine.run(tq), report, scale, exact, rejected)
         results[(name, case + " (table)")] = "equal" if not tp else "DIFFERS"
+        print("%s %s %s (table)" % ("ok  " if not tp else "FAIL", name, case), flush=True)
+        for p in tp[:20]:
+            print("     " + p)
         problems += tp
     return 1 if problems else 0
 
@@ -595,19 +682,22 @@ def run_conflicts(engine, name, path, opts, results, label=""):
     report = json.loads(p.stdout)
     want = report["input"]["rejectedByClass"].get("conflicting-duplicate", 0)
     query = margin(["pnl", "--sql", name] + source_args(engine, path) + opts).stdout
+    message = ""
     try:
         engine.run(query)
         stopped = False
     except Exception as e:
-        stopped = "conflicting" in str(e)
+        message = str(e)
+        stopped = "conflicting" in message
     audit = engine.run(margin(["pnl", "--sql-audit", name] + source_args(engine, path) + opts).stdout)
     ids = {r[0] for r in audit if r[1] == "conflicting-duplicate"}
     odd = [r[0] for r in audit if r[1] == "unknown-dimension"]
     cost_errors = [e for e in report["errors"] if e.endswith("[cost]")]
     ok = p.returncode == 1 and stopped and len(ids) == want and want > 0 and len(odd) == len(cost_errors) == 1
     results[(name, "conflicts stop the query" + label)] = "equal" if ok else "DIFFERS"
-    print("%s %s conflicts%s: margin exit %d, %d conflicting, %d cost errors; query stopped: %s; audit lists %d ids, %d unknown-dimension"
-          % ("ok  " if ok else "FAIL", name, label, p.returncode, want, len(cost_errors), stopped, len(ids), len(odd)), flush=True)
+    print("%s %s conflicts%s: margin exit %d, %d conflicting, %d cost errors; query stopped: %s; audit lists %d ids, %d unknown-dimension%s"
+          % ("ok  " if ok else "FAIL", name, label, p.returncode, want, len(cost_errors), stopped, len(ids), len(odd),
+             "" if stopped else " (the engine said: %r)" % (message[:400] or "nothing: the query ran to its end")), flush=True)
     return 0 if ok else 1
 
 

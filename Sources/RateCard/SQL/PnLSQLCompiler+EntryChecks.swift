@@ -32,7 +32,12 @@ extension PnLSQLCompiler {
             from = "p0"
         }
         ctes.append(
-            ("p1", fieldsRead(from: from, members: members.items, hasDup: hasDup, origin: origin)))
+            (
+                "p1",
+                fieldsRead(
+                    from: from, members: members.items, hasDup: hasDup, grouped: grouped,
+                    origin: origin)
+            ))
         ctes.append(("p2", timePartsAndNumbers()))
         ctes.append(("p3", timeAndQuantityChecks()))
         ctes.append(("p4", instant()))
@@ -80,7 +85,9 @@ extension PnLSQLCompiler {
 
     /// `p1`: the fields as read, the quantity's members (`q_0`…), and whether the time and
     /// the amount have their patterns.
-    func fieldsRead(from: String, members: [String], hasDup: Bool, origin: Bool) -> String {
+    func fieldsRead(
+        from: String, members: [String], hasDup: Bool, grouped: Bool, origin: Bool
+    ) -> String {
         let at = d.quoted("at")
         let q = members.enumerated().map { "\($0.element) AS q_\($0.offset)" }
         let last = d.substring(at, "length(\(at))", "1")
@@ -89,7 +96,7 @@ extension PnLSQLCompiler {
             ? ",\n       length(\(at)) AS at_len, \(d.isTrue("\(last) IN ('Z', 'z')")) AS at_z, \(quantityIsObject) AS q_obj"
             : ""
         return """
-            SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
+            SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(grouped ? ", lines" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
                    \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
                    \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok\(firstColumns)
             FROM \(from)
@@ -262,16 +269,14 @@ extension PnLSQLCompiler {
         // counting them from `p` again made engines that inline a CTE (DuckDB, ClickHouse)
         // run every check twice (DuckDB, 1M lines: 2.35× the hand-written query's CPU time
         // against 1.61×; docs/sql.md, Scale). The audit lists rejected rows from `p` itself.
-        // Not on Spark: there, with a window read in two passes, the grouped form let a query
-        // over conflicting copies run to its end instead of stopping (scripts/sql-equality,
-        // "conflicts (window: two passes)", 2026-12-03), so Spark counts from `p` as before.
+        // Not on Spark, which counts from `p` as before (`usesLeanForms`).
         let counted = relevant && usesLeanForms
         let validColumn = counted ? ", valid" : ""
         let single =
             grouped
             ? """
             SELECT id, kind, amt, feature, refund_of, secs, nanos\(dims.indices.map { ", qv_\($0)" }.joined()), too_fine, \(oddDimensions) AS odd_dims,
-                   FALSE AS conflict, 1 AS copies\(carry.map { ", \($0.value) AS \($0.name)" }.joined())\(validColumn)
+                   FALSE AS conflict, lines AS copies\(carry.map { ", \($0.value) AS \($0.name)" }.joined())\(validColumn)
             FROM p WHERE \(counted ? "" : "valid AND ")NOT dup
             UNION ALL
 
@@ -283,7 +288,7 @@ extension PnLSQLCompiler {
                 single + """
                     SELECT id, \(any)(kind) AS kind, \(any)(amt) AS amt, \(any)(feature) AS feature, \(any)(refund_of) AS refund_of, \(any)(secs) AS secs,
                            \(any)(nanos) AS nanos\(mins.isEmpty ? "" : ", " + mins.joined(separator: ", ")), MAX(too_fine) AS too_fine,
-                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, COUNT(*) AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(carry.map { ", \(any)(\($0.name)) AS \($0.name)" }.joined())\(validColumn)
+                           MAX(odd) AS odd_dims, \(d.isTrue(content.differs)) AS conflict, \(grouped ? "CAST(SUM(lines) AS BIGINT)" : "COUNT(*)") AS copies\(origin ? ", MIN(src_file) AS src_file, MIN(src_row) AS src_row" : "")\(carry.map { ", \(any)(\($0.name)) AS \($0.name)" }.joined())\(validColumn)
                     FROM (SELECT p.*, \(h)\(oddDimensions) AS odd\(carry.map { ", \($0.value) AS \($0.name)" }.joined()) FROM p\(kept.isEmpty ? "" : " WHERE " + kept.joined(separator: " AND "))) v
                     GROUP BY id\(validColumn)
                     """

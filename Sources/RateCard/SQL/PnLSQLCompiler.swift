@@ -275,11 +275,14 @@ struct PnLSQLCompiler: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Whether the query takes this round's leaner forms (2026-12-03: the rejected rows
-    /// counted in the pass that groups the valid ones, `e0`; the refunds joined to only the
-    /// charges they name; the ids refunds name read once, `rf`), or, on Spark, the forms
-    /// that passed every equality check before: with the lean forms Spark let a query over
-    /// conflicting copies in a window read in two passes run to its end (scripts/sql-equality).
+    /// Whether the query takes the leaner forms (the rejected rows counted in the pass that
+    /// groups the valid ones, `e0`; the refunds joined to only the charges they name; the ids
+    /// refunds name read once, `rf`), or, on Spark, the earlier ones. Spark inlines every CTE,
+    /// so each further reading of `e` or `e0` copies the chain beneath it down to the file:
+    /// the two-pass conflict query reads the file 166 times with the lean forms against 67,
+    /// in a physical plan of 2,453 lines against 1,029, planned and run 1.4–3× slower
+    /// (docs/sql.md, "Spark keeps the earlier forms", with the CI failures once put down to
+    /// these forms, which did not recur here).
     var usesLeanForms: Bool { d != .spark }
 
     /// The source restricted to the lines that can change the table, in two passes.
@@ -360,8 +363,8 @@ struct PnLSQLCompiler: Sendable {
     /// ids' hashes takes 2.7, for 4.9 spent keeping the read in memory (docs/sql.md).
     func groupedSource(near: [String]) -> [(String, String)] {
         let names = SQLSchema.columns.map(\.name).filter { $0 != "id" }
-        // The fields the checks read (a revoke's `payment_ref` among them: without it every
-        // revoke of one line was counted as rejected); the others only tell copies apart.
+        // The columns the checks read (a revoke's `payment_ref` among them: it is required);
+        // the others only feed the content hash, which only the lines of `vid` need.
         let checked = Set([
             "at", "kind", "amount", "feature", "refund_of", "quantity", "balance_after",
             "payment_ref",
@@ -398,12 +401,12 @@ struct PnLSQLCompiler: Sendable {
                 "n1",
                 "SELECT hash(id) AS h FROM s0 WHERE id IS NOT NULL GROUP BY h HAVING COUNT(*) > 1"
             ),
-            ("m", "SELECT id, \(all) FROM s0 WHERE \(many) GROUP BY id, \(all)"),
+            ("m", "SELECT id, \(all), COUNT(*) AS lines FROM s0 WHERE \(many) GROUP BY id, \(all)"),
             ("vid", "SELECT id FROM m GROUP BY id HAVING COUNT(*) > 1"),
             (
                 "src",
                 """
-                SELECT id, \(kept.joined(separator: ", ")), FALSE AS dup FROM s0
+                SELECT id, \(kept.joined(separator: ", ")), 1 AS lines, FALSE AS dup FROM s0
                 WHERE \(single)
                 UNION ALL
                 SELECT m.*, \(variants) AS dup FROM m\(multiple)

@@ -242,7 +242,9 @@ import Testing
                 ))
             let many = "COALESCE(id IS NOT NULL AND hash(id) IN (SELECT h FROM n1), FALSE)"
             #expect(
-                q.contains("SELECT id, \(fields) FROM s0 WHERE \(many) GROUP BY id, \(fields)"))
+                q.contains(
+                    "SELECT id, \(fields), COUNT(*) AS lines FROM s0 WHERE \(many) GROUP BY id, \(fields)"
+                ))
             #expect(q.contains("SELECT id FROM m GROUP BY id HAVING COUNT(*) > 1"))
             #expect(q.contains("NOT \(many)"))
             #expect(
@@ -251,6 +253,11 @@ import Testing
             // grouped branch groups an id's valid copies apart from its rejected ones.
             #expect(q.contains("FROM p WHERE NOT dup\n") && q.contains("FROM p WHERE dup) v"))
             #expect(q.contains("GROUP BY id, valid\n)"))
+            // `rejected` counts every line: a row of `m` stands for `lines` lines written
+            // alike, each of which margin rejects (or keeps) on its own.
+            #expect(q.contains("1 AS lines, FALSE AS dup FROM s0"))
+            #expect(q.contains("FALSE AS conflict, lines AS copies"))
+            #expect(q.contains("CAST(SUM(lines) AS BIGINT) AS copies"))
             for f in canonical {
                 #expect(
                     q.contains(

@@ -137,6 +137,45 @@ struct SQLSemanticsTests {
         if d == .clickhouse { #expect(q.contains("'null')"), "a null member is absent") }
     }
 
+    /// A revoke (docs/takings.md): negative, with a `paymentRef` that is not empty; a refund
+    /// that names one is `refund-of-unknown-charge`. margin's side, then each dialect's
+    /// query: the same rules, and DuckDB's one read carries `payment_ref` into the checks
+    /// of an id's only line (without it, every revoke of one line was rejected).
+    @Test(arguments: SQLDialect.allCases)
+    func aRevokeIsCheckedAsMarginChecksIt(dialect d: SQLDialect) throws {
+        let lines = [
+            #"{"id":"t","at":"2026-11-20T10:00:00Z","kind":"topup","amount":500,"paymentRef":"p1"}"#,
+            #"{"id":"v","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-200,"paymentRef":"p1"}"#,
+            #"{"id":"v2","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":200,"paymentRef":"p1"}"#,
+            #"{"id":"v3","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-200}"#,
+            #"{"id":"v4","at":"2026-11-21T10:00:00Z","kind":"revoke","amount":-200,"paymentRef":""}"#,
+            #"{"id":"r","at":"2026-11-22T10:00:00Z","kind":"refund","amount":200,"feature":"asr","refundOf":"v"}"#,
+        ]
+        let report = try Takings.run(lines.joined(separator: "\n") + "\n")
+        #expect(report.input.rejected == 4, "\(report.rejections)")
+        #expect(
+            report.rejections.map(\.reason) == [
+                .wrongSign, .missingField, .missingField, .refundOfUnknownCharge,
+            ])
+        let q = try query(d)
+        #expect(q.contains("kind IN ('grant', 'charge', 'refund', 'topup', 'revoke')"))
+        #expect(
+            q.contains(
+                "((kind IN ('charge', 'revoke') AND amt < 0) OR (kind NOT IN ('charge', 'revoke') AND amt > 0))"
+            ))
+        #expect(q.contains("(kind <> 'revoke' OR NULLIF(payment_ref, '') IS NOT NULL)"))
+        // Only a charge can be refunded (`rv` joins charges; the audit names the kind).
+        #expect(q.contains("ch.kind = 'charge'"))
+        let a = try query(d, audit: true)
+        #expect(a.contains("refund_of || ' is a ' || ch_kind || ', not a charge'"))
+        if d == .duckdb {
+            let text = SQLSchema.types(d).text
+            #expect(!q.contains("CAST(NULL AS \(text)) AS \"payment_ref\""))
+            #expect(
+                q.contains("CAST(NULL AS \(text)) AS \"note\""), "the unchecked columns stay out")
+        }
+    }
+
     @Test(arguments: SQLDialect.allCases)
     func theAuditCoversMarginsCharges(dialect d: SQLDialect) throws {
         let a = try query(d, audit: true, window: true)
