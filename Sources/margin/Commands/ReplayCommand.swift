@@ -9,7 +9,7 @@ enum ReplayCommand: Command {
     static let summary =
         "Replay exported ledger entries under a candidate card: credits, declines, cost and margin per feature before and after."
     static let usage =
-        "margin replay FILE… --card NEW [--against OLD] [--cards DIR] [--costs-at TIME] [--credit-value MONEY] [--currency CUR] [--strict] [--format table|json|csv|markdown] [--sql duckdb|clickhouse|spark|postgres [--table NAME] [--sql-columns text|typed]]"
+        "margin replay FILE… --card NEW [--against OLD] [--cards DIR] [--costs-at TIME] [--credit-value MONEY] [--currency CUR] [--memory SIZE] [--strict] [--format table|json|csv|markdown] [--sql duckdb|clickhouse|spark|postgres [--table NAME] [--sql-columns text|typed]]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init(
@@ -35,6 +35,11 @@ enum ReplayCommand: Command {
         .init(
             "input-format", value: "FORMAT",
             help: "Force the input format: jsonl, ledger or csv (default: detected)."),
+        .init(
+            "memory", value: "SIZE",
+            help:
+                "Cap the memory of the entries kept, e.g. 256M or 2G; past it the run is partitioned by device into temporary files, with the same report (default: half of the machine's memory)."
+        ),
         .init("strict", help: "Exit 1 when any charge is not re-priced or any line is rejected."),
         .init(
             "sql", value: "DIALECT",
@@ -58,6 +63,7 @@ enum ReplayCommand: Command {
             return 0
         }
         let format = try args.choice("format", default: OutputFormat.table)
+        PnLCommand.installCleanup()
         let report = try ReplayRun.run(try request(args))
         let status = io.show(report, format: format)
         return args.flag("strict") && report.hasFindings ? 1 : status
@@ -102,7 +108,7 @@ enum ReplayCommand: Command {
             }
             inputFormat = v
         }
-        return ReplayRequest(
+        var request = ReplayRequest(
             inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
             cards: [Common.cardsDirectory(args)], new: new, against: args.value("against"),
             fxOverrides: try Common.fxOverrides(args),
@@ -110,5 +116,7 @@ enum ReplayCommand: Command {
             creditValue: try args.value("credit-value", as: Money.self),
             costsAt: try args.value("costs-at", as: Timestamp.self),
             rates: try Common.commissionRates(args))
+        if !sql { try request.readMemory(args) }
+        return request
     }
 }
