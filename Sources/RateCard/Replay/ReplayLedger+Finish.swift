@@ -36,11 +36,11 @@ extension ReplayLedger {
                         (
                             Int(r.input),
                             Diagnostic(
-                            path: paths[Int(r.input)],
-                            location: SourceLocation(line: Int(r.line), column: 1),
-                            severity: .warning,
-                            message:
-                                "refund names no charge of the ledger (or one already given back): its credits are added back on both sides as recorded",
+                                path: paths[Int(r.input)],
+                                location: SourceLocation(line: Int(r.line), column: 1),
+                                severity: .warning,
+                                message:
+                                    "refund names no charge of the ledger (or one already given back): its credits are added back on both sides as recorded",
                                 rule: .replay(.refundOfUnknownCharge))
                         ))
                 }
