@@ -1,6 +1,12 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The state of one replay while its inputs are read: every entry once (by id, as `margin
 /// pnl` de-duplicates), each charge priced by both sides as it is read, and what the
-/// balance replay and the per-pack figures need kept per entry (`ReplayRecord`, 64
+/// balance replay and the per-pack figures need kept per entry (`ReplayRecord`, 80
 /// bytes, no strings).
 final class ReplayLedger: StreamedLedger {
     /// How many entries of each kind of finding are named in full (all are counted).
@@ -40,6 +46,13 @@ final class ReplayLedger: StreamedLedger {
     var refundFindings: [(input: Int, diagnostic: Diagnostic)] = []
     var partConflicts = 0
     var partRefundFindings = 0
+    /// The family replayed on the ledger's side (nil for a card side), and the `card`
+    /// fields that name another id (`checkCard`).
+    let familyID: String?
+    var foreignCards: [ReplayForeignCard] = []
+    var cardIndex: [[UInt8]: Int] = [:]
+    var lastCard: [UInt8] = []
+    var lastCardVerdict = -1
     /// Why charges were not priced, each reason once.
     var messages: [String] = []
     var messageIndex: [String: UInt32] = [:]
@@ -71,9 +84,11 @@ final class ReplayLedger: StreamedLedger {
         if case .ledger(let versions) = before.credits {
             ledgerVersions = versions.map(\.card.version)
             ledgerEffective = versions.map(\.card.effective)
+            familyID = versions.first?.card.id
             isLedger = true
         } else {
             isLedger = false
+            familyID = nil
             ledgerVersions = []
             ledgerEffective = []
         }
@@ -140,6 +155,9 @@ final class ReplayLedger: StreamedLedger {
             line: line, partitionKey: f.device.isPresent ? deviceHash : id0)
         switch f.kind {
         case .charge:
+            if f.card.isPresent, isLedger {
+                checkCard(scanner.pointer(f.card), Int(f.card.count), input: input, line: line)
+            }
             price(&e, f, scanner)
         case .refund:
             let (r0, r1) = TakingsHash.id(scanner.pointer(f.refundOf), Int(f.refundOf.count))
@@ -254,6 +272,50 @@ final class ReplayLedger: StreamedLedger {
         if slot == .max {
             e.costBefore = kb
             e.costAfter = ka
+        }
+    }
+
+    /// Counts a charge whose `card` field names a version of another card id than the
+    /// family replayed (`cardOfAnotherID`), by the field's text, at its first line. The
+    /// field of the line before is remembered, so that a run of one text costs a compare.
+    private func checkCard(_ p: UnsafePointer<UInt8>, _ n: Int, input: Int, line: Int) {
+        let same =
+            n == lastCard.count
+            && lastCard.withUnsafeBufferPointer { b in
+                b.baseAddress.map { memcmp($0, p, n) == 0 } ?? (n == 0)
+            }
+        if !same {
+            lastCard = Array(UnsafeBufferPointer(start: p, count: n))
+            if let k = cardIndex[lastCard] {
+                lastCardVerdict = k
+            } else {
+                let text = String(decoding: lastCard, as: UTF8.self)
+                var verdict = -1
+                if let family = familyID, let at = text.lastIndex(of: "@"),
+                    text[..<at] != family
+                {
+                    verdict = foreignCards.count
+                    foreignCards.append(
+                        ReplayForeignCard(
+                            text: text, id: String(text[..<at]), input: input, line: line))
+                }
+                cardIndex[lastCard] = verdict
+                lastCardVerdict = verdict
+            }
+        }
+        if lastCardVerdict >= 0 { foreignCards[lastCardVerdict].lines += 1 }
+    }
+
+    /// The warnings of `checkCard`, one per `card` text.
+    var foreignCardFindings: [Diagnostic] {
+        foreignCards.map { c in
+            let version = c.text[c.text.index(after: c.text.lastIndex(of: "@")!)...]
+            return Diagnostic(
+                path: paths[c.input], location: SourceLocation(line: c.line, column: 1),
+                severity: .warning,
+                message:
+                    "card \"\(c.text)\" names card \(c.id), not \(familyID ?? ""), the card replayed: its number (\(version)) is read as a version of \(familyID ?? "") (\(c.lines) charge line\(c.lines == 1 ? "" : "s") with this card field, this the first)",
+                rule: .replay(.cardOfAnotherID))
         }
     }
 
@@ -429,12 +491,26 @@ final class ReplayLedger: StreamedLedger {
             d = d.relabeled(in: paths[input], lineNumbers: lineNumbers)
         }
         for k in rejections.indices { fix(&rejections[k]) }
+        for k in foreignCards.indices where foreignCards[k].input == input {
+            let j = foreignCards[k].line - Self.provisional
+            if j >= 0, j < lineNumbers.count { foreignCards[k].line = lineNumbers[j] }
+        }
         for k in conflictFindings.indices { fix(&conflictFindings[k].diagnostic) }
         for k in refundFindings.indices { fix(&refundFindings[k].diagnostic) }
         for t in tallies.indices {
             for k in tallies[t].named.indices { fix(&tallies[t].named[k].diagnostic) }
         }
     }
+}
+
+/// A `card` field naming a version of another card id (`ReplayLedger.checkCard`).
+struct ReplayForeignCard {
+    let text: String
+    let id: String
+    let input: Int
+    /// Its first line.
+    var line: Int
+    var lines = 0
 }
 
 /// One entry prepared (`ReplayLedger.prepare`): what keeping it needs, without the

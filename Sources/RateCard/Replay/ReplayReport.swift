@@ -190,7 +190,7 @@ extension ReplayReport {
 
         var named: [Diagnostic] = []
         for t in ledger.tallies { named += t.named.map(\.diagnostic) }
-        named += ledger.findings + ledger.rejections
+        named += ledger.findings + ledger.foreignCardFindings + ledger.rejections
         named.sort()
 
         self.init(

@@ -195,3 +195,38 @@ struct ReplayMemoryTests {
         #expect(r.stderr.contains("--memory"))
     }
 }
+
+/// A `card` field naming a version of another card id is read as before (its number) and
+/// warned about, once per field text at its first line.
+@Suite("Replay: card fields of another id")
+struct ReplayForeignCardTests {
+    @Test("card voice@10 in an osg ledger: one warning at its first line, the same figures")
+    func warned() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        var lines = try String(contentsOfFile: ReplayInputTests.ledger, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for k in [2, 3] {  // c2 and c4, lines 3 and 4
+            lines[k] = lines[k].replacingOccurrences(of: "\"osg@10\"", with: "\"voice@10\"")
+        }
+        try dir.write("ledger.jsonl", lines.joined(separator: "\n"))
+        let path = dir.path + "/ledger.jsonl"
+        let r = try ReplayInputTests.run(path)
+        #expect(r.total.creditsBefore == 1034)
+        #expect(r.total.costBefore == exact("3.7984"))
+        let warned = r.named.filter { $0.rule == .replay(.cardOfAnotherID) }
+        #expect(
+            warned.map(\.description) == [
+                "\(path):3:1: warning: card \"voice@10\" names card voice, not osg, the card replayed: its number (10) is read as a version of osg (2 charge lines with this card field, this the first) [replay-card-of-another-id]"
+            ])
+        // The unchanged ledger names its own card: no warning.
+        let plain = try ReplayInputTests.run(ReplayInputTests.ledger)
+        #expect(!plain.named.contains { $0.rule == .replay(.cardOfAnotherID) })
+        // Through the binary, on standard error, exit 0 (a warning, not a finding).
+        let cli = try runMargin([
+            "replay", path, "--card", ReplayInputTests.candidate, "--credit-value", "CNY 0.01",
+        ])
+        #expect(cli.status == 0)
+        #expect(cli.stderr.contains("\(path):3:1: warning: card \"voice@10\" names card voice"))
+    }
+}
