@@ -23,7 +23,10 @@ extension ReplayLedger {
         pending.append((e, start..<pendingIDs.count))
     }
 
-    func endBatch() { flushHeld() }
+    func endBatch() {
+        keepDeferred()
+        flushHeld()
+    }
 
     /// Writes the held entries to their partitions.
     func flushHeld() {
@@ -41,6 +44,7 @@ extension ReplayLedger {
     /// costs summed, the named findings chosen. Returns the balance replay's counts.
     func finish() throws(RunFailure) -> ReplayBalanceTally {
         var balances = ReplayBalanceTally()
+        keepDeferred()
         if let spill {
             defer { spill.remove() }
             flushHeld()

@@ -53,6 +53,9 @@ final class ReplayLedger: StreamedLedger {
     var cardIndex: [[UInt8]: Int] = [:]
     var lastCard: [UInt8] = []
     var lastCardVerdict = -1
+    /// The entry `add` keeps one entry late (`keepDeferred`), and its id's bytes.
+    var deferred: ReplayEntry?
+    var deferredID: [UInt8] = []
     /// Why charges were not priced, each reason once.
     var messages: [String] = []
     var messageIndex: [String: UInt32] = [:]
@@ -123,7 +126,22 @@ final class ReplayLedger: StreamedLedger {
             hold(e, id: scanner.pointer(f.id), count: Int(f.id.count))
             return
         }
-        apply(e, id: UnsafeRawBufferPointer(start: scanner.pointer(f.id), count: Int(f.id.count)))
+        // Kept one entry late: its id's slot is asked for now and read once the next line
+        // is scanned, so that the probe does not wait on memory.
+        index.prefetch(e.id)
+        keepDeferred()
+        deferred = e
+        deferredID.removeAll(keepingCapacity: true)
+        deferredID.append(
+            contentsOf: UnsafeBufferPointer(start: scanner.pointer(f.id), count: Int(f.id.count)))
+    }
+
+    /// Keeps the entry `add` deferred, if any (before a batch is relabelled, at the end
+    /// of a block, at the end).
+    func keepDeferred() {
+        guard let e = deferred else { return }
+        deferred = nil
+        deferredID.withUnsafeBytes { apply(e, id: $0) }
     }
 
     /// What an entry is, apart from the other entries: its id, content and record, a
@@ -477,6 +495,7 @@ final class ReplayLedger: StreamedLedger {
             let j = Int(line)
             if j < lineNumbers.count { line = UInt32(truncatingIfNeeded: lineNumbers[j]) }
         }
+        keepDeferred()
         if spill != nil {
             // A partitioned run holds the batch until its lines are known.
             for k in fromRecord..<pending.count {
