@@ -86,16 +86,7 @@ struct PlanStorefrontRow: Sendable, Hashable {
     ) throws(WorstCaseError) -> [PlanStorefrontRow] {
         var out: [PlanStorefrontRow] = []
         for row in rows {
-            let currency = row.price.price.currency
-            // A storefront's own plan price wins over the currency's there.
-            let own = Set(
-                row.plan.prices.compactMap { p in
-                    p.price.currency == currency ? p.storefront : nil
-                })
-            let reached = table.storefronts(in: currency).filter { sf in
-                if let only = row.price.storefront { return sf.territory == only }
-                return !own.contains(sf.territory)
-            }
+            let reached = storefronts(reachedBy: row.price, of: row.plan, in: table)
             for program in programs {
                 for sf in reached
                 where !(covered[row.plan.productId]?.contains(sf.territory) ?? false) {
@@ -118,6 +109,21 @@ struct PlanStorefrontRow: Sendable, Hashable {
             }
         }
         return out
+    }
+
+    /// The storefronts where `price` of `plan` is the price that applies: its own
+    /// storefront when it names one, else every storefront of its currency that the plan
+    /// gives no price of its own (a storefront's own plan price wins there).
+    static func storefronts(
+        reachedBy price: PackPrice, of plan: SubscriptionPlan, in table: StorefrontTable
+    ) -> [Storefront] {
+        let currency = price.price.currency
+        let own = Set(
+            plan.prices.compactMap { p in p.price.currency == currency ? p.storefront : nil })
+        return table.storefronts(in: currency).filter { sf in
+            if let only = price.storefront { return sf.territory == only }
+            return !own.contains(sf.territory)
+        }
     }
 
     private static func side(

@@ -10,33 +10,65 @@ extension PlanMargins {
         "\(Format.percent(p.yearOne, places: 0)) → \(Format.percent(p.afterYearOne, places: 0))"
     }
 
+    /// The rates a line's proceeds were computed at: the regimes of its storefront
+    /// ("25% → 12%" in China mainland, "17% + 3% → 10% + 3%"), else the program's.
+    static func rates(_ l: Line) -> String {
+        guard l.storefront != nil else { return rates(l.program) }
+        return
+            "\(Format.percent(l.yearOne.rate, places: 0)) → \(Format.percent(l.afterYearOne.rate, places: 0))"
+    }
+
+    /// Where a currency line's proceeds come from: "GBR (20.0% VAT removed)", "ITA (22.0%
+    /// VAT removed, 3.0% DST)", "USA (tax excluded)", or "tax not removed" where no storefront
+    /// of the data is reached.
+    func basisText(_ l: Line) -> String {
+        guard let sf = l.storefront, let day = storefrontDate else { return "tax not removed" }
+        let r = sf.rates(on: day)
+        var parts = [sf.taxIncluded ? "\(Format.percent(r.vat)) VAT removed" : "tax excluded"]
+        if !r.digitalServicesTax.isZero {
+            parts.append("\(Format.percent(r.digitalServicesTax)) DST")
+        }
+        if !r.withholding.isZero { parts.append("\(Format.percent(r.withholding)) withheld") }
+        return "\(sf.territory) (\(parts.joined(separator: ", ")))"
+    }
+
     /// "free P1W", "payAsYouGo 3 × P1M"
     static func offerText(_ o: IntroductoryOffer) -> String {
         "\(o.paymentMode.rawValue) \(o.periods == 1 ? "" : "\(o.periods) × ")\(o.period)"
     }
 
-    /// One row per plan, currency and commission program.
+    /// One row per plan, currency and commission program. With a storefront file, two
+    /// more columns say which storefront's proceeds the row is at and what they are.
     var planTable: TextTable {
-        var t = TextTable([
-            .init("card"), .init("plan"), .init("period"), .init("currency"),
-            .init("price", .right), .init("worst cost", .right),
-            .init("program"), .init("commission", .right), .init("margin y1", .right),
-            .init("margin y1 %", .right),
-            .init("margin after", .right), .init("margin after %", .right),
-            .init("year one", .right), .init("later year", .right),
-        ])
+        let modelled = storefrontTable != nil
+        var t = TextTable(
+            [
+                .init("card"), .init("plan"), .init("period"), .init("currency"),
+                .init("price", .right), .init("worst cost", .right),
+                .init("program"), .init("commission", .right),
+            ]
+                + (modelled ? [.init("proceeds in"), .init("proceeds y1", .right)] : []) + [
+                    .init("margin y1", .right), .init("margin y1 %", .right),
+                    .init("margin after", .right), .init("margin after %", .right),
+                    .init("year one", .right), .init("later year", .right),
+                ])
         for r in rows {
             for l in r.lines {
-                t.append([
-                    card.reference, r.plan.productId, r.plan.period.description,
-                    PlanMargins.market(r.price),
-                    PlanMargins.money(r.price.price), PlanMargins.money(r.worst.cost),
-                    l.program.name, PlanMargins.rates(l.program),
-                    PlanMargins.money(l.yearOne.margin), Format.percent(l.yearOne.marginShare),
-                    PlanMargins.money(l.afterYearOne.margin),
-                    Format.percent(l.afterYearOne.marginShare),
-                    PlanMargins.money(l.yearOneTotal), PlanMargins.money(l.laterYearTotal),
-                ])
+                t.append(
+                    [
+                        card.reference, r.plan.productId, r.plan.period.description,
+                        PlanMargins.market(r.price),
+                        PlanMargins.money(r.price.price), PlanMargins.money(r.worst.cost),
+                        l.program.name, PlanMargins.rates(l),
+                    ]
+                        + (modelled
+                            ? [basisText(l), PlanMargins.money(l.yearOne.proceeds)] : []) + [
+                            PlanMargins.money(l.yearOne.margin),
+                            Format.percent(l.yearOne.marginShare),
+                            PlanMargins.money(l.afterYearOne.margin),
+                            Format.percent(l.afterYearOne.marginShare),
+                            PlanMargins.money(l.yearOneTotal), PlanMargins.money(l.laterYearTotal),
+                        ])
             }
         }
         return t
@@ -185,7 +217,7 @@ extension PlanMargins {
         }
         out.append(PlanMargins.countingNote)
         out.append(
-            "amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(storefrontRows.isEmpty ? "tax not modelled" : "the currency rows are the card's price × (1 − commission), tax not removed; the storefront rows remove it")"
+            "amounts rounded \(PackMargins.displayRounding.displayName) to the currency's minor unit; \(PackMargins.marginBasis); \(storefrontRows.isEmpty ? "tax not modelled" : "each currency row is what Apple pays in the storefront of that price that pays least (tax removed, the program's rate in year one and its reduced rate after a year), and its offers, payback and free-tier share use the same proceeds; a row marked \"tax not removed\" reaches no storefront of the data and is the card's price × (1 − commission)")"
         )
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
         return out
@@ -233,10 +265,20 @@ extension PlanMargins {
             return .object(o)
         }
         func margin(_ m: PeriodMargin) -> JSONOutput {
-            .object([
+            var o: [String: JSONOutput] = [
                 "rate": .decimal(m.rate), "proceeds": .decimal(m.proceeds.amount),
                 "margin": .decimal(m.margin.amount), "marginShare": .decimal(m.marginShare),
-            ])
+                "taxRemoved": .bool(m.modelled != nil),
+            ]
+            if let p = m.modelled {
+                o["proceedsExact"] = .decimal(p.exact.amount)
+                o["taxExclusivePrice"] = .decimal(p.taxExclusive.amount)
+                o["vat"] = .decimal(p.taxes.vat)
+                o["digitalServicesTax"] = .decimal(p.taxes.digitalServicesTax)
+                o["withholding"] = .decimal(p.taxes.withholding)
+                o["regime"] = .string(p.regime.program.rawValue)
+            }
+            return .object(o)
         }
         let plans: [JSONOutput] = rows.map { r in
             var o: [String: JSONOutput] = [
@@ -250,7 +292,10 @@ extension PlanMargins {
                 "programs": .array(
                     r.lines.map { l in
                         var p: [String: JSONOutput] = [
-                            "program": .string(l.program.name), "yearOne": margin(l.yearOne),
+                            "program": .string(l.program.name),
+                            "proceedsStorefront": l.storefront.map { .string($0.territory) }
+                                ?? .null,
+                            "yearOne": margin(l.yearOne),
                             "afterYearOne": margin(l.afterYearOne),
                             "yearOneMargin": .decimal(l.yearOneTotal.amount),
                             "laterYearMargin": .decimal(l.laterYearTotal.amount),
@@ -388,8 +433,8 @@ extension PlanMargins {
                             r.worst.cost.amount.decimalText(), l.program.name,
                             pm.rate.decimalText(), pm.proceeds.amount.decimalText(),
                             pm.margin.amount.decimalText(), pm.marginShare.decimalText(),
-                            String(n), total.amount.decimalText(), "", "", sf, share, covered,
-                            rowFX,
+                            String(n), total.amount.decimalText(), "",
+                            l.storefront?.territory ?? "", sf, share, covered, rowFX,
                         ])
                     }
                     if let intro = r.intro {
@@ -398,12 +443,12 @@ extension PlanMargins {
                             r.plan.productId, intro.offer.span.description, c,
                             intro.price?.amount.decimalText() ?? "",
                             intro.worst.cost.amount.decimalText(), l.program.name,
-                            l.program.yearOne.decimalText(), "",
+                            l.yearOne.rate.decimalText(), "",
                             l.introMargin?.amount.decimalText() ?? "", "",
                             String(intro.offer.periods), "",
                             intro.price == nil
                                 ? "" : l.paybackPeriods.map { String($0) } ?? "never",
-                            "", sf, "", "", rowFX,
+                            l.storefront?.territory ?? "", sf, "", "", rowFX,
                         ])
                     }
                 }
@@ -463,7 +508,7 @@ public struct PlanReport: RenderableReport, Sendable {
                 return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
             }
             if !m.rows.isEmpty {
-                if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + ":\n\n" }
+                if !m.storefrontRows.isEmpty { s += PlanMargins.currencyHeading + ":\n\n" }
                 s += m.planTable.markdown()
             }
             if m.rows.contains(where: { $0.intro != nil }) {
@@ -489,7 +534,7 @@ public struct PlanReport: RenderableReport, Sendable {
                 return s + "\(m.card.reference) sells no subscriptions and has no free tier.\n"
             }
             if !m.rows.isEmpty {
-                if !m.storefrontRows.isEmpty { s += PlanMargins.beforeTaxHeading + "\n\n" }
+                if !m.storefrontRows.isEmpty { s += PlanMargins.currencyHeading + "\n\n" }
                 s += m.planTable.plain(bold: bold)
             }
             if m.rows.contains(where: { $0.intro != nil }) {

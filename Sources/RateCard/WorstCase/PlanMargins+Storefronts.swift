@@ -8,9 +8,10 @@ extension PlanMargins {
             "\(t.source.path) (dated \(t.date)\(t.placeholder ? ", placeholder" : "")), on \(d)"
     }
 
-    /// Above the currency rows when storefront rows follow: those rows leave the tax in.
-    static let beforeTaxHeading =
-        "By currency, tax not removed (the card's price × (1 − commission); the storefront rows below are what Apple pays)"
+    /// Above the currency rows when storefront rows follow: each currency row is judged in
+    /// the storefront of its price that pays least.
+    static let currencyHeading =
+        "By currency, in the storefront that pays least (tax removed; offers, payback and the free tier's share on the same proceeds; every storefront below)"
 
     /// One row per plan price, storefront and program: the tax, the regimes and the margins.
     var storefrontMarginTable: TextTable {

@@ -117,9 +117,13 @@ struct PlanMargins: Sendable, Hashable {
 
     /// One commission rate applied to one period's price.
     struct PeriodMargin: Sendable, Hashable {
+        /// The commission (with any payment processing fee) Apple takes.
         let rate: Exact
-        /// price × (1 − rate)
+        /// What Apple pays: the storefront model's rounded proceeds (`modelled`: tax
+        /// removed, then the commission), or price × (1 − rate) where no storefront of the
+        /// data is reached (`modelled` nil: tax not removed).
         let proceeds: Money
+        let modelled: ModelledProceeds?
         /// proceeds − worst-case cost of the period
         let margin: Money
         /// margin ÷ price
@@ -129,6 +133,11 @@ struct PlanMargins: Sendable, Hashable {
     /// One plan, currency and commission program.
     struct Line: Sendable, Hashable {
         let program: Program
+        /// The storefront the line's proceeds are modelled in: of the storefronts the price
+        /// reaches, the one that pays least in year one (`PlanMargins.basis`); nil when the
+        /// repository has no storefront file or the file reaches no storefront with the
+        /// price, and the line is price × (1 − commission), tax not removed.
+        let storefront: Storefront?
         let yearOne: PeriodMargin
         let afterYearOne: PeriodMargin
         /// `yearOne.margin × yearOnePeriods`
@@ -212,6 +221,8 @@ struct PlanMargins: Sendable, Hashable {
         } else {
             freeTier = nil
         }
+        let table = repository.storefronts
+        let day = date ?? table?.date
         var rows: [Row] = []
         for plan in card.subscriptions {
             for price in plan.prices {
@@ -233,11 +244,17 @@ struct PlanMargins: Sendable, Hashable {
                 var lines: [Line] = []
                 for program in programs {
                     do {
+                        var basis: Basis?
+                        if let table, let day {
+                            basis = try PlanMargins.basis(
+                                price, of: plan, program: program, table: table, date: day)
+                        }
                         lines.append(
                             try PlanMargins.line(
                                 program: program, price: price.price, worst: worst.cost,
                                 yearOnePeriods: y1,
-                                laterYearPeriods: later, intro: intro, freeYear: freeYear?.cost))
+                                laterYearPeriods: later, intro: intro, freeYear: freeYear?.cost,
+                                basis: basis))
                     } catch {
                         throw .arithmetic(
                             "subscription \(plan.productId): the margin is too large to compute exactly"
@@ -303,11 +320,10 @@ struct PlanMargins: Sendable, Hashable {
             }
         }
         appleRows = apple
-        if let table = repository.storefronts {
+        if let table, let day {
             // The program asked for, else the card's, else both the standard and the Small
             // Business Program, as the currency rows show them.
             let chosen = (program ?? card.storeProgram).map { [$0] } ?? [.standard, .smallBusiness]
-            let day = date ?? table.date
             var covered: [String: Set<String>] = [:]
             for a in apple { covered[a.plan.productId, default: []].insert(a.point.territory) }
             storefrontRows = try PlanStorefrontRow.rows(
@@ -366,26 +382,84 @@ struct PlanMargins: Sendable, Hashable {
         return max(1, 365 / period.minDays)
     }
 
+    /// Where a currency row's proceeds come from: a storefront and the regimes of year one
+    /// and of later years there, on the day the storefront rows are modelled.
+    struct Basis: Sendable, Hashable {
+        let storefront: Storefront
+        let yearOne: CommissionRegime
+        let afterYearOne: CommissionRegime
+        let date: CalendarDate
+    }
+
+    /// The storefront a currency row is judged in: of the storefronts `price` reaches
+    /// (`PlanStorefrontRow.storefronts(reachedBy:of:in:)`) where `program` and its
+    /// after-one-year program are both offered on `date`, the one whose modelled year-one
+    /// proceeds are lowest (then the lower territory code), so a currency row never
+    /// overstates what Apple pays anywhere it applies. Nil when none is reached.
+    static func basis(
+        _ price: PackPrice, of plan: SubscriptionPlan, program: Program, table: StorefrontTable,
+        date: CalendarDate
+    ) throws(MoneyError) -> Basis? {
+        var best: (basis: Basis, proceeds: Exact)?
+        let later = PlanStorefrontRow.laterProgram(program.store)
+        for sf in PlanStorefrontRow.storefronts(reachedBy: price, of: plan, in: table) {
+            guard let one = table.regime(for: sf, program: program.store, on: date),
+                let after = table.regime(for: sf, program: later, on: date)
+            else { continue }
+            let paid = try ModelledProceeds(
+                price: price.price, storefront: sf, regime: one, on: date
+            ).exact.amount
+            if let b = best, !(paid < b.proceeds) { continue }
+            best = (Basis(storefront: sf, yearOne: one, afterYearOne: after, date: date), paid)
+        }
+        return best?.basis
+    }
+
     static func margin(price: Money, rate: Exact, cost: Money) throws -> PeriodMargin {
         let proceeds = try price.subtracting(price.multiplied(by: rate))
         let margin = try proceeds.subtracting(cost)
         let share = price.amount.isZero ? Exact.zero : try margin.amount.divided(by: price.amount)
-        return PeriodMargin(rate: rate, proceeds: proceeds, margin: margin, marginShare: share)
+        return PeriodMargin(
+            rate: rate, proceeds: proceeds, modelled: nil, margin: margin, marginShare: share)
+    }
+
+    /// `price` through the storefront model in `storefront` under `regime` on `date`: the
+    /// proceeds Apple pays (rounded to its unit) less `cost`.
+    static func margin(
+        price: Money, storefront: Storefront, regime: CommissionRegime, on date: CalendarDate,
+        cost: Money
+    ) throws -> PeriodMargin {
+        let modelled = try ModelledProceeds(
+            price: price, storefront: storefront, regime: regime, on: date)
+        let margin = try modelled.rounded.subtracting(cost)
+        let share = price.amount.isZero ? Exact.zero : try margin.amount.divided(by: price.amount)
+        return PeriodMargin(
+            rate: regime.charge, proceeds: modelled.rounded, modelled: modelled, margin: margin,
+            marginShare: share)
     }
 
     static func line(
         program: Program, price: Money, worst: Money, yearOnePeriods: Int, laterYearPeriods: Int,
-        intro: Intro?, freeYear: Money?
+        intro: Intro?, freeYear: Money?, basis: Basis? = nil
     ) throws -> Line {
-        let one = try margin(price: price, rate: program.yearOne, cost: worst)
-        let after = try margin(price: price, rate: program.afterYearOne, cost: worst)
+        func period(_ price: Money, yearOne: Bool, cost: Money) throws -> PeriodMargin {
+            guard let basis else {
+                return try margin(
+                    price: price, rate: yearOne ? program.yearOne : program.afterYearOne,
+                    cost: cost)
+            }
+            return try margin(
+                price: price, storefront: basis.storefront,
+                regime: yearOne ? basis.yearOne : basis.afterYearOne, on: basis.date, cost: cost)
+        }
+        let one = try period(price, yearOne: true, cost: worst)
+        let after = try period(price, yearOne: false, cost: worst)
         let yearOneTotal = try one.margin.multiplied(by: Exact(yearOnePeriods))
         let laterTotal = try after.margin.multiplied(by: Exact(laterYearPeriods))
         var introMargin: Money?
         var payback: Int?
         if let intro, let introPrice = intro.price {
-            let m = try margin(price: introPrice, rate: program.yearOne, cost: intro.worst.cost)
-                .margin
+            let m = try period(introPrice, yearOne: true, cost: intro.worst.cost).margin
             introMargin = m
             payback = try paybackPeriods(
                 loss: m.amount, yearOne: one.margin.amount, yearOnePeriods: yearOnePeriods,
@@ -407,7 +481,8 @@ struct PlanMargins: Sendable, Hashable {
                 yearOneShare: a.0, yearOneCovered: a.1, laterYearShare: b.0, laterYearCovered: b.1)
         }
         return Line(
-            program: program, yearOne: one, afterYearOne: after, yearOneTotal: yearOneTotal,
+            program: program, storefront: basis?.storefront, yearOne: one, afterYearOne: after,
+            yearOneTotal: yearOneTotal,
             laterYearTotal: laterTotal,
             introMargin: introMargin, paybackPeriods: payback, freeUsers: free)
     }

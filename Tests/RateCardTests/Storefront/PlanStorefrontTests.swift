@@ -33,15 +33,41 @@ import Testing
     /// Issue 26's case. The card's price × 0.70 = 2.793 leaves 2.793 − 1.43 = 1.36; Apple
     /// removes the UK's 20% VAT first: 3.99 ÷ 1.2 = 3.325 × 0.70 = 2.3275 → 2.33, which is
     /// what Apple pays, leaving 0.90 (22.6%). After a year: 3.325 × 0.85 = 2.82625 → 2.83,
-    /// leaving 1.40. The Small Business Program: 2.83 throughout.
+    /// leaving 1.40. The Small Business Program: 2.83 throughout. The currency row (GBP
+    /// reaches one storefront, GBR) shows the same figures; without a storefront file it is
+    /// the card's price × (1 − commission), tax not removed.
     @Test func theGBP399PlanPaysWhatApplePays() throws {
         let tmp = try TemporaryFolder()
         defer { tmp.cleanup() }
         let m = try margins(try folder(tmp))
         let currencyRow = try #require(m.rows.first?.lines.first)
-        #expect(currencyRow.yearOne.proceeds.amount == exact("2.793"))
-        #expect(currencyRow.yearOne.margin.amount == exact("1.363"))
-        #expect(currencyRow.afterYearOne.proceeds.amount == exact("3.3915"))
+        #expect(currencyRow.program == .standard)
+        #expect(currencyRow.storefront?.territory == "GBR")
+        #expect(currencyRow.yearOne.proceeds.amount == exact("2.33"))
+        #expect(currencyRow.yearOne.modelled?.exact.amount == exact("2.3275"))
+        #expect(currencyRow.yearOne.margin.amount == exact("0.9"))
+        #expect(currencyRow.yearOne.rate == exact("0.3"))
+        #expect(currencyRow.afterYearOne.proceeds.amount == exact("2.83"))
+        #expect(currencyRow.afterYearOne.margin.amount == exact("1.4"))
+        #expect(currencyRow.afterYearOne.rate == exact("0.15"))
+        #expect(currencyRow.yearOneTotal.amount == exact("10.8"))
+        #expect(currencyRow.laterYearTotal.amount == exact("16.8"))
+        let smallLine = try #require(m.rows.first?.lines.last)
+        #expect(smallLine.program == .smallBusiness)
+        #expect(smallLine.yearOne.proceeds.amount == exact("2.83"))
+        #expect(smallLine.afterYearOne.proceeds.amount == exact("2.83"))
+        // The fixture alone (no storefront file): the old figures, tax not removed.
+        let bare = try CardRepository.load(paths: [Self.fixture])
+        let bareCard = try #require(bare.card(reference: "uk@1"))
+        let old = try #require(
+            try PlanMargins(
+                card: bareCard, repository: bare, date: try #require(CalendarDate("2026-12-01"))
+            ).rows.first?.lines.first)
+        #expect(old.storefront == nil)
+        #expect(old.yearOne.modelled == nil)
+        #expect(old.yearOne.proceeds.amount == exact("2.793"))
+        #expect(old.yearOne.margin.amount == exact("1.363"))
+        #expect(old.afterYearOne.proceeds.amount == exact("3.3915"))
         let standard = try #require(
             m.storefrontRows.first { $0.storefront.territory == "GBR" && $0.program == .standard })
         #expect(m.storefrontRows.count == 2)
@@ -128,12 +154,113 @@ import Testing
             table.stdout.contains(
                 "uk@1  uk.monthly  GBR        GBP        3.99  20.0%  standard        30% → 15%          2.33       0.90        22.6%            2.83          1.40           35.1%"
             ))
-        #expect(table.stdout.contains("By currency, tax not removed"))
+        #expect(table.stdout.contains("By currency, in the storefront that pays least"))
+        #expect(table.stdout.contains("GBR (20.0% VAT removed)"))
         let csv = try runMargin(["plans", "--cards", dir, "--at", "2026-12-01", "--format", "csv"])
         #expect(
             csv.stdout.contains(
                 "uk@1,storefront-year-one,uk.monthly,P1M,GBP,3.99,1.43,standard,0.3,2.33,0.9,0.225563909774,,,,GBR,,,,"
             ))
+    }
+
+    /// Offers, payback and the free tier's share on the currency row's storefront proceeds,
+    /// worked by hand. The GBP 3.99 plan gets a GBP 0.99 offer paid up front for three months
+    /// and a free tier of 900 s of speech a month (0.25 h × 0.572 = GBP 0.143; 12 months:
+    /// GBP 1.716).
+    /// - Offer: 0.99 ÷ 1.2 = 0.825 × 0.70 = 0.5775 → 0.58 (half-even); its worst case is three
+    ///   months of credits, 3 × 1.43 = 4.29; margin 0.58 − 4.29 = −3.71. Payback: periods of
+    ///   0.90 until −3.71 is earned back: 3.71 ÷ 0.90 = 4.12 → 5 (the card's price × 0.70 would
+    ///   say 0.693 − 4.29 = −3.597 and 3.597 ÷ 1.363 = 2.64 → 3).
+    /// - Free tier: year one 12 × 0.90 = 10.80 covers floor(10.80 ÷ 1.716) = 6 free users
+    ///   (share 1.716 ÷ 10.80); a later year 12 × 1.40 = 16.80 covers 9 (with tax left in:
+    ///   12 × 1.363 = 16.356 would cover 9 in year one).
+    @Test func offersPaybackAndTheFreeTierUseStorefrontProceeds() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try folder(tmp)
+        let path = dir + "/uk-v1.json"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "\"credits\": 3000\n",
+            with:
+                "\"credits\": 3000,\n      \"introductoryOffer\": {\"paymentMode\": \"payUpFront\", \"period\": \"P3M\", \"prices\": [{\"currency\": \"GBP\", \"amount\": \"0.99\"}]}\n"
+        )
+        text = text.replacingOccurrences(
+            of: "\"placeholders\"",
+            with:
+                "\"freeTier\": {\"allowances\": [{\"feature\": \"asr\", \"amount\": 900, \"reset\": \"P1M\"}]},\n  \"placeholders\""
+        )
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let m = try margins(dir)
+        let row = try #require(m.rows.first)
+        let intro = try #require(row.intro)
+        #expect(intro.worst.cost.amount == exact("4.29"))
+        let line = try #require(row.lines.first { $0.program == .standard })
+        #expect(line.storefront?.territory == "GBR")
+        #expect(line.introMargin?.amount == exact("-3.71"))
+        #expect(line.paybackPeriods == 5)
+        #expect(m.freeTier?.perYear.cost.amount == exact("1.716"))
+        let free = try #require(line.freeUsers)
+        #expect(free.yearOneShare == (try exact("1.716").divided(by: exact("10.8"))))
+        #expect(free.yearOneCovered == 6)
+        #expect(free.laterYearShare == (try exact("1.716").divided(by: exact("16.8"))))
+        #expect(free.laterYearCovered == 9)
+        // The JSON says where the proceeds come from.
+        let json = try runMargin([
+            "plans", "--cards", dir, "--at", "2026-12-01", "--format", "json",
+        ])
+        #expect(json.status == 0)
+        let parsed = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let card = try #require((parsed["cards"] as? [[String: Any]])?.first)
+        let plan = try #require((card["subscriptions"] as? [[String: Any]])?.first)
+        let standard = try #require(
+            (plan["programs"] as? [[String: Any]])?.first { $0["program"] as? String == "standard" }
+        )
+        #expect(standard["proceedsStorefront"] as? String == "GBR")
+        #expect(standard["offerMargin"] as? String == "-3.71")
+        let one = try #require(standard["yearOne"] as? [String: Any])
+        #expect(one["proceeds"] as? String == "2.33")
+        #expect(one["taxRemoved"] as? Bool == true)
+        #expect(one["vat"] as? String == "0.2")
+    }
+
+    /// A currency that reaches several storefronts is judged in the one that pays least: a
+    /// EUR 4.99 plan (worst case EUR 1.43) on 2025-08-21 under the standard program. The
+    /// row's storefront pays no more than any storefront row of the same price, and its
+    /// proceeds are that storefront's.
+    @Test func aCurrencyRowIsTheStorefrontThatPaysLeast() throws {
+        let provider = """
+            {"kind": "provider", "id": "asr-sheet", "currency": "EUR", "reviewed": "2025-01-01", "source": "https://example.com",
+             "meters": [{"key": "audio", "unit": "second", "per": "3600", "price": "0.572"}]}
+            """
+        let card = PlanFixtures.card(
+            subscriptions: """
+                [{"productId": "eu.monthly", "group": "g", "period": "P1M", "credits": 3000,
+                  "prices": [{"currency": "EUR", "amount": "4.99"}]}]
+                """)
+        let storefronts = try String(contentsOfFile: Self.storefrontFile, encoding: .utf8)
+        let repo = try repository([
+            "t.json": card, "providers/asr.json": provider, "storefronts.json": storefronts,
+        ])
+        let plan = try #require(repo.cards.first)
+        let m = try PlanMargins(
+            card: plan, repository: repo, date: try #require(CalendarDate("2025-08-21")),
+            program: .standard)
+        let line = try #require(m.rows.first?.lines.first)
+        let basis = try #require(line.storefront)
+        let rows = m.storefrontRows
+        #expect(rows.count == 25)
+        let least = try #require(rows.map { $0.yearOne.proceeds.exact.amount }.min())
+        let mine = try #require(rows.first { $0.storefront.territory == basis.territory })
+        #expect(mine.yearOne.proceeds.exact.amount == least)
+        #expect(line.yearOne.proceeds == mine.yearOne.proceeds.rounded)
+        #expect(line.afterYearOne.proceeds == mine.afterYearOne?.proceeds.rounded)
+        // Italy: 22% VAT and a 3% DST: 4.99 ÷ 1.22 = 4.0902 × 0.70 − 0.1227 = 2.7404 → 2.74,
+        // below Finland's 25.5% (4.99 ÷ 1.255 × 0.70 = 2.7833 → 2.78).
+        #expect(basis.territory == "ITA")
+        #expect(line.yearOne.proceeds.amount == exact("2.74"))
+        #expect(line.yearOne.margin.amount == exact("1.31"))
     }
 
     /// `margin report`'s storefront section covers the plans, on the storefront file's date.
