@@ -104,7 +104,7 @@ final class ReplayLedger: StreamedLedger {
         index.reserve(index.count + n)
     }
 
-    struct EntryID: Hashable {
+    struct EntryID: Hashable, BitwiseCopyable {
         let h0: UInt64
         let h1: UInt64
     }
@@ -557,7 +557,7 @@ struct ReplayEntry {
 }
 
 /// One entry as the replay keeps it.
-struct ReplayRecord {
+struct ReplayRecord: BitwiseCopyable {
     static let none = UInt32.max
 
     var content: UInt64

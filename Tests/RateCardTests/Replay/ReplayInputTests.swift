@@ -185,6 +185,14 @@ struct ReplayMemoryTests {
         #expect(ReplaySpill.partitions(inputBytes: nil, memoryLimit: nil) == 1)
     }
 
+    @Test("a partition file holds entries as their bytes: plain values only")
+    func plainValues() {
+        // `ReplaySpill` writes and reads `ReplayEntry` as raw bytes; a reference or a
+        // string in it would be written as a pointer.
+        #expect(_isPOD(ReplayEntry.self))
+        #expect(_isPOD(ReplayRecord.self))
+    }
+
     @Test("--memory takes a size; a bad one is a usage error")
     func badSize() throws {
         let r = try runMargin([
