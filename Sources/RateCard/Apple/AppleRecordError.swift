@@ -64,14 +64,14 @@ struct AppleProblems {
         if !items.isEmpty { throw AppleRecordError(items) }
     }
 
-    /// Refuses a gzip-compressed file: Foundation on Linux has no gzip reader and the
-    /// package takes no dependencies, so the report is read only once decompressed.
-    static func refuseGzip(_ bytes: [UInt8], path: String) throws(AppleRecordError) {
-        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
+    /// The bytes of an Apple file, decompressed when they are gzip's (App Store Connect
+    /// delivers its reports as `.txt.gz`): told by the magic bytes, not the name. A corrupt
+    /// or cut-short gzip file is an error naming the file and the byte offset.
+    static func gunzipped(_ bytes: [UInt8], path: String) throws(AppleRecordError) -> [UInt8] {
+        guard Gzip.isGzip(bytes) else { return bytes }
+        do { return try Gzip.decompress(bytes) } catch {
             throw AppleRecordError(
-                path: path, line: 1, column: 1,
-                "the file is gzip-compressed: decompress it first (gzip -dc \(path) > report.txt); margin reads Apple's reports as tab-separated text only"
-            )
+                path: path, line: 1, column: 1, "cannot decompress the gzip file: \(error)")
         }
     }
 }

@@ -23,7 +23,7 @@ struct AppleTabFile {
     static func read(_ bytes: [UInt8], path: String, required: [String], report: String)
         throws(AppleRecordError) -> AppleTabFile
     {
-        try AppleProblems.refuseGzip(bytes, path: path)
+        let bytes = try AppleProblems.gunzipped(bytes, path: path)
         let lines = AppleTransactionReader.splitLines(bytes)
         guard let headerLine = lines.first, !headerLine.bytes.isEmpty else {
             throw AppleRecordError(

@@ -41,7 +41,7 @@ enum AppleTransactionReader {
     static func read(_ bytes: [UInt8], path: String, into records: inout AppleRecords)
         throws(AppleRecordError)
     {
-        try AppleProblems.refuseGzip(bytes, path: path)
+        let bytes = try AppleProblems.gunzipped(bytes, path: path)
         var problems = AppleProblems(path: path)
         let lines = splitLines(bytes)
         let nonBlank = lines.filter { !$0.bytes.allSatisfy(isBlank) }

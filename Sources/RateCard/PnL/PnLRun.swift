@@ -20,7 +20,8 @@ public enum PnLRun {
         report.strict = request.strict
         if let sources = request.proceeds {
             report.proceeds = try ProceedsRun.run(
-                sources, plan: plan, inputs: request.inputs, now: request.now)
+                sources, plan: plan, inputs: request.inputs, now: request.now,
+                memoryLimit: request.takingsOptions.memoryLimit)
         }
         return report
     }
@@ -37,7 +38,7 @@ public enum PnLRun {
         let repo = CardRepository(
             cards: loaded.cards, providers: loaded.providers,
             fx: loaded.fx.overriding(with: request.fxOverrides),
-            commission: loaded.commission, files: loaded.files)
+            commission: loaded.commission, storefronts: loaded.storefronts, files: loaded.files)
         let folder = request.cards.joined(separator: ", ")
         let family = try chooseFamily(request.card, in: repo, folder: folder)
         let versions = repo.versions(of: family)

@@ -1,5 +1,6 @@
-/// What a credit sold earned, from Apple's reports: per product, customer currency and
-/// report period, the proceeds as Apple gives them (rows summed, refunds netted) over the
+/// What a credit sold earned, from Apple's reports: per product, country (ISO 3166-1
+/// alpha-2, the reports' `Country Code` / `Country Of Sale`), customer currency and report
+/// period, the proceeds as Apple gives them (rows summed, refunds netted) over the
 /// credits those units granted; and per period, the same over every product (the period's
 /// rate). Financial reports (final) are preferred to Summary Sales Reports (estimates)
 /// for any day both cover. Days are Pacific time, as Apple draws its reports.
@@ -13,6 +14,8 @@ struct ProceedsRates {
         let begin: CalendarDate
         let end: CalendarDate
         let productId: String
+        /// The two-letter country the rows are of.
+        let country: String
         let customerCurrency: Currency
         /// Σ units (negative rows are refunds).
         var unitsSold: Int128 = 0
@@ -48,21 +51,22 @@ struct ProceedsRates {
         self.currency = currency
         struct Key: Hashable {
             let source: ProceedsRate.Source, begin: CalendarDate, end: CalendarDate
-            let product: String, currency: Currency
+            let product: String, country: String, currency: Currency
         }
         var at: [Key: Int] = [:]
         var problems: [Diagnostic] = []
         func add(
             _ source: ProceedsRate.Source, _ begin: CalendarDate, _ end: CalendarDate,
-            _ product: String, _ customer: Currency, units: Int64, proceeds: Money,
-            _ place: ApplePlace
+            _ product: String, _ country: String, _ customer: Currency, units: Int64,
+            proceeds: Money, _ place: ApplePlace
         ) throws {
             guard catalogue.pack(product, at: Timestamp(startOf: begin)) != nil else {
                 rowsNotCredits += 1
                 return
             }
             let key = Key(
-                source: source, begin: begin, end: end, product: product, currency: customer)
+                source: source, begin: begin, end: end, product: product, country: country,
+                currency: customer)
             let k: Int
             if let found = at[key] {
                 k = found
@@ -72,7 +76,7 @@ struct ProceedsRates {
                 lines.append(
                     Line(
                         source: source, begin: begin, end: end, productId: product,
-                        customerCurrency: customer, place: place))
+                        country: country, customerCurrency: customer, place: place))
             }
             if units >= 0 {
                 lines[k].unitsSold += Int128(units)
@@ -90,15 +94,16 @@ struct ProceedsRates {
         for report in sales {
             for r in report.rows {
                 try add(
-                    .sales, r.begin, r.end, r.sku, r.customerPrice.currency, units: r.units,
-                    proceeds: r.proceeds, r.place)
+                    .sales, r.begin, r.end, r.sku, r.countryCode, r.customerPrice.currency,
+                    units: r.units, proceeds: r.proceeds, r.place)
             }
         }
         for report in financial {
             for r in report.rows {
                 try add(
-                    .financial, r.start, r.end, r.vendorIdentifier, r.customerPrice.currency,
-                    units: r.quantity, proceeds: r.extendedPartnerShare, r.place)
+                    .financial, r.start, r.end, r.vendorIdentifier, r.countryOfSale,
+                    r.customerPrice.currency, units: r.quantity, proceeds: r.extendedPartnerShare,
+                    r.place)
             }
         }
         for k in lines.indices {
@@ -108,13 +113,14 @@ struct ProceedsRates {
             }
             byProduct[l.productId, default: []].append(k)
         }
-        // Two periods of one source that overlap for one product and currency would count
-        // the same sales twice.
+        // Two periods of one source that overlap for one product, country and currency would
+        // count the same sales twice.
         for (_, ks) in byProduct {
             for a in ks {
                 for b in ks where b > a {
                     let (x, y) = (lines[a], lines[b])
                     guard x.source == y.source, x.customerCurrency == y.customerCurrency,
+                        x.country == y.country,
                         (x.begin, x.end) != (y.begin, y.end), x.begin <= y.end, y.begin <= x.end
                     else { continue }
                     let (mine, other) = x.place > y.place ? (x, y) : (y, x)
@@ -145,17 +151,20 @@ struct ProceedsRates {
         at.local(offsetMinutes: dayOffsetMinutes).date
     }
 
-    /// What a credit of `product` bought in `currency` (any currency, when nil) on `day`
-    /// earned: from the financial report covering the day, else the sales report; nil when
-    /// no report covers it or no units were left after refunds.
-    mutating func productRate(_ product: String, currency customer: Currency?, day: CalendarDate)
-        throws -> Int?
-    {
+    /// What a credit of `product` bought in `country` (any country, when nil) and `currency`
+    /// (any currency, when nil) on `day` earned: from the financial report covering the day,
+    /// else the sales report; nil when no report covers it or no units were left after
+    /// refunds.
+    mutating func productRate(
+        _ product: String, country: String? = nil, currency customer: Currency?,
+        day: CalendarDate
+    ) throws -> Int? {
         for source in [ProceedsRate.Source.financial, .sales] {
             let ks = (byProduct[product] ?? []).filter {
                 let l = lines[$0]
                 return l.source == source && l.begin <= day && day <= l.end
                     && (customer.map { l.customerCurrency == $0 } ?? true)
+                    && (country.map { l.country == $0 } ?? true)
             }
             guard !ks.isEmpty else { continue }
             let credits = ks.reduce(Int128(0)) { $0 + lines[$1].credits }
@@ -164,7 +173,7 @@ struct ProceedsRates {
             for k in ks { sum = try sum.adding(lines[k].proceedsReporting) }
             let first = lines[ks[0]]
             let label =
-                "\(product) \(customer?.code ?? "all currencies"), \(source.rawValue) \(first.begin)–\(first.end)"
+                "\(product) \(customer?.code ?? "all currencies")\(country.map { " in \($0)" } ?? ""), \(source.rawValue) \(first.begin)–\(first.end)"
             return intern(
                 ProceedsRate(
                     basis: .transaction, label: label,

@@ -21,6 +21,9 @@ extension ProceedsReport: RenderableReport {
             (
                 "ledger",
                 "\(ledgerEntries) entries of \(accounts) accounts, \(ledgerDuplicates) duplicates, \(ledgerRejected) lines not read, \(refundsIgnored) refunds not counted"
+                    + (refundsBeforeCharge > 0
+                        ? ", \(refundsBeforeCharge) dated before their charge (taken right after it)"
+                        : "")
             ),
             (
                 "taken back",
@@ -98,12 +101,13 @@ extension ProceedsReport: RenderableReport {
     var appleTable: TextTable {
         var t = TextTable([
             .init("report"), .init("from"), .init("to"), .init("product", .left, .untrusted),
-            .init("currency"), .init("sold", .right), .init("refunded", .right),
+            .init("country"), .init("currency"), .init("sold", .right), .init("refunded", .right),
             .init("proceeds", .right), .init("credits", .right), .init("per credit", .right),
         ])
         for a in apple {
             t.append([
-                a.source, a.begin, a.end, a.productId, a.customerCurrency, String(a.unitsSold),
+                a.source, a.begin, a.end, a.productId, a.country, a.customerCurrency,
+                String(a.unitsSold),
                 String(a.unitsRefunded), a.proceeds.map { Self.money($0) }.joined(separator: "; "),
                 String(a.credits), Self.money(a.perCredit),
             ])
@@ -208,7 +212,8 @@ extension ProceedsReport: RenderableReport {
         let appleJSON: [JSONOutput] = apple.map { a in
             .object([
                 "report": .string(a.source), "from": .string(a.begin), "to": .string(a.end),
-                "productId": .string(a.productId), "customerCurrency": .string(a.customerCurrency),
+                "productId": .string(a.productId), "country": .string(a.country),
+                "customerCurrency": .string(a.customerCurrency),
                 "unitsSold": credits(a.unitsSold), "unitsRefunded": credits(a.unitsRefunded),
                 "proceeds": .array(a.proceeds.map(JSONOutput.money)), "credits": credits(a.credits),
                 "perCredit": a.perCredit.map(JSONOutput.money) ?? .null,
@@ -241,6 +246,7 @@ extension ProceedsReport: RenderableReport {
                 "duplicates": .integer(Int128(ledgerDuplicates)),
                 "rejected": .integer(Int128(ledgerRejected)),
                 "refundsIgnored": .integer(Int128(refundsIgnored)),
+                "refundsBeforeCharge": .integer(Int128(refundsBeforeCharge)),
                 "takenBack": credits(takenBack), "takenBackBeyond": credits(takenBackBeyond),
             ]),
             "method": .array(Self.method.map { .string($0) }),

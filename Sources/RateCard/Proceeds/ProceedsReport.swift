@@ -63,6 +63,8 @@ public struct ProceedsReport: Sendable, Hashable {
         public let begin: String
         public let end: String
         public let productId: String
+        /// The reports' two-letter country.
+        public let country: String
         public let customerCurrency: String
         public let unitsSold: Int128
         public let unitsRefunded: Int128
@@ -91,6 +93,8 @@ public struct ProceedsReport: Sendable, Hashable {
     /// Refunds `pnl` does not count (unknown charge, another feature, more than charged, a
     /// second refund of one charge): not put back either.
     public let refundsIgnored: Int
+    /// Refunds counted that are dated before their charge (taken right after it).
+    public let refundsBeforeCharge: Int
     public let reportRowsNotCredits: Int
     public let fxUsed: [String]
     public let ledgerWarnings: [Diagnostic]
@@ -104,8 +108,8 @@ public struct ProceedsReport: Sendable, Hashable {
     }
 
     static let method = [
-        "each account's (device's) credits are taken first in, first out: a charge spends the oldest lot (grant or top-up) with credits left, a refund puts them back into the lots they came from, a revoke takes back first from the lot of the purchase it names",
-        "a top-up's lot is valued at the proceeds per credit of its Apple transaction's product, customer currency and report period (Apple's rows summed, refunds netted, over net units × the pack's credits); without a transaction, of the one pack of the card in force that grants those credits; else of every product in the period; a refunded or revoked purchase earned nothing, a sandbox one nothing; financial reports (final) before sales reports (estimates); days in Pacific time",
+        "each account's (device's) credits are taken first in, first out: a charge spends the oldest lot (grant or top-up) with credits left, a refund puts them back into the lots they came from (one dated before its charge is taken right after the charge), a revoke takes back first from the lot of the purchase it names",
+        "a top-up's lot is valued at the proceeds per credit of its Apple transaction's product, country (its storefront's, when the card folder's storefront table gives its two-letter code; else every country of that currency), customer currency and report period (Apple's rows summed, refunds netted, over net units × the pack's credits); without a transaction, of the one pack of the card in force that grants those credits; else of every product in the period; a refunded or revoked purchase earned nothing, a sandbox one nothing; financial reports (final) before sales reports (estimates); days in Pacific time",
         "credits spent that no lot holds (the ledger names no earlier top-up of the account) are valued at the proceeds per credit of every product in the period they were spent in; where no report covers a day, at the card's modelled value",
         "grants are lots worth nothing: credits granted for free are shown apart",
         "breakage (ASC 606-10-55-48, IFRS 15 B46): a paid lot recognises, beside the value of each credit used, breakage of used × b ÷ (1 − b) credits at its value (b the card's expectedBreakage), never more than the credits left; what is left when the lot lapses is recognised then",

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Apple's records `margin pnl --proceeds` values credits from: Summary Sales Reports and
 /// financial reports (`--proceeds`, told apart by their header row) and, optionally, App
 /// Store transactions and notifications (`--transactions`) that tie a top-up's
@@ -17,7 +23,8 @@ public struct ProceedsSources: Sendable, Hashable {
 /// (`ReplayReader`), the credits valued first in, first out (`ProceedsValuer`), the report.
 enum ProceedsRun {
     static func run(
-        _ sources: ProceedsSources, plan: PnLPlan, inputs: [TakingsInput], now: Timestamp
+        _ sources: ProceedsSources, plan: PnLPlan, inputs: [TakingsInput], now: Timestamp,
+        memoryLimit: Int? = nil
     ) throws -> ProceedsReport {
         let versions = plan.repository.versions(of: plan.family).sorted {
             $0.effective < $1.effective
@@ -29,10 +36,8 @@ enum ProceedsRun {
         var financial: [FinancialReport] = []
         for path in sources.reports {
             do throws(AppleRecordError) {
-                let bytes: [UInt8]
-                do { bytes = try FileBytes.read(path, what: "Apple's report") } catch {
-                    throw AppleRecordError([error])
-                }
+                let bytes = try AppleProblems.gunzipped(
+                    try readReport(path), path: path)
                 if isFinancial(bytes) {
                     financial.append(
                         try FinancialReport.read(bytes, path: path, products: catalogue.products))
@@ -54,6 +59,13 @@ enum ProceedsRun {
             currency: plan.currency)
 
         let ledger = ProceedsLedger(paths: inputs.map(\.path))
+        let parts = ProceedsLedger.partitions(
+            inputBytes: inputBytes(inputs), memoryLimit: memoryLimit)
+        if parts > 1, let limit = memoryLimit {
+            ledger.spill = try TakingsSpill(
+                partitions: parts, bufferBytes: min(1 << 20, max(16 << 10, limit / (16 * parts))))
+        }
+        defer { ledger.spill?.remove() }
         for (k, input) in inputs.enumerated() {
             try ReplayReader.read(
                 input, index: k, into: ledger,
@@ -62,11 +74,34 @@ enum ProceedsRun {
                 failure: "cannot value \(input.path) at Apple's proceeds")
         }
         var valuer = ProceedsValuer(
-            rates: rates, catalogue: catalogue, purchases: purchases, window: plan.window,
+            rates: rates, catalogue: catalogue, purchases: purchases,
+            storefronts: plan.repository.storefronts, window: plan.window,
             now: now, modelledPerCredit: plan.credit.perCredit.amount)
-        let tally = try valuer.run(ledger)
+        var tally = ProceedsValuer.Tally()
+        if ledger.spill != nil {
+            try ledger.finishPartitions()
+            for p in 0..<parts { try valuer.run(try ledger.partition(p), into: &tally) }
+        } else {
+            try valuer.run(ledger, into: &tally)
+        }
         return try report(
             tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now)
+    }
+
+    /// The bytes of the ledger inputs, nil when one has no size to plan by (standard input).
+    static func inputBytes(_ inputs: [TakingsInput]) -> Int? {
+        var total = 0
+        for input in inputs {
+            switch input.source {
+            case .file(let path):
+                var st = stat()
+                guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+                total += Int(st.st_size)
+            case .bytes(let b): total += b.count
+            case .standardInput: return nil
+            }
+        }
+        return total
     }
 
     /// The last day Apple's reports at `paths` cover (nil when they have no rows).
@@ -75,10 +110,7 @@ enum ProceedsRun {
     {
         var last: CalendarDate?
         for path in paths {
-            let bytes: [UInt8]
-            do { bytes = try FileBytes.read(path, what: "Apple's report") } catch {
-                throw AppleRecordError([error])
-            }
+            let bytes = try AppleProblems.gunzipped(try readReport(path), path: path)
             let ends =
                 isFinancial(bytes)
                 ? try FinancialReport.read(bytes, path: path, products: products).rows.map(\.end)
@@ -87,6 +119,12 @@ enum ProceedsRun {
             for e in ends where last.map({ e > $0 }) ?? true { last = e }
         }
         return last
+    }
+
+    private static func readReport(_ path: String) throws(AppleRecordError) -> [UInt8] {
+        do { return try FileBytes.read(path, what: "Apple's report") } catch {
+            throw AppleRecordError([error])
+        }
     }
 
     /// A financial report's header has `Partner Share`; a Summary Sales Report's has not.
@@ -177,7 +215,8 @@ enum ProceedsRun {
         let apple = rates.lines.map { l in
             ProceedsReport.AppleLine(
                 source: l.source.rawValue, begin: "\(l.begin)", end: "\(l.end)",
-                productId: l.productId, customerCurrency: l.customerCurrency.code,
+                productId: l.productId, country: l.country,
+                customerCurrency: l.customerCurrency.code,
                 unitsSold: l.unitsSold, unitsRefunded: l.unitsRefunded,
                 proceeds: l.proceeds.keys.sorted().compactMap { l.proceeds[$0] },
                 credits: l.credits,
@@ -185,17 +224,19 @@ enum ProceedsRun {
                     ? (try? l.proceedsReporting.divided(by: Exact(integer: l.credits))).map(money)
                     : nil)
         }.sorted {
-            ($0.source, $0.begin, $0.productId, $0.customerCurrency)
-                < ($1.source, $1.begin, $1.productId, $1.customerCurrency)
+            ($0.source, $0.begin, $0.productId, $0.customerCurrency, $0.country)
+                < ($1.source, $1.begin, $1.productId, $1.customerCurrency, $1.country)
         }
         return ProceedsReport(
             family: plan.family, window: plan.window.name, currency: currency,
             modelledPerCredit: plan.credit.perCredit, features: features, rates: rateLines,
             liability: liability, breakage: breakage, apple: apple,
             takenBack: tally.takenBack, takenBackBeyond: tally.takenBackBeyond,
-            accounts: tally.accounts, ledgerEntries: ledger.entries.count,
+            accounts: tally.accounts, ledgerEntries: ledger.keptEntries,
             ledgerDuplicates: ledger.duplicates, ledgerRejected: ledger.rejected,
-            refundsIgnored: tally.refundsIgnored, reportRowsNotCredits: rates.rowsNotCredits,
+            refundsIgnored: tally.refundsIgnored,
+            refundsBeforeCharge: tally.refundsBeforeCharge,
+            reportRowsNotCredits: rates.rowsNotCredits,
             fxUsed: rates.fxUsed.map { "\($0)" }, ledgerWarnings: ledger.rejections)
     }
 }

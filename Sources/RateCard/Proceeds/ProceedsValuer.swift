@@ -19,6 +19,10 @@ struct ProceedsValuer {
     var rates: ProceedsRates
     let catalogue: ProductCatalogue
     let purchases: [String: Reconciler.Purchase]
+    /// The storefront table that turns a transaction's alpha-3 `storefront` into the
+    /// reports' alpha-2 country (nil: the card folder has none; transactions are then
+    /// matched by currency alone).
+    let storefronts: StorefrontTable?
     let window: TakingsWindow
     let now: Timestamp
     /// The rate of the card's modelled value (`pnl`'s estimate), for days no report covers.
@@ -26,8 +30,8 @@ struct ProceedsValuer {
 
     init(
         rates: ProceedsRates, catalogue: ProductCatalogue,
-        purchases: [String: Reconciler.Purchase], window: TakingsWindow, now: Timestamp,
-        modelledPerCredit: Exact
+        purchases: [String: Reconciler.Purchase], storefronts: StorefrontTable? = nil,
+        window: TakingsWindow, now: Timestamp, modelledPerCredit: Exact
     ) {
         var rates = rates
         modelled = rates.intern(
@@ -37,6 +41,7 @@ struct ProceedsValuer {
         self.rates = rates
         self.catalogue = catalogue
         self.purchases = purchases
+        self.storefronts = storefronts
         self.window = window
         self.now = now
     }
@@ -95,11 +100,20 @@ struct ProceedsValuer {
         /// Per rate: credits that lapsed within the window.
         var lapsed: [Int: Int128] = [:]
         var refundsIgnored = 0
+        /// Refunds `pnl` counts that are dated before their charge: taken right after it.
+        var refundsBeforeCharge = 0
         var accounts = 0
     }
 
     mutating func run(_ ledger: ProceedsLedger) throws -> Tally {
         var tally = Tally()
+        try run(ledger, into: &tally)
+        return tally
+    }
+
+    /// Values the accounts of `ledger` (the whole ledger, or one partition of it, whose
+    /// accounts no other partition has) and adds what they come to to `tally`.
+    mutating func run(_ ledger: ProceedsLedger, into tally: inout Tally) throws {
         let entries = ledger.entries
         // The refunds pnl counts: of a charge read, of its feature, no more than it, and
         // the earliest of the charge's (by time, then id hash).
@@ -127,10 +141,24 @@ struct ProceedsValuer {
         func account(_ i: Int) -> UInt32 {
             refundOf[Int32(i)].map { entries[Int($0)].device } ?? entries[i].device
         }
+        // A refund dated before its charge (clocks of two devices, a refund written with the
+        // request's time) is counted by `pnl`; here it is taken at its charge's instant, right
+        // after the charge, so that it puts back what the charge took. Its value still counts
+        // in the window of its own time, as in `pnl`.
+        var moved: [Int32: (Int64, UInt32)] = [:]
+        for (r, c) in refundOf where Self.key(entries[Int(r)]) < Self.key(entries[Int(c)]) {
+            moved[r] = (entries[Int(c)].seconds, entries[Int(c)].nanoseconds)
+            tally.refundsBeforeCharge += 1
+        }
+        func key(_ i: Int) -> (Int64, UInt32, Int, UInt64) {
+            let k = Self.key(entries[i])
+            guard !moved.isEmpty, let m = moved[Int32(i)] else { return k }
+            return (m.0, m.1, k.2, k.3)
+        }
         let order = entries.indices.sorted {
             let (a, b) = (account($0), account($1))
             if a != b { return a < b }
-            return Self.key(entries[$0]) < Self.key(entries[$1])
+            return key($0) < key($1)
         }
         // The checkpoints: the window's start, now, the window's end (now when open).
         let start = window.since.map { ($0.seconds, $0.nanoseconds) }
@@ -186,8 +214,9 @@ struct ProceedsValuer {
                 let i = Int32(order[k])
                 let e = entries[Int(i)]
                 k += 1
-                try pass((e.seconds, Int32(e.nanoseconds)))
-                try lapse(&lots, upTo: e.seconds, &tally)
+                let (taken, takenNanoseconds, _, _) = key(Int(i))
+                try pass((taken, Int32(takenNanoseconds)))
+                try lapse(&lots, upTo: taken, &tally)
                 let inWindow = window.contains(seconds: e.seconds, nanoseconds: e.nanoseconds)
                 switch e.kind {
                 case .grant, .topup:
@@ -288,7 +317,6 @@ struct ProceedsValuer {
             }
             try pass(nil)
         }
-        return tally
     }
 
     enum Checkpoint { case start, now, end }
@@ -307,9 +335,12 @@ struct ProceedsValuer {
         }
     }
 
-    /// A top-up's value per credit: its Apple transaction's product, currency and day when
-    /// Apple has it (nothing when Apple refunded it or charged nothing), else the card's
-    /// pack of those credits (and the recorded price's currency), else the period's.
+    /// A top-up's value per credit: its Apple transaction's product, country (its
+    /// storefront's, in the reports' alpha-2), currency and day when Apple has it; the
+    /// product and currency over every country when the reports have no row of that
+    /// country (or the storefront has no code); nothing when Apple refunded it or charged
+    /// nothing. Else the card's pack of those credits (and the recorded price's currency),
+    /// else the period's.
     private mutating func topupRate(_ i: Int32, _ e: ProceedsEntry, _ ledger: ProceedsLedger)
         throws -> Int
     {
@@ -317,9 +348,15 @@ struct ProceedsValuer {
             let t = p.current
             if t.environment != .production { return rates.intern(.zero(.sandbox, rates.currency)) }
             if t.isRevoked { return rates.intern(.zero(.refunded, rates.currency)) }
-            if let r = try rates.productRate(
-                t.productId, currency: t.currency, day: ProceedsRates.day(t.purchaseDate))
+            let day = ProceedsRates.day(t.purchaseDate)
+            if let storefront = t.storefront,
+                let country = storefronts?.countryCode(ofTerritory: storefront),
+                let r = try rates.productRate(
+                    t.productId, country: country, currency: t.currency, day: day)
             {
+                return r
+            }
+            if let r = try rates.productRate(t.productId, currency: t.currency, day: day) {
                 return r
             }
         } else if let product = pack(credits: e.amount, price: ledger.prices[i], at: e.at),

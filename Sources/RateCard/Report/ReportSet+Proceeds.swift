@@ -30,7 +30,7 @@ extension ReportSet {
             }
             let ledger = list("ledger")
             let apple = list("apple")
-            let reports = apple.filter { $0.hasSuffix(".txt") }
+            let reports = apple.filter { $0.hasSuffix(".txt") || $0.hasSuffix(".txt.gz") }
             let transactions = apple.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") }
             guard !ledger.isEmpty, !reports.isEmpty else {
                 throw .proceeds(
@@ -38,7 +38,7 @@ extension ReportSet {
                         Diagnostic(
                             path: folder,
                             message:
-                                "a proceeds folder needs the ledger exports in ledger/ and Apple's reports (.txt) in apple/"
+                                "a proceeds folder needs the ledger exports in ledger/ and Apple's reports (.txt or .txt.gz) in apple/"
                         )
                     ], summary: nil)
             }

@@ -135,7 +135,9 @@ extension PnLRequest {
     }
 
     /// `--proceeds FILE…` and `--transactions FILE…` (only with `--proceeds`, never with
-    /// the SQL form, which does not run the proceeds pass).
+    /// the SQL form, which does not run the proceeds pass, nor with `--by`: the section has
+    /// no series, and a series of the P&L beside a section without one would read as if
+    /// the proceeds were in it).
     mutating func readProceeds(_ args: ParsedArguments) throws {
         let reports = args.all("proceeds")
         let transactions = args.all("transactions")
@@ -148,6 +150,11 @@ extension PnLRequest {
         if Self.isSQL(args) {
             throw UsageError(
                 "--proceeds is valued by margin's own pass over the ledger; the SQL form (--sql) does not take it"
+            )
+        }
+        if args.value("by") != nil {
+            throw UsageError(
+                "--by is not supported with --proceeds: the proceeds section has no series by period; run the series without --proceeds, or narrow the window (--since/--until) for one period's proceeds"
             )
         }
         proceeds = ProceedsSources(reports: reports, transactions: transactions)

@@ -3,6 +3,10 @@
 struct Storefront: Sendable, Hashable {
     /// The territory's ISO 3166-1 alpha-3 code, as App Store Connect writes it ("DEU").
     let territory: String
+    /// The territory's ISO 3166-1 alpha-2 code ("DE"), as App Store Connect's sales and
+    /// financial reports write the country (`Country Code`, `Country Of Sale`); nil where
+    /// the data file does not give it.
+    let countryCode: String?
     let name: String
     let currency: Currency
     /// True when customer prices include VAT/GST (most storefronts); false where tax is
@@ -23,12 +27,13 @@ struct Storefront: Sendable, Hashable {
     let location: SourceLocation
 
     init(
-        territory: String, name: String, currency: Currency, taxIncluded: Bool,
-        taxes: [StorefrontTax] = [], paymentScale: Int? = nil,
+        territory: String, countryCode: String? = nil, name: String, currency: Currency,
+        taxIncluded: Bool, taxes: [StorefrontTax] = [], paymentScale: Int? = nil,
         commission: [CommissionRegime] = [], placeholder: Bool = false, note: String? = nil,
         location: SourceLocation = .start
     ) {
         self.territory = territory
+        self.countryCode = countryCode
         self.name = name
         self.currency = currency
         self.taxIncluded = taxIncluded

@@ -5,7 +5,8 @@ extension StorefrontTable {
         "kind", "date", "placeholder", "source", "commission", "territories", "notes", "$schema",
     ]
     static let territoryKeys: Set<String> = [
-        "territory", "name", "currency", "taxIncluded", "tax", "digitalServicesTax", "taxes",
+        "territory", "countryCode", "name", "currency", "taxIncluded", "tax", "digitalServicesTax",
+        "taxes",
         "commission", "placeholder", "note", "currencyUnit",
     ]
     static let taxKeys: Set<String> = [
@@ -53,6 +54,18 @@ extension StorefrontTable {
                     at: regime.location)
             }
         }
+        // A country code names one storefront: two would make a report's country ambiguous.
+        var countries: [String: Storefront] = [:]
+        for sf in storefronts {
+            guard let c = sf.countryCode else { continue }
+            if let first = countries[c] {
+                r.error(
+                    "territories: \(sf.territory) has countryCode \(c), which \(first.territory) (line \(first.location.line)) already has; a country code names one storefront",
+                    at: sf.location)
+            } else {
+                countries[c] = sf
+            }
+        }
         // One currency is paid in one unit: two territories may not disagree about it.
         var units: [Currency: Storefront] = [:]
         for sf in storefronts {
@@ -86,6 +99,17 @@ extension StorefrontTable {
                 r.error(
                     "\(field).territory: \"\(FieldReader.excerpt(s))\" is not a territory code (three capital letters, as App Store Connect writes them: USA, DEU, CHN)",
                     at: n.location)
+                return nil
+            }
+            return s
+        }
+        let country = m["countryCode"].flatMap { n -> String? in
+            guard let s = r.string(n.value, "\(field).countryCode") else { return nil }
+            let b = Array(s.utf8)
+            guard b.count == 2, b.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+                r.error(
+                    "\(field).countryCode: \"\(FieldReader.excerpt(s))\" is not a country code (two capital letters, ISO 3166-1 alpha-2, as Apple's sales reports write them: US, DE, CN)",
+                    at: n.value.location)
                 return nil
             }
             return s
@@ -152,7 +176,8 @@ extension StorefrontTable {
         guard let code, let name, let currency, let included else { return nil }
         if m["taxes"] == nil && taxes.isEmpty { return nil }
         return Storefront(
-            territory: code, name: name, currency: currency, taxIncluded: included, taxes: taxes,
+            territory: code, countryCode: country, name: name, currency: currency,
+            taxIncluded: included, taxes: taxes,
             paymentScale: scale,
             commission: commission, placeholder: placeholder, note: note, location: node.location)
     }

@@ -35,6 +35,13 @@ struct StorefrontTable: Sendable, Hashable {
         storefronts.first { $0.territory == territory }
     }
 
+    /// The ISO 3166-1 alpha-2 code of the territory `alpha3` ("DEU" → "DE") that App Store
+    /// transactions name as their `storefront`, for matching them to the reports' countries;
+    /// nil when the territory is not listed or has no `countryCode`.
+    func countryCode(ofTerritory alpha3: String) -> String? {
+        storefront(alpha3)?.countryCode
+    }
+
     /// The storefronts that price in `currency`.
     func storefronts(in currency: Currency) -> [Storefront] {
         storefronts.filter { $0.currency == currency }

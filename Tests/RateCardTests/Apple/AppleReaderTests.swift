@@ -140,6 +140,20 @@ private func column(of key: String, in file: String, line: Int) -> Int {
         #expect(r.rows.map(\.place.line) == [3, 4, 5, 6, 7])
     }
 
+    /// App Store Connect delivers the reports gzip'd: the file is told by its magic bytes
+    /// and read as the text it holds.
+    @Test func gzipSalesReportReadsAsItsText() throws {
+        let plain = try SummarySalesReport.read(
+            path: appleFixture("sales-2026-11.txt"), products: demoProducts)
+        let gz = try SummarySalesReport.read(
+            path: appleFixture("sales-2026-11.txt.gz"), products: demoProducts)
+        #expect(gz.rows.count == 5)
+        #expect(gz.otherRows == plain.otherRows)
+        #expect(gz.rows.map(\.units) == plain.rows.map(\.units))
+        #expect(gz.rows.map(\.proceeds) == plain.rows.map(\.proceeds))
+        #expect(gz.rows.map(\.place.line) == plain.rows.map(\.place.line))
+    }
+
     @Test func financialReportStopsAtApplesTotals() throws {
         let r = try FinancialReport.read(
             path: appleFixture("financial-2026-11.txt"), products: demoProducts)
@@ -176,8 +190,12 @@ private func column(of key: String, in file: String, line: Int) -> Int {
             "bad/sales-bad-date.txt:2:\(salesColumn("End Date")): error: End Date: \"2026-11-30\" is not a date MM/DD/YYYY"
         ),
         (
-            "bad/sales-2026-11.txt.gz",
-            "bad/sales-2026-11.txt.gz:1:1: error: the file is gzip-compressed: decompress it first (gzip -dc \(appleFixtures)/bad/sales-2026-11.txt.gz > report.txt); margin reads Apple's reports as tab-separated text only"
+            "bad/sales-truncated.txt.gz",
+            "bad/sales-truncated.txt.gz:1:1: error: cannot decompress the gzip file: the compressed data is cut short (at byte offset 200)"
+        ),
+        (
+            "bad/sales-corrupt.txt.gz",
+            "bad/sales-corrupt.txt.gz:1:1: error: cannot decompress the gzip file: the CRC-32 of the data does not match the trailer's (56F5C969, not F572BFBB): the data is corrupt (at byte offset 395)"
         ),
     ])
     func badSalesReports(file: String, expected: String) {

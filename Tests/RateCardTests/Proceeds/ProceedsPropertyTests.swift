@@ -29,7 +29,9 @@ import Testing
         return (ledger, reports, transactions)
     }
 
-    static func check(seed: UInt64, since: String?, until: String?) throws {
+    static func check(seed: UInt64, since: String?, until: String?, memoryLimit: Int? = nil)
+        throws
+    {
         let g = GeneratedProceeds(seed: seed, accounts: 40, entriesPerAccount: 60)
         let (ledger, reports, transactions) = try files(g, seed: seed)
         let now = try Timestamp(rfc3339: "2026-12-05T00:00:00Z")
@@ -41,9 +43,14 @@ import Testing
             currency: Currency(code: "GBP"),
             creditValue: Money(exact("0.005"), Currency(code: "GBP")!))
         let plan = try PnLRun.plan(request)
+        if let memoryLimit {
+            // The cap is far below the ledger's state: the pass runs in partitions.
+            let size = try FileManager.default.attributesOfItem(atPath: ledger)[.size] as? Int
+            #expect(ProceedsLedger.partitions(inputBytes: size, memoryLimit: memoryLimit) > 8)
+        }
         let r = try ProceedsRun.run(
             ProceedsSources(reports: reports, transactions: transactions), plan: plan,
-            inputs: request.inputs, now: now)
+            inputs: request.inputs, now: now, memoryLimit: memoryLimit)
         let o = ProceedsOracle(
             g: g, since: window.since?.seconds, now: now.seconds, until: window.until?.seconds
         ).run()
@@ -91,5 +98,15 @@ import Testing
     @Test(arguments: [5, 6, 7] as [UInt64])
     func aCutWindowAgreesWithTheOracle(seed: UInt64) throws {
         try Self.check(seed: seed, since: "2026-11-12T00:00:00Z", until: "2026-11-29T12:00:00Z")
+    }
+
+    /// Under a tiny `--memory` the pass runs partition by partition (by account) and
+    /// still agrees with the oracle, open and cut windows.
+    @Test(arguments: [8, 9] as [UInt64])
+    func aTinyMemoryCapAgreesWithTheOracle(seed: UInt64) throws {
+        try Self.check(seed: seed, since: nil, until: nil, memoryLimit: 4_096)
+        try Self.check(
+            seed: seed + 10, since: "2026-11-12T00:00:00Z", until: "2026-11-29T12:00:00Z",
+            memoryLimit: 4_096)
     }
 }

@@ -13,12 +13,12 @@ import Testing
             { "program": "small-business", "rate": "0.15", "from": "2021-01-01", "status": "confirmed" },
             { "program": "eu-alternative", "rate": "0.17", "paymentProcessing": "0.03", "territories": ["EST"], "from": "2024-03-07", "status": "confirmed" } ],
           "territories": [
-            { "territory": "EST", "name": "Estonia", "currency": "EUR", "taxIncluded": true,
+            { "territory": "EST", "countryCode": "EE", "name": "Estonia", "currency": "EUR", "taxIncluded": true,
               "taxes": [
                 { "kind": "vat", "rate": "0.22", "from": "2024-01-01", "until": "2025-08-21", "source": "s" },
                 { "kind": "vat", "rate": "0.24", "from": "2025-08-21", "source": "s" },
                 { "kind": "dst", "rate": "0.01", "from": "2025-01-01", "placeholder": true } ] },
-            { "territory": "HUN", "name": "Hungary", "currency": "HUF", "taxIncluded": true, "currencyUnit": "1",
+            { "territory": "HUN", "countryCode": "HU", "name": "Hungary", "currency": "HUF", "taxIncluded": true, "currencyUnit": "1",
               "taxes": [ { "kind": "vat", "rate": "0.27", "source": "s" } ] } ] }
         """#
 
@@ -47,6 +47,9 @@ import Testing
         let day = try #require(CalendarDate("2026-12-01"))
         #expect(t.regime(for: est, program: .euAlternative, on: day)?.charge == exact("0.2"))
         let hun = try #require(t.storefront("HUN"))
+        #expect(t.countryCode(ofTerritory: "EST") == "EE")
+        #expect(t.countryCode(ofTerritory: "HUN") == "HU")
+        #expect(t.countryCode(ofTerritory: "FRA") == nil)
         #expect(t.regime(for: hun, program: .euAlternative, on: day) == nil)
         // HUF 1,190 pays whole forints: 1190 ÷ 1.27 × 0.70 = 655.905… → 656.
         let standard = try #require(t.regime(for: hun, program: .standard, on: day))
@@ -88,6 +91,15 @@ import Testing
             #""currencyUnit": "1""#, #""currencyUnit": "0.005""#,
             "territories[1].currencyUnit: 0.005 is not a unit HUF can be paid in",
             12
+        ),
+        (
+            #""countryCode": "EE""#, #""countryCode": "EST""#,
+            "territories[0].countryCode: \"EST\" is not a country code (two capital letters, ISO 3166-1 alpha-2",
+            7
+        ),
+        (
+            #""countryCode": "HU""#, #""countryCode": "EE""#,
+            "territories: HUN has countryCode EE, which EST (line 7) already has", 12
         ),
         (
             #""program": "eu-alternative""#, #""program": "eu-alternativ""#,
