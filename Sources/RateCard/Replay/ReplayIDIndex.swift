@@ -34,6 +34,16 @@ struct ReplayIDIndex {
         }
     }
 
+    /// Asks for the cache line of `id`'s first slot, which `find` or `insert` will read
+    /// soon (`Prefetch`): the table is far larger than the caches, so each probe would
+    /// otherwise wait on memory.
+    func prefetch(_ id: ReplayLedger.EntryID) {
+        let k = Int(truncatingIfNeeded: id.h0) & mask
+        slots.withUnsafeBufferPointer { b in
+            if let p = b.baseAddress { Prefetch.read(UnsafeRawPointer(p + k)) }
+        }
+    }
+
     /// Room for `n` ids in all without growing.
     mutating func reserve(_ n: Int) {
         while n * 10 > slots.count * 7 { grow() }

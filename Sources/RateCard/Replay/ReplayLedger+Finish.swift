@@ -30,15 +30,19 @@ extension ReplayLedger {
             guard let c = index.find(charge), records[Int(c)].kind == .charge, !taken.contains(c)
             else {
                 unknownRefunds += 1
-                if findings.count < 4 * Self.shown {
-                    findings.append(
-                        Diagnostic(
-                            path: paths[Int(r.input)],
-                            location: SourceLocation(line: Int(r.line), column: 1),
-                            severity: .warning,
-                            message:
-                                "refund names no charge of the ledger (or one already given back): its credits are added back on both sides as recorded",
-                            rule: .replay(.refundOfUnknownCharge)))
+                if partRefundFindings < 4 * Self.shown {
+                    partRefundFindings += 1
+                    refundFindings.append(
+                        (
+                            Int(r.input),
+                            Diagnostic(
+                                path: paths[Int(r.input)],
+                                location: SourceLocation(line: Int(r.line), column: 1),
+                                severity: .warning,
+                                message:
+                                    "refund names no charge of the ledger (or one already given back): its credits are added back on both sides as recorded",
+                                rule: .replay(.refundOfUnknownCharge))
+                        ))
                 }
                 continue
             }
@@ -65,10 +69,9 @@ extension ReplayLedger {
     /// charge the balance does not cover is declined on that side and takes nothing; a
     /// refund gives back only what its charge took there. A charge not re-priced is
     /// charged as recorded on both sides.
-    func replayBalances(refundTargets: [Int32: Int32]) -> ReplayBalanceTally {
-        var out = ReplayBalanceTally()
+    func replayBalances(refundTargets: [Int32: Int32], into out: inout ReplayBalanceTally) {
         let order = deviceOrder()
-        out.withoutDevice = records.count - order.count
+        out.withoutDevice += records.count - order.count
         // Whether each charge took its credits on each side (bit 0 before, bit 1 after).
         var taken = [UInt8](repeating: 0, count: records.count)
         var start = 0
@@ -135,7 +138,6 @@ extension ReplayLedger {
             out.add(device)
             start = end
         }
-        return out
     }
 
     /// The records that have a device, in ledger order per device: by device, then time,
@@ -173,12 +175,9 @@ extension ReplayLedger {
         return order
     }
 
-    /// The costs of the charges priced from the cache: each entry's costs times its
-    /// charges into the features' tallies, and per device and feature into `usage` for the
-    /// devices that bought one pack (the per-pack figures, the only reader of `usage`), as integer numerators over one common denominator when the
-    /// entries' costs have one that fits, else as exact fractions one by one. Run once,
-    /// before refunds are taken off.
-    func finishPrices() {
+    /// The costs of the charges priced from the cache, each entry's costs times its
+    /// charges, into the features' tallies. Run once, after every entry is kept.
+    func finishCachedCosts() {
         do {
             for e in cache.entries where e.hits > 0 {
                 guard case .priced(_, let kb) = e.before, case .priced(_, let ka) = e.after
@@ -191,6 +190,12 @@ extension ReplayLedger {
         } catch {
             overflowed = true
         }
+    }
+
+    /// The cache entries' costs, and the same as integer numerators over one common
+    /// denominator when they have one that fits (else `common` is nil). Worked out once.
+    func cachedCostTable() -> ReplayCostTable {
+        if let t = costTable { return t }
         let costs: [(Exact, Exact)] = cache.entries.map {
             guard case .priced(_, let kb) = $0.before, case .priced(_, let ka) = $0.after else {
                 return (.zero, .zero)
@@ -221,6 +226,20 @@ extension ReplayLedger {
                 scaled.append((nb, na))
             }
         }
+        let t = ReplayCostTable(costs: costs, common: common, scaled: scaled)
+        costTable = t
+        return t
+    }
+
+    /// The costs of the cached charges per device and feature into `usage`, for the
+    /// devices of the kept records that bought one pack (the per-pack figures, the only
+    /// reader of `usage`): as integer numerators over the table's common denominator, else
+    /// as exact fractions one by one. Run per partition, before refunds are taken off.
+    func finishUsage(buyers byPack: [UInt32: Set<UInt32>]) {
+        let table = cachedCostTable()
+        let costs = table.costs
+        let common = table.common
+        let scaled = table.scaled
         // Per device (and the entries without one), its features' sums, then into `usage`.
         struct Sum {
             var requests = 0
@@ -285,17 +304,23 @@ extension ReplayLedger {
         let order = deviceOrder()
         guard let starts = sortedByDevice?.starts else { return }
         var wanted = Set<UInt32>()
-        for (_, devices) in buyers().byPack { wanted.formUnion(devices) }
+        for (_, devices) in byPack { wanted.formUnion(devices) }
         for device in wanted.sorted() where Int(device) + 1 < starts.count {
             for j in starts[Int(device)]..<starts[Int(device) + 1] { add(records[Int(order[j])]) }
             flush(device)
         }
     }
 
-    /// The devices that bought exactly one pack (every top-up of theirs matched to it),
-    /// by pack; the devices whose top-ups match several packs, or a pack and no pack, are
-    /// counted as mixed and in no pack.
+    /// The buyers of every pack over the run (`partBuyers`, summed per partition).
     func buyers() -> (byPack: [UInt32: Set<UInt32>], topups: [UInt32: Int], mixed: Int) {
+        bought
+    }
+
+    /// The devices of the kept records that bought exactly one pack (every top-up of
+    /// theirs matched to it), by pack; the devices whose top-ups match several packs, or a
+    /// pack and no pack, are counted as mixed and in no pack. A device's entries are all
+    /// in one partition, so the partitions' buyers add up to the run's.
+    func partBuyers() -> (byPack: [UInt32: Set<UInt32>], topups: [UInt32: Int], mixed: Int) {
         var bought: [UInt32: Set<UInt32>] = [:]  // device → packs (none: UInt32.max)
         var topups: [UInt32: Int] = [:]
         for r in records where r.kind == .topup && r.device != ReplayRecord.none {
@@ -313,6 +338,15 @@ extension ReplayLedger {
         }
         return (byPack, topups, mixed)
     }
+}
+
+/// The cache entries' costs (`ReplayLedger.cachedCostTable`).
+struct ReplayCostTable {
+    let costs: [(Exact, Exact)]
+    /// One denominator for every cost, when it fits (at most 24 digits).
+    let common: Int128?
+    /// Each cost times `common` (when `common` is set).
+    let scaled: [(Int128, Int128)]
 }
 
 /// The balance replay's counts.

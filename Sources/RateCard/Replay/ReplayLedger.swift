@@ -1,6 +1,12 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The state of one replay while its inputs are read: every entry once (by id, as `margin
 /// pnl` de-duplicates), each charge priced by both sides as it is read, and what the
-/// balance replay and the per-pack figures need kept per entry (`ReplayRecord`, 64
+/// balance replay and the per-pack figures need kept per entry (`ReplayRecord`, 80
 /// bytes, no strings).
 final class ReplayLedger: StreamedLedger {
     /// How many entries of each kind of finding are named in full (all are counted).
@@ -26,16 +32,45 @@ final class ReplayLedger: StreamedLedger {
 
     var lines = 0
     var blank = 0
-    var recordCount: Int { records.count }
+    /// The entries kept so far (over every partition).
+    var kept = 0
+    var recordCount: Int { spill != nil ? pending.count : records.count }
     var duplicates = 0
     var rejected = 0
     var rejections: [Diagnostic] = []
     var conflicts = 0
     var unknownRefunds = 0
-    var findings: [Diagnostic] = []
+    /// Conflicting duplicates and refunds of unknown charges, each with its input: the
+    /// first `4 × shown` in reading order are kept (`findings`).
+    var conflictFindings: [(input: Int, diagnostic: Diagnostic)] = []
+    var refundFindings: [(input: Int, diagnostic: Diagnostic)] = []
+    var partConflicts = 0
+    var partRefundFindings = 0
+    /// The family replayed on the ledger's side (nil for a card side), and the `card`
+    /// fields that name another id (`checkCard`).
+    let familyID: String?
+    var foreignCards: [ReplayForeignCard] = []
+    var cardIndex: [[UInt8]: Int] = [:]
+    var lastCard: [UInt8] = []
+    var lastCardVerdict = -1
+    /// The entry `add` keeps one entry late (`keepDeferred`), and its id's bytes.
+    var deferred: ReplayEntry?
+    var deferredID: [UInt8] = []
+    /// Why charges were not priced, each reason once.
+    var messages: [String] = []
+    var messageIndex: [String: UInt32] = [:]
+    /// A partitioned run (`--memory`): the partition files, and the entries of the batch
+    /// being read (held until their lines are known).
+    var spill: ReplaySpill?
+    var pending: [(entry: ReplayEntry, id: Range<Int>)] = []
+    var pendingIDs: [UInt8] = []
     var overflowed = false
     /// The records with a device in ledger order, once computed (`deviceOrder`).
     var sortedByDevice: (order: [Int32], starts: [Int])?
+    /// The cache entries' costs, once worked out (`cachedCostTable`).
+    var costTable: ReplayCostTable?
+    /// The buyers of each pack, summed over the partitions replayed (`partBuyers`).
+    var bought: (byPack: [UInt32: Set<UInt32>], topups: [UInt32: Int], mixed: Int) = ([:], [:], 0)
     /// Each distinct request priced once (`ReplayPriceCache`).
     var cache: ReplayPriceCache
     /// The family versions the ledger's side prices by (empty for a card side).
@@ -52,21 +87,24 @@ final class ReplayLedger: StreamedLedger {
         if case .ledger(let versions) = before.credits {
             ledgerVersions = versions.map(\.card.version)
             ledgerEffective = versions.map(\.card.effective)
+            familyID = versions.first?.card.id
             isLedger = true
         } else {
             isLedger = false
+            familyID = nil
             ledgerVersions = []
             ledgerEffective = []
         }
     }
 
     func reserve(entries n: Int) {
+        guard spill == nil else { return }
         let n = min(n, 1 << 28)
         records.reserveCapacity(records.count + n)
         index.reserve(index.count + n)
     }
 
-    struct EntryID: Hashable {
+    struct EntryID: Hashable, BitwiseCopyable {
         let h0: UInt64
         let h1: UInt64
     }
@@ -76,34 +114,46 @@ final class ReplayLedger: StreamedLedger {
         let feature: UInt32
     }
 
-    /// One scanned entry at 1-based `line` of input `input`.
+    /// One scanned entry at 1-based `line` of input `input`: prepared (`prepare`), then
+    /// kept at once, or in a partitioned run written to its partition and kept when that
+    /// partition is replayed (`ReplayLedger+Partitions.swift`).
     func add(
         _ f: borrowing EntryScanner.Fields, _ scanner: borrowing EntryScanner, input: Int,
         line: Int
     ) {
+        let e = prepare(f, scanner, input: input, line: line)
+        if spill != nil {
+            hold(e, id: scanner.pointer(f.id), count: Int(f.id.count))
+            return
+        }
+        // Kept one entry late: its id's slot is asked for now and read once the next line
+        // is scanned, so that the probe does not wait on memory.
+        index.prefetch(e.id)
+        keepDeferred()
+        deferred = e
+        deferredID.removeAll(keepingCapacity: true)
+        deferredID.append(
+            contentsOf: UnsafeBufferPointer(start: scanner.pointer(f.id), count: Int(f.id.count)))
+    }
+
+    /// Keeps the entry `add` deferred, if any (before a batch is relabelled, at the end
+    /// of a block, at the end).
+    func keepDeferred() {
+        guard let e = deferred else { return }
+        deferred = nil
+        deferredID.withUnsafeBytes { apply(e, id: $0) }
+    }
+
+    /// What an entry is, apart from the other entries: its id, content and record, a
+    /// charge priced by both sides (from the cache, or afresh), the pack a top-up bought.
+    private func prepare(
+        _ f: borrowing EntryScanner.Fields, _ scanner: borrowing EntryScanner, input: Int,
+        line: Int
+    ) -> ReplayEntry {
         let (id0, id1) = TakingsHash.id(scanner.pointer(f.id), Int(f.id.count))
         var featureHash: UInt64 = 0
         var deviceHash: UInt64 = 0
         let content = f.contentHash(scanner, featureHash: &featureHash, deviceHash: &deviceHash)
-        let id = EntryID(h0: id0, h1: id1)
-        if let k = index.find(id) {
-            let first = records[Int(k)]
-            if first.content == content {
-                duplicates += 1
-            } else {
-                conflicts += 1
-                if findings.count < 4 * Self.shown {
-                    findings.append(
-                        Diagnostic(
-                            path: paths[input], location: SourceLocation(line: line, column: 1),
-                            severity: .warning,
-                            message:
-                                "id \"\(scanner.string(f.id) ?? "")\" is also at \(paths[Int(first.input)]):\(first.line) with other content: the first is kept",
-                            rule: .replay(.conflictingDuplicate)))
-                }
-            }
-            return
-        }
         let feature =
             f.feature.isPresent
             ? features.intern(scanner.pointer(f.feature), Int(f.feature.count), hash: featureHash)
@@ -112,18 +162,26 @@ final class ReplayLedger: StreamedLedger {
             f.device.isPresent
             ? devices.intern(scanner.pointer(f.device), Int(f.device.count), hash: deviceHash)
             : ReplayRecord.none
-        var r = ReplayRecord(
-            content: content, seconds: f.seconds, amount: f.amount,
-            balanceAfter: f.balanceAfter ?? 0, nanoseconds: f.nanoseconds,
-            line: UInt32(truncatingIfNeeded: line), feature: feature, device: device,
-            input: UInt16(truncatingIfNeeded: input), kind: f.kind,
-            hasBalance: f.balanceAfter != nil)
+        var e = ReplayEntry(
+            id: EntryID(h0: id0, h1: id1),
+            record: ReplayRecord(
+                content: content, seconds: f.seconds, amount: f.amount,
+                balanceAfter: f.balanceAfter ?? 0, nanoseconds: f.nanoseconds,
+                line: UInt32(truncatingIfNeeded: line), feature: feature, device: device,
+                input: UInt16(truncatingIfNeeded: input), kind: f.kind,
+                hasBalance: f.balanceAfter != nil),
+            line: line, partitionKey: f.device.isPresent ? deviceHash : id0)
         switch f.kind {
         case .charge:
-            price(&r, f, scanner, input: input, line: line)
+            if f.card.isPresent, isLedger {
+                checkCard(scanner.pointer(f.card), Int(f.card.count), input: input, line: line)
+            }
+            price(&e, f, scanner)
         case .refund:
             let (r0, r1) = TakingsHash.id(scanner.pointer(f.refundOf), Int(f.refundOf.count))
-            refunds.append((Int32(records.count), EntryID(h0: r0, h1: r1)))
+            e.refundOf = EntryID(h0: r0, h1: r1)
+            // Without a device, a refund goes where the charge it names goes.
+            if !f.device.isPresent { e.partitionKey = r0 }
         case .topup:
             // Which pack it bought, by the "before" side's card at its time (the feature
             // slot of a top-up holds the pack).
@@ -131,38 +189,75 @@ final class ReplayLedger: StreamedLedger {
             let price = f.price.isPresent ? scanner.parsePrice(f.price) : nil
             if let id = before.pack(credits: f.amount, price: price, at: at) {
                 if let k = packIndex[id] {
-                    r.feature = k
+                    e.record.feature = k
                 } else {
-                    r.feature = UInt32(packs.count)
-                    packIndex[id] = r.feature
+                    e.record.feature = UInt32(packs.count)
+                    packIndex[id] = e.record.feature
                     packs.append(id)
                 }
             }
         case .grant, .revoke: break
         }
-        index.insert(id, record: Int32(records.count))
-        records.append(r)
+        return e
     }
 
-    /// Prices a charge on both sides and adds it to its feature's tally: from the cache
-    /// when the same request was priced before, else by `ReplaySide.price` (and kept).
+    /// Keeps a prepared entry: the first copy of its id is kept (a later copy is a
+    /// duplicate, or a conflict when its content differs), a charge added to its feature's
+    /// tally, a refund listed for the end. `id` is the id's bytes, for a conflict's warning.
+    func apply(_ e: ReplayEntry, id: UnsafeRawBufferPointer) {
+        let r = e.record
+        if let k = index.find(e.id) {
+            let first = records[Int(k)]
+            if first.content == r.content {
+                duplicates += 1
+            } else {
+                conflicts += 1
+                if partConflicts < 4 * Self.shown {
+                    partConflicts += 1
+                    conflictFindings.append(
+                        (
+                            Int(r.input),
+                            Diagnostic(
+                                path: paths[Int(r.input)],
+                                location: SourceLocation(line: e.line, column: 1),
+                                severity: .warning,
+                                message:
+                                    "id \"\(String(decoding: id, as: UTF8.self))\" is also at \(paths[Int(first.input)]):\(first.line) with other content: the first is kept",
+                                rule: .replay(.conflictingDuplicate))
+                        ))
+                }
+            }
+            return
+        }
+        switch r.kind {
+        case .charge: tally(e)
+        case .refund: refunds.append((Int32(records.count), e.refundOf))
+        default: break
+        }
+        index.insert(e.id, record: Int32(records.count))
+        records.append(r)
+        kept += 1
+    }
+
+    /// Prices a charge on both sides: from the cache when the same request was priced
+    /// before, else by `ReplaySide.price` (and kept).
     private func price(
-        _ r: inout ReplayRecord, _ f: borrowing EntryScanner.Fields,
-        _ scanner: borrowing EntryScanner, input: Int, line: Int
+        _ e: inout ReplayEntry, _ f: borrowing EntryScanner.Fields,
+        _ scanner: borrowing EntryScanner
     ) {
-        let k = Int(r.feature)
+        let k = Int(e.record.feature)
         while tallies.count <= k { tallies.append(ReplayTally()) }
         let recorded = -Int128(f.amount)
         let at = Timestamp(
             seconds: f.seconds, nanoseconds: Int32(f.nanoseconds), offsetMinutes: f.offsetMinutes)
-        let key = cacheKey(r.feature, f, scanner, at: at)
+        let key = cacheKey(e.record.feature, f, scanner, at: at)
         var slot = UInt32.max
         let b: ReplaySide.Outcome
         let a: ReplaySide.Outcome
-        if let key, let e = cache.index[key] {
-            slot = e
-            b = cache.entries[Int(e)].before
-            a = cache.entries[Int(e)].after
+        if let key, let c = cache.index[key] {
+            slot = c
+            b = cache.entries[Int(c)].before
+            a = cache.entries[Int(c)].after
         } else {
             let name = String(decoding: features.bytes[k], as: UTF8.self)
             let quantity = f.quantity(scanner)
@@ -177,68 +272,139 @@ final class ReplayLedger: StreamedLedger {
             a = after.price(feature: name, quantity: quantity, recorded: recorded, at: at)
             if let key, cache.entries.count < ReplayPriceCache.limit {
                 slot = UInt32(cache.entries.count)
-                cache.entries.append(.init(feature: r.feature, before: b, after: a))
+                cache.entries.append(.init(feature: e.record.feature, before: b, after: a))
                 cache.index[key] = slot
             }
         }
+        guard case .priced(let pb, let kb) = b, case .priced(let ca, let ka) = a,
+            let cb64 = Int64(exactly: isLedger ? recorded : pb), let ca64 = Int64(exactly: ca)
+        else {
+            if case .notPriced(let m) = b { e.whyBefore = message(m) }
+            if case .notPriced(let m) = a { e.whyAfter = message(m) }
+            return
+        }
+        e.record.before = cb64
+        e.record.after = ca64
+        e.record.priced = true
+        e.record.price = slot
+        if slot == .max {
+            e.costBefore = kb
+            e.costAfter = ka
+        }
+    }
+
+    /// Counts a charge whose `card` field names a version of another card id than the
+    /// family replayed (`cardOfAnotherID`), by the field's text, at its first line. The
+    /// field of the line before is remembered, so that a run of one text costs a compare.
+    private func checkCard(_ p: UnsafePointer<UInt8>, _ n: Int, input: Int, line: Int) {
+        let same =
+            n == lastCard.count
+            && lastCard.withUnsafeBufferPointer { b in
+                b.baseAddress.map { memcmp($0, p, n) == 0 } ?? (n == 0)
+            }
+        if !same {
+            lastCard = Array(UnsafeBufferPointer(start: p, count: n))
+            if let k = cardIndex[lastCard] {
+                lastCardVerdict = k
+            } else {
+                let text = String(decoding: lastCard, as: UTF8.self)
+                var verdict = -1
+                if let family = familyID, let at = text.lastIndex(of: "@"),
+                    text[..<at] != family
+                {
+                    verdict = foreignCards.count
+                    foreignCards.append(
+                        ReplayForeignCard(
+                            text: text, id: String(text[..<at]), input: input, line: line))
+                }
+                cardIndex[lastCard] = verdict
+                lastCardVerdict = verdict
+            }
+        }
+        if lastCardVerdict >= 0 { foreignCards[lastCardVerdict].lines += 1 }
+    }
+
+    /// The warnings of `checkCard`, one per `card` text.
+    var foreignCardFindings: [Diagnostic] {
+        foreignCards.map { c in
+            let version = c.text[c.text.index(after: c.text.lastIndex(of: "@")!)...]
+            return Diagnostic(
+                path: paths[c.input], location: SourceLocation(line: c.line, column: 1),
+                severity: .warning,
+                message:
+                    "card \"\(c.text)\" names card \(c.id), not \(familyID ?? ""), the card replayed: its number (\(version)) is read as a version of \(familyID ?? "") (\(c.lines) charge line\(c.lines == 1 ? "" : "s") with this card field, this the first)",
+                rule: .replay(.cardOfAnotherID))
+        }
+    }
+
+    /// The index of a reason a charge is not re-priced (`messages`).
+    private func message(_ text: String) -> UInt32 {
+        if let k = messageIndex[text] { return k }
+        let k = UInt32(messages.count)
+        messages.append(text)
+        messageIndex[text] = k
+        return k
+    }
+
+    /// Adds a kept charge to its feature's tally (and, priced afresh, its costs to the
+    /// tally and to its device's usage; cached costs are summed at the end).
+    private func tally(_ e: ReplayEntry) {
+        let r = e.record
+        let k = Int(r.feature)
+        let recorded = -Int128(r.amount)
         tallies[k].requests += 1
         tallies[k].ledgerCredits += recorded
-        guard case .priced(let pb, let kb) = b, case .priced(let ca, let ka) = a else {
-            notRepriced(k, b, a, recorded: recorded, input: input, line: line)
+        guard r.priced else {
+            notRepriced(k, e, recorded: recorded)
             return
         }
-        let cb = isLedger ? recorded : pb
-        guard let cb64 = Int64(exactly: cb), let ca64 = Int64(exactly: ca) else {
-            notRepriced(k, b, a, recorded: recorded, input: input, line: line)
-            return
-        }
-        r.before = cb64
-        r.after = ca64
-        r.priced = true
-        r.price = slot
         tallies[k].repriced += 1
-        tallies[k].creditsBefore += cb
-        tallies[k].creditsAfter += ca
-        if slot != .max {
+        tallies[k].creditsBefore += Int128(r.before)
+        tallies[k].creditsAfter += Int128(r.after)
+        if r.price != ReplayRecord.none {
             // Costs of cached requests are summed at the end (`finishPrices`).
-            cache.entries[Int(slot)].hits += 1
+            cache.entries[Int(r.price)].hits += 1
             return
         }
         do {
-            tallies[k].costBefore = try tallies[k].costBefore.adding(kb)
-            tallies[k].costAfter = try tallies[k].costAfter.adding(ka)
+            tallies[k].costBefore = try tallies[k].costBefore.adding(e.costBefore)
+            tallies[k].costAfter = try tallies[k].costAfter.adding(e.costAfter)
             let slot = DeviceFeature(device: r.device, feature: r.feature)
             var u = usage[slot] ?? ReplayUsage()
             u.requests += 1
-            u.creditsBefore += cb
-            u.creditsAfter += ca
-            u.costBefore = try u.costBefore.adding(kb)
-            u.costAfter = try u.costAfter.adding(ka)
+            u.creditsBefore += Int128(r.before)
+            u.creditsAfter += Int128(r.after)
+            u.costBefore = try u.costBefore.adding(e.costBefore)
+            u.costAfter = try u.costAfter.adding(e.costAfter)
             usage[slot] = u
         } catch {
             overflowed = true
         }
     }
 
-    /// Counts and names a charge that is not re-priced.
-    private func notRepriced(
-        _ k: Int, _ b: ReplaySide.Outcome, _ a: ReplaySide.Outcome, recorded: Int128,
-        input: Int, line: Int
-    ) {
+    /// Counts and names a charge that is not re-priced (the first `shown` per feature in
+    /// reading order are named).
+    private func notRepriced(_ k: Int, _ e: ReplayEntry, recorded: Int128) {
         tallies[k].notRepriced += 1
         tallies[k].notRepricedCredits += recorded
-        guard tallies[k].named.count < Self.shown else { return }
+        guard tallies[k].namedInPart < Self.shown else { return }
+        tallies[k].namedInPart += 1
         var why: [String] = []
-        if case .notPriced(let m) = b { why.append("before: \(m)") }
-        if case .notPriced(let m) = a { why.append("after: \(m)") }
+        if e.whyBefore != .max { why.append("before: \(messages[Int(e.whyBefore)])") }
+        if e.whyAfter != .max { why.append("after: \(messages[Int(e.whyAfter)])") }
         if why.isEmpty { why.append("the credits do not fit in 64 bits") }
         let name = String(decoding: features.bytes[k], as: UTF8.self)
+        let input = Int(e.record.input)
         tallies[k].named.append(
-            Diagnostic(
-                path: paths[input], location: SourceLocation(line: line, column: 1),
-                severity: .warning,
-                message: "charge of \(name) not re-priced: " + why.joined(separator: "; "),
-                rule: .replay(.notRepriced)))
+            (
+                input,
+                Diagnostic(
+                    path: paths[input],
+                    location: SourceLocation(line: e.line, column: 1),
+                    severity: .warning,
+                    message: "charge of \(name) not re-priced: " + why.joined(separator: "; "),
+                    rule: .replay(.notRepriced))
+            ))
     }
 
     /// The cache key of a charge (`ReplayPriceCache.Key`), or nil when it has more
@@ -325,25 +491,73 @@ final class ReplayLedger: StreamedLedger {
     /// input `input` into the lines where its entries start (`lineNumbers`, by index);
     /// `fromRecord` is the first record of the batch.
     func relabel(input: Int, lineNumbers: [Int], fromRecord: Int) {
-        for k in fromRecord..<records.count {
-            let j = Int(records[k].line)
-            if j < lineNumbers.count {
-                records[k].line = UInt32(truncatingIfNeeded: lineNumbers[j])
+        func real(_ line: inout UInt32) {
+            let j = Int(line)
+            if j < lineNumbers.count { line = UInt32(truncatingIfNeeded: lineNumbers[j]) }
+        }
+        keepDeferred()
+        if spill != nil {
+            // A partitioned run holds the batch until its lines are known.
+            for k in fromRecord..<pending.count {
+                real(&pending[k].entry.record.line)
+                pending[k].entry.line = Int(pending[k].entry.record.line)
             }
+            flushHeld()
+        } else {
+            for k in fromRecord..<records.count { real(&records[k].line) }
         }
         func fix(_ d: inout Diagnostic) {
             d = d.relabeled(in: paths[input], lineNumbers: lineNumbers)
         }
         for k in rejections.indices { fix(&rejections[k]) }
-        for k in findings.indices { fix(&findings[k]) }
+        for k in foreignCards.indices where foreignCards[k].input == input {
+            let j = foreignCards[k].line - Self.provisional
+            if j >= 0, j < lineNumbers.count { foreignCards[k].line = lineNumbers[j] }
+        }
+        for k in conflictFindings.indices { fix(&conflictFindings[k].diagnostic) }
+        for k in refundFindings.indices { fix(&refundFindings[k].diagnostic) }
         for t in tallies.indices {
-            for k in tallies[t].named.indices { fix(&tallies[t].named[k]) }
+            for k in tallies[t].named.indices { fix(&tallies[t].named[k].diagnostic) }
         }
     }
 }
 
+/// A `card` field naming a version of another card id (`ReplayLedger.checkCard`).
+struct ReplayForeignCard {
+    let text: String
+    let id: String
+    let input: Int
+    /// Its first line.
+    var line: Int
+    var lines = 0
+}
+
+/// One entry prepared (`ReplayLedger.prepare`): what keeping it needs, without the
+/// scanner. A partitioned run writes it to its partition as it is (`ReplaySpill`), so it
+/// holds plain values only.
+struct ReplayEntry {
+    var id: ReplayLedger.EntryID
+    /// The charge a refund names.
+    var refundOf = ReplayLedger.EntryID(h0: 0, h1: 0)
+    var record: ReplayRecord
+    /// A charge priced afresh (not from the cache): its provider cost on each side.
+    var costBefore = Exact.zero
+    var costAfter = Exact.zero
+    /// Why a charge is not priced on each side (`ReplayLedger.messages`), or `.max`.
+    var whyBefore = UInt32.max
+    var whyAfter = UInt32.max
+    /// Its 1-based line, or in a batch whose lines are not known yet its provisional
+    /// line (`ReplayLedger.provisional` + its index), which the record keeps the low 32
+    /// bits of.
+    var line: Int
+    /// Picks the partition: the device's hash, else (no device) the id's, or for a
+    /// refund the hash of the charge it names, so that a device's entries and a refund
+    /// with its charge meet in one partition.
+    var partitionKey: UInt64
+}
+
 /// One entry as the replay keeps it.
-struct ReplayRecord {
+struct ReplayRecord: BitwiseCopyable {
     static let none = UInt32.max
 
     var content: UInt64
@@ -388,7 +602,11 @@ struct ReplayTally {
     var costAfter = Exact.zero
     /// Re-priced charges given back by a refund.
     var refunded = 0
-    var named: [Diagnostic] = []
+    /// The charges named (input, warning): the first `ReplayLedger.shown` in reading
+    /// order, of each partition until the run keeps the first of all.
+    var named: [(input: Int, diagnostic: Diagnostic)] = []
+    /// How many were named in the partition being replayed.
+    var namedInPart = 0
 }
 
 /// What one device spent on one feature, over its re-priced charges.

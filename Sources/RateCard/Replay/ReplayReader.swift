@@ -15,10 +15,14 @@ protocol StreamedLedger: AnyObject {
     func relabel(input: Int, lineNumbers: [Int], fromRecord: Int)
     /// Room for about `entries` more entries, told before a file of known size is read.
     func reserve(entries: Int)
+    /// The entries added since the last call are final (their lines are real): a
+    /// partitioned ledger writes them out.
+    func endBatch()
 }
 
 extension StreamedLedger {
     func reserve(entries: Int) {}
+    func endBatch() {}
 }
 
 extension Diagnostic {
@@ -196,6 +200,7 @@ enum ReplayReader {
                 }
                 start = lineEnd + 1
             }
+            ledger.endBatch()
             let rest = filled - min(usable, filled)
             if rest > 0 { buffer.update(from: buffer + usable, count: rest) }
             filled = rest

@@ -146,9 +146,7 @@ public struct ReplayReport: Sendable {
 
 extension ReplayReport {
     init(ledger: ReplayLedger, plan: ReplayPlan) throws {
-        ledger.finishPrices()
-        let targets = ledger.resolveRefunds()
-        let tally = ledger.replayBalances(refundTargets: targets)
+        let tally = try ledger.finish()
         let perCredit = plan.credit.perCredit.amount
         func name(_ k: Int) -> String { String(decoding: ledger.features.bytes[k], as: UTF8.self) }
         var rows: [FeatureRow] = []
@@ -191,8 +189,8 @@ extension ReplayReport {
         let total = try Self.row(feature: nil, sum, declined: declined, perCredit: perCredit)
 
         var named: [Diagnostic] = []
-        for t in ledger.tallies { named += t.named }
-        named += ledger.findings + ledger.rejections
+        for t in ledger.tallies { named += t.named.map(\.diagnostic) }
+        named += ledger.findings + ledger.foreignCardFindings + ledger.rejections
         named.sort()
 
         self.init(
@@ -216,7 +214,7 @@ extension ReplayReport {
             packs: try ReplayPacks.rows(ledger: ledger, plan: plan),
             mixedBuyers: ledger.buyers().mixed,
             input: Input(
-                lines: ledger.lines, entries: ledger.records.count,
+                lines: ledger.lines, entries: ledger.kept,
                 duplicates: ledger.duplicates, conflicts: ledger.conflicts,
                 rejected: ledger.rejected, blank: ledger.blank,
                 refundsOfUnknownCharges: ledger.unknownRefunds),

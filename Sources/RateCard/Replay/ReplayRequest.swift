@@ -21,11 +21,16 @@ public struct ReplayRequest: Sendable {
     var costsAt: Timestamp?
     /// Commission rates for the per-pack margins; nil for the commission file's.
     var rates: [Exact]?
+    /// The most bytes the entries kept may take (`--memory`; nil: no cap). When the
+    /// inputs' sizes say they would take more, the run is partitioned by device into
+    /// temporary files and each partition replayed on its own; the report is the same.
+    var memoryLimit: Int?
 
     public init(
         inputs: [TakingsInput], cards: [String] = ["RateCards"], new: String,
         against: String? = nil, fxOverrides: [FXRate] = [], currency: Currency? = nil,
-        creditValue: Money? = nil, costsAt: Timestamp? = nil, rates: [Exact]? = nil
+        creditValue: Money? = nil, costsAt: Timestamp? = nil, rates: [Exact]? = nil,
+        memoryLimit: Int? = nil
     ) {
         self.inputs = inputs
         self.cards = cards
@@ -36,5 +41,16 @@ public struct ReplayRequest: Sendable {
         self.creditValue = creditValue
         self.costsAt = costsAt
         self.rates = rates
+        self.memoryLimit = memoryLimit
+    }
+}
+
+extension ReplayRequest {
+    /// `--memory SIZE`, else `pnl`'s default cap (half of the machine's memory); standard
+    /// input has no size to plan by, so it is partitioned only under an explicit cap.
+    public mutating func readMemory(_ args: ParsedArguments) throws {
+        memoryLimit =
+            try args.value("memory", as: ByteSize.self)?.bytes
+            ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The library entry point of `margin replay`: from a request to a report.
 ///
 /// In order: load the cards, resolve NEW (and OLD with `--against`), choose the reporting
@@ -13,10 +19,37 @@ public enum ReplayRun {
         }
         let ledger = ReplayLedger(
             before: plan.before, after: plan.after, paths: request.inputs.map(\.path))
+        let parts = ReplaySpill.partitions(
+            inputBytes: inputBytes(request.inputs), memoryLimit: request.memoryLimit)
+        if parts > 1, let limit = request.memoryLimit {
+            do {
+                ledger.spill = try ReplaySpill(partitions: parts, memoryLimit: limit)
+            } catch {
+                throw RunFailure(error.description)
+            }
+        }
+        defer { ledger.spill?.remove() }
         for (k, input) in request.inputs.enumerated() {
             try ReplayReader.read(input, index: k, into: ledger)
         }
         return try ReplayReport(ledger: ledger, plan: plan)
+    }
+
+    /// The inputs' size in bytes, or nil when one has no known size (standard input, a
+    /// pipe).
+    static func inputBytes(_ inputs: [TakingsInput]) -> Int? {
+        var bytes = 0
+        for input in inputs {
+            switch input.source {
+            case .file(let path):
+                var st = stat()
+                guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+                bytes += Int(st.st_size)
+            case .bytes(let b): bytes += b.count
+            case .standardInput: return nil
+            }
+        }
+        return bytes
     }
 }
 

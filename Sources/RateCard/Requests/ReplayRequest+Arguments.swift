@@ -27,6 +27,11 @@ extension ReplayRequest {
         .init(
             "input-format", value: "FORMAT",
             help: "Force the input format: jsonl, ledger or csv (default: detected)."),
+        .init(
+            "memory", value: "SIZE",
+            help:
+                "Cap the memory of the entries kept, e.g. 256M or 2G; past it the run is partitioned by device into temporary files, with the same report (default: half of the machine's memory)."
+        ),
         .init("strict", help: "Exit 1 when any charge is not re-priced or any line is rejected."),
         .init(
             "sql", value: "DIALECT",
@@ -70,6 +75,7 @@ extension ReplayRequest {
             creditValue: try args.value("credit-value", as: Money.self),
             costsAt: try args.value("costs-at", as: Timestamp.self),
             rates: try args.value("commission", as: CommissionRates.self)?.rates)
+        if !sql { try readMemory(args) }
     }
 
     /// The query `--sql DIALECT` asks for, or nil without it. Its source is read as

@@ -126,3 +126,115 @@ struct ReplayInputTests {
             stderr: .contains("unknown format 'xml'"))
     }
 }
+
+/// `--memory`: a run partitioned by device gives the report of the run in memory, for
+/// each input format, through the binary.
+@Suite("Replay with bounded memory")
+struct ReplayMemoryTests {
+    @Test("--memory 1K: the same output and exit as in memory, for JSON Lines, a document and CSV")
+    func formats() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let text = try String(contentsOfFile: ReplayInputTests.ledger, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        // A conflicting copy of an id (same device) and a rejected line, so that every
+        // kind of finding is named.
+        try dir.write(
+            "ledger.jsonl",
+            text
+                + lines[1].replacingOccurrences(
+                    of: "\"amount\":", with: "\"note\":\"x\",\"amount\":")
+                + "\n{\"id\":\"x\",\"kind\":\"charge\"\n")
+        try dir.write(
+            "ledger.json",
+            "{\"entries\": [\n" + lines.dropLast().joined(separator: ",\n") + "\n]}\n")
+        let tmp = dir.path + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        for file in ["ledger.jsonl", "ledger.json"] {
+            for format in ["table", "json", "csv"] {
+                let args = [
+                    "replay", dir.path + "/" + file, "--card", ReplayInputTests.candidate,
+                    "--credit-value", "CNY 0.01", "--format", format,
+                ]
+                let inMemory = try runMargin(args)
+                let partitioned = try runMargin(
+                    args + ["--memory", "1K"], environment: ["TMPDIR": tmp])
+                #expect(!inMemory.stdout.isEmpty)
+                #expect(partitioned.stdout == inMemory.stdout, "\(file) \(format)")
+                #expect(partitioned.stderr == inMemory.stderr, "\(file) \(format)")
+                #expect(partitioned.status == inMemory.status, "\(file) \(format)")
+            }
+        }
+        let jsonl = try runMargin([
+            "replay", dir.path + "/ledger.jsonl", "--card", ReplayInputTests.candidate,
+            "--memory", "1K",
+        ])
+        #expect(jsonl.stderr.contains("[replay-conflicting-duplicate]"))
+        #expect(jsonl.stderr.contains("ledger.jsonl:14:"))
+        // (The 1K cap partitions these files: see `plan`.) No partition is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+    }
+
+    @Test("the plan: in memory under the cap, partitioned past it, at most 200 partitions")
+    func plan() {
+        #expect(ReplaySpill.partitions(inputBytes: 1 << 20, memoryLimit: nil) == 1)
+        #expect(ReplaySpill.partitions(inputBytes: 1 << 20, memoryLimit: 1 << 30) == 1)
+        #expect(ReplaySpill.partitions(inputBytes: 100_000_000, memoryLimit: 64 << 20) == 11)
+        #expect(ReplaySpill.partitions(inputBytes: 1 << 40, memoryLimit: 1 << 20) == 200)
+        #expect(ReplaySpill.partitions(inputBytes: nil, memoryLimit: 1 << 20) == 64)
+        #expect(ReplaySpill.partitions(inputBytes: nil, memoryLimit: nil) == 1)
+    }
+
+    @Test("a partition file holds entries as their bytes: plain values only")
+    func plainValues() {
+        // `ReplaySpill` writes and reads `ReplayEntry` as raw bytes; a reference or a
+        // string in it would be written as a pointer.
+        #expect(_isPOD(ReplayEntry.self))
+        #expect(_isPOD(ReplayRecord.self))
+    }
+
+    @Test("--memory takes a size; a bad one is a usage error")
+    func badSize() throws {
+        let r = try runMargin([
+            "replay", ReplayInputTests.ledger, "--card", ReplayInputTests.candidate, "--memory",
+            "lots",
+        ])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--memory"))
+    }
+}
+
+/// A `card` field naming a version of another card id is read as before (its number) and
+/// warned about, once per field text at its first line.
+@Suite("Replay: card fields of another id")
+struct ReplayForeignCardTests {
+    @Test("card voice@10 in an osg ledger: one warning at its first line, the same figures")
+    func warned() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        var lines = try String(contentsOfFile: ReplayInputTests.ledger, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for k in [2, 3] {  // c2 and c4, lines 3 and 4
+            lines[k] = lines[k].replacingOccurrences(of: "\"osg@10\"", with: "\"voice@10\"")
+        }
+        try dir.write("ledger.jsonl", lines.joined(separator: "\n"))
+        let path = dir.path + "/ledger.jsonl"
+        let r = try ReplayInputTests.run(path)
+        #expect(r.total.creditsBefore == 1034)
+        #expect(r.total.costBefore == exact("3.7984"))
+        let warned = r.named.filter { $0.rule == .replay(.cardOfAnotherID) }
+        #expect(
+            warned.map(\.description) == [
+                "\(path):3:1: warning: card \"voice@10\" names card voice, not osg, the card replayed: its number (10) is read as a version of osg (2 charge lines with this card field, this the first) [replay-card-of-another-id]"
+            ])
+        // The unchanged ledger names its own card: no warning.
+        let plain = try ReplayInputTests.run(ReplayInputTests.ledger)
+        #expect(!plain.named.contains { $0.rule == .replay(.cardOfAnotherID) })
+        // Through the binary, on standard error, exit 0 (a warning, not a finding).
+        let cli = try runMargin([
+            "replay", path, "--card", ReplayInputTests.candidate, "--credit-value", "CNY 0.01",
+        ])
+        #expect(cli.status == 0)
+        #expect(cli.stderr.contains("\(path):3:1: warning: card \"voice@10\" names card voice"))
+    }
+}

@@ -387,6 +387,28 @@ struct ReplayOracleTests {
             #expect(row.declinedBefore == w.declinedBefore, "\(key) declined before")
             #expect(row.declinedAfter == w.declinedAfter, "\(key) declined after")
         }
+        // The same run partitioned by device (`--memory`): the same report, named findings
+        // and all, through the library and through the binary.
+        let size = try FileManager.default.attributesOfItem(atPath: ledgerPath)[.size] as! Int
+        #expect(ReplaySpill.partitions(inputBytes: size, memoryLimit: 4096) > 1)
+        let bounded = try ReplayRun.run(
+            ReplayRequest(
+                inputs: [TakingsInput(path: ledgerPath)], cards: [cards.path], new: newPath,
+                against: against ? "gen@1" : nil,
+                creditValue: Money(try Exact(1, over: 100), Currency(code: "CNY")!),
+                memoryLimit: 4096))
+        #expect(bounded.render(.json) == report.render(.json))
+        #expect(bounded.named == report.named)
+        let cli = [
+            "replay", ledgerPath, "--cards", cards.path, "--card", newPath, "--credit-value",
+            "CNY 0.01",
+        ]
+        let inMemory = try runMargin(cli)
+        let partitioned = try runMargin(cli + ["--memory", "1K"])
+        #expect(inMemory.stdout.contains("Replay under gen@2"))
+        #expect(partitioned.stdout == inMemory.stdout)
+        #expect(partitioned.stderr == inMemory.stderr)
+        #expect(partitioned.status == inMemory.status)
         #expect(report.balances.declinedBefore == want.declinedBefore)
         #expect(report.balances.declinedAfter == want.declinedAfter)
         #expect(report.balances.leftBefore == want.leftBefore)

@@ -1,0 +1,115 @@
+/// The end of a replay, in memory or partitioned (`--memory`).
+///
+/// In memory, every entry was kept as it was read, and the run is one partition. In a
+/// partitioned run, every prepared entry went to the file of its device's partition
+/// (`ReplaySpill`); each partition is now kept entry by entry in reading order, by the
+/// same `apply`, and finished on its own: its buyers, its devices' pack usage, its refunds
+/// and its balances. Its records and id table are then freed. Tallies, costs, counts and
+/// the named findings add up over the partitions; the named ones are cut to the first in
+/// reading order at the end, so the report is the one a run in memory makes.
+///
+/// Why it is the same: a device's entries are all in one partition, in reading order, so
+/// its balance replay, its pack and its usage are those of the run in memory; copies of
+/// an id with the same content name the same device, so they meet and the first is
+/// kept; a refund meets the charge it names when both have the device (or, without one,
+/// by the charge's id). What a partition cannot see is an id whose copies name two
+/// devices (each copy is kept in its own partition), and a refund on another device than
+/// its charge (an unknown charge there): `docs/replay.md` says so.
+extension ReplayLedger {
+    /// Holds a prepared entry of a partitioned run until its batch's lines are known.
+    func hold(_ e: ReplayEntry, id: UnsafePointer<UInt8>, count: Int) {
+        let start = pendingIDs.count
+        pendingIDs.append(contentsOf: UnsafeBufferPointer(start: id, count: count))
+        pending.append((e, start..<pendingIDs.count))
+    }
+
+    func endBatch() {
+        keepDeferred()
+        flushHeld()
+    }
+
+    /// Writes the held entries to their partitions.
+    func flushHeld() {
+        guard let spill, !pending.isEmpty else { return }
+        pendingIDs.withUnsafeBytes { ids in
+            for (e, range) in pending {
+                spill.write(e, id: UnsafeRawBufferPointer(rebasing: ids[range]))
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingIDs.removeAll(keepingCapacity: true)
+    }
+
+    /// Everything after the inputs are read: each partition kept and finished, the cached
+    /// costs summed, the named findings chosen. Returns the balance replay's counts.
+    func finish() throws(RunFailure) -> ReplayBalanceTally {
+        var balances = ReplayBalanceTally()
+        keepDeferred()
+        if let spill {
+            defer { spill.remove() }
+            flushHeld()
+            do {
+                try spill.finishWriting()
+                for p in 0..<spill.partitions {
+                    startPartition(entries: spill.entryCount(p))
+                    try spill.forEach(p) { e, id in apply(e, id: id) }
+                    finishPartition(into: &balances)
+                }
+            } catch {
+                throw RunFailure(error.description)
+            }
+            startPartition(entries: 0)
+        } else {
+            finishPartition(into: &balances)
+        }
+        finishCachedCosts()
+        chooseNamed()
+        return balances
+    }
+
+    /// Fresh per-partition state for a partition of `entries` entries.
+    private func startPartition(entries: Int) {
+        records = []
+        records.reserveCapacity(entries)
+        index = ReplayIDIndex(capacity: entries)
+        refunds = []
+        sortedByDevice = nil
+        partConflicts = 0
+        partRefundFindings = 0
+        for k in tallies.indices { tallies[k].namedInPart = 0 }
+    }
+
+    /// One partition's buyers, pack usage, refunds and balances.
+    private func finishPartition(into balances: inout ReplayBalanceTally) {
+        let b = partBuyers()
+        for (pack, devices) in b.byPack { bought.byPack[pack, default: []].formUnion(devices) }
+        for (pack, n) in b.topups { bought.topups[pack, default: 0] += n }
+        bought.mixed += b.mixed
+        finishUsage(buyers: b.byPack)
+        let targets = resolveRefunds()
+        replayBalances(refundTargets: targets, into: &balances)
+    }
+
+    /// The findings named: per feature the first `shown` charges not re-priced, and the
+    /// first `4 × shown` conflicts then refunds of unknown charges, in reading order.
+    private func chooseNamed() {
+        func first(
+            _ list: [(input: Int, diagnostic: Diagnostic)], _ n: Int
+        ) -> [(input: Int, diagnostic: Diagnostic)] {
+            guard list.count > n else { return list }
+            return Array(
+                list.sorted {
+                    ($0.input, $0.diagnostic.location.line)
+                        < ($1.input, $1.diagnostic.location.line)
+                }.prefix(n))
+        }
+        for k in tallies.indices { tallies[k].named = first(tallies[k].named, Self.shown) }
+        conflictFindings = first(conflictFindings, 4 * Self.shown)
+        refundFindings = first(refundFindings, 4 * Self.shown - conflictFindings.count)
+    }
+
+    /// The conflicts and refunds of unknown charges named, once `finish` has run.
+    var findings: [Diagnostic] {
+        conflictFindings.map(\.diagnostic) + refundFindings.map(\.diagnostic)
+    }
+}

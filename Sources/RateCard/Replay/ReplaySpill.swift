@@ -1,0 +1,77 @@
+/// The temporary files of a replay whose entries would not fit in its memory cap
+/// (`--memory`): every prepared entry (`ReplayEntry`, then its id's bytes) goes to the
+/// partition of its device while the inputs are read, and each partition is then replayed
+/// on its own (`ReplayLedger+Partitions.swift`). The directory, its signal clean-up and the
+/// buffered writes are `margin pnl`'s (`TakingsSpill`, one `.rec` file per partition).
+final class ReplaySpill {
+    let files: TakingsSpill
+    var partitions: Int { files.partitions }
+    /// Entries written per partition.
+    private var counts: [Int]
+
+    /// Bytes of state per entry kept in memory: an 80-byte record and a 24-byte id slot
+    /// at most 70% full, measured at about 130.
+    static let stateBytesPerEntry = 130
+    /// Bytes per entry while a partition is replayed: its state and its file's bytes
+    /// (an entry of about 200 bytes and its id), read whole.
+    static let partitionBytesPerEntry = 360
+
+    init(partitions: Int, memoryLimit: Int) throws(TakingsInputError) {
+        files = try TakingsSpill(
+            partitions: partitions,
+            bufferBytes: min(1 << 20, max(16 << 10, memoryLimit / (16 * partitions))))
+        counts = Array(repeating: 0, count: partitions)
+    }
+
+    /// How many partitions a replay uses: 1 (in memory) when its planned state fits in
+    /// the cap; else enough that each partition takes at most half of it. Entries are
+    /// planned at `TakingsRun.inputBytesPerEntry` bytes of input each, as `pnl` plans;
+    /// standard input (no size) is partitioned only under a cap.
+    static func partitions(inputBytes: Int?, memoryLimit: Int?) -> Int {
+        guard let limit = memoryLimit else { return 1 }
+        guard let inputBytes else { return TakingsRun.unknownSizePartitions }
+        let entries = inputBytes / TakingsRun.inputBytesPerEntry + 1
+        guard entries * stateBytesPerEntry > limit else { return 1 }
+        let half = max(1, limit / 2)
+        let need = entries * partitionBytesPerEntry
+        return min(TakingsSpill.maxPartitions, max(2, (need + half - 1) / half))
+    }
+
+    /// Writes one entry and its id to its partition.
+    func write(_ e: ReplayEntry, id: UnsafeRawBufferPointer) {
+        let p = TakingsSpill.partition(of: e.partitionKey, count: partitions)
+        counts[p] += 1
+        files.append(p, .records, value: e)
+        files.append(p, .records, value: UInt32(id.count))
+        files.append(p, .records, id)
+    }
+
+    /// Every buffered write on disk, the files closed.
+    func finishWriting() throws(TakingsInputError) {
+        try files.finish(.records)
+    }
+
+    /// The entries of partition `p` in the order they were read, each with its id's
+    /// bytes; the file is deleted once read.
+    func forEach(
+        _ p: Int, _ body: (ReplayEntry, UnsafeRawBufferPointer) -> Void
+    ) throws(TakingsInputError) {
+        let bytes = try files.take(p, .records)
+        bytes.withUnsafeBytes { b in
+            let size = MemoryLayout<ReplayEntry>.size
+            var at = 0
+            while at + size + 4 <= b.count {
+                let e = b.loadUnaligned(fromByteOffset: at, as: ReplayEntry.self)
+                let n = Int(b.loadUnaligned(fromByteOffset: at + size, as: UInt32.self))
+                let start = at + size + 4
+                body(e, UnsafeRawBufferPointer(rebasing: b[start..<min(b.count, start + n)]))
+                at = start + n
+            }
+        }
+    }
+
+    /// The entries in partition `p` (for sizing its tables).
+    func entryCount(_ p: Int) -> Int { counts[p] }
+
+    func remove() { files.remove() }
+}
