@@ -108,29 +108,15 @@ struct ShardMerge {
         return priced
     }
 
+    /// One record: de-duplicated, then counted by its stages (each inlined: the merge's
+    /// hot loop, split for reading, not for calls).
     mutating func handle(_ r: TakingsRecord) {
-        let window = settings.window
         let line = chunk.lineNumber(r.line, base: ctx.baseLine)
         let feature = r.feature == TakingsRecord.none ? -1 : ctx.featureMap[Int(r.feature)]
         let meta = SlotMeta.pack(
             line: line, input: ctx.input, kind: r.kind,
             feature: feature < 0 ? UInt32.max : UInt32(feature))
-        switch table.insert(
-            id0: r.id0, id1: r.id1, content: r.content, meta: meta, amount: r.amount)
-        {
-        case .duplicate:
-            st.duplicates += 1
-            return
-        case .conflict(let existing):
-            let first = place(existing)
-            st.reject(
-                TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
-                "conflicting duplicate: the same id as \(first.path):\(first.line) with different content"
-            )
-            return
-        case .inserted:
-            break
-        }
+        guard insertNew(r, meta: meta, line: line) else { return }
         st.entries += 1
         if r.priceProblem, let problem = chunk.extras[Int(r.extra)].priceProblem {
             st.ignoredFields.add(
@@ -138,28 +124,12 @@ struct ShardMerge {
                     place: TakingsPlace(input: ctx.input, path: ctx.path, line: line),
                     reason: .badValue, message: problem))
         }
-        if r.hasBalance, r.device != TakingsRecord.none {
-            let d = ctx.deviceMap[Int(r.device)]
-            if st.chains.count <= d {
-                st.chains.append(
-                    contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count))
-            }
-            st.chains[d].add(
-                amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds,
-                nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
-        }
+        if r.hasBalance, r.device != TakingsRecord.none { addToChain(r, meta: meta) }
         if r.kind == .refund {
-            let name = RefundNames.add(
-                (r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : "").utf8,
-                to: &st.refundNames)
-            st.pendingRefunds.append(
-                PendingRefund(
-                    id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: meta,
-                    feature: feature, amount: r.amount,
-                    seconds: r.seconds, nanos: r.nanoseconds,
-                    nameAt: name.at, nameCount: name.count, nameList: Int32(index)))
+            keepRefund(r, meta: meta, feature: feature)
             return
         }
+        let window = settings.window
         if window.beforeEnd(seconds: r.seconds, nanoseconds: r.nanoseconds) {
             if !st.addOutstanding(Int128(r.amount)) { st.overflow(ctx, line) }
         }
@@ -167,75 +137,144 @@ struct ShardMerge {
         st.inWindow += 1
         switch r.kind {
         case .charge:
-            if let series = settings.series {
-                let b = series.bucket(seconds: r.seconds)
-                if b == TakingsSeries.outside { st.noteOutsideSeries(meta) }
-                select(b)
-            }
-            currentDirty = true
-            if !FeatureSums.count(
-                into: &current, feature: feature, charges: 1, charged: Int128(-r.amount))
-            {
-                st.overflow(ctx, line)
-            }
-            st.noteFirstSeen(feature: feature, meta: meta)
-            if r.audit != 0 {
-                if st.audit.count <= feature {
-                    st.audit.append(
-                        contentsOf: repeatElement(AuditTally(), count: feature + 1 - st.audit.count)
-                    )
-                }
-                if r.audit == 1 {
-                    st.audit[feature].checked += 1
-                } else {
-                    if let outcome = chunk.extras[Int(r.extra)].audit {
-                        let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
-                        st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
-                    }
-                }
-            }
-            if isPriced(feature), let pricing = settings.pricing {
-                let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
-                let at = Timestamp(seconds: r.seconds, nanoseconds: Int32(r.nanoseconds))
-                do {
-                    if let cost = try pricing.cost(
-                        feature: features[feature], quantity: quantity, at: at)
-                    {
-                        current[feature].cost =
-                            try current[feature].cost.map { c throws(MoneyError) in
-                                try c.adding(cost)
-                            } ?? cost
-                    }
-                } catch {
-                    st.errors.append(
-                        Diagnostic(
-                            path: ctx.path, location: SourceLocation(line: line, column: 1),
-                            message: "cost of this \(features[feature]) charge: \(error)",
-                            rule: .pnl(.cost)))
-                }
-            }
+            countCharge(r, meta: meta, feature: feature, line: line)
         case .grant:
             if !st.countBelowTheLine(grants: 1, granted: Int128(r.amount)) {
                 st.overflow(ctx, line)
             }
         case .topup:
-            if !st.countBelowTheLine(topups: 1, toppedUp: Int128(r.amount)) {
-                st.overflow(ctx, line)
-            }
-            if r.extra >= 0, let price = chunk.extras[Int(r.extra)].price {
-                do {
-                    st.topupMoney[price.currency] = try (st.topupMoney[price.currency] ?? .zero)
-                        .adding(price.amount)
-                } catch {
-                    st.errors.append(
-                        Diagnostic(
-                            path: ctx.path, location: SourceLocation(line: line, column: 1),
-                            message: "top-up money: \(error)", rule: .pnl(.overflow)))
-                }
-            }
+            countTopup(r, line: line)
         case .refund, .revoke:
             // A revoke takes credits back: it is in the outstanding balance (above) only.
             break
+        }
+    }
+
+    /// The de-duplication stage: true when the record is new; a repeat is counted, a
+    /// conflicting one rejected, and neither goes further.
+    @inline(__always)
+    mutating func insertNew(_ r: TakingsRecord, meta: UInt64, line: Int) -> Bool {
+        switch table.insert(
+            id0: r.id0, id1: r.id1, content: r.content, meta: meta, amount: r.amount)
+        {
+        case .duplicate:
+            st.duplicates += 1
+            return false
+        case .conflict(let existing):
+            let first = place(existing)
+            st.reject(
+                TakingsPlace(input: ctx.input, path: ctx.path, line: line), .conflictingDuplicate,
+                "conflicting duplicate: the same id as \(first.path):\(first.line) with different content"
+            )
+            return false
+        case .inserted:
+            return true
+        }
+    }
+
+    /// A record with `balanceAfter` joins its device's balance chain.
+    @inline(__always)
+    mutating func addToChain(_ r: TakingsRecord, meta: UInt64) {
+        let d = ctx.deviceMap[Int(r.device)]
+        if st.chains.count <= d {
+            st.chains.append(
+                contentsOf: repeatElement(ChainSums(), count: d + 1 - st.chains.count))
+        }
+        st.chains[d].add(
+            amount: r.amount, balanceAfter: r.balanceAfter, seconds: r.seconds,
+            nanos: r.nanoseconds, id: (r.id0, r.id1), meta: meta)
+    }
+
+    /// A refund is kept, its `refundOf` as bytes, to be checked against its charge at the
+    /// end.
+    @inline(__always)
+    mutating func keepRefund(_ r: TakingsRecord, meta: UInt64, feature: Int) {
+        let name = RefundNames.add(
+            (r.extra >= 0 ? chunk.extras[Int(r.extra)].refundOf ?? "" : "").utf8,
+            to: &st.refundNames)
+        st.pendingRefunds.append(
+            PendingRefund(
+                id0: r.id0, id1: r.id1, ref0: r.ref0, ref1: r.ref1, meta: meta,
+                feature: feature, amount: r.amount,
+                seconds: r.seconds, nanos: r.nanoseconds,
+                nameAt: name.at, nameCount: name.count, nameList: Int32(index)))
+    }
+
+    /// A charge in the window: its feature's sums (in its series bucket), the audit, and
+    /// its provider cost when the feature is priced.
+    @inline(__always)
+    mutating func countCharge(_ r: TakingsRecord, meta: UInt64, feature: Int, line: Int) {
+        if let series = settings.series {
+            let b = series.bucket(seconds: r.seconds)
+            if b == TakingsSeries.outside { st.noteOutsideSeries(meta) }
+            select(b)
+        }
+        currentDirty = true
+        if !FeatureSums.count(
+            into: &current, feature: feature, charges: 1, charged: Int128(-r.amount))
+        {
+            st.overflow(ctx, line)
+        }
+        st.noteFirstSeen(feature: feature, meta: meta)
+        if r.audit != 0 { audit(r, feature: feature, line: line) }
+        if isPriced(feature), let pricing = settings.pricing {
+            price(r, feature: feature, line: line, by: pricing)
+        }
+    }
+
+    /// The charge audit's tally of one charge (`r.audit` is 1 when it checked out).
+    @inline(__always)
+    mutating func audit(_ r: TakingsRecord, feature: Int, line: Int) {
+        if st.audit.count <= feature {
+            st.audit.append(
+                contentsOf: repeatElement(AuditTally(), count: feature + 1 - st.audit.count))
+        }
+        if r.audit == 1 {
+            st.audit[feature].checked += 1
+        } else if let outcome = chunk.extras[Int(r.extra)].audit {
+            let place = TakingsPlace(input: ctx.input, path: ctx.path, line: line)
+            st.audit[feature].add(outcome, charged: -Int128(r.amount), place: place)
+        }
+    }
+
+    /// A priced charge's provider cost, added to its feature's; a pricing error names the
+    /// line.
+    @inline(__always)
+    mutating func price(_ r: TakingsRecord, feature: Int, line: Int, by pricing: any TakingsPricing)
+    {
+        let quantity = r.extra >= 0 ? chunk.extras[Int(r.extra)].quantity : [:]
+        let at = Timestamp(seconds: r.seconds, nanoseconds: Int32(r.nanoseconds))
+        do {
+            if let cost = try pricing.cost(feature: features[feature], quantity: quantity, at: at) {
+                current[feature].cost =
+                    try current[feature].cost.map { c throws(MoneyError) in
+                        try c.adding(cost)
+                    } ?? cost
+            }
+        } catch {
+            st.errors.append(
+                Diagnostic(
+                    path: ctx.path, location: SourceLocation(line: line, column: 1),
+                    message: "cost of this \(features[feature]) charge: \(error)",
+                    rule: .pnl(.cost)))
+        }
+    }
+
+    /// A top-up in the window: below the line, and its money when it records a price.
+    @inline(__always)
+    mutating func countTopup(_ r: TakingsRecord, line: Int) {
+        if !st.countBelowTheLine(topups: 1, toppedUp: Int128(r.amount)) {
+            st.overflow(ctx, line)
+        }
+        guard r.extra >= 0, let price = chunk.extras[Int(r.extra)].price else { return }
+        do {
+            st.topupMoney[price.currency] = try (st.topupMoney[price.currency] ?? .zero)
+                .adding(price.amount)
+        } catch {
+            st.errors.append(
+                Diagnostic(
+                    path: ctx.path, location: SourceLocation(line: line, column: 1),
+                    message: "top-up money: \(error)", rule: .pnl(.overflow)))
         }
     }
 }

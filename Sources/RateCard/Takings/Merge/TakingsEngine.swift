@@ -140,26 +140,7 @@ final class TakingsEngine {
     private func streamJSONLines(_ source: ByteSource, initial: [UInt8], input: Int, path: String)
         throws
     {
-        let threads = options.threads
-        // Blocks of `chunkBytes` per thread, or smaller when the whole input is known to
-        // be smaller: one more byte than the input, so the first fill sees its end.
-        var capacity = max(initial.count, options.chunkBytes * threads)
-        if let left = source.remaining {
-            capacity = max(initial.count, min(capacity, initial.count + left + 1))
-        }
-        var buffer: UnsafeMutablePointer<UInt8>
-        var spare: UnsafeMutablePointer<UInt8>
-        if let kept = readBuffers, kept.capacity >= capacity {
-            (buffer, spare, capacity) = kept
-        } else {
-            if let kept = readBuffers {
-                kept.buffer.deallocate()
-                kept.spare.deallocate()
-            }
-            buffer = .allocate(capacity: capacity)
-            spare = .allocate(capacity: capacity)
-        }
-        readBuffers = nil
+        var (buffer, spare, capacity) = takeReadBuffers(source, initial: initial)
         defer { readBuffers = (buffer, spare, capacity) }
         initial.withUnsafeBufferPointer {
             if let p = $0.baseAddress { buffer.update(from: p, count: $0.count) }
@@ -169,14 +150,12 @@ final class TakingsEngine {
         var readAhead = false
         var baseLine = 0
         var streamed = 0
-        let reader = SendableSource(source: source)
         // The chunks of the block parsed last, merged during the next step.
         var pending: (chunks: [ParsedChunk], baseLine: Int)?
         // Chunks already merged, whose storage the next parses take over. A block is cut
         // into many more pieces than threads, which the threads take one by one, so that
         // they finish a step together (the step waits for its last piece).
-        let parts = threads * Self.piecesPerThread
-        let spares = chunkSpares
+        let parts = options.threads * Self.piecesPerThread
         while true {
             if !eof, filled < capacity, !readAhead {
                 let n = try source.fill(buffer + filled, count: capacity - filled)
@@ -188,6 +167,7 @@ final class TakingsEngine {
             var usable = filled
             if !eof {
                 guard let last = lastNewline(buffer, filled) else {
+                    // No whole line in the block: twice the buffers, up to the longest line.
                     guard capacity < TakingsRun.maxLineBytes else {
                         throw TakingsInputError(
                             path: path,
@@ -207,72 +187,116 @@ final class TakingsEngine {
                 usable = last + 1
             }
             let final = eof
-            let contexts =
-                pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) }
-                ?? []
-            let work = MergeWork(
-                shards: shards, settings: settings, chunks: pending?.chunks ?? [],
-                contexts: contexts, features: features, spill: spill)
-            let merges = pending == nil ? 0 : shards.count
-            let pieces = split(buffer, usable, parts: parts)
-            let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
-            let base = SendablePointer(pointer: UnsafePointer(buffer))
-            let next = SendableMutablePointer(pointer: spare)
-            let keep = keepQuantity
-            let interners = parserDevices
-            let cursor = PieceCursor()
-            let shardCount = shards.count
-            let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1, empty: .success(0))
-            let (carryFrom, carry, room) = (usable, filled - usable, capacity - (filled - usable))
-            // Thread 0 first carries the unparsed tail over to the spare buffer and reads the
-            // next block behind it; thread t < merges merges shard t of the previous block.
-            // Then every thread parses the pieces it takes, in piece order, with its own
-            // parser state (its device table), so each state sees its pieces in order.
-            parallel(threads) { t in
-                if t == 0 {
-                    if carry > 0 {
-                        next.pointer.update(from: base.pointer + carryFrom, count: carry)
-                    }
-                    read[0] =
-                        final
-                        ? .success(0)
-                        : Result { () throws(TakingsInputError) in
-                            try reader.source.fill(next.pointer + carry, count: room)
-                        }
-                }
-                if t < merges { work.run(shard: t) }
-                var devices = interners.take(t)
-                while true {
-                    let p = cursor.take()
-                    guard p < pieces.count else { break }
-                    let (start, end) = pieces[p]
-                    parsed[p] = JSONLinesChunkParser.parse(
-                        base.pointer + start, end - start, final: final && p == pieces.count - 1,
-                        keepQuantity: keep, devices: &devices, worker: t, shards: shardCount,
-                        reusing: p < parts ? spares.take(p) : ParsedChunk())
-                }
-                interners[t] = devices
-            }
-            let chunks = parsed.takeAll()
-            for (p, merged) in (pending?.chunks ?? []).enumerated() where p < parts {
-                spares[p] = merged
-            }
+            let (chunks, read) = step(
+                StepBlock(
+                    buffer: buffer, spare: spare, usable: usable, filled: filled,
+                    capacity: capacity, final: final, parts: parts),
+                source: source, merging: pending, input: input, path: path)
             pending = (chunks, baseLine)
             baseLine += chunks.reduce(0) { $0 + $1.lineCount }
             streamed += usable
             options.progress?.setBytes(bytesBefore + streamed)
-            let n = try read[0].get()
+            let n = try read.get()
             swap(&buffer, &spare)
+            let carry = filled - usable
             filled = carry + n
-            if !final, n < room { eof = true }
+            if !final, n < capacity - carry { eof = true }
             readAhead = true
             if eof && filled == 0 { break }
         }
         if let last = pending {
             pending = nil
             merge(last.chunks, input: input, path: path, baseLine: last.baseLine)
-            for (p, merged) in last.chunks.enumerated() where p < parts { spares[p] = merged }
+            for (p, merged) in last.chunks.enumerated() where p < parts { chunkSpares[p] = merged }
         }
+    }
+
+    /// The two read buffers for an input: those kept from the last input when they are
+    /// large enough. Blocks of `chunkBytes` per thread, or smaller when the whole input is
+    /// known to be smaller: one more byte than the input, so the first fill sees its end.
+    private func takeReadBuffers(_ source: ByteSource, initial: [UInt8])
+        -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int)
+    {
+        var capacity = max(initial.count, options.chunkBytes * options.threads)
+        if let left = source.remaining {
+            capacity = max(initial.count, min(capacity, initial.count + left + 1))
+        }
+        defer { readBuffers = nil }
+        if let kept = readBuffers, kept.capacity >= capacity { return kept }
+        if let kept = readBuffers {
+            kept.buffer.deallocate()
+            kept.spare.deallocate()
+        }
+        return (.allocate(capacity: capacity), .allocate(capacity: capacity), capacity)
+    }
+
+    /// One step's block: `usable` bytes of whole lines in `buffer` (of `filled`), the
+    /// `spare` buffer that the tail and the next read go to.
+    private struct StepBlock {
+        let buffer: UnsafeMutablePointer<UInt8>
+        let spare: UnsafeMutablePointer<UInt8>
+        let usable: Int
+        let filled: Int
+        let capacity: Int
+        let final: Bool
+        let parts: Int
+    }
+
+    /// One step on every thread: thread 0 first carries the unparsed tail over to the
+    /// spare buffer and reads the next block behind it; thread t < shards merges shard t
+    /// of the previous block (`merging`). Then every thread parses the pieces it takes, in
+    /// piece order, with its own parser state (its device table), so each state sees its
+    /// pieces in order. Returns the block's chunks and what the read behind it gave.
+    private func step(
+        _ block: StepBlock, source: ByteSource,
+        merging pending: (chunks: [ParsedChunk], baseLine: Int)?, input: Int, path: String
+    ) -> ([ParsedChunk], Result<Int, TakingsInputError>) {
+        let contexts =
+            pending.map { prepare($0.chunks, input: input, path: path, baseLine: $0.baseLine) }
+            ?? []
+        let work = MergeWork(
+            shards: shards, settings: settings, chunks: pending?.chunks ?? [],
+            contexts: contexts, features: features, spill: spill)
+        let merges = pending == nil ? 0 : shards.count
+        let pieces = split(block.buffer, block.usable, parts: block.parts)
+        let parsed = ResultSlots<ParsedChunk>(count: pieces.count, empty: ParsedChunk())
+        let base = SendablePointer(pointer: UnsafePointer(block.buffer))
+        let next = SendableMutablePointer(pointer: block.spare)
+        let (keep, interners, spares) = (keepQuantity, parserDevices, chunkSpares)
+        let (cursor, shardCount, parts, final) = (
+            PieceCursor(), shards.count, block.parts, block.final
+        )
+        let reader = SendableSource(source: source)
+        let read = ResultSlots<Result<Int, TakingsInputError>>(count: 1, empty: .success(0))
+        let (carryFrom, carry) = (block.usable, block.filled - block.usable)
+        let room = block.capacity - carry
+        parallel(options.threads) { t in
+            if t == 0 {
+                if carry > 0 { next.pointer.update(from: base.pointer + carryFrom, count: carry) }
+                read[0] =
+                    final
+                    ? .success(0)
+                    : Result { () throws(TakingsInputError) in
+                        try reader.source.fill(next.pointer + carry, count: room)
+                    }
+            }
+            if t < merges { work.run(shard: t) }
+            var devices = interners.take(t)
+            while true {
+                let p = cursor.take()
+                guard p < pieces.count else { break }
+                let (start, end) = pieces[p]
+                parsed[p] = JSONLinesChunkParser.parse(
+                    base.pointer + start, end - start, final: final && p == pieces.count - 1,
+                    keepQuantity: keep, devices: &devices, worker: t, shards: shardCount,
+                    reusing: p < parts ? spares.take(p) : ParsedChunk())
+            }
+            interners[t] = devices
+        }
+        for (p, merged) in (pending?.chunks ?? []).enumerated() where p < parts {
+            spares[p] = merged
+        }
+        return (parsed.takeAll(), read[0])
     }
 
     /// Pieces of a block per thread: enough that the wait for a step's last piece is short.

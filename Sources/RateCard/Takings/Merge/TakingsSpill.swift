@@ -260,74 +260,14 @@ final class TakingsSpill {
             close(fd)
             unlink(name)
         }
-        let featureMap = Array(0..<features)
-        let deviceMap = Array(0..<devices)
+        let maps = (features: Array(0..<features), devices: Array(0..<devices))
         var buffer = [UInt8](repeating: 0, count: max(blockBytes, 1 << 16))
         var filled = 0
         var atEnd = false
-        let headerSize = MemoryLayout<SpilledRecord>.size
         while true {
-            if !atEnd {
-                while filled < buffer.count {
-                    let n = buffer.withUnsafeMutableBytes { b in
-                        b.baseAddress.map { read(fd, $0 + filled, b.count - filled) } ?? 0
-                    }
-                    if n < 0, errno == EINTR { continue }
-                    if n < 0 {
-                        throw TakingsInputError(
-                            path: name,
-                            message: "cannot read a partition: \(String(cString: strerror(errno)))")
-                    }
-                    if n == 0 {
-                        atEnd = true
-                        break
-                    }
-                    filled += n
-                }
-            }
-            var chunks: [ParsedChunk] = []
-            var contexts: [ChunkContext] = []
-            var used = 0
-            buffer.withUnsafeBytes { b in
-                guard let base = b.baseAddress else { return }
-                var chunk = ParsedChunk()
-                var input = -1
-                func closeChunk() {
-                    guard !chunk.records.isEmpty else { return }
-                    chunk.lineCount = chunk.records.count
-                    chunks.append(chunk)
-                    contexts.append(
-                        ChunkContext(
-                            input: input, path: input < paths.count ? paths[input] : "?",
-                            baseLine: 0,
-                            featureMap: featureMap, deviceMap: deviceMap))
-                    chunk = ParsedChunk()
-                }
-                while used + headerSize <= filled {
-                    let h = base.loadUnaligned(fromByteOffset: used, as: SpilledRecord.self)
-                    let size = headerSize + Int(h.extraBytes)
-                    guard used + size <= filled else { break }
-                    if Int(h.input) != input {
-                        closeChunk()
-                        input = Int(h.input)
-                        chunk.lineNumbers = []
-                    }
-                    var r = h.record
-                    r.line = UInt32(chunk.records.count)
-                    if h.extraBytes > 0 {
-                        r.extra = Int32(chunk.extras.count)
-                        chunk.extras.append(
-                            SpillCoding.decode(
-                                UnsafeRawBufferPointer(
-                                    start: base + used + headerSize, count: Int(h.extraBytes)),
-                                outcomes: outcomes))
-                    }
-                    chunk.records.append(r)
-                    chunk.lineNumbers?.append(Int(h.line))
-                    used += size
-                }
-                closeChunk()
-            }
+            if !atEnd { atEnd = try fill(&buffer, from: fd, filled: &filled, name: name) }
+            let (chunks, contexts, used) = decodeRecords(
+                buffer, filled: filled, paths: paths, maps: maps)
             if !chunks.isEmpty { body(chunks, contexts) }
             if used < filled {
                 buffer.withUnsafeMutableBytes { b in
@@ -345,6 +285,80 @@ final class TakingsSpill {
             }
             if used == 0 { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
         }
+    }
+
+    /// Reads from `fd` behind the `filled` bytes until `buffer` is full or the file ends:
+    /// true at its end.
+    private func fill(_ buffer: inout [UInt8], from fd: Int32, filled: inout Int, name: String)
+        throws(TakingsInputError) -> Bool
+    {
+        while filled < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { b in
+                b.baseAddress.map { read(fd, $0 + filled, b.count - filled) } ?? 0
+            }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 {
+                throw TakingsInputError(
+                    path: name,
+                    message: "cannot read a partition: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return true }
+            filled += n
+        }
+        return false
+    }
+
+    /// The whole records among the first `filled` bytes, as chunks of one input apiece
+    /// with their contexts, and how many bytes they took (a record cut by the block's end
+    /// waits for the next).
+    private func decodeRecords(
+        _ buffer: [UInt8], filled: Int, paths: [String],
+        maps: (features: [Int], devices: [Int])
+    ) -> ([ParsedChunk], [ChunkContext], Int) {
+        var chunks: [ParsedChunk] = []
+        var contexts: [ChunkContext] = []
+        var used = 0
+        let headerSize = MemoryLayout<SpilledRecord>.size
+        buffer.withUnsafeBytes { b in
+            guard let base = b.baseAddress else { return }
+            var chunk = ParsedChunk()
+            var input = -1
+            func closeChunk() {
+                guard !chunk.records.isEmpty else { return }
+                chunk.lineCount = chunk.records.count
+                chunks.append(chunk)
+                contexts.append(
+                    ChunkContext(
+                        input: input, path: input < paths.count ? paths[input] : "?",
+                        baseLine: 0, featureMap: maps.features, deviceMap: maps.devices))
+                chunk = ParsedChunk()
+            }
+            while used + headerSize <= filled {
+                let h = base.loadUnaligned(fromByteOffset: used, as: SpilledRecord.self)
+                let size = headerSize + Int(h.extraBytes)
+                guard used + size <= filled else { break }
+                if Int(h.input) != input {
+                    closeChunk()
+                    input = Int(h.input)
+                    chunk.lineNumbers = []
+                }
+                var r = h.record
+                r.line = UInt32(chunk.records.count)
+                if h.extraBytes > 0 {
+                    r.extra = Int32(chunk.extras.count)
+                    chunk.extras.append(
+                        SpillCoding.decode(
+                            UnsafeRawBufferPointer(
+                                start: base + used + headerSize, count: Int(h.extraBytes)),
+                            outcomes: outcomes))
+                }
+                chunk.records.append(r)
+                chunk.lineNumbers?.append(Int(h.line))
+                used += size
+            }
+            closeChunk()
+        }
+        return (chunks, contexts, used)
     }
 
     /// The refunds written to partition `p` and their `refundOf` texts (one list), then

@@ -264,7 +264,7 @@ struct EntryScanner {
             i += 1
         } else {
             while true {
-                // Whitespace is already skipped: after '{' and after each ','.
+                // Whitespace is already skipped: after the opening brace and after each comma.
                 guard i < end else { throw syntax(.endInsideObject) }
                 guard base[i] == UInt8(ascii: "\"") else { throw syntax(.expectedKey) }
                 let keyColumn = i + 1

@@ -123,62 +123,75 @@ enum LedgerNumber {
             }
             if k == n { return (Int128(whole), 0) }
         }
-        let text = {
-            FieldReader.excerpt(
-                String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        var d = DecimalText(p, n, name: name, column: column, number: number)
+        try d.read()
+        try d.checkShape()
+        if d.seenExponent, d.value != 0 { try d.applyExponent() }
+        while d.scale > 0, d.value % 10 == 0 {
+            d.value /= 10
+            d.scale -= 1
         }
+        if d.value == 0 { d.scale = 0 }
+        return (d.value, d.scale)
+    }
+}
+
+/// The full reading of a quantity's text (`LedgerNumber.decimal` past its fast path), in
+/// stages: the characters, the shape of the whole, the exponent.
+private struct DecimalText {
+    let p: UnsafePointer<UInt8>
+    let n: Int
+    let name: String
+    let column: Int
+    let number: Bool
+    var negative = false
+    var value: Int128 = 0
+    var exponent = 0
+    var exponentDigits = 0
+    var seenExponent = false
+    var exponentNegative = false
+    var scale = 0
+    var intDigits = 0
+    var fracDigits = 0
+    var significant = 0
+    var seenPoint = false
+
+    init(_ p: UnsafePointer<UInt8>, _ n: Int, name: String, column: Int, number: Bool) {
+        self.p = p
+        self.n = n
+        self.name = name
+        self.column = column
+        self.number = number
+    }
+
+    /// The text, shortened, for a message.
+    func text() -> String {
+        FieldReader.excerpt(
+            String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+    }
+
+    func notDecimal() -> LineProblem {
+        LineProblem(.wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
+    }
+
+    func tooManyDigits() -> LineProblem {
+        LineProblem(.amountOutOfRange, "\(name): \(text()) has more than 30 digits", column: column)
+    }
+
+    /// Every character: an optional '-', digits, an optional fraction, an exponent (a JSON
+    /// number's only).
+    mutating func read() throws(LineProblem) {
         var k = 0
-        var negative = false
         if k < n, p[k] == UInt8(ascii: "-") {
             negative = true
             k += 1
         }
-        var value: Int128 = 0
-        var exponent = 0
-        var exponentDigits = 0
-        var seenExponent = false
-        var exponentNegative = false
-        var scale = 0
-        var intDigits = 0
-        var fracDigits = 0
-        var significant = 0
-        var seenPoint = false
         while k < n {
             let c = p[k]
             if seenExponent {
-                if c == UInt8(ascii: "-") || c == UInt8(ascii: "+"), exponentDigits == 0,
-                    p[k - 1] | 0x20 == UInt8(ascii: "e")
-                {
-                    exponentNegative = c == UInt8(ascii: "-")
-                } else if c >= 0x30, c <= 0x39, exponentDigits < 4 {
-                    exponent = exponent * 10 + Int(c - 0x30)
-                    exponentDigits += 1
-                } else if c >= 0x30, c <= 0x39 {
-                    throw LineProblem(
-                        .amountOutOfRange, "\(name): \(text()) has an exponent beyond 9999",
-                        column: column)
-                } else {
-                    throw LineProblem(
-                        .wrongType, "\(name): \"\(text())\" is not a decimal number",
-                        column: column)
-                }
-                k += 1
-                continue
-            }
-            if c >= 0x30, c <= 0x39 {
-                if seenPoint {
-                    fracDigits += 1
-                    scale += 1
-                } else {
-                    intDigits += 1
-                }
-                if value != 0 || c != 0x30 { significant += 1 }
-                guard significant <= 30, scale <= 30 else {
-                    throw LineProblem(
-                        .amountOutOfRange, "\(name): \(text()) has more than 30 digits",
-                        column: column)
-                }
-                value = value * 10 + Int128(c - 0x30)
+                try readExponent(c, after: p[k - 1])
+            } else if c >= 0x30, c <= 0x39 {
+                try readDigit(c)
             } else if c == UInt8(ascii: "."), !seenPoint, intDigits > 0 {
                 seenPoint = true
             } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
@@ -190,16 +203,49 @@ enum LedgerNumber {
                 }
                 seenExponent = true
             } else {
-                throw LineProblem(
-                    .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
+                throw notDecimal()
             }
             k += 1
         }
-        guard intDigits > 0, !seenPoint || fracDigits > 0, !seenExponent || exponentDigits > 0
-        else {
-            throw LineProblem(
-                .wrongType, "\(name): \"\(text())\" is not a decimal number", column: column)
+    }
+
+    /// One digit of the significand, at most 30 significant and 30 after the point.
+    mutating func readDigit(_ c: UInt8) throws(LineProblem) {
+        if seenPoint {
+            fracDigits += 1
+            scale += 1
+        } else {
+            intDigits += 1
         }
+        if value != 0 || c != 0x30 { significant += 1 }
+        guard significant <= 30, scale <= 30 else { throw tooManyDigits() }
+        value = value * 10 + Int128(c - 0x30)
+    }
+
+    /// One character of the exponent: a sign right after the `e`, then up to 4 digits.
+    mutating func readExponent(_ c: UInt8, after previous: UInt8) throws(LineProblem) {
+        if c == UInt8(ascii: "-") || c == UInt8(ascii: "+"), exponentDigits == 0,
+            previous | 0x20 == UInt8(ascii: "e")
+        {
+            exponentNegative = c == UInt8(ascii: "-")
+        } else if c >= 0x30, c <= 0x39, exponentDigits < 4 {
+            exponent = exponent * 10 + Int(c - 0x30)
+            exponentDigits += 1
+        } else if c >= 0x30, c <= 0x39 {
+            throw LineProblem(
+                .amountOutOfRange, "\(name): \(text()) has an exponent beyond 9999",
+                column: column)
+        } else {
+            throw notDecimal()
+        }
+    }
+
+    /// The whole: digits on both sides of a point, an exponent with digits, no leading
+    /// zero, not negative, and a JSON number with a fraction or an exponent within what a
+    /// double holds.
+    func checkShape() throws(LineProblem) {
+        guard intDigits > 0, !seenPoint || fracDigits > 0, !seenExponent || exponentDigits > 0
+        else { throw notDecimal() }
         if intDigits > 1, p[negative ? 1 : 0] == 0x30 {
             throw LineProblem(
                 .wrongType, "\(name): \"\(text())\" has a leading zero", column: column)
@@ -211,40 +257,34 @@ enum LedgerNumber {
         }
         var digits = value
         while digits != 0, digits % 10 == 0 { digits /= 10 }
-        if number, seenPoint || seenExponent, digits != 0, String(digits).count > numberDigits {
+        let limit = LedgerNumber.numberDigits
+        if number, seenPoint || seenExponent, digits != 0, String(digits).count > limit {
             throw LineProblem(
                 .badValue,
-                "\(name): \(text()) has more than \(numberDigits) significant digits, more than a double holds, and the SQL engines read a JSON number through one: write it as a string",
+                "\(name): \(text()) has more than \(limit) significant digits, more than a double holds, and the SQL engines read a JSON number through one: write it as a string",
                 column: column)
         }
-        if seenExponent, value != 0 {
-            // value × 10^(±exponent − scale), kept as a significand and a scale.
-            scale += exponentNegative ? exponent : -exponent
-            while scale < 0 {
-                let (v, o) = value.multipliedReportingOverflow(by: 10)
-                guard !o, v < 1_000_000_000_000_000_000_000_000_000_000 else {
-                    throw LineProblem(
-                        .amountOutOfRange, "\(name): \(text()) has more than 30 digits",
-                        column: column)
-                }
-                value = v
-                scale += 1
+    }
+
+    /// value × 10^(±exponent − scale), kept as a significand and a scale of at most 30.
+    mutating func applyExponent() throws(LineProblem) {
+        scale += exponentNegative ? exponent : -exponent
+        while scale < 0 {
+            let (v, o) = value.multipliedReportingOverflow(by: 10)
+            guard !o, v < 1_000_000_000_000_000_000_000_000_000_000 else {
+                throw tooManyDigits()
             }
-            while scale > 0, value % 10 == 0 {
-                value /= 10
-                scale -= 1
-            }
-            guard scale <= 30 else {
-                throw LineProblem(
-                    .amountOutOfRange, "\(name): \(text()) has more than 30 decimal places",
-                    column: column)
-            }
+            value = v
+            scale += 1
         }
         while scale > 0, value % 10 == 0 {
             value /= 10
             scale -= 1
         }
-        if value == 0 { scale = 0 }
-        return (value, scale)
+        guard scale <= 30 else {
+            throw LineProblem(
+                .amountOutOfRange, "\(name): \(text()) has more than 30 decimal places",
+                column: column)
+        }
     }
 }
