@@ -30,7 +30,9 @@ extension ReplayLedger {
 
     /// Writes the held entries to their partitions, or hands them to their shards.
     func flushHeld() {
-        guard holds, !pending.isEmpty else { return }
+        guard holds else { return }
+        defer { shards?.handOff() }
+        guard !pending.isEmpty else { return }
         pendingIDs.withUnsafeBytes { ids in
             for (e, range) in pending {
                 let id = UnsafeRawBufferPointer(rebasing: ids[range])
@@ -41,7 +43,6 @@ extension ReplayLedger {
                 }
             }
         }
-        shards?.handOff()
         pending.removeAll(keepingCapacity: true)
         pendingIDs.removeAll(keepingCapacity: true)
     }

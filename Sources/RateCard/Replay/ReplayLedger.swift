@@ -141,6 +141,12 @@ final class ReplayLedger: StreamedLedger {
         line: Int
     ) {
         let e = prepare(f, scanner, input: input, line: line)
+        if let shards, line < Self.provisional {
+            // Its line is final (JSON Lines): straight to its shard's batch.
+            shards.add(
+                e, id: UnsafeRawBufferPointer(start: scanner.pointer(f.id), count: Int(f.id.count)))
+            return
+        }
         if holds {
             hold(e, id: scanner.pointer(f.id), count: Int(f.id.count))
             return

@@ -153,6 +153,10 @@ extension ReplayLedger {
             }
         }
         for (k, n) in s.hits.enumerated() where n > 0 { hits(k, add: n) }
+        if usage.isEmpty {
+            usage = s.usage
+            s.usage = [:]
+        }
         for (slot, u) in s.usage {
             var v = usage[slot] ?? ReplayUsage()
             v.requests += u.requests
