@@ -117,6 +117,20 @@ struct ByteSize: OptionValue, Hashable {
     }
 }
 
+/// `--threads 2`: a count of worker threads, 1 to 64.
+struct ThreadCount: OptionValue, Hashable {
+    let count: Int
+
+    static let expected = "a number of threads from 1 to 64"
+
+    init(optionText text: String) throws(OptionValueProblem) {
+        guard text.allSatisfy(\.isASCII), let n = Int(text), (1...64).contains(n) else {
+            throw .unexpected
+        }
+        count = n
+    }
+}
+
 extension Timestamp: OptionValue {
     static let expected = "an RFC 3339 time with an offset, e.g. 2026-12-01T00:00:00Z"
 

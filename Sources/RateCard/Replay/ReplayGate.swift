@@ -85,7 +85,8 @@ public enum ReplayGate {
     /// `inputs` against the ledger's own charges; families the usage does not touch (no
     /// request re-priced) are not judged.
     static func check(
-        cards: [String], inputs: [TakingsInput], limits: ReplayLimits, fxOverrides: [FXRate] = []
+        cards: [String], inputs: [TakingsInput], limits: ReplayLimits, fxOverrides: [FXRate] = [],
+        memoryLimit: Int? = nil
     ) throws -> [Diagnostic] {
         let repo = try CardRepository.load(paths: cards)
         var out: [Diagnostic] = []
@@ -93,7 +94,8 @@ public enum ReplayGate {
             guard let newest = repo.versions(of: id).last else { continue }
             let report = try ReplayRun.run(
                 ReplayRequest(
-                    inputs: inputs, cards: cards, new: newest.reference, fxOverrides: fxOverrides))
+                    inputs: inputs, cards: cards, new: newest.reference, fxOverrides: fxOverrides,
+                    memoryLimit: memoryLimit))
             guard report.total.repriced > 0 else { continue }
             out += findings(report, limits: limits)
         }
@@ -105,12 +107,13 @@ extension CheckReport {
     /// This report with the replay gate's findings sorted in (`ReplayGate.check`); as it
     /// is when the files could not be read, since no card is then known to replay.
     func replaying(
-        _ exports: [String], cards: [String], limits: ReplayLimits, fxOverrides: [FXRate] = []
+        _ exports: [String], cards: [String], limits: ReplayLimits, fxOverrides: [FXRate] = [],
+        memoryLimit: Int? = nil
     ) throws -> CheckReport {
         guard !unreadable else { return self }
         let more = try ReplayGate.check(
             cards: cards, inputs: exports.map { TakingsInput(path: $0) }, limits: limits,
-            fxOverrides: fxOverrides)
+            fxOverrides: fxOverrides, memoryLimit: memoryLimit)
         return CheckReport(diagnostics: diagnostics + more, files: files, unreadable: unreadable)
     }
 }

@@ -179,10 +179,11 @@ extension ReplayLedger {
     /// charges, into the features' tallies. Run once, after every entry is kept.
     func finishCachedCosts() {
         do {
-            for e in cache.entries where e.hits > 0 {
+            for (slot, count) in hits.enumerated() where count > 0 {
+                let e = cache.entries[slot]
                 guard case .priced(_, let kb) = e.before, case .priced(_, let ka) = e.after
                 else { continue }
-                let n = Exact(integer: Int128(e.hits))
+                let n = Exact(integer: Int128(count))
                 let k = Int(e.feature)
                 tallies[k].costBefore = try tallies[k].costBefore.adding(kb.multiplied(by: n))
                 tallies[k].costAfter = try tallies[k].costAfter.adding(ka.multiplied(by: n))

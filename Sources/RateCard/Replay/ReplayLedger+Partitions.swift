@@ -28,12 +28,19 @@ extension ReplayLedger {
         flushHeld()
     }
 
-    /// Writes the held entries to their partitions.
+    /// Writes the held entries to their partitions, or hands them to their shards.
     func flushHeld() {
-        guard let spill, !pending.isEmpty else { return }
+        guard holds else { return }
+        defer { shards?.handOff() }
+        guard !pending.isEmpty else { return }
         pendingIDs.withUnsafeBytes { ids in
             for (e, range) in pending {
-                spill.write(e, id: UnsafeRawBufferPointer(rebasing: ids[range]))
+                let id = UnsafeRawBufferPointer(rebasing: ids[range])
+                if let spill {
+                    spill.write(e, id: id)
+                } else {
+                    shards?.add(e, id: id)
+                }
             }
         }
         pending.removeAll(keepingCapacity: true)
@@ -45,15 +52,29 @@ extension ReplayLedger {
     func finish() throws(RunFailure) -> ReplayBalanceTally {
         var balances = ReplayBalanceTally()
         keepDeferred()
-        if let spill {
+        if let shards {
+            flushHeld()
+            shards.wait()
+            share(with: shards.ledgers)
+            shards.parallel { s in
+                let l = shards.ledgers[s]
+                l.finishPartition(into: &l.balances)
+            }
+            for l in shards.ledgers { absorb(l, balances: &balances) }
+            self.shards = nil
+        } else if let spill {
             defer { spill.remove() }
             flushHeld()
             do {
                 try spill.finishWriting()
-                for p in 0..<spill.partitions {
-                    startPartition(entries: spill.entryCount(p))
-                    try spill.forEach(p) { e, id in apply(e, id: id) }
-                    finishPartition(into: &balances)
+                if threads > 1 {
+                    try finishPartitionsInParallel(spill, into: &balances)
+                } else {
+                    for p in 0..<spill.partitions {
+                        startPartition(entries: spill.entryCount(p))
+                        try spill.forEach(p) { e, id in apply(e, id: id) }
+                        finishPartition(into: &balances)
+                    }
                 }
             } catch {
                 throw RunFailure(error.description)
@@ -67,8 +88,36 @@ extension ReplayLedger {
         return balances
     }
 
+    /// The partitions kept and finished on `threads` threads: thread `t` takes partitions
+    /// `t`, `t + threads`, … in turn, into a ledger of its own, added into this one at the
+    /// end in thread order (`absorb`; the report is the same, `ReplayShards` says why).
+    private func finishPartitionsInParallel(
+        _ spill: ReplaySpill, into balances: inout ReplayBalanceTally
+    ) throws(TakingsInputError) {
+        let n = min(threads, spill.partitions)
+        let shards = ReplayShards(count: n, before: before, after: after, paths: paths)
+        share(with: shards.ledgers)
+        let failures = ResultSlots<TakingsInputError?>(count: n, empty: nil)
+        // Each thread reads only its own partitions' files (`TakingsSpill.take`).
+        nonisolated(unsafe) let spill = spill
+        shards.parallel { t in
+            let l = shards.ledgers[t]
+            do throws(TakingsInputError) {
+                for p in stride(from: t, to: spill.partitions, by: n) {
+                    l.startPartition(entries: spill.entryCount(p))
+                    try spill.forEach(p) { e, id in l.apply(e, id: id) }
+                    l.finishPartition(into: &l.balances)
+                }
+            } catch {
+                failures[t] = error
+            }
+        }
+        for t in 0..<n { if let e = failures[t] { throw e } }
+        for l in shards.ledgers { absorb(l, balances: &balances) }
+    }
+
     /// Fresh per-partition state for a partition of `entries` entries.
-    private func startPartition(entries: Int) {
+    func startPartition(entries: Int) {
         records = []
         records.reserveCapacity(entries)
         index = ReplayIDIndex(capacity: entries)
@@ -80,7 +129,7 @@ extension ReplayLedger {
     }
 
     /// One partition's buyers, pack usage, refunds and balances.
-    private func finishPartition(into balances: inout ReplayBalanceTally) {
+    func finishPartition(into balances: inout ReplayBalanceTally) {
         let b = partBuyers()
         for (pack, devices) in b.byPack { bought.byPack[pack, default: []].formUnion(devices) }
         for (pack, n) in b.topups { bought.topups[pack, default: 0] += n }
@@ -96,7 +145,7 @@ extension ReplayLedger {
         func first(
             _ list: [(input: Int, diagnostic: Diagnostic)], _ n: Int
         ) -> [(input: Int, diagnostic: Diagnostic)] {
-            guard list.count > n else { return list }
+            // Shards and partitions add theirs in their own order: always sorted.
             return Array(
                 list.sorted {
                     ($0.input, $0.diagnostic.location.line)

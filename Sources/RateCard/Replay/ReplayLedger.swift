@@ -34,7 +34,10 @@ final class ReplayLedger: StreamedLedger {
     var blank = 0
     /// The entries kept so far (over every partition).
     var kept = 0
-    var recordCount: Int { spill != nil ? pending.count : records.count }
+    var recordCount: Int { holds ? pending.count : records.count }
+    /// Entries are held until their batch's lines are known, then written to partitions
+    /// or handed to shards, instead of kept as they are read.
+    var holds: Bool { spill != nil || shards != nil }
     var duplicates = 0
     var rejected = 0
     var rejections: [Diagnostic] = []
@@ -62,6 +65,18 @@ final class ReplayLedger: StreamedLedger {
     /// A partitioned run (`--memory`): the partition files, and the entries of the batch
     /// being read (held until their lines are known).
     var spill: ReplaySpill?
+    /// A run on several threads in memory: the shards the entries are handed to
+    /// (`ReplayShards`); nil on one thread or under `--memory`.
+    var shards: ReplayShards?
+    /// Threads a partitioned run finishes its partitions on (`finish`).
+    var threads = 1
+    /// A shard: its charges not re-priced are named by the run's ledger (`absorb`), which
+    /// has the reasons and the features' names.
+    var deferNames = false
+    /// Charges priced by each `ReplayPriceCache` entry (both sides priced), for the costs.
+    var hits: [Int] = []
+    /// A shard's balance replay (`finishPartition`), added into the run's by `absorb`.
+    var balances = ReplayBalanceTally()
     var pending: [(entry: ReplayEntry, id: Range<Int>)] = []
     var pendingIDs: [UInt8] = []
     var overflowed = false
@@ -98,6 +113,10 @@ final class ReplayLedger: StreamedLedger {
     }
 
     func reserve(entries n: Int) {
+        if let shards {
+            shards.reserve(entries: n)
+            return
+        }
         guard spill == nil else { return }
         let n = min(n, 1 << 28)
         records.reserveCapacity(records.count + n)
@@ -122,7 +141,13 @@ final class ReplayLedger: StreamedLedger {
         line: Int
     ) {
         let e = prepare(f, scanner, input: input, line: line)
-        if spill != nil {
+        if let shards, line < Self.provisional {
+            // Its line is final (JSON Lines): straight to its shard's batch.
+            shards.add(
+                e, id: UnsafeRawBufferPointer(start: scanner.pointer(f.id), count: Int(f.id.count)))
+            return
+        }
+        if holds {
             hold(e, id: scanner.pointer(f.id), count: Int(f.id.count))
             return
         }
@@ -352,6 +377,7 @@ final class ReplayLedger: StreamedLedger {
         let r = e.record
         let k = Int(r.feature)
         let recorded = -Int128(r.amount)
+        while tallies.count <= k { tallies.append(ReplayTally()) }
         tallies[k].requests += 1
         tallies[k].ledgerCredits += recorded
         guard r.priced else {
@@ -363,7 +389,7 @@ final class ReplayLedger: StreamedLedger {
         tallies[k].creditsAfter += Int128(r.after)
         if r.price != ReplayRecord.none {
             // Costs of cached requests are summed at the end (`finishPrices`).
-            cache.entries[Int(r.price)].hits += 1
+            hits(Int(r.price), add: 1)
             return
         }
         do {
@@ -382,29 +408,44 @@ final class ReplayLedger: StreamedLedger {
         }
     }
 
+    /// Adds `n` charges priced by cache entry `slot`.
+    func hits(_ slot: Int, add n: Int) {
+        if slot >= hits.count {
+            hits.append(contentsOf: repeatElement(0, count: max(1024, slot + 1 - hits.count)))
+        }
+        hits[slot] += n
+    }
+
     /// Counts and names a charge that is not re-priced (the first `shown` per feature in
-    /// reading order are named).
+    /// reading order are named; a shard keeps them unnamed for the run's ledger).
     private func notRepriced(_ k: Int, _ e: ReplayEntry, recorded: Int128) {
         tallies[k].notRepriced += 1
         tallies[k].notRepricedCredits += recorded
         guard tallies[k].namedInPart < Self.shown else { return }
         tallies[k].namedInPart += 1
+        let u = ReplayUnnamed(
+            input: Int(e.record.input), line: e.line, whyBefore: e.whyBefore,
+            whyAfter: e.whyAfter)
+        if deferNames {
+            tallies[k].unnamed.append(u)
+        } else {
+            tallies[k].named.append((u.input, notRepricedWarning(k, u)))
+        }
+    }
+
+    /// The warning naming a charge of feature `k` that is not re-priced.
+    func notRepricedWarning(_ k: Int, _ u: ReplayUnnamed) -> Diagnostic {
         var why: [String] = []
-        if e.whyBefore != .max { why.append("before: \(messages[Int(e.whyBefore)])") }
-        if e.whyAfter != .max { why.append("after: \(messages[Int(e.whyAfter)])") }
+        if u.whyBefore != .max { why.append("before: \(messages[Int(u.whyBefore)])") }
+        if u.whyAfter != .max { why.append("after: \(messages[Int(u.whyAfter)])") }
         if why.isEmpty { why.append("the credits do not fit in 64 bits") }
         let name = String(decoding: features.bytes[k], as: UTF8.self)
-        let input = Int(e.record.input)
-        tallies[k].named.append(
-            (
-                input,
-                Diagnostic(
-                    path: paths[input],
-                    location: SourceLocation(line: e.line, column: 1),
-                    severity: .warning,
-                    message: "charge of \(name) not re-priced: " + why.joined(separator: "; "),
-                    rule: .replay(.notRepriced))
-            ))
+        return Diagnostic(
+            path: paths[u.input],
+            location: SourceLocation(line: u.line, column: 1),
+            severity: .warning,
+            message: "charge of \(name) not re-priced: " + why.joined(separator: "; "),
+            rule: .replay(.notRepriced))
     }
 
     /// The cache key of a charge (`ReplayPriceCache.Key`), or nil when it has more
@@ -496,8 +537,8 @@ final class ReplayLedger: StreamedLedger {
             if j < lineNumbers.count { line = UInt32(truncatingIfNeeded: lineNumbers[j]) }
         }
         keepDeferred()
-        if spill != nil {
-            // A partitioned run holds the batch until its lines are known.
+        if holds {
+            // A partitioned or sharded run holds the batch until its lines are known.
             for k in fromRecord..<pending.count {
                 real(&pending[k].entry.record.line)
                 pending[k].entry.line = Int(pending[k].entry.record.line)
@@ -607,6 +648,16 @@ struct ReplayTally {
     var named: [(input: Int, diagnostic: Diagnostic)] = []
     /// How many were named in the partition being replayed.
     var namedInPart = 0
+    /// In a shard: the charges to name, named by the run's ledger (`absorb`).
+    var unnamed: [ReplayUnnamed] = []
+}
+
+/// A charge not re-priced, to be named (`ReplayLedger.notRepricedWarning`).
+struct ReplayUnnamed {
+    let input: Int
+    let line: Int
+    let whyBefore: UInt32
+    let whyAfter: UInt32
 }
 
 /// What one device spent on one feature, over its re-priced charges.

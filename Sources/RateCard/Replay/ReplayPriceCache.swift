@@ -66,8 +66,6 @@ struct ReplayPriceCache {
         /// The before side's outcome; its credits are meaningless on the ledger's side.
         let before: ReplaySide.Outcome
         let after: ReplaySide.Outcome
-        /// Charges priced by this entry (both sides priced), counted for the costs.
-        var hits = 0
     }
 
     var index: [Key: UInt32] = [:]

@@ -25,12 +25,15 @@ public struct ReplayRequest: Sendable {
     /// inputs' sizes say they would take more, the run is partitioned by device into
     /// temporary files and each partition replayed on its own; the report is the same.
     var memoryLimit: Int?
+    /// Threads the devices are replayed on (`ReplayShards`), as `margin pnl` reads on
+    /// `TakingsOptions.threads` (2 by default); the report is the same for any number.
+    var threads: Int
 
     public init(
         inputs: [TakingsInput], cards: [String] = ["RateCards"], new: String,
         against: String? = nil, fxOverrides: [FXRate] = [], currency: Currency? = nil,
         creditValue: Money? = nil, costsAt: Timestamp? = nil, rates: [Exact]? = nil,
-        memoryLimit: Int? = nil
+        memoryLimit: Int? = nil, threads: Int = 2
     ) {
         self.inputs = inputs
         self.cards = cards
@@ -42,6 +45,7 @@ public struct ReplayRequest: Sendable {
         self.costsAt = costsAt
         self.rates = rates
         self.memoryLimit = memoryLimit
+        self.threads = max(1, threads)
     }
 }
 
@@ -49,8 +53,14 @@ extension ReplayRequest {
     /// `--memory SIZE`, else `pnl`'s default cap (half of the machine's memory); standard
     /// input has no size to plan by, so it is partitioned only under an explicit cap.
     public mutating func readMemory(_ args: ParsedArguments) throws {
-        memoryLimit =
-            try args.value("memory", as: ByteSize.self)?.bytes
-            ?? (args.positionals.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
+        memoryLimit = try Self.memoryLimit(args, inputs: args.positionals)
+    }
+
+    /// The cap `--memory SIZE` gives a replay of `inputs`, else `pnl`'s default; nil (no
+    /// cap) for standard input without `--memory`. `check --replay` and `diff --usage`
+    /// read their `--memory` with it, so that their replays plan as `margin replay` does.
+    public static func memoryLimit(_ args: ParsedArguments, inputs: [String]) throws -> Int? {
+        try args.value("memory", as: ByteSize.self)?.bytes
+            ?? (inputs.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
     }
 }

@@ -19,14 +19,20 @@ public enum ReplayRun {
         }
         let ledger = ReplayLedger(
             before: plan.before, after: plan.after, paths: request.inputs.map(\.path))
+        let threads = max(1, request.threads)
         let parts = ReplaySpill.partitions(
-            inputBytes: inputBytes(request.inputs), memoryLimit: request.memoryLimit)
+            inputBytes: inputBytes(request.inputs), memoryLimit: request.memoryLimit,
+            threads: threads)
+        ledger.threads = threads
         if parts > 1, let limit = request.memoryLimit {
             do {
                 ledger.spill = try ReplaySpill(partitions: parts, memoryLimit: limit)
             } catch {
                 throw RunFailure(error.description)
             }
+        } else if threads > 1 {
+            ledger.shards = ReplayShards(
+                count: threads, before: plan.before, after: plan.after, paths: ledger.paths)
         }
         defer { ledger.spill?.remove() }
         for (k, input) in request.inputs.enumerated() {

@@ -24,15 +24,17 @@ final class ReplaySpill {
     }
 
     /// How many partitions a replay uses: 1 (in memory) when its planned state fits in
-    /// the cap; else enough that each partition takes at most half of it. Entries are
+    /// the cap; else enough that the `threads` partitions replayed at once take at most
+    /// half of it. Entries are
     /// planned at `TakingsRun.inputBytesPerEntry` bytes of input each, as `pnl` plans;
     /// standard input (no size) is partitioned only under a cap.
-    static func partitions(inputBytes: Int?, memoryLimit: Int?) -> Int {
+    static func partitions(inputBytes: Int?, memoryLimit: Int?, threads: Int = 1) -> Int {
         guard let limit = memoryLimit else { return 1 }
         guard let inputBytes else { return TakingsRun.unknownSizePartitions }
         let entries = inputBytes / TakingsRun.inputBytesPerEntry + 1
         guard entries * stateBytesPerEntry > limit else { return 1 }
-        let half = max(1, limit / 2)
+        // `threads` partitions are replayed at once, each in its share of half the cap.
+        let half = max(1, limit / (2 * max(1, threads)))
         let need = entries * partitionBytesPerEntry
         return min(TakingsSpill.maxPartitions, max(2, (need + half - 1) / half))
     }

@@ -10,16 +10,20 @@ public struct CheckRequest: Sendable {
     /// `--max-credit-change` and `--max-margin-drop` as given, read only with `replay`.
     var maxCreditChange: String?
     var maxMarginDrop: String?
+    /// `--memory`: the cap of each replay's entries (nil: none), as `margin replay` plans.
+    var replayMemory: Int?
 
     public init(
         paths: [String], options: CardChecker.Options = CardChecker.Options(),
-        replay: [String] = [], maxCreditChange: String? = nil, maxMarginDrop: String? = nil
+        replay: [String] = [], maxCreditChange: String? = nil, maxMarginDrop: String? = nil,
+        replayMemory: Int? = nil
     ) {
         self.paths = paths.isEmpty ? ["RateCards"] : paths
         self.options = options
         self.replay = replay
         self.maxCreditChange = maxCreditChange
         self.maxMarginDrop = maxMarginDrop
+        self.replayMemory = replayMemory
     }
 
     /// The one call: every finding of the files, then the replay gate's. The report's
@@ -30,6 +34,7 @@ public struct CheckRequest: Sendable {
         let limits = try ReplayLimits(
             maxCreditChange: maxCreditChange, maxMarginDrop: maxMarginDrop)
         return try report.replaying(
-            replay, cards: paths, limits: limits, fxOverrides: options.fxOverrides)
+            replay, cards: paths, limits: limits, fxOverrides: options.fxOverrides,
+            memoryLimit: replayMemory)
     }
 }

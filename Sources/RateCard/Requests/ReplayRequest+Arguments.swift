@@ -32,6 +32,11 @@ extension ReplayRequest {
             help:
                 "Cap the memory of the entries kept, e.g. 256M or 2G; past it the run is partitioned by device into temporary files, with the same report (default: half of the machine's memory)."
         ),
+        .init(
+            "threads", value: "N",
+            help:
+                "Replay the devices on N threads (default 2, as margin pnl reads); the report is the same for any N."
+        ),
         .init("strict", help: "Exit 1 when any charge is not re-priced or any line is rejected."),
         .init(
             "sql", value: "DIALECT",
@@ -76,6 +81,7 @@ extension ReplayRequest {
             costsAt: try args.value("costs-at", as: Timestamp.self),
             rates: try args.value("commission", as: CommissionRates.self)?.rates)
         if !sql { try readMemory(args) }
+        if let n = try args.value("threads", as: ThreadCount.self) { threads = n.count }
     }
 
     /// The query `--sql DIALECT` asks for, or nil without it. Its source is read as

@@ -7,7 +7,7 @@ enum CheckCommand: Command {
     static let summary =
         "Validate rate cards for CI: prices, feature keys, versions, published cards, margins, StoreKit."
     static let usage =
-        "margin check [PATH…] [--min-margin PCT] [--all-versions] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM] [--storekit FILE]… [--storekit-ignore PRODUCT_ID]… [--lock FILE] [--fx BASE/QUOTE=RATE] [--commission RATES] [--tax CUR=RATE] [--now TIME] [--replay FILE… --max-credit-change PCT --max-margin-drop POINTS] [--format text|github|json]"
+        "margin check [PATH…] [--min-margin PCT] [--all-versions] [--price-points PRODUCT_ID=FILE]… [--at DATE] [--program PROGRAM] [--storekit FILE]… [--storekit-ignore PRODUCT_ID]… [--lock FILE] [--fx BASE/QUOTE=RATE] [--commission RATES] [--tax CUR=RATE] [--now TIME] [--replay FILE… --max-credit-change PCT --max-margin-drop POINTS [--memory SIZE]] [--format text|github|json]"
     static let parser = ArgumentParser(
         [
             ArgumentParser.Option(
@@ -48,6 +48,11 @@ enum CheckCommand: Command {
                 "max-margin-drop", value: "POINTS",
                 help: "With --replay: fail when the overall margin falls by more than POINTS."),
             ArgumentParser.Option(
+                "memory", value: "SIZE",
+                help:
+                    "With --replay: cap the memory of the entries kept, as margin replay --memory (partitioned by device past it; the same findings)."
+            ),
+            ArgumentParser.Option(
                 "now", value: "TIME",
                 help:
                     "RFC 3339 time that decides which versions are in force (default: the current time)."
@@ -72,7 +77,8 @@ enum CheckCommand: Command {
         let request = CheckRequest(
             paths: args.positionals, options: options, replay: args.all("replay"),
             maxCreditChange: args.value("max-credit-change"),
-            maxMarginDrop: args.value("max-margin-drop"))
+            maxMarginDrop: args.value("max-margin-drop"),
+            replayMemory: try ReplayRequest.memoryLimit(args, inputs: args.all("replay")))
         return io.show(try request.run(), format: format)
     }
 }

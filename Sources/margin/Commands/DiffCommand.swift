@@ -7,7 +7,7 @@ enum DiffCommand: Command {
     static let summary =
         "What changed between two card versions: prices, features, packs, and every pack's worst-case margin before and after."
     static let usage =
-        "margin diff OLD NEW [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE] [--usage FILE… [--max-credit-change PCT] [--max-margin-drop POINTS]]"
+        "margin diff OLD NEW [--cards DIR] [--format table|json|csv|markdown] [--commission RATES] [--fx BASE/QUOTE=RATE] [--usage FILE… [--max-credit-change PCT] [--max-margin-drop POINTS] [--memory SIZE]]"
     static let parser = ArgumentParser([
         Common.cardsOption, Common.formatOption, Common.commissionOption, Common.fxOption,
         .init(
@@ -21,6 +21,11 @@ enum DiffCommand: Command {
         .init(
             "max-margin-drop", value: "POINTS",
             help: "With --usage: exit 1 when the overall margin falls by more than POINTS."),
+        .init(
+            "memory", value: "SIZE",
+            help:
+                "With --usage: cap the memory of the entries kept, as margin replay --memory (partitioned by device past it; the same section)."
+        ),
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
@@ -38,7 +43,8 @@ enum DiffCommand: Command {
             ReplayRequest(
                 inputs: usage.map { TakingsInput(path: $0) }, cards: [request.cards.directory],
                 new: request.cards.operands[1], against: request.cards.operands[0],
-                fxOverrides: request.fxOverrides, rates: request.commissionRates))
+                fxOverrides: request.fxOverrides, rates: request.commissionRates,
+                memoryLimit: try ReplayRequest.memoryLimit(args, inputs: usage)))
         io.report(replay.warnings)
         io.out(
             replay.appended(

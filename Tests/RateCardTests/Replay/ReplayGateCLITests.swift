@@ -76,4 +76,52 @@ struct ReplayGateCLITests {
         try expectMargin(
             args + ["--format", "csv"], exits: 2, stderr: .contains("--usage has no CSV form"))
     }
+
+    /// The same run with and without `--memory 1K` (a cap the worked ledger does not fit,
+    /// so its replay is partitioned by device): equal stdout, stderr and exit status.
+    private func expectSameUnderCap(_ args: [String], exits: Int32) throws {
+        let whole = try runMargin(args)
+        let capped = try runMargin(args + ["--memory", "1K"])
+        #expect(whole.status == exits)
+        #expect(capped.status == whole.status)
+        #expect(capped.stdout == whole.stdout)
+        #expect(capped.stderr == whole.stderr)
+    }
+
+    @Test("check --replay --memory: partitioned, the same findings, output and exit status")
+    func checkUnderCap() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let cards = try dir.copyRepositoryCards()
+        try FileManager.default.copyItem(atPath: Self.candidate, toPath: cards + "/osg-v11.json")
+        let failing = [
+            "check", cards, "--replay", Self.ledger, "--max-credit-change", "10%",
+            "--max-margin-drop", "1",
+        ]
+        try expectSameUnderCap(failing, exits: 1)
+        try expectSameUnderCap(failing + ["--format", "github"], exits: 1)
+        try expectSameUnderCap(failing + ["--format", "json"], exits: 1)
+        let capped = try runMargin(failing + ["--memory", "1K"])
+        #expect(capped.stderr.components(separatedBy: "[replay-credit-change]").count == 3)
+        #expect(capped.stderr.contains("[replay-margin-drop]"))
+        try expectSameUnderCap(
+            [
+                "check", "RateCards", "--replay", Self.ledger, "--max-credit-change", "10%",
+                "--max-margin-drop", "5",
+            ], exits: 0)
+        try expectMargin(
+            failing + ["--memory", "lots"], exits: 2, stderr: .contains("--memory"))
+    }
+
+    @Test("diff --usage --memory: partitioned, the same section, findings and exit status")
+    func diffUnderCap() throws {
+        let args = ["diff", "osg@10", Self.candidate, "--usage", Self.ledger]
+        try expectSameUnderCap(args, exits: 0)
+        try expectSameUnderCap(args + ["--format", "json"], exits: 0)
+        try expectSameUnderCap(args + ["--format", "markdown"], exits: 0)
+        try expectSameUnderCap(args + ["--max-credit-change", "10%"], exits: 1)
+        let capped = try runMargin(args + ["--max-credit-change", "10%", "--memory", "1K"])
+        #expect(capped.stderr.contains("feature asr takes 526 → 316 credits under osg@11"))
+        try expectMargin(args + ["--memory", "lots"], exits: 2, stderr: .contains("--memory"))
+    }
 }

@@ -399,6 +399,26 @@ struct ReplayOracleTests {
                 memoryLimit: 4096))
         #expect(bounded.render(.json) == report.render(.json))
         #expect(bounded.named == report.named)
+        // On 1, 2 and several threads, in memory and partitioned: the same report as the
+        // one-thread run in memory (its whole JSON, and the named findings in order).
+        func run(threads: Int, memory: Int? = nil) throws -> ReplayReport {
+            try ReplayRun.run(
+                ReplayRequest(
+                    inputs: [TakingsInput(path: ledgerPath)], cards: [cards.path], new: newPath,
+                    against: against ? "gen@1" : nil,
+                    creditValue: Money(try Exact(1, over: 100), Currency(code: "CNY")!),
+                    memoryLimit: memory, threads: threads))
+        }
+        let one = try run(threads: 1)
+        for (threads, memory) in [(1, 4096), (2, nil), (3, nil), (5, nil), (2, 4096), (3, 4096)] {
+            let other = try run(threads: threads, memory: memory)
+            #expect(
+                other.render(.json) == one.render(.json),
+                "\(threads) threads, memory \(memory.map(String.init) ?? "uncapped")")
+            #expect(other.named == one.named, "\(threads) threads, named")
+            #expect(other.render(.table) == one.render(.table))
+        }
+        #expect(report.render(.json) == one.render(.json))
         let cli = [
             "replay", ledgerPath, "--cards", cards.path, "--card", newPath, "--credit-value",
             "CNY 0.01",
@@ -409,6 +429,14 @@ struct ReplayOracleTests {
         #expect(partitioned.stdout == inMemory.stdout)
         #expect(partitioned.stderr == inMemory.stderr)
         #expect(partitioned.status == inMemory.status)
+        for extra in [
+            ["--threads", "1"], ["--threads", "2"], ["--threads", "3", "--memory", "1K"],
+        ] {
+            let other = try runMargin(cli + extra)
+            #expect(other.stdout == inMemory.stdout, "\(extra)")
+            #expect(other.stderr == inMemory.stderr, "\(extra)")
+            #expect(other.status == inMemory.status, "\(extra)")
+        }
         #expect(report.balances.declinedBefore == want.declinedBefore)
         #expect(report.balances.declinedAfter == want.declinedAfter)
         #expect(report.balances.leftBefore == want.leftBefore)
