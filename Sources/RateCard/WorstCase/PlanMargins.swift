@@ -51,6 +51,28 @@ struct PlanMargins: Sendable, Hashable {
         /// The App Store Small Business Program: 15% throughout.
         static let smallBusiness = Program(
             store: .smallBusiness, yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
+
+        /// The plan terms of `store`: in a storefront of the data, the regimes of `store`
+        /// and of `PlanStorefrontRow.laterProgram(store)` there (`PlanMargins.basis`); these
+        /// rates (commission plus any payment processing, as the storefront file's regimes
+        /// state them) apply only where no storefront of the data is reached. The EU
+        /// alternative terms take 17% + 3% in year one and 10% + 3% after it; their reduced
+        /// rate 10% + 3%; the 2025 link-out terms 20% (2% + 13% + 5%) throughout; the Small
+        /// Business, after-one-year and Mini Apps Partner programs 15% throughout.
+        static func of(_ store: StoreProgram) -> Program {
+            func terms(_ one: UInt8, _ after: UInt8) -> Program {
+                Program(
+                    store: store, yearOne: Exact(percent: one), afterYearOne: Exact(percent: after))
+            }
+            switch store {
+            case .standard: return .standard
+            case .smallBusiness: return .smallBusiness
+            case .subscriptionAfterOneYear, .miniAppsPartner: return terms(15, 15)
+            case .euAlternative: return terms(20, 13)
+            case .euAlternativeReduced: return terms(13, 13)
+            case .euLinkOut: return terms(20, 20)
+            }
+        }
     }
 
     /// The programs a plan is shown under when neither the command nor the card names one.
@@ -186,13 +208,10 @@ struct PlanMargins: Sendable, Hashable {
         self.card = card
         let fx = fx ?? repository.fx
         self.fx = fx
-        // Plans know a standard and a reduced commission; a program of other terms takes
-        // the one of the two it matches.
-        switch (program ?? card.storeProgram)?.isReduced {
-        case false?: programs = [.standard]
-        case true?: programs = [.smallBusiness]
-        case nil: programs = PlanMargins.programs
-        }
+        // The program asked for, else the card's, with its own terms (commission and any
+        // payment processing fee, as the storefront rows take them); else both the standard
+        // and the Small Business Program.
+        programs = (program ?? card.storeProgram).map { [Program.of($0)] } ?? PlanMargins.programs
         providers = PackMargins.providers(of: card, in: repository)
         let engine = try WorstCaseEngine(card: card, providers: repository.providers)
         func worstCase(
