@@ -41,7 +41,7 @@ enum Common {
         ArgumentParser.Option(
             "program", value: "PROGRAM",
             help:
-                "the commission program: standard, small-business, subscription-after-one-year, mini-apps-partner, eu-alternative, eu-alternative-reduced or eu-link-out (default: the card's storeProgram, else standard); plans take the standard or the reduced rate of its terms."
+                "the commission program: standard, small-business, subscription-after-one-year, mini-apps-partner, eu-alternative, eu-alternative-reduced or eu-link-out (default: the card's storeProgram, else standard); a plan takes the program in year one and its after-one-year rate later (eu-alternative: 17% + 3%, then 10% + 3%)."
         ),
     ]
 

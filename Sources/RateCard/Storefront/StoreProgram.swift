@@ -26,14 +26,4 @@ enum StoreProgram: String, Sendable, Hashable, CaseIterable, OptionChoice {
     init?(name text: String) {
         self.init(rawValue: text)
     }
-
-    /// Whether the program takes the reduced rate of its terms (for plans, which know only
-    /// a standard and a reduced commission).
-    var isReduced: Bool {
-        switch self {
-        case .standard, .euAlternative, .euLinkOut: false
-        case .smallBusiness, .subscriptionAfterOneYear, .miniAppsPartner, .euAlternativeReduced:
-            true
-        }
-    }
 }

@@ -106,118 +106,14 @@ struct StorefrontMargins: Sendable {
         var rows: [Row] = []
         var findings: [Diagnostic] = []
         for pack in card.packs {
-            var costs: [Currency: (Money?, [FXRate])] = [:]
-            func cost(_ currency: Currency) throws(WorstCaseError) -> (Money?, [FXRate]) {
-                if let known = costs[currency] { return known }
-                var result: (Money?, [FXRate])
-                do {
-                    let w = try engine.worstCase(credits: pack.credits, in: currency, fx: fx)
-                    // Every rate the figure rests on, however many provider currencies it mixes.
-                    result = (w.cost, w.fxUsed)
-                } catch {
-                    guard case .fx(.noRate) = error else { throw error }
-                    result = (nil, [])
-                }
-                costs[currency] = result
-                return result
-            }
-            let prices = TerritoryPrices(pack, card: card, table: table, findings: &findings)
-            var covered = Set<String>()
-            if let list = priceLists[pack.productId] {
-                findings.append(contentsOf: list.warnings)
-                let (resolved, diagnostics) = list.resolve(
-                    on: date, cardPrices: pack.prices, preferring: prices)
-                findings.append(contentsOf: diagnostics)
-                for territory in resolved.keys.sorted() {
-                    guard let point = resolved[territory]?.point else { continue }
-                    covered.insert(territory)
-                    if let own = prices.price(
-                        for: territory, currency: point.customerPrice.currency),
-                        own.price.currency != point.customerPrice.currency
-                            || own.price.amount != point.customerPrice.amount
-                    {
-                        findings.append(
-                            Diagnostic(
-                                path: point.path, location: point.location,
-                                message:
-                                    "\(pack.productId) in \(territory): Apple's price is \(StorefrontMargins.show(point.customerPrice)) but the card \(card.reference) prices the pack at \(StorefrontMargins.show(own.price)) there (\(card.source.path):\(own.location.line):\(own.location.column)); the figures use Apple's price: bind the product's own file, or correct the card",
-                                rule: .check(.applePrice)))
-                    }
-                    let sf = table?.storefront(territory)
-                    var modelled: ModelledProceeds?
-                    var gap: Gap?
-                    if let sf, let table {
-                        if sf.currency != point.customerPrice.currency {
-                            findings.append(
-                                Diagnostic(
-                                    path: point.path, location: point.location, severity: .warning,
-                                    message:
-                                        "\(pack.productId) in \(territory): Apple prices in \(point.customerPrice.currency) but the storefront data says \(sf.currency); the model is not used",
-                                    rule: .check(.storefrontCurrency)))
-                        } else if let regime = table.regime(for: sf, program: program, on: date) {
-                            do throws(MoneyError) {
-                                modelled = try table.proceeds(
-                                    point.customerPrice, in: sf, regime: regime, on: date)
-                            } catch { throw .fx(error) }
-                        } else if point.proceeds == nil {
-                            gap = .noRegime
-                        }
-                    }
-                    if let apple = point.proceeds, let m = modelled {
-                        let diff = (try? apple.amount.subtracting(m.rounded.amount)) ?? .zero
-                        let magnitude = diff.isNegative ? ((try? diff.negated()) ?? diff) : diff
-                        if StorefrontMargins.tolerance(apple.currency, storefront: sf) < magnitude {
-                            findings.append(
-                                Diagnostic(
-                                    path: point.path, location: point.location, severity: .warning,
-                                    message:
-                                        "\(pack.productId) in \(territory): Apple pays \(StorefrontMargins.show(apple)) for \(StorefrontMargins.show(point.customerPrice)) but the storefront data models \(StorefrontMargins.show(m.rounded)) (\(StorefrontMargins.modelText(sf, m))); the tax or commission data is stale or wrong",
-                                    rule: .check(.storefrontCrossCheck)))
-                        }
-                    }
-                    let proceeds = point.proceeds ?? modelled?.rounded
-                    let source: ProceedsSource? =
-                        point.proceeds != nil ? .apple : (modelled != nil ? .modelled : nil)
-                    if proceeds == nil, gap == nil { gap = sf == nil ? .notInData : .noProceeds }
-                    rows.append(
-                        try StorefrontMargins.makeRow(
-                            pack, territory, sf, point.customerPrice, proceeds, source, point,
-                            modelled, gap, cost, path: point.path, location: point.location))
-                }
-            }
-            // Storefronts of the data file the card prices (its storefront's own price, else
-            // the price in the storefront's currency) that no Apple file covered: modelled.
-            if let table {
-                for sf in table.storefronts where !covered.contains(sf.territory) {
-                    guard let price = prices.price(for: sf.territory, currency: sf.currency),
-                        price.price.currency == sf.currency
-                    else { continue }
-                    covered.insert(sf.territory)
-                    var modelled: ModelledProceeds?
-                    if let regime = table.regime(for: sf, program: program, on: date) {
-                        do throws(MoneyError) {
-                            modelled = try table.proceeds(
-                                price.price, in: sf, regime: regime, on: date)
-                        } catch { throw .fx(error) }
-                    }
-                    rows.append(
-                        try StorefrontMargins.makeRow(
-                            pack, sf.territory, sf, price.price, modelled?.rounded,
-                            modelled == nil ? nil : .modelled, nil, modelled,
-                            modelled == nil ? .noRegime : nil, cost, path: card.source.path,
-                            location: price.location))
-                }
-            }
-            // A territory the card prices that neither an Apple file nor the data covers:
-            // listed with its price and worst-case cost, and said.
-            for (territory, price) in prices.specific.sorted(by: { $0.key < $1.key })
-            where !covered.contains(territory) {
-                covered.insert(territory)
-                rows.append(
-                    try StorefrontMargins.makeRow(
-                        pack, territory, nil, price.price, nil, nil, nil, nil, .notInData, cost,
-                        path: card.source.path, location: price.location))
-            }
+            var builder = PackRows(
+                pack: pack, card: card, table: table, program: program, date: date,
+                engine: engine, fx: fx, findings: &findings)
+            if let list = priceLists[pack.productId] { try builder.addApple(list) }
+            try builder.addModelled()
+            try builder.addUnmodelled()
+            rows += builder.rows
+            findings += builder.findings
         }
         var used: [FXRate] = []
         for r in rows {
@@ -231,14 +127,13 @@ struct StorefrontMargins: Sendable {
         self.fxUsed = used
     }
 
-    private static func makeRow(
+    static func makeRow(
         _ pack: Pack, _ territory: String, _ sf: Storefront?, _ price: Money, _ proceeds: Money?,
         _ source: ProceedsSource?,
         _ apple: ApplePricePoint?, _ modelled: ModelledProceeds?, _ gap: Gap?,
-        _ cost: (Currency) throws(WorstCaseError) -> (Money?, [FXRate]),
-        path: String, location: SourceLocation
+        _ cost: (Money?, [FXRate]), path: String, location: SourceLocation
     ) throws(WorstCaseError) -> Row {
-        let (worst, rates) = try cost(price.currency)
+        let (worst, rates) = cost
         var margin: Money?
         var share: Exact?
         if let proceeds, let worst {

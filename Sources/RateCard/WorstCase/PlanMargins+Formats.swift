@@ -229,114 +229,10 @@ extension PlanMargins {
 
     /// The JSON object of this card's plans (exact decimal strings).
     var json: JSONOutput {
-        func worst(_ w: PlanWorstCase) -> JSONOutput {
-            var o: [String: JSONOutput] = [
-                "span": .string(w.span.description), "cost": .decimal(w.cost.amount),
-                "currency": .string(w.cost.currency.code),
-                "limits": .array(
-                    w.limits.map { c in
-                        var l: [String: JSONOutput] = [
-                            "kind": .string(c.limit.kind.rawValue),
-                            "feature": .string(c.limit.feature),
-                            "dimension": .string(c.limit.dimension),
-                            "amount": .string(String(c.limit.amount)),
-                            "unit": .string(c.unit.rawValue),
-                            "reset": .string(c.limit.reset.description),
-                            "windows": .integer(Int128(c.windows)),
-                            "intervals": .string(String(c.intervals)),
-                            "costPerWindow": .decimal(c.perWindow.cost.amount),
-                            "cost": .decimal(c.cost.amount),
-                            "witness": .string(c.witnessSummary),
-                        ]
-                        if let why = c.noRunningCost { l["noRunningCost"] = .string(why) }
-                        return .object(l)
-                    }),
-                "witness": .string(w.witnessSummary),
-            ]
-            if let cw = w.creditWorst {
-                o["credits"] = .object([
-                    "credits": .string(String(w.credits)),
-                    "windows": .integer(Int128(w.creditWindows)),
-                    "costPerWindow": .decimal(cw.cost.amount),
-                    "unspentCredits": .string(String(cw.unspent)),
-                    "witness": .string(cw.witnessSummary),
-                ])
-            }
-            return .object(o)
-        }
-        func margin(_ m: PeriodMargin) -> JSONOutput {
-            var o: [String: JSONOutput] = [
-                "rate": .decimal(m.rate), "proceeds": .decimal(m.proceeds.amount),
-                "margin": .decimal(m.margin.amount), "marginShare": .decimal(m.marginShare),
-                "taxRemoved": .bool(m.modelled != nil),
-            ]
-            if let p = m.modelled {
-                o["proceedsExact"] = .decimal(p.exact.amount)
-                o["taxExclusivePrice"] = .decimal(p.taxExclusive.amount)
-                o["vat"] = .decimal(p.taxes.vat)
-                o["digitalServicesTax"] = .decimal(p.taxes.digitalServicesTax)
-                o["withholding"] = .decimal(p.taxes.withholding)
-                o["regime"] = .string(p.regime.program.rawValue)
-            }
-            return .object(o)
-        }
-        let plans: [JSONOutput] = rows.map { r in
-            var o: [String: JSONOutput] = [
-                "productId": .string(r.plan.productId), "group": .string(r.plan.group),
-                "period": .string(r.plan.period.description),
-                "currency": .string(r.price.price.currency.code),
-                "price": .decimal(r.price.price.amount),
-                "worstCase": worst(r.worst), "yearOnePeriods": .integer(Int128(r.yearOnePeriods)),
-                "laterYearPeriods": .integer(Int128(r.laterYearPeriods)),
-                "placeholder": .bool(r.plan.placeholder),
-                "programs": .array(
-                    r.lines.map { l in
-                        var p: [String: JSONOutput] = [
-                            "program": .string(l.program.name),
-                            "proceedsStorefront": l.storefront.map { .string($0.territory) }
-                                ?? .null,
-                            "yearOne": margin(l.yearOne),
-                            "afterYearOne": margin(l.afterYearOne),
-                            "yearOneMargin": .decimal(l.yearOneTotal.amount),
-                            "laterYearMargin": .decimal(l.laterYearTotal.amount),
-                        ]
-                        // An unpriced offer has neither: no margin, and no payback to count.
-                        if let m = l.introMargin {
-                            p["offerMargin"] = .decimal(m.amount)
-                            p["paybackPeriods"] =
-                                l.paybackPeriods.map { .integer(Int128($0)) } ?? .null
-                        }
-                        if let f = l.freeUsers {
-                            p["freeUsers"] = .object([
-                                "yearOneShare": f.yearOneShare.map(JSONOutput.decimal) ?? .null,
-                                "yearOneCovered": f.yearOneCovered == Int128.max
-                                    ? .null : .string(String(f.yearOneCovered)),
-                                "laterYearShare": f.laterYearShare.map(JSONOutput.decimal) ?? .null,
-                                "laterYearCovered": f.laterYearCovered == Int128.max
-                                    ? .null : .string(String(f.laterYearCovered)),
-                            ])
-                        }
-                        return .object(p)
-                    }),
-            ]
-            if let sf = r.price.storefront { o["storefront"] = .string(sf) }
-            o["fx"] = .array(r.fxUsed.map { .string($0.description) })
-            if let intro = r.intro {
-                o["introductoryOffer"] = .object([
-                    "paymentMode": .string(intro.offer.paymentMode.rawValue),
-                    "period": .string(intro.offer.period.description),
-                    "periods": .integer(Int128(intro.offer.periods)),
-                    "priced": .bool(intro.price != nil),
-                    "price": intro.price.map { .decimal($0.amount) } ?? .null,
-                    "worstCase": worst(intro.worst),
-                ])
-            }
-            return .object(o)
-        }
         var o: [String: JSONOutput] = [
             "card": .string(card.id), "version": .integer(Int128(card.version)),
             "title": .string(card.title),
-            "subscriptions": .array(plans),
+            "subscriptions": .array(rows.map(PlanMargins.rowJSON)),
             "programs": .array(
                 programs.map {
                     .object([
@@ -350,25 +246,7 @@ extension PlanMargins {
         ]
         if !appleRows.isEmpty {
             o["appleProceeds"] = .array(
-                appleRows.map { r in
-                    var a: [String: JSONOutput] = [
-                        "productId": .string(r.plan.productId),
-                        "territory": .string(r.point.territory),
-                        "currency": .string(r.point.customerPrice.currency.code),
-                        "price": .decimal(r.point.customerPrice.amount),
-                        "proceeds": r.point.proceeds.map { .decimal($0.amount) } ?? .null,
-                        "proceedsYear2": r.point.proceedsYear2.map { .decimal($0.amount) } ?? .null,
-                        "worstCost": r.worst.map { .decimal($0.cost.amount) } ?? .null,
-                        "marginYearOne": r.yearOne.map { .decimal($0.margin.amount) } ?? .null,
-                        "marginAfterYearOne": r.afterYearOne.map { .decimal($0.margin.amount) }
-                            ?? .null,
-                        "fx": .array(r.fxUsed.map { .string($0.description) }),
-                    ]
-                    a["marginShareYearOne"] = r.yearOne?.share.map { .decimal($0) } ?? .null
-                    a["marginShareAfterYearOne"] =
-                        r.afterYearOne?.share.map { .decimal($0) } ?? .null
-                    return .object(a)
-                })
+                appleRows.map(PlanMargins.appleJSON))
         }
         if let table = storefrontTable, let day = storefrontDate {
             o["storefrontData"] = .object([
@@ -383,11 +261,144 @@ extension PlanMargins {
                     PlanWorstCase.union([tier.perPeriod.fxUsed, tier.perYear.fxUsed]).map {
                         .string($0.description)
                     }),
-                "period": .string(tier.tier.period.description), "perPeriod": worst(tier.perPeriod),
-                "perYear": worst(tier.perYear),
+                "period": .string(tier.tier.period.description),
+                "perPeriod": PlanMargins.worstJSON(tier.perPeriod),
+                "perYear": PlanMargins.worstJSON(tier.perYear),
             ])
         }
         return .object(o)
+    }
+
+    /// A worst case as JSON: its cost, every limit's windows and witness, the credits'.
+    static func worstJSON(_ w: PlanWorstCase) -> JSONOutput {
+        var o: [String: JSONOutput] = [
+            "span": .string(w.span.description), "cost": .decimal(w.cost.amount),
+            "currency": .string(w.cost.currency.code),
+            "limits": .array(
+                w.limits.map { c in
+                    var l: [String: JSONOutput] = [
+                        "kind": .string(c.limit.kind.rawValue),
+                        "feature": .string(c.limit.feature),
+                        "dimension": .string(c.limit.dimension),
+                        "amount": .string(String(c.limit.amount)),
+                        "unit": .string(c.unit.rawValue),
+                        "reset": .string(c.limit.reset.description),
+                        "windows": .integer(Int128(c.windows)),
+                        "intervals": .string(String(c.intervals)),
+                        "costPerWindow": .decimal(c.perWindow.cost.amount),
+                        "cost": .decimal(c.cost.amount),
+                        "witness": .string(c.witnessSummary),
+                    ]
+                    if let why = c.noRunningCost { l["noRunningCost"] = .string(why) }
+                    return .object(l)
+                }),
+            "witness": .string(w.witnessSummary),
+        ]
+        if let cw = w.creditWorst {
+            o["credits"] = .object([
+                "credits": .string(String(w.credits)),
+                "windows": .integer(Int128(w.creditWindows)),
+                "costPerWindow": .decimal(cw.cost.amount),
+                "unspentCredits": .string(String(cw.unspent)),
+                "witness": .string(cw.witnessSummary),
+            ])
+        }
+        return .object(o)
+    }
+    /// One period's margin as JSON, with the storefront model's figures where it was used.
+    static func marginJSON(_ m: PeriodMargin) -> JSONOutput {
+        var o: [String: JSONOutput] = [
+            "rate": .decimal(m.rate), "proceeds": .decimal(m.proceeds.amount),
+            "margin": .decimal(m.margin.amount), "marginShare": .decimal(m.marginShare),
+            "taxRemoved": .bool(m.modelled != nil),
+        ]
+        if let p = m.modelled {
+            o["proceedsExact"] = .decimal(p.exact.amount)
+            o["taxExclusivePrice"] = .decimal(p.taxExclusive.amount)
+            o["vat"] = .decimal(p.taxes.vat)
+            o["digitalServicesTax"] = .decimal(p.taxes.digitalServicesTax)
+            o["withholding"] = .decimal(p.taxes.withholding)
+            o["regime"] = .string(p.regime.program.rawValue)
+        }
+        return .object(o)
+    }
+    /// One program's line of a row as JSON.
+    static func lineJSON(_ l: Line) -> JSONOutput {
+        var p: [String: JSONOutput] = [
+            "program": .string(l.program.name),
+            "proceedsStorefront": l.storefront.map { .string($0.territory) }
+                ?? .null,
+            "yearOne": marginJSON(l.yearOne),
+            "afterYearOne": marginJSON(l.afterYearOne),
+            "yearOneMargin": .decimal(l.yearOneTotal.amount),
+            "laterYearMargin": .decimal(l.laterYearTotal.amount),
+        ]
+        // An unpriced offer has neither: no margin, and no payback to count.
+        if let m = l.introMargin {
+            p["offerMargin"] = .decimal(m.amount)
+            p["paybackPeriods"] =
+                l.paybackPeriods.map { .integer(Int128($0)) } ?? .null
+        }
+        if let f = l.freeUsers {
+            p["freeUsers"] = .object([
+                "yearOneShare": f.yearOneShare.map(JSONOutput.decimal) ?? .null,
+                "yearOneCovered": f.yearOneCovered == Int128.max
+                    ? .null : .string(String(f.yearOneCovered)),
+                "laterYearShare": f.laterYearShare.map(JSONOutput.decimal) ?? .null,
+                "laterYearCovered": f.laterYearCovered == Int128.max
+                    ? .null : .string(String(f.laterYearCovered)),
+            ])
+        }
+        return .object(p)
+    }
+
+    /// One plan price's row as JSON: the plan, its worst case, each program's line, the offer.
+    static func rowJSON(_ r: Row) -> JSONOutput {
+        var o: [String: JSONOutput] = [
+            "productId": .string(r.plan.productId), "group": .string(r.plan.group),
+            "period": .string(r.plan.period.description),
+            "currency": .string(r.price.price.currency.code),
+            "price": .decimal(r.price.price.amount),
+            "worstCase": worstJSON(r.worst), "yearOnePeriods": .integer(Int128(r.yearOnePeriods)),
+            "laterYearPeriods": .integer(Int128(r.laterYearPeriods)),
+            "placeholder": .bool(r.plan.placeholder),
+            "programs": .array(
+                r.lines.map(PlanMargins.lineJSON)),
+        ]
+        if let sf = r.price.storefront { o["storefront"] = .string(sf) }
+        o["fx"] = .array(r.fxUsed.map { .string($0.description) })
+        if let intro = r.intro {
+            o["introductoryOffer"] = .object([
+                "paymentMode": .string(intro.offer.paymentMode.rawValue),
+                "period": .string(intro.offer.period.description),
+                "periods": .integer(Int128(intro.offer.periods)),
+                "priced": .bool(intro.price != nil),
+                "price": intro.price.map { .decimal($0.amount) } ?? .null,
+                "worstCase": worstJSON(intro.worst),
+            ])
+        }
+        return .object(o)
+    }
+
+    /// One plan in one territory of Apple's files as JSON.
+    static func appleJSON(_ r: AppleRow) -> JSONOutput {
+        var a: [String: JSONOutput] = [
+            "productId": .string(r.plan.productId),
+            "territory": .string(r.point.territory),
+            "currency": .string(r.point.customerPrice.currency.code),
+            "price": .decimal(r.point.customerPrice.amount),
+            "proceeds": r.point.proceeds.map { .decimal($0.amount) } ?? .null,
+            "proceedsYear2": r.point.proceedsYear2.map { .decimal($0.amount) } ?? .null,
+            "worstCost": r.worst.map { .decimal($0.cost.amount) } ?? .null,
+            "marginYearOne": r.yearOne.map { .decimal($0.margin.amount) } ?? .null,
+            "marginAfterYearOne": r.afterYearOne.map { .decimal($0.margin.amount) }
+                ?? .null,
+            "fx": .array(r.fxUsed.map { .string($0.description) }),
+        ]
+        a["marginShareYearOne"] = r.yearOne?.share.map { .decimal($0) } ?? .null
+        a["marginShareAfterYearOne"] =
+            r.afterYearOne?.share.map { .decimal($0) } ?? .null
+        return .object(a)
     }
 
     var isEmpty: Bool { rows.isEmpty && freeTier == nil }

@@ -51,6 +51,28 @@ struct PlanMargins: Sendable, Hashable {
         /// The App Store Small Business Program: 15% throughout.
         static let smallBusiness = Program(
             store: .smallBusiness, yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
+
+        /// The plan terms of `store`: in a storefront of the data, the regimes of `store`
+        /// and of `PlanStorefrontRow.laterProgram(store)` there (`PlanMargins.basis`); these
+        /// rates (commission plus any payment processing, as the storefront file's regimes
+        /// state them) apply only where no storefront of the data is reached. The EU
+        /// alternative terms take 17% + 3% in year one and 10% + 3% after it; their reduced
+        /// rate 10% + 3%; the 2025 link-out terms 20% (2% + 13% + 5%) throughout; the Small
+        /// Business, after-one-year and Mini Apps Partner programs 15% throughout.
+        static func of(_ store: StoreProgram) -> Program {
+            func terms(_ one: UInt8, _ after: UInt8) -> Program {
+                Program(
+                    store: store, yearOne: Exact(percent: one), afterYearOne: Exact(percent: after))
+            }
+            switch store {
+            case .standard: return .standard
+            case .smallBusiness: return .smallBusiness
+            case .subscriptionAfterOneYear, .miniAppsPartner: return terms(15, 15)
+            case .euAlternative: return terms(20, 13)
+            case .euAlternativeReduced: return terms(13, 13)
+            case .euLinkOut: return terms(20, 20)
+            }
+        }
     }
 
     /// The programs a plan is shown under when neither the command nor the card names one.
@@ -186,139 +208,21 @@ struct PlanMargins: Sendable, Hashable {
         self.card = card
         let fx = fx ?? repository.fx
         self.fx = fx
-        // Plans know a standard and a reduced commission; a program of other terms takes
-        // the one of the two it matches.
-        switch (program ?? card.storeProgram)?.isReduced {
-        case false?: programs = [.standard]
-        case true?: programs = [.smallBusiness]
-        case nil: programs = PlanMargins.programs
-        }
+        // The program asked for, else the card's, with its own terms (commission and any
+        // payment processing fee, as the storefront rows take them); else both the standard
+        // and the Small Business Program.
+        programs = (program ?? card.storeProgram).map { [Program.of($0)] } ?? PlanMargins.programs
         providers = PackMargins.providers(of: card, in: repository)
-        let engine = try WorstCaseEngine(card: card, providers: repository.providers)
-        func worstCase(
-            span: SubscriptionPeriod, of plan: SubscriptionPlan, in currency: Currency
-        ) throws(WorstCaseError) -> PlanWorstCase {
-            try PlanWorstCase(
-                span: span, credits: plan.credits, creditPeriod: plan.period,
-                limits: plan.quotas + plan.allowances, card: card, engine: engine,
-                providers: repository.providers, currency: currency, fx: fx)
-        }
-        func tier(span: SubscriptionPeriod, in currency: Currency) throws(WorstCaseError)
-            -> PlanWorstCase?
-        {
-            guard let tier = card.freeTier else { return nil }
-            return try PlanWorstCase(
-                span: span, credits: 0, creditPeriod: tier.period, limits: tier.allowances,
-                card: card, engine: engine, providers: repository.providers, currency: currency,
-                fx: fx)
-        }
-        if let t = card.freeTier,
-            case let currency = PackMargins.costCurrency(card: card, providers: providers),
-            let period = try tier(span: t.period, in: currency),
-            let year = try tier(span: .year, in: currency)
-        {
-            freeTier = FreeTierCost(tier: t, perPeriod: period, perYear: year)
-        } else {
-            freeTier = nil
-        }
+        let costs = try CostModel(card: card, repository: repository, fx: fx)
+        freeTier = try costs.freeTierCost(
+            in: PackMargins.costCurrency(card: card, providers: providers))
         let table = repository.storefronts
         let day = date ?? table?.date
-        var rows: [Row] = []
-        for plan in card.subscriptions {
-            for price in plan.prices {
-                let currency = price.price.currency
-                let worst = try worstCase(span: plan.period, of: plan, in: currency)
-                var intro: Intro?
-                if let offer = plan.introductoryOffer {
-                    let introPrice: Money?
-                    do { introPrice = try offer.totalPrice(for: price) } catch {
-                        throw .fx(error)
-                    }
-                    intro = Intro(
-                        offer: offer, price: introPrice,
-                        worst: try worstCase(span: offer.span, of: plan, in: currency))
-                }
-                let freeYear = try tier(span: .year, in: currency)
-                let y1 = SubscriptionPeriod.year.windows(of: plan.period)
-                let later = PlanMargins.laterYearPeriods(plan.period)
-                var lines: [Line] = []
-                for program in programs {
-                    do {
-                        var basis: Basis?
-                        if let table, let day {
-                            basis = try PlanMargins.basis(
-                                price, of: plan, program: program, table: table, date: day)
-                        }
-                        lines.append(
-                            try PlanMargins.line(
-                                program: program, price: price.price, worst: worst.cost,
-                                yearOnePeriods: y1,
-                                laterYearPeriods: later, intro: intro, freeYear: freeYear?.cost,
-                                basis: basis))
-                    } catch {
-                        throw .arithmetic(
-                            "subscription \(plan.productId): the margin is too large to compute exactly"
-                        )
-                    }
-                }
-                rows.append(
-                    Row(
-                        plan: plan, price: price, worst: worst, yearOnePeriods: y1,
-                        laterYearPeriods: later,
-                        intro: intro, freeTierYear: freeYear, lines: lines))
-            }
-        }
+        let rows = try PlanMargins.currencyRows(
+            card: card, programs: programs, costs: costs, table: table, day: day)
         self.rows = rows
-        var apple: [AppleRow] = []
-        var warnings: [Diagnostic] = []
-        for plan in card.subscriptions {
-            guard let list = priceLists[plan.productId], let date else { continue }
-            let (resolved, diagnostics) = list.resolve(on: date, cardPrices: plan.prices)
-            warnings.append(contentsOf: list.warnings + diagnostics)
-            for territory in resolved.keys.sorted() {
-                guard let point = resolved[territory]?.point else { continue }
-                let price = point.customerPrice
-                func warn(_ text: String, _ rule: CheckRule) {
-                    warnings.append(
-                        Diagnostic(
-                            path: point.path, location: point.location, severity: .warning,
-                            message: "\(plan.productId) in \(territory): \(text)",
-                            rule: .check(rule)))
-                }
-                var worst: PlanWorstCase?
-                do {
-                    worst = try worstCase(span: plan.period, of: plan, in: price.currency)
-                } catch {
-                    guard case .fx = error else { throw error }
-                    warn(
-                        "\(error); the row has no margin and the margin floor is not checked here",
-                        .storefrontFX)
-                }
-                if point.proceeds == nil {
-                    warn(
-                        "Apple's file states no usable proceeds for \(price): the margin in year one is not computed and its floor is not checked here",
-                        .appleProceeds)
-                }
-                if point.proceedsYear2 == nil {
-                    warn(
-                        "Apple's file states no proceedsYear2 for \(price) (a subscription price point has it; save the subscription's pricePoints, not an in-app purchase's): the margin after one year of paid service is not computed and its floor is not checked here",
-                        .appleProceeds)
-                }
-                func margin(_ proceeds: Money?) -> (margin: Money, share: Exact?)? {
-                    guard let proceeds, let worst,
-                        let m = try? proceeds.subtracting(worst.cost)
-                    else { return nil }
-                    // A price of 0 has no share (`margin check` reports the price itself).
-                    let share =
-                        price.amount.isPositive ? try? m.amount.divided(by: price.amount) : nil
-                    return (m, share)
-                }
-                apple.append(
-                    AppleRow(
-                        plan: plan, point: point, worst: worst, yearOne: margin(point.proceeds),
-                        afterYearOne: margin(point.proceedsYear2)))
-            }
-        }
+        let (apple, warnings) = try PlanMargins.appleRows(
+            card: card, priceLists: priceLists, date: date, costs: costs)
         appleRows = apple
         if let table, let day {
             // The program asked for, else the card's, else both the standard and the Small

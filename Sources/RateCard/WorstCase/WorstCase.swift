@@ -117,10 +117,9 @@ struct WorstCaseEngine: Sendable {
         return (items, used)
     }
 
-    /// The worst way to spend `n` credits: the search over steps of the credits' common
-    /// divisor. Kept whole on purpose: the table (`table`, `unused`, `ofBest`, `choice`),
-    /// its fill with the best shape and the walk back through `choice` share the step
-    /// size, the best shape and the table's bounds; it is the hot loop of every worst case.
+    /// The worst way to spend `n` credits: the fill shape, then the search over steps of
+    /// the credits' common divisor (`WorstCaseSearch`: its table, the best end and the
+    /// walk back through its choices).
     private func compute(credits n: Int128, currency: Currency, fx: FXTable) throws -> WorstCase {
         // A request charged nothing that costs money can be repeated without end.
         if n > 0, !freeUsage.isEmpty { throw WorstCaseError.unbounded(freeUsage) }
@@ -132,19 +131,7 @@ struct WorstCaseEngine: Sendable {
                 credits: n, cost: .zero(currency), plan: [], unspent: max(n, 0), worstShape: nil,
                 fxUsed: [])
         }
-        // The fill shape: the highest cost per credit among requests that fit in the credits
-        // (ties: fewer credits, the order of `items`); a larger one could never be made.
-        let fitting = items.filter { $0.credits <= n }
-        let candidates = fitting.isEmpty ? items : fitting
-        var best = candidates[0]
-        var bestRatio = try best.costPerCredit()
-        for s in candidates.dropFirst() {
-            let r = try s.costPerCredit()
-            if r > bestRatio {
-                best = s
-                bestRatio = r
-            }
-        }
+        let best = try WorstCaseSearch.fillShape(items, credits: n)
         // Every request uses a multiple of g credits (10,000 micro-credits on a card priced
         // in whole pence), so the search runs in steps of g; the remainder is unspendable.
         let g = items.reduce(Int128(0)) { Int128(Exact.gcd($0.magnitude, $1.credits.magnitude)) }
@@ -156,70 +143,10 @@ struct WorstCaseEngine: Sendable {
         guard limit <= WorstCaseEngine.maxSearch else {
             throw WorstCaseError.packTooLarge(pack: "\(n) credits", searchSize: limit)
         }
-        let size = Int(limit)
-        let bestIndex = items.firstIndex(of: best) ?? 0
-        // table[t]: the worst way to use t steps (some may go unused), as a `Plan`: the
-        // highest cost, then the fewest unspent steps, then the most requests of `best`; a
-        // plan equal in all three to one found earlier is not taken (items are tried in
-        // order of credits, feature, dimension). Each part adds up along a plan, so the order
-        // is kept by the table and by the fill with `best` below; and the pigeonhole argument
-        // above still holds, since swapping other requests for copies of `best` never lowers
-        // the cost, keeps the steps spent and adds requests of `best`.
-        var table = [Exact](repeating: .zero, count: size + 1)
-        var unused = [Int32](repeating: 0, count: size + 1)
-        var ofBest = [Int32](repeating: 0, count: size + 1)
-        // item index, or -1 = leave one step unused
-        var choice = [Int](repeating: -1, count: size + 1)
-        if size > 0 {
-            for t in 1...size {
-                var plan = Plan(
-                    cost: table[t - 1], unused: Int128(unused[t - 1]) + 1,
-                    ofBest: Int128(ofBest[t - 1]))
-                var chosen = -1
-                for (i, item) in items.enumerated() where item.credits / g <= Int128(t) {
-                    let from = t - Int(item.credits / g)
-                    let candidate = Plan(
-                        cost: try table[from].adding(item.cost.amount),
-                        unused: Int128(unused[from]),
-                        ofBest: Int128(ofBest[from]) + (i == bestIndex ? 1 : 0))
-                    if candidate.isWorse(than: plan) {
-                        plan = candidate
-                        chosen = i
-                    }
-                }
-                table[t] = plan.cost
-                unused[t] = Int32(plan.unused)
-                ofBest[t] = Int32(plan.ofBest)
-                choice[t] = chosen
-            }
-        }
-        var bestPlan: Plan?
-        var bestT = 0
-        for t in 0...size {
-            let copies = (steps - Int128(t)) / s
-            let left = (steps - Int128(t)) - copies * s
-            let plan = Plan(
-                cost: try table[t].adding(best.cost.amount.multiplied(by: copies)),
-                unused: Int128(unused[t]) + left, ofBest: Int128(ofBest[t]) + copies)
-            if bestPlan.map({ plan.isWorse(than: $0) }) ?? true {
-                bestPlan = plan
-                bestT = t
-            }
-        }
-        let bestTotal = bestPlan?.cost ?? .zero
-        var counts: [RequestShape: Int128] = [:]
-        var unspentSteps: Int128 = 0
-        var t = bestT
-        while t > 0 {
-            let c = choice[t]
-            if c < 0 {
-                unspentSteps += 1
-                t -= 1
-            } else {
-                counts[items[c], default: 0] += 1
-                t -= Int(items[c].credits / g)
-            }
-        }
+        let search = try WorstCaseSearch(
+            items: items, step: g, size: Int(limit), bestIndex: items.firstIndex(of: best) ?? 0)
+        let (bestTotal, bestT) = try search.bestEnd(steps: steps, best: best)
+        var (counts, unspentSteps) = search.walkBack(from: bestT)
         let copies = (steps - Int128(bestT)) / s
         if copies > 0 { counts[best, default: 0] += copies }
         unspentSteps += (steps - Int128(bestT)) - copies * s

@@ -70,23 +70,9 @@ struct AppStoreConnectFile: Sendable, Hashable {
                     at: errors.value.location)
                 return nil
             }
-            guard let dataNode = r.required(m, "data", in: "", at: root.location) else {
-                return nil
-            }
-            var data: [Resource] = []
-            switch dataNode.value {
-            case .array(let items):
-                for (i, item) in items.enumerated() {
-                    if let res = resource(item, "data[\(i)]") { data.append(res) }
-                }
-            case .object:
-                if let res = resource(dataNode, "data") { data.append(res) }
-            default:
-                r.error(
-                    "data: expected an array or an object, found \(dataNode.value.kindName)",
-                    at: dataNode.location)
-                return nil
-            }
+            guard let dataNode = r.required(m, "data", in: "", at: root.location),
+                let data = dataResources(dataNode)
+            else { return nil }
             var included: [Resource] = []
             if let inc = m["included"]?.value, let items = r.array(inc, "included") {
                 for (i, item) in items.enumerated() {
@@ -104,43 +90,120 @@ struct AppStoreConnectFile: Sendable, Hashable {
             }
             let all = data + included
             let currencies = territoryCurrencies(all)
-            // Price records name their point and, in schedules, the territory the point lacks.
-            var pointTerritory: [String: (String, JSONNode)] = [:]
-            var records:
-                [(Resource, pointID: String, pointNode: JSONNode, territory: (String, JSONNode)?)] =
-                    []
+            let records = priceRecords(all)
+            let points = pricePoints(all, records: records, currencies: currencies)
+            checkSchedules(data, records: records)
+            let scheduled = scheduledPrices(
+                records, points: points, manualIDs: manualPriceIDs(data + included))
+            let links = m["links"]?.value
+            let selfLink = links?["self"].flatMap {
+                if case .string(let s) = $0.value { s } else { nil }
+            }
+            let nextLink = links?["next"].flatMap {
+                if case .string(let s) = $0.value { s } else { nil }
+            }
+            var total: Int?
+            if let t = m["meta"]?.value["paging"]?["total"] {
+                total = r.integer(t, "meta.paging.total", range: 0...1_000_000).map { Int($0) }
+            }
+            return AppStoreConnectFile(
+                path: r.path, pricePoints: points.list, scheduledPrices: scheduled,
+                selfLink: selfLink, nextLink: nextLink,
+                total: total, dataCount: data.count, warnings: warnings)
+        }
+
+        /// The resources of `data`: an array of them or one; nil (and an error) for
+        /// anything else.
+        func dataResources(_ dataNode: JSONNode) -> [Resource]? {
+            var data: [Resource] = []
+            switch dataNode.value {
+            case .array(let items):
+                for (i, item) in items.enumerated() {
+                    if let res = resource(item, "data[\(i)]") { data.append(res) }
+                }
+            case .object:
+                if let res = resource(dataNode, "data") { data.append(res) }
+            default:
+                r.error(
+                    "data: expected an array or an object, found \(dataNode.value.kindName)",
+                    at: dataNode.location)
+                return nil
+            }
+            return data
+        }
+
+        /// A price record: the point it names and, in schedules, the territory the point
+        /// lacks.
+        struct PriceRecord {
+            let res: Resource
+            let pointID: String
+            let pointNode: JSONNode
+            let territory: (String, JSONNode)?
+        }
+
+        /// Every price record of `all`, in order.
+        func priceRecords(_ all: [Resource]) -> [PriceRecord] {
+            var records: [PriceRecord] = []
             for res in all where priceTypes.contains(res.type) {
                 guard
                     let rel = relationshipID(
                         res, AppStoreConnectFile.pointRelationships, kind: "price point")
                 else { continue }
-                let territory = optionalRelationshipID(res, "territory")
-                if let territory { pointTerritory[rel.0] = territory }
-                records.append((res, rel.0, rel.1, territory))
+                records.append(
+                    PriceRecord(
+                        res: res, pointID: rel.0, pointNode: rel.1,
+                        territory: optionalRelationshipID(res, "territory")))
             }
-            var points: [String: ApplePricePoint] = [:]
-            var pointList: [ApplePricePoint] = []
+            return records
+        }
+
+        /// The price points of a file: by id, the list the file gives (included points only
+        /// when no price record names them), the ids seen and those without a price.
+        struct Points {
+            var byID: [String: ApplePricePoint] = [:]
+            var list: [ApplePricePoint] = []
             var seen = Set<String>()
             var withoutPrice = Set<String>()
+        }
+
+        mutating func pricePoints(
+            _ all: [Resource], records: [PriceRecord], currencies: [String: Currency]
+        ) -> Points {
+            // Price records name their point and, in schedules, the territory the point lacks.
+            var pointTerritory: [String: (String, JSONNode)] = [:]
+            for record in records {
+                if let territory = record.territory { pointTerritory[record.pointID] = territory }
+            }
+            var points = Points()
             for res in all where AppStoreConnectFile.pointTypes.contains(res.type) {
-                guard seen.insert(res.id).inserted else { continue }
-                if res.node["attributes"]?["customerPrice"] == nil { withoutPrice.insert(res.id) }
+                guard points.seen.insert(res.id).inserted else { continue }
+                if res.node["attributes"]?["customerPrice"] == nil {
+                    points.withoutPrice.insert(res.id)
+                }
                 if let p = point(
                     res, territoryFromPrice: pointTerritory[res.id], currencies: currencies)
                 {
-                    points[res.id] = p
-                    if !res.field.hasPrefix("included") || records.isEmpty { pointList.append(p) }
+                    points.byID[res.id] = p
+                    if !res.field.hasPrefix("included") || records.isEmpty { points.list.append(p) }
                 }
             }
-            // Which list of a schedule each price record is on, when the record does not say.
+            return points
+        }
+
+        /// Which list of a schedule each price record is on, when the record does not say.
+        func manualPriceIDs(_ resources: [Resource]) -> Set<String> {
             var manualIDs = Set<String>()
-            for res in data + included where scheduleTypes.contains(res.type) {
+            for res in resources where scheduleTypes.contains(res.type) {
                 for id in listIDs(res, "manualPrices") { manualIDs.insert(id) }
             }
-            // A schedule lists its prices by id; each must be in the file (saved with
-            // include=manualPrices,automaticPrices), as a missing price point is an error: a
-            // price that is not there would otherwise contribute nothing, silently.
-            let recordIDs = Set(records.map { $0.0.id })
+            return manualIDs
+        }
+
+        /// A schedule lists its prices by id; each must be in the file (saved with
+        /// include=manualPrices,automaticPrices), as a missing price point is an error: a
+        /// price that is not there would otherwise contribute nothing, silently.
+        func checkSchedules(_ data: [Resource], records: [PriceRecord]) {
+            let recordIDs = Set(records.map(\.res.id))
             for res in data where scheduleTypes.contains(res.type) {
                 var listed = 0
                 for list in ["manualPrices", "automaticPrices"] {
@@ -158,14 +221,22 @@ struct AppStoreConnectFile: Sendable, Hashable {
                         at: res.node.location)
                 }
             }
+        }
+
+        /// Each price record with its point and dates; a record whose point is missing or
+        /// whose dates are reversed is an error.
+        func scheduledPrices(_ records: [PriceRecord], points: Points, manualIDs: Set<String>)
+            -> [AppleScheduledPrice]
+        {
             var scheduled: [AppleScheduledPrice] = []
-            for (res, pointID, pointNode, _) in records {
-                guard let p = points[pointID] else {
-                    if withoutPrice.contains(pointID) {
+            for record in records {
+                let (res, pointID, pointNode) = (record.res, record.pointID, record.pointNode)
+                guard let p = points.byID[pointID] else {
+                    if points.withoutPrice.contains(pointID) {
                         r.error(
                             "\(res.field).relationships: price point \"\(FieldReader.excerpt(pointID))\" is included without customerPrice and proceeds (save the response without fields[inAppPurchasePricePoints]=priceTier)",
                             at: pointNode.location)
-                    } else if !seen.contains(pointID) {
+                    } else if !points.seen.contains(pointID) {
                         r.error(
                             "\(res.field).relationships: price point \"\(FieldReader.excerpt(pointID))\" is not in included[] (save the response with include=inAppPurchasePricePoint)",
                             at: pointNode.location)
@@ -192,21 +263,7 @@ struct AppStoreConnectFile: Sendable, Hashable {
                         id: res.id, point: p, manual: manual, start: start, end: end,
                         location: res.node.location))
             }
-            let links = m["links"]?.value
-            let selfLink = links?["self"].flatMap {
-                if case .string(let s) = $0.value { s } else { nil }
-            }
-            let nextLink = links?["next"].flatMap {
-                if case .string(let s) = $0.value { s } else { nil }
-            }
-            var total: Int?
-            if let t = m["meta"]?.value["paging"]?["total"] {
-                total = r.integer(t, "meta.paging.total", range: 0...1_000_000).map { Int($0) }
-            }
-            return AppStoreConnectFile(
-                path: r.path, pricePoints: pointList, scheduledPrices: scheduled,
-                selfLink: selfLink, nextLink: nextLink,
-                total: total, dataCount: data.count, warnings: warnings)
+            return scheduled
         }
 
         func resource(_ node: JSONNode, _ field: String) -> Resource? {
