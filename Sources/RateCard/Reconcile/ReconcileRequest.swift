@@ -74,8 +74,11 @@ public enum ReconcileRun {
         }
         let ledger = try ReconcileLedger.read(
             paths: request.ledger, format: request.inputFormat, pricer: pricer)
-        return try Reconciler(catalogue: catalogue, family: family, currency: pricer?.currency)
-            .reconcile(
-                ledger: ledger, apple: records, sales: sales, financial: financial)
+        return try Reconciler(
+            catalogue: catalogue, family: family, currency: pricer?.currency,
+            storefronts: repo.storefronts
+        )
+        .reconcile(
+            ledger: ledger, apple: records, sales: sales, financial: financial)
     }
 }

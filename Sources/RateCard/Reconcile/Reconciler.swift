@@ -15,6 +15,9 @@ struct Reconciler {
     let family: String
     /// The providers' currency the spending since a refund is costed in (nil: not costed).
     var currency: Currency? = nil
+    /// The storefront table that turns a transaction's alpha-3 `storefront` into the
+    /// reports' alpha-2 country, for Apple's figures by country (nil: by currency).
+    var storefronts: StorefrontTable? = nil
     /// Sales report days are Pacific time (App Store Connect's worldwide reports); the
     /// standard offset is used all year.
     static let pacificOffsetMinutes = -8 * 60
@@ -64,10 +67,11 @@ struct Reconciler {
 
         findings += unmatchedLedgerFindings(ledger, purchases: purchases)
         findings.sort(by: Self.order)
+        let units = TransactionUnits(purchases: purchases, storefronts: storefronts)
         return Reconciliation(
             family: family, summary: summary, findings: findings, totals: try totals(findings),
-            sales: try salesLines(sales, purchases: purchases),
-            financial: try financialLines(financial),
+            sales: try salesLines(sales, transactions: units),
+            financial: try financialLines(financial, transactions: units),
             ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
     }
 
@@ -345,100 +349,5 @@ struct Reconciler {
                     money: money.keys.sorted().compactMap { money[$0] }))
         }
         return out
-    }
-
-    private func salesLines(_ reports: [SummarySalesReport], purchases: [String: Purchase]) throws
-        -> [Reconciliation.SalesLine]
-    {
-        struct Key: Hashable { let sku: String, customer: Currency, proceeds: Currency }
-        var groups: [Key: [SummarySalesReport.Row]] = [:]
-        for r in reports {
-            for row in r.rows {
-                groups[
-                    Key(
-                        sku: row.sku, customer: row.customerPrice.currency,
-                        proceeds: row.developerProceeds.currency), default: []
-                ].append(row)
-            }
-        }
-        var lines: [Reconciliation.SalesLine] = []
-        for (key, rows) in groups {
-            let begin = rows.map(\.begin).min() ?? rows[0].begin
-            let end = rows.map(\.end).max() ?? rows[0].end
-            var proceeds = Money(.zero, key.proceeds)
-            for row in rows { proceeds = try proceeds.adding(row.proceeds) }
-            let sold = rows.reduce(Int128(0)) { $0 + ($1.units > 0 ? Int128($1.units) : 0) }
-            let refunded = rows.reduce(Int128(0)) { $0 + ($1.units < 0 ? -Int128($1.units) : 0) }
-            var units: Int128 = 0
-            for p in purchases.values {
-                let t = p.current
-                guard t.environment == .production, t.productId == key.sku,
-                    t.currency == key.customer
-                else { continue }
-                let day = t.purchaseDate.local(offsetMinutes: Self.pacificOffsetMinutes).date
-                if day >= begin && day <= end { units += Int128(t.quantity) }
-            }
-            lines.append(
-                Reconciliation.SalesLine(
-                    productId: key.sku, customerCurrency: key.customer, begin: begin, end: end,
-                    unitsSold: sold, unitsRefunded: refunded, proceeds: proceeds,
-                    transactionUnits: units,
-                    perCredit: try perCredit(proceeds, units: sold - refunded, key.sku, begin)))
-        }
-        return lines.sorted {
-            ($0.productId, $0.customerCurrency.code, $0.proceeds.currency.code)
-                < ($1.productId, $1.customerCurrency.code, $1.proceeds.currency.code)
-        }
-    }
-
-    /// Proceeds ÷ (units × the credits of the pack in force on `day`), exact; nil for a
-    /// plan or when no units are left.
-    private func perCredit(_ proceeds: Money, units: Int128, _ product: String, _ day: CalendarDate)
-        throws -> Money?
-    {
-        guard units > 0, let (pack, _) = catalogue.pack(product, at: Timestamp(startOf: day)) else {
-            return nil
-        }
-        return Money(
-            try proceeds.amount.divided(by: Exact(integer: units * pack.credits)),
-            proceeds.currency)
-    }
-
-    private func financialLines(_ reports: [FinancialReport]) throws -> [Reconciliation
-        .FinancialLine]
-    {
-        struct Key: Hashable {
-            let start: CalendarDate, end: CalendarDate, product: String, currency: Currency
-        }
-        var groups: [Key: [FinancialReport.Row]] = [:]
-        for r in reports {
-            for row in r.rows {
-                groups[
-                    Key(
-                        start: row.start, end: row.end, product: row.vendorIdentifier,
-                        currency: row.extendedPartnerShare.currency), default: []
-                ].append(row)
-            }
-        }
-        var lines: [Reconciliation.FinancialLine] = []
-        for (key, rows) in groups {
-            var proceeds = Money(.zero, key.currency)
-            for row in rows { proceeds = try proceeds.adding(row.extendedPartnerShare) }
-            lines.append(
-                Reconciliation.FinancialLine(
-                    start: key.start, end: key.end, productId: key.product,
-                    sold: rows.reduce(0) { $0 + ($1.quantity > 0 ? Int128($1.quantity) : 0) },
-                    returned: rows.reduce(0) { $0 + ($1.quantity < 0 ? -Int128($1.quantity) : 0) },
-                    proceeds: proceeds,
-                    perCredit: try perCredit(
-                        proceeds,
-                        units: rows.reduce(0) { $0 + Int128($1.quantity) }, key.product,
-                        key.start)))
-        }
-        return lines.sorted {
-            ($0.start, $0.productId, $0.proceeds.currency.code) < (
-                $1.start, $1.productId, $1.proceeds.currency.code
-            )
-        }
     }
 }

@@ -84,15 +84,17 @@ extension Reconciliation: RenderableReport {
 
     var salesTable: TextTable {
         var t = TextTable([
-            .init("product", .left, .untrusted), .init("currency"), .init("from"), .init("to"),
-            .init("units sold", .right), .init("refunded", .right), .init("proceeds", .right),
+            .init("product", .left, .untrusted), .init("country", .left, .untrusted),
+            .init("currency"), .init("from"), .init("to"), .init("units sold", .right),
+            .init("refunded", .right), .init("proceeds", .right),
             .init("in transactions", .right), .init("per credit", .right),
+            .init("matched by", .left, .untrusted),
         ])
         for s in sales {
             t.append([
-                s.productId, s.customerCurrency.code, "\(s.begin)", "\(s.end)", String(s.unitsSold),
-                String(s.unitsRefunded), Self.money(s.proceeds), String(s.transactionUnits),
-                Self.money(s.perCredit),
+                s.productId, s.country ?? "all", s.customerCurrency.code, "\(s.begin)",
+                "\(s.end)", String(s.unitsSold), String(s.unitsRefunded), Self.money(s.proceeds),
+                String(s.transactionUnits), Self.money(s.perCredit), s.matchedBy,
             ])
         }
         return t
@@ -101,13 +103,16 @@ extension Reconciliation: RenderableReport {
     var financialTable: TextTable {
         var t = TextTable([
             .init("fiscal from"), .init("to"), .init("product", .left, .untrusted),
-            .init("sold", .right), .init("returned", .right), .init("proceeds", .right),
-            .init("per credit", .right),
+            .init("country", .left, .untrusted), .init("sold", .right),
+            .init("returned", .right), .init("proceeds", .right),
+            .init("in transactions", .right), .init("per credit", .right),
+            .init("matched by", .left, .untrusted),
         ])
         for f in financial {
             t.append([
-                "\(f.start)", "\(f.end)", f.productId, String(f.sold), String(f.returned),
-                Self.money(f.proceeds), Self.money(f.perCredit),
+                "\(f.start)", "\(f.end)", f.productId, f.country ?? "all", String(f.sold),
+                String(f.returned), Self.money(f.proceeds), String(f.transactionUnits),
+                Self.money(f.perCredit), f.matchedBy,
             ])
         }
         return t
@@ -228,6 +233,8 @@ extension Reconciliation: RenderableReport {
         let salesJSON: [JSONOutput] = sales.map { l in
             .object([
                 "productId": .string(l.productId),
+                "country": l.country.map(JSONOutput.string) ?? .null,
+                "matchedBy": .string(l.matchedBy),
                 "customerCurrency": .string(l.customerCurrency.code),
                 "from": .string("\(l.begin)"), "to": .string("\(l.end)"),
                 "unitsSold": .string(String(l.unitsSold)),
@@ -241,6 +248,9 @@ extension Reconciliation: RenderableReport {
             .object([
                 "from": .string("\(l.start)"), "to": .string("\(l.end)"),
                 "productId": .string(l.productId), "sold": .string(String(l.sold)),
+                "country": l.country.map(JSONOutput.string) ?? .null,
+                "matchedBy": .string(l.matchedBy),
+                "transactionUnits": .string(String(l.transactionUnits)),
                 "returned": .string(String(l.returned)), "proceeds": JSONOutput.money(l.proceeds),
                 "perCredit": l.perCredit.map(JSONOutput.money) ?? .null,
             ])

@@ -37,10 +37,13 @@ public struct Reconciliation: Sendable, Hashable {
         let money: [Money]
     }
 
-    /// Apple's Summary Sales Report rows of one product and currencies, added up, beside
-    /// the production transactions of the same product and currency in the same days.
+    /// Apple's Summary Sales Report rows of one product, country and currencies, added up,
+    /// beside the production transactions of the same product, country and currency in the
+    /// same days (`Reconciler+AppleFigures`).
     struct SalesLine: Sendable, Hashable {
         let productId: String
+        /// The rows' `Country Code` (alpha-2); nil when the line is over every country.
+        let country: String?
         let customerCurrency: Currency
         let begin: CalendarDate
         let end: CalendarDate
@@ -48,23 +51,33 @@ public struct Reconciliation: Sendable, Hashable {
         let unitsRefunded: Int128
         /// Σ Units × Developer Proceeds.
         let proceeds: Money
-        /// Units in the production transactions of the product and currency bought on those
-        /// days (Pacific time, UTC−08:00).
+        /// Units in the production transactions of the product, country and currency bought
+        /// on those days (Pacific time, UTC−08:00).
         let transactionUnits: Int128
+        /// `country`, or why the line is matched by currency over every country.
+        let matchedBy: String
         /// What a credit sold earned: proceeds ÷ ((sold − refunded) × the pack's credits in
         /// force on the first day); nil for a plan or when no units are left.
         let perCredit: Money?
     }
 
-    /// Apple's financial report rows of one fiscal period, product and currency, added up.
+    /// Apple's financial report rows of one fiscal period, product, country and currency,
+    /// added up, beside the production transactions of that product and country.
     struct FinancialLine: Sendable, Hashable {
         let start: CalendarDate
         let end: CalendarDate
         let productId: String
+        /// The rows' `Country Of Sale` (alpha-2); nil when the line is over every country.
+        let country: String?
         let sold: Int128
         let returned: Int128
         /// Σ Extended Partner Share.
         let proceeds: Money
+        /// Units in the production transactions of the product, country and the rows'
+        /// customer currencies bought in the fiscal period (Pacific days).
+        let transactionUnits: Int128
+        /// `country`, or why the line is matched by currency over every country.
+        let matchedBy: String
         /// Proceeds ÷ ((sold − returned) × the pack's credits), as for sales.
         let perCredit: Money?
     }

@@ -117,6 +117,14 @@ import Testing
         #expect(r.sales.map(\.unitsRefunded) == [1, 1, 0])
         #expect(r.sales.map(\.proceeds) == [Self.gbp("2.90"), Self.gbp("2.33"), Self.usd("3.49")])
         #expect(r.sales.map(\.transactionUnits) == [6, 2, 1])
+        // The example's card folder has no storefront table: every line is by currency.
+        #expect(r.sales.allSatisfy { $0.country == nil })
+        #expect(
+            r.sales.allSatisfy {
+                $0.matchedBy == "currency: the card folder has no storefront table"
+            })
+        // Fiscal November ends 11/28: …008 (11-21) is inside it, so the same units.
+        #expect(r.financial.map(\.transactionUnits) == [6, 2, 1])
         #expect(
             r.financial.map(\.proceeds) == [Self.gbp("2.90"), Self.gbp("2.33"), Self.usd("3.49")])
         #expect(r.financial.map(\.returned) == [1, 1, 0])

@@ -1,0 +1,198 @@
+/// Apple's own figures beside the findings: the Summary Sales Report and financial report
+/// rows added up per product, country and currency, each beside the units of the
+/// production transactions of the same product, country and days (docs/reconcile.md).
+///
+/// A transaction names its storefront in alpha-3 (`DEU`), the reports their country in
+/// alpha-2 (`DE`); the card folder's storefront table joins them (`countryCode`). Where a
+/// country cannot be told (no table, or a transaction of the product and currency in those
+/// days whose storefront the table does not place), the line falls back to the currency
+/// over every country, and says so in `matchedBy`.
+extension Reconciler {
+    /// How a line's transaction units were matched.
+    static let byCountry = "country"
+
+    func salesLines(_ reports: [SummarySalesReport], transactions: TransactionUnits) throws
+        -> [Reconciliation.SalesLine]
+    {
+        struct Key: Hashable { let sku: String, customer: Currency, proceeds: Currency }
+        var groups: [Key: [SummarySalesReport.Row]] = [:]
+        for r in reports {
+            for row in r.rows {
+                groups[
+                    Key(
+                        sku: row.sku, customer: row.customerPrice.currency,
+                        proceeds: row.developerProceeds.currency), default: []
+                ].append(row)
+            }
+        }
+        var lines: [Reconciliation.SalesLine] = []
+        for (key, rows) in groups {
+            let begin = rows.map(\.begin).min() ?? rows[0].begin
+            let end = rows.map(\.end).max() ?? rows[0].end
+            let split = transactions.countries(
+                of: rows, \.countryCode, product: key.sku, currencies: [key.customer],
+                begin: begin, end: end)
+            for (country, matchedBy, rows) in split {
+                let begin = rows.map(\.begin).min() ?? rows[0].begin
+                let end = rows.map(\.end).max() ?? rows[0].end
+                var proceeds = Money(.zero, key.proceeds)
+                for row in rows { proceeds = try proceeds.adding(row.proceeds) }
+                let sold = rows.reduce(Int128(0)) { $0 + ($1.units > 0 ? Int128($1.units) : 0) }
+                let refunded = rows.reduce(Int128(0)) {
+                    $0 + ($1.units < 0 ? -Int128($1.units) : 0)
+                }
+                lines.append(
+                    Reconciliation.SalesLine(
+                        productId: key.sku, country: country, customerCurrency: key.customer,
+                        begin: begin, end: end, unitsSold: sold, unitsRefunded: refunded,
+                        proceeds: proceeds,
+                        transactionUnits: transactions.units(
+                            key.sku, currencies: [key.customer], country: country,
+                            begin: begin, end: end),
+                        matchedBy: matchedBy,
+                        perCredit: try perCredit(proceeds, units: sold - refunded, key.sku, begin)))
+            }
+        }
+        return lines.sorted {
+            ($0.productId, $0.customerCurrency.code, $0.proceeds.currency.code, $0.country ?? "")
+                < (
+                    $1.productId, $1.customerCurrency.code, $1.proceeds.currency.code,
+                    $1.country ?? ""
+                )
+        }
+    }
+
+    func financialLines(_ reports: [FinancialReport], transactions: TransactionUnits) throws
+        -> [Reconciliation.FinancialLine]
+    {
+        struct Key: Hashable {
+            let start: CalendarDate, end: CalendarDate, product: String, currency: Currency
+        }
+        var groups: [Key: [FinancialReport.Row]] = [:]
+        for r in reports {
+            for row in r.rows {
+                groups[
+                    Key(
+                        start: row.start, end: row.end, product: row.vendorIdentifier,
+                        currency: row.extendedPartnerShare.currency), default: []
+                ].append(row)
+            }
+        }
+        var lines: [Reconciliation.FinancialLine] = []
+        for (key, rows) in groups {
+            let currencies = Set(rows.map(\.customerPrice.currency))
+            let split = transactions.countries(
+                of: rows, \.countryOfSale, product: key.product, currencies: currencies,
+                begin: key.start, end: key.end)
+            for (country, matchedBy, rows) in split {
+                var proceeds = Money(.zero, key.currency)
+                for row in rows { proceeds = try proceeds.adding(row.extendedPartnerShare) }
+                lines.append(
+                    Reconciliation.FinancialLine(
+                        start: key.start, end: key.end, productId: key.product, country: country,
+                        sold: rows.reduce(0) { $0 + ($1.quantity > 0 ? Int128($1.quantity) : 0) },
+                        returned: rows.reduce(0) {
+                            $0 + ($1.quantity < 0 ? -Int128($1.quantity) : 0)
+                        },
+                        proceeds: proceeds,
+                        transactionUnits: transactions.units(
+                            key.product, currencies: Set(rows.map(\.customerPrice.currency)),
+                            country: country, begin: key.start, end: key.end),
+                        matchedBy: matchedBy,
+                        perCredit: try perCredit(
+                            proceeds, units: rows.reduce(0) { $0 + Int128($1.quantity) },
+                            key.product, key.start)))
+            }
+        }
+        return lines.sorted {
+            ($0.start, $0.productId, $0.proceeds.currency.code, $0.country ?? "")
+                < ($1.start, $1.productId, $1.proceeds.currency.code, $1.country ?? "")
+        }
+    }
+
+    /// Proceeds ÷ (units × the credits of the pack in force on `day`), exact; nil for a
+    /// plan or when no units are left.
+    private func perCredit(_ proceeds: Money, units: Int128, _ product: String, _ day: CalendarDate)
+        throws -> Money?
+    {
+        guard units > 0, let (pack, _) = catalogue.pack(product, at: Timestamp(startOf: day)) else {
+            return nil
+        }
+        return Money(
+            try proceeds.amount.divided(by: Exact(integer: units * pack.credits)),
+            proceeds.currency)
+    }
+}
+
+/// The production transactions' units by product, day (Pacific time, UTC−08:00, as
+/// Apple's worldwide reports), customer currency and country (the storefront's alpha-2
+/// code, nil when it cannot be told), for setting beside Apple's report rows.
+struct TransactionUnits {
+    struct Bought {
+        let day: CalendarDate
+        let currency: Currency?
+        let country: String?
+        let quantity: Int128
+    }
+
+    /// Whether countries can be told at all (the card folder has a storefront table).
+    let hasCountries: Bool
+    private(set) var byProduct: [String: [Bought]] = [:]
+
+    init(purchases: [String: Reconciler.Purchase], storefronts: StorefrontTable?) {
+        hasCountries = storefronts != nil
+        for p in purchases.values where p.current.environment == .production {
+            let t = p.current
+            byProduct[t.productId, default: []].append(
+                Bought(
+                    day: t.purchaseDate.local(offsetMinutes: Reconciler.pacificOffsetMinutes).date,
+                    currency: t.currency,
+                    country: t.storefront.flatMap { storefronts?.countryCode(ofTerritory: $0) },
+                    quantity: Int128(t.quantity)))
+        }
+    }
+
+    private func bought(
+        _ product: String, currencies: Set<Currency>, begin: CalendarDate, end: CalendarDate
+    ) -> [Bought] {
+        (byProduct[product] ?? []).filter {
+            $0.day >= begin && $0.day <= end && $0.currency.map(currencies.contains) == true
+        }
+    }
+
+    /// Units of `product` in `currencies` bought from `begin` to `end`, in `country` (nil:
+    /// over every country).
+    func units(
+        _ product: String, currencies: Set<Currency>, country: String?, begin: CalendarDate,
+        end: CalendarDate
+    ) -> Int128 {
+        bought(product, currencies: currencies, begin: begin, end: end).reduce(0) {
+            $0 + (country == nil || $1.country == country ? $1.quantity : 0)
+        }
+    }
+
+    /// `rows` of one product and currency split by their country, each with how its
+    /// transactions are matched; or all of them as one line over every country (country
+    /// nil) when countries cannot be told for every transaction of the product and
+    /// currencies in those days.
+    func countries<Row>(
+        of rows: [Row], _ country: KeyPath<Row, String>, product: String,
+        currencies: Set<Currency>, begin: CalendarDate, end: CalendarDate
+    ) -> [(String?, String, [Row])] {
+        guard hasCountries else {
+            return [(nil, "currency: the card folder has no storefront table", rows)]
+        }
+        let unplaced = bought(product, currencies: currencies, begin: begin, end: end).filter {
+            $0.country == nil
+        }.count
+        if unplaced > 0 {
+            let what = unplaced == 1 ? "1 transaction names" : "\(unplaced) transactions name"
+            return [(nil, "currency: \(what) no storefront the table places in a country", rows)]
+        }
+        var byCountry: [String: [Row]] = [:]
+        for row in rows { byCountry[row[keyPath: country], default: []].append(row) }
+        return byCountry.keys.sorted().map {
+            (Optional($0), Reconciler.byCountry, byCountry[$0] ?? [])
+        }
+    }
+}
