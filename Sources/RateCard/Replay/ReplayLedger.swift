@@ -650,6 +650,21 @@ struct ReplayTally {
     var namedInPart = 0
     /// In a shard: the charges to name, named by the run's ledger (`absorb`).
     var unnamed: [ReplayUnnamed] = []
+
+    /// Adds another shard's counts, credits and costs of the same feature (not its named
+    /// charges: the run's ledger chooses those). Throws when a cost overflows.
+    mutating func addSums(of o: ReplayTally) throws {
+        requests += o.requests
+        repriced += o.repriced
+        notRepriced += o.notRepriced
+        notRepricedCredits += o.notRepricedCredits
+        ledgerCredits += o.ledgerCredits
+        creditsBefore += o.creditsBefore
+        creditsAfter += o.creditsAfter
+        refunded += o.refunded
+        costBefore = try costBefore.adding(o.costBefore)
+        costAfter = try costAfter.adding(o.costAfter)
+    }
 }
 
 /// A charge not re-priced, to be named (`ReplayLedger.notRepricedWarning`).
@@ -667,4 +682,13 @@ struct ReplayUsage {
     var creditsAfter: Int128 = 0
     var costBefore = Exact.zero
     var costAfter = Exact.zero
+
+    /// Adds another device's or shard's spending. Throws when a cost overflows.
+    mutating func add(_ o: ReplayUsage) throws {
+        requests += o.requests
+        creditsBefore += o.creditsBefore
+        creditsAfter += o.creditsAfter
+        costBefore = try costBefore.adding(o.costBefore)
+        costAfter = try costAfter.adding(o.costAfter)
+    }
 }

@@ -26,11 +26,7 @@ enum ReplayPacks {
             var spent = ReplayUsage()
             var mix: [String: Int128] = [:]
             for (slot, u) in ledger.usage where buyers.contains(slot.device) {
-                spent.requests += u.requests
-                spent.creditsBefore += u.creditsBefore
-                spent.creditsAfter += u.creditsAfter
-                spent.costBefore = try spent.costBefore.adding(u.costBefore)
-                spent.costAfter = try spent.costAfter.adding(u.costAfter)
+                try spent.add(u)
                 let name = String(decoding: ledger.features.bytes[Int(slot.feature)], as: UTF8.self)
                 mix[name, default: 0] += u.creditsAfter
             }

@@ -133,20 +133,7 @@ extension ReplayLedger {
         for k in s.tallies.indices {
             while tallies.count <= k { tallies.append(ReplayTally()) }
             let o = s.tallies[k]
-            tallies[k].requests += o.requests
-            tallies[k].repriced += o.repriced
-            tallies[k].notRepriced += o.notRepriced
-            tallies[k].notRepricedCredits += o.notRepricedCredits
-            tallies[k].ledgerCredits += o.ledgerCredits
-            tallies[k].creditsBefore += o.creditsBefore
-            tallies[k].creditsAfter += o.creditsAfter
-            tallies[k].refunded += o.refunded
-            do {
-                tallies[k].costBefore = try tallies[k].costBefore.adding(o.costBefore)
-                tallies[k].costAfter = try tallies[k].costAfter.adding(o.costAfter)
-            } catch {
-                overflowed = true
-            }
+            do { try tallies[k].addSums(of: o) } catch { overflowed = true }
             tallies[k].named += o.named
             for u in o.unnamed {
                 tallies[k].named.append((u.input, notRepricedWarning(k, u)))
@@ -159,15 +146,7 @@ extension ReplayLedger {
         }
         for (slot, u) in s.usage {
             var v = usage[slot] ?? ReplayUsage()
-            v.requests += u.requests
-            v.creditsBefore += u.creditsBefore
-            v.creditsAfter += u.creditsAfter
-            do {
-                v.costBefore = try v.costBefore.adding(u.costBefore)
-                v.costAfter = try v.costAfter.adding(u.costAfter)
-            } catch {
-                overflowed = true
-            }
+            do { try v.add(u) } catch { overflowed = true }
             usage[slot] = v
         }
         for (pack, devices) in s.bought.byPack {
