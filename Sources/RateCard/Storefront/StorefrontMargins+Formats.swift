@@ -91,6 +91,7 @@ extension StorefrontMargins {
         } else {
             out.append("no storefront data file: only Apple's figures are shown")
         }
+        if let note = coverage?.note { out.append(note) }
         let fileRates = fxUsed.filter { !$0.fromCommandLine }
         let commandLineRates = fxUsed.filter(\.fromCommandLine)
         if !fileRates.isEmpty {
@@ -117,6 +118,11 @@ extension StorefrontMargins {
         )
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
         return out
+    }
+
+    /// "osg@10 in every storefront", or "osg@10 in 110 of the 175 storefronts".
+    var heading: String {
+        "\(card.reference) \(coverage?.phrase ?? "in every storefront")"
     }
 
     /// The JSON object of one card.
@@ -189,6 +195,7 @@ extension StorefrontMargins {
                     ])
                 }),
             "fx": .object(fxObject),
+            "notShown": coverage?.json ?? .array([]),
             "warnings": .array(warnings.map { .string($0.rendered) }),
         ])
     }
@@ -235,7 +242,7 @@ public struct StorefrontReport: RenderableReport, Sendable {
 
     public func renderMarkdown() -> String {
         cards.map { m in
-            var s = "## \(m.card.reference) in every storefront\n\n"
+            var s = "## \(m.heading)\n\n"
             s +=
                 m.rows.isEmpty
                 ? "No storefront prices this card's packs.\n"
@@ -248,7 +255,7 @@ public struct StorefrontReport: RenderableReport, Sendable {
 
     public func renderTable(bold: Bool) -> String {
         cards.map { m in
-            var s = "\(m.card.reference) in every storefront\n\n"
+            var s = "\(m.heading)\n\n"
             s +=
                 m.rows.isEmpty
                 ? "No storefront prices this card's packs.\n"

@@ -26,6 +26,8 @@ struct StorefrontMargins: Sendable {
     /// Every FX rate a row used, in the order first needed.
     let fxUsed: [FXRate]
     let storefronts: StorefrontTable?
+    /// The storefronts of the data that no row covers, by currency; nil without data.
+    let coverage: StorefrontCoverage?
 
     /// Every diagnostic, sorted: what `margin storefronts` prints on stderr.
     var warnings: [Diagnostic] { (findings + gaps).sorted() }
@@ -125,6 +127,7 @@ struct StorefrontMargins: Sendable {
             rows, card: card, table: table, program: program, date: date
         ).sorted()
         self.fxUsed = used
+        self.coverage = table.map { StorefrontCoverage($0, shown: Set(rows.map(\.territory))) }
     }
 
     static func makeRow(

@@ -202,6 +202,9 @@ extension PlanMargins {
             )
         }
         if !storefrontRows.isEmpty { out.append(storefrontNote) }
+        for (plan, coverage) in storefrontCoverage {
+            if let note = coverage.note { out.append("subscription \"\(plan.productId)\" \(note)") }
+        }
         let fileRates = fxUsed.filter { !$0.fromCommandLine }
         if !fileRates.isEmpty {
             let date = fx.date.map { " dated \($0)" } ?? ""
@@ -254,6 +257,10 @@ extension PlanMargins {
                 "placeholder": .bool(table.placeholder), "on": .string(day.description),
             ])
             o["storefronts"] = .array(storefrontRows.map(PlanMargins.storefrontJSON))
+            o["notShown"] = .array(
+                storefrontCoverage.map {
+                    .object(["plan": .string($0.plan.productId), "storefronts": $0.coverage.json])
+                })
         }
         if let tier = freeTier {
             o["freeTier"] = .object([

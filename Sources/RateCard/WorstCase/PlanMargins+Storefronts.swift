@@ -135,3 +135,21 @@ extension PlanMargins {
         return out
     }
 }
+
+extension PlanMargins {
+    /// For each plan, the storefronts of the data its prices do not reach (in the
+    /// storefront model or Apple's files); empty without a storefront file, and a plan that
+    /// reaches every storefront is left out.
+    var storefrontCoverage: [(plan: SubscriptionPlan, coverage: StorefrontCoverage)] {
+        guard let table = storefrontTable else { return [] }
+        return card.subscriptions.compactMap { plan in
+            let shown = Set(
+                storefrontRows.filter { $0.plan.productId == plan.productId }
+                    .map(\.storefront.territory)
+                    + appleRows.filter { $0.plan.productId == plan.productId }
+                    .map(\.point.territory))
+            let coverage = StorefrontCoverage(table, shown: shown)
+            return coverage.isComplete ? nil : (plan, coverage)
+        }
+    }
+}

@@ -206,3 +206,26 @@ import Testing
         #expect(r.stderr.contains(".taxes[0].rate: \"19%\" is not a decimal"))
     }
 }
+
+/// The heading, note and JSON of the storefronts a card's prices do not reach.
+@Suite struct StorefrontsCoverageCLITests {
+    @Test func voiceDebriefIsShownInOneStorefrontAndSaysSo() throws {
+        let r = try runMargin(["storefronts", "voice-debrief", "--at", "2026-12-01"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("voice-debrief@1 in 1 of the 175 storefronts\n"))
+        #expect(
+            r.stdout.contains(
+                "shown in 1 of the 175 storefronts of the data; not shown, since no price is in their currency and no Apple price points cover them: 174 in AED (ARE); "
+            ))
+        let json = try runMargin([
+            "storefronts", "voice-debrief", "--at", "2026-12-01", "--format", "json",
+        ])
+        #expect(json.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))
+        let cards = try #require((object as? [String: Any])?["cards"] as? [[String: Any]])
+        let notShown = try #require(cards.first?["notShown"] as? [[String: Any]])
+        let count = notShown.reduce(0) { $0 + (($1["territories"] as? [String])?.count ?? 0) }
+        #expect(count == 174)
+        #expect(!notShown.contains { $0["currency"] as? String == "GBP" })
+    }
+}

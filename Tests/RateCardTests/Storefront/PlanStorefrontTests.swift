@@ -174,6 +174,25 @@ import Testing
     /// - Free tier: year one 12 × 0.90 = 10.80 covers floor(10.80 ÷ 1.716) = 6 free users
     ///   (share 1.716 ÷ 10.80); a later year 12 × 1.40 = 16.80 covers 9 (with tax left in:
     ///   12 × 1.363 = 16.356 would cover 9 in year one).
+    /// A plan priced in GBP only reaches one of the data's storefronts: the notes and the
+    /// JSON name the other 174 rather than let "every storefront" stand for one.
+    @Test func aPlanNamesTheStorefrontsItsPricesDoNotReach() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let m = try margins(try folder(tmp))
+        let coverage = try #require(m.storefrontCoverage.first)
+        #expect(coverage.plan.productId == "uk.monthly")
+        #expect(coverage.coverage.shownCount == 1 && coverage.coverage.missingCount == 174)
+        #expect(coverage.coverage.missing.allSatisfy { $0.currency.code != "GBP" })
+        #expect(
+            m.notes.contains {
+                $0.hasPrefix("subscription \"uk.monthly\" shown in 1 of the 175 storefronts")
+            })
+        let json = PlanReport([m]).renderJSON()
+        #expect(json.contains("\"notShown\""))
+        #expect(json.contains("\"plan\": \"uk.monthly\""))
+    }
+
     @Test func offersPaybackAndTheFreeTierUseStorefrontProceeds() throws {
         let tmp = try TemporaryFolder()
         defer { tmp.cleanup() }
