@@ -41,7 +41,7 @@ extension CardReport {
                 "\(r.territory)\(r.storefront.map { " (\($0.name))" } ?? "")",
                 r.customerPrice.currency.code,
                 StorefrontMargins.money(r.customerPrice),
-                StorefrontMargins.taxText(r.storefront, on: s.date),
+                StorefrontMargins.taxText(r.storefront, on: s.date, gap: r.gap),
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds), StorefrontMargins.money(r.worstCost),
                 StorefrontMargins.money(r.margin),

@@ -15,9 +15,11 @@ extension StorefrontMargins {
             "\(Format.percent(r.rate, places: 0)) \(r.program.rawValue)\(r.status == .reported ? " (reported)" : "")"
     }
 
-    /// "19%", "20% + 2% DST", "excl.", "18% + 13.5% withheld": the taxes in force on `date`.
-    static func taxText(_ sf: Storefront?, on date: CalendarDate) -> String {
+    /// "19%", "20% + 2% DST", "excl.", "18% + 13.5% withheld": the taxes in force on `date`;
+    /// "unknown" for a row dated before the data's tax histories (`Gap.noTaxHistory`).
+    static func taxText(_ sf: Storefront?, on date: CalendarDate, gap: Gap? = nil) -> String {
         guard let sf else { return Format.missing }
+        if gap == .noTaxHistory { return "unknown" }
         let rates = sf.rates(on: date)
         var s = sf.taxIncluded ? Format.percent(rates.vat) : "excl."
         if !rates.digitalServicesTax.isZero {
@@ -51,7 +53,7 @@ extension StorefrontMargins {
             t.append([
                 card.reference, r.pack.productId, r.territory, r.customerPrice.currency.code,
                 StorefrontMargins.money(r.customerPrice),
-                StorefrontMargins.taxText(r.storefront, on: date),
+                StorefrontMargins.taxText(r.storefront, on: date, gap: r.gap),
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds),
                 r.proceedsSource?.rawValue ?? Format.missing, StorefrontMargins.money(r.worstCost),
@@ -107,7 +109,7 @@ extension StorefrontMargins {
         }
         if rows.contains(where: { $0.gap != nil }) {
             out.append(
-                "rows without a margin say why in the margin % column (no FX rate, no proceeds, no regime in force, not in storefront data); the warnings name what to add"
+                "rows without a margin say why in the margin % column (no FX rate, no proceeds, no regime in force, no tax history, not in storefront data); the warnings name what to add"
             )
         }
         out.append(
@@ -145,7 +147,11 @@ extension StorefrontMargins {
                 "free": .bool(r.isFree),
                 "missing": r.gap.map { .string($0.rawValue) } ?? .null,
             ]
-            if let sf = r.storefront {
+            if let sf = r.storefront, r.gap == .noTaxHistory {
+                o["name"] = .string(sf.name)
+                o["taxIncluded"] = .bool(sf.taxIncluded)
+                for key in ["tax", "digitalServicesTax", "withholding"] { o[key] = .null }
+            } else if let sf = r.storefront {
                 o["name"] = .string(sf.name)
                 o["taxIncluded"] = .bool(sf.taxIncluded)
                 let rates = sf.rates(on: date)

@@ -225,28 +225,39 @@ import Testing
 
     // MARK: 6. A date with no regime in force
 
+    /// The Mini Apps Partner Program starts on 2025-11-13: on 2024-06-01 (inside the tax
+    /// histories) no regime of it is in force anywhere.
     @Test func dateOutsideEveryRegimeIsSaid() throws {
         let (repo, card) = try F.load(try F.files())
         let m = try StorefrontMargins(
-            card: card, repository: repo, date: CalendarDate("2000-01-01")!)
+            card: card, repository: repo, program: .miniAppsPartner,
+            date: CalendarDate("2024-06-01")!)
         #expect(!m.rows.isEmpty)
         #expect(m.rows.allSatisfy { $0.gap == .noRegime && $0.margin == nil })
         let gap = try #require(m.gaps.first { $0.rule == .check(.storefrontRegime) })
         #expect(
             gap.message.contains(
-                "osg@10: no standard commission regime of the storefront data is in force on 2000-01-01 (its default regimes: from 2008-07-10)"
+                "osg@10: no mini-apps-partner commission regime of the storefront data is in force on 2024-06-01 (its default regimes: from 2025-11-13)"
             ))
         #expect(m.gaps.count == 1, "one finding for the card: \(m.gaps)")
         let r = try expectMargin(
-            ["storefronts", "osg", "--at", "2000-01-01"], exits: 0,
+            ["storefronts", "osg", "--at", "2024-06-01", "--program", "mini-apps-partner"],
+            exits: 0,
             stdout: .lacks("No storefront prices"),
             stderr: .contains(
-                "warning: osg@10: no standard commission regime", "[storefront-regime]"))
+                "warning: osg@10: no mini-apps-partner commission regime", "[storefront-regime]"))
         #expect(r.stdout.contains("no regime in force"))
+        try expectMargin(
+            ["check", "--at", "2024-06-01", "--program", "mini-apps-partner"], exits: 1,
+            stderr: .contains(
+                "error: osg@10: no mini-apps-partner commission regime of the storefront data is in force on 2024-06-01",
+                "the 0.0% floor cannot be checked [storefront-regime]"))
+        // Before the tax histories (2000-01-01, before the standard regime too) the cause
+        // said is the history: the taxes are unknown whatever the program.
         try expectMargin(
             ["check", "--at", "2000-01-01"], exits: 1,
             stderr: .contains(
-                "error: osg@10: no standard commission regime of the storefront data is in force on 2000-01-01",
+                "error: osg@10: the storefront data's tax histories start on 2023-01-01, and 2000-01-01 is before them",
                 "the 0.0% floor cannot be checked [storefront-regime]"))
     }
 
