@@ -93,6 +93,7 @@ extension StorefrontMargins {
         } else {
             out.append("no storefront data file: only Apple's figures are shown")
         }
+        if let s = storefronts, let note = s.lateNote(date) { out.append(note) }
         if let note = coverage?.note { out.append(note) }
         let fileRates = fxUsed.filter { !$0.fromCommandLine }
         let commandLineRates = fxUsed.filter(\.fromCommandLine)

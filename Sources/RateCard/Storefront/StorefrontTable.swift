@@ -35,6 +35,14 @@ struct StorefrontTable: Sendable, Hashable {
         self.historyStart = storefronts.flatMap { $0.taxes.compactMap(\.from) }.min()
     }
 
+    /// The note for a day after the data's own date: what it holds is assumed to hold
+    /// still, and nothing announced since is in it; nil on or before that date.
+    func lateNote(_ day: CalendarDate) -> String? {
+        guard date < day else { return nil }
+        return
+            "\(day) is after the storefront data's date (\(date)): its taxes and regimes are taken as still in force, and a change announced since is not in it"
+    }
+
     /// False before the data's tax histories start: a storefront's taxes on that day are
     /// unknown (not zero), so its proceeds cannot be modelled.
     func modelsTaxes(on date: CalendarDate) -> Bool {

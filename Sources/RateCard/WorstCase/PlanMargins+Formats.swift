@@ -202,6 +202,11 @@ extension PlanMargins {
             )
         }
         if !storefrontRows.isEmpty { out.append(storefrontNote) }
+        if !storefrontRows.isEmpty, let t = storefrontTable, let d = storefrontDate,
+            let note = t.lateNote(d)
+        {
+            out.append(note)
+        }
         for (plan, coverage) in storefrontCoverage {
             if let note = coverage.note { out.append("subscription \"\(plan.productId)\" \(note)") }
         }

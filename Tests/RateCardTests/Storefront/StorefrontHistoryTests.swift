@@ -51,6 +51,19 @@ import Testing
         #expect(alb2023.modelled?.taxes.vat == exact("0.2"))
     }
 
+    /// A day after the data's date models the data as it stands, and a note says so.
+    @Test func aDayAfterTheDataSaysTheDataIsTakenAsStillInForce() throws {
+        let late = try margins("2030-01-01").notes
+        #expect(
+            late.contains(
+                "2030-01-01 is after the storefront data's date (2026-12-01): its taxes and regimes are taken as still in force, and a change announced since is not in it"
+            ))
+        #expect(
+            !(try margins("2026-12-01")).notes.contains {
+                $0.contains("is after the storefront data's date")
+            })
+    }
+
     @Test func theCommandSaysSo() throws {
         let r = try runMargin(["storefronts", "osg", "--at", "2022-06-01", "--format", "json"])
         #expect(r.status == 0)
