@@ -115,3 +115,37 @@ import Testing
         #expect(try margins("2026-12-01").unofferedStorefronts.isEmpty)
     }
 }
+
+/// `margin check` with a floor: a plan the storefront data cannot model on the day is an
+/// error (the floor is not checked as Apple pays), as a pack's is.
+@Suite(.serialized) struct PlanCheckHistoryTests {
+    func found(at day: String, program: String? = nil) throws -> [Diagnostic] {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try PlanStorefrontTests().folder(tmp)
+        var options = CardChecker.Options(minMargin: exact("0.15"))
+        options.storefronts = try StorefrontArguments(
+            pricePoints: [], at: day, program: program,
+            today: try #require(CalendarDate("2026-12-01")))
+        return CardChecker.check(paths: [dir], options: options).diagnostics.filter {
+            $0.rule == .check(.storefrontRegime)
+        }
+    }
+
+    @Test func beforeTheHistoryTheFloorCannotBeChecked() throws {
+        let before = try found(at: "2022-06-01")
+        #expect(before.count == 1)
+        #expect(before.first?.severity == .error)
+        #expect(
+            before.first?.message.hasSuffix(
+                "; the 15.0% floor cannot be checked as Apple pays") == true)
+        #expect(try found(at: "2026-12-01").isEmpty)
+    }
+
+    @Test func aProgramNotOfferedWhereThePlanIsSoldCannotBeChecked() throws {
+        let unoffered = try found(at: "2026-12-01", program: "eu-alternative")
+        #expect(unoffered.count == 1)
+        #expect(unoffered.first?.severity == .error)
+        #expect(unoffered.first?.message.contains("not offered on 2026-12-01 in GBR") == true)
+    }
+}
