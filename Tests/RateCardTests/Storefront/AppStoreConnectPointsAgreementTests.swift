@@ -41,7 +41,7 @@ import Testing
         "ITA EUR 1.19 → EUR 0.82": Difference(
             model: "0.80",
             why:
-                "Italy's digital services tax: the data deducts 3% of the tax-exclusive price (Apple's notice of August 2021 changed how it applies it, without a rate); Apple's two EUR points of 2023-04-07 fit a deduction of 0.59% to 1.44% of it, not 3%"
+                "Italy's digital services tax: the data deducts 3% of the tax-exclusive price (Apple's notice of August 2021 changed how it applies it, without a rate); Apple's two EUR points of 2023-04-07 fit a deduction of 0.59% to 1.44% of it, not 3% (3% of a 30% commission, 0.9%, lies in that range; no source found says Apple deducts that)"
         ),
         // UK: 9.99 ÷ 1.2 = 8.325; × 0.85 = 7.07625 → 7.08. Apple pays 7.06.
         "GBR GBP 9.99 → GBP 7.06": Difference(
@@ -201,5 +201,67 @@ import Testing
                 == true
         }
         #expect(inferred.count == 54)
+    }
+
+    /// The figure each inferred entry's note works ("USD 1.19 pays 0.87 = 1.19 ÷ 1.16 × 0.85 =
+    /// 0.87198") is one of Apple's points in that storefront, and the model gives Apple's
+    /// figure for it.
+    @Test func everyInferredNoteWorksOneOfApplesPoints() throws {
+        var checked = 0
+        for sf in table.storefronts {
+            for entry in sf.taxes
+            where entry.source?.hasPrefix(
+                "inferred from App Store Connect price points of 2023-04-07") == true
+            {
+                let note = try #require(entry.note, "\(sf.territory)")
+                let pays = try #require(note.range(of: " pays "), "\(sf.territory): \(note)")
+                let price = try #require(note[..<pays.lowerBound].split(separator: " ").last)
+                let paid = try #require(note[pays.upperBound...].split(separator: " ").first)
+                let point = try #require(
+                    points.first {
+                        $0.territory == sf.territory
+                            && $0.price.amount == (try? Exact(decimal: String(price)))
+                            && $0.proceeds.amount == (try? Exact(decimal: String(paid)))
+                    }, "\(sf.territory): \(note)")
+                #expect(try agrees(point), "\(point)")
+                checked += 1
+            }
+        }
+        #expect(checked == 54)
+    }
+
+    /// The ranges the two explanations state, found by trying every deduction from 0% to 3%
+    /// in steps of 0.01%: the ones that give Apple's figure for both of the storefront's
+    /// points, with Apple's half-up rounding of the cent.
+    @Test func theDifferencesRanges() throws {
+        func fitting(_ vat: String, _ pairs: [(String, String)], withheld: Bool) throws -> [Int] {
+            var out: [Int] = []
+            for bp in 0...300 {
+                let d = try Exact(Int128(bp), over: 10_000)
+                var all = true
+                for (price, paid) in pairs {
+                    let net = try exact(price).divided(by: exact(vat))
+                    let kept =
+                        withheld
+                        ? try net.multiplied(by: exact("0.85")).multiplied(
+                            by: Exact.one.subtracting(d))
+                        : try net.multiplied(by: exact("0.85").subtracting(d))
+                    let cents = try kept.scaled(2, rule: .halfUp)
+                    if try Exact(cents, over: 100) != exact(paid) { all = false }
+                }
+                if all { out.append(bp) }
+            }
+            return out
+        }
+        let ita = try fitting("1.22", [("0.99", "0.68"), ("1.19", "0.82")], withheld: false)
+        #expect(ita.first == 59 && ita.last == 144 && ita.count == 86)
+        #expect(!ita.contains(300) && ita.contains(90))
+        let gbr = [("0.99", "0.70"), ("9.99", "7.06")]
+        let dst = try fitting("1.2", gbr, withheld: false)
+        #expect(dst.first == 14 && dst.last == 25 && dst.count == 12)
+        let held = try fitting("1.2", gbr, withheld: true)
+        #expect(held.first == 16 && held.last == 30)
+        // The 2% DST of Apple's 2020 notice: 9.99 ÷ 1.2 × (0.85 − 0.02) = 6.90975 → 6.91.
+        #expect(!dst.contains(200))
     }
 }
