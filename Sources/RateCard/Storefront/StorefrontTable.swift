@@ -79,6 +79,14 @@ struct StorefrontTable: Sendable, Hashable {
                 commission, program: program, on: date, in: storefront.territory)
     }
 
+    /// The file's own regime of `program` in force on `date`, wherever it is offered (the EU
+    /// terms' regime, though it lists its territories); nil when the file has none then.
+    func defaultRegime(_ program: StoreProgram, on date: CalendarDate) -> CommissionRegime? {
+        commission.filter { $0.program == program && $0.applies(on: date) }.max {
+            $0.from < $1.from
+        }
+    }
+
     /// What the model says Apple pays for `price` in `storefront` on `date`.
     func proceeds(
         _ price: Money, in storefront: Storefront, regime: CommissionRegime,

@@ -27,7 +27,7 @@ import Testing
         #expect(lines[usa].contains("16.9%"))
         #expect(
             lines[chn].contains("25% standard") && lines[chn].contains("modelled")
-                && lines[chn].contains("34.2%"))
+                && lines[chn].contains("34.1%"))  // CNY 28 ÷ 1.009 × 0.75 = 20.81; 9.56 ÷ 28
         #expect(r.stdout.contains("worst storefront per pack:"))
         #expect(
             r.stdout.contains("FX dated 2026-11-15 (RateCards/fx.json, placeholder): USD/CNY 7.1"))
@@ -68,7 +68,7 @@ import Testing
                 ))
             #expect(
                 r.stdout.contains(
-                    "osg@10,3000tks,CHN,CNY,28,20.84,modelled,11.25,9.59,34.25"))
+                    "osg@10,3000tks,CHN,CNY,28,20.81,modelled,11.25,9.56,34.142857142857\n"))
         } else {
             #expect(
                 r.stdout.contains(

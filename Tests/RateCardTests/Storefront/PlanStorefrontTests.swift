@@ -361,8 +361,8 @@ import Testing
     /// Which storefronts a plan price reaches: a generic price every storefront of its
     /// currency but those the plan prices on their own (EUR 2.99: 24 of the 25 EUR
     /// storefronts; FRA takes its EUR 2.49), and none that Apple's file gives (CHN, USA: Apple's
-    /// figures there). France keeps its 3% DST: 2.49 ÷ 1.2 = 2.075 × 0.70 = 1.4525 − 0.06225
-    /// = 1.39025 → 1.39.
+    /// figures there). France has no DST deducted (Apple's EUR points of 2023-04-07):
+    /// 2.49 ÷ 1.2 = 2.075 × 0.70 = 1.4525 → 1.45.
     @Test func whichStorefrontsAPlanPriceReaches() throws {
         var files = PlanTrustFixtures.files
         files["storefronts.json"] = try String(contentsOfFile: Self.storefrontFile, encoding: .utf8)
@@ -393,9 +393,9 @@ import Testing
         let fra = eur.filter { $0.storefront.territory == "FRA" }
         #expect(fra.count == 1)
         #expect(fra.first?.price.price.amount == exact("2.49"))
-        #expect(fra.first?.yearOne.proceeds.exact.amount == exact("1.39025"))
-        #expect(fra.first?.yearOne.proceeds.rounded.amount == exact("1.39"))
-        #expect(fra.first?.taxPhrase == "20.0% VAT removed, 3.0% DST")
+        #expect(fra.first?.yearOne.proceeds.exact.amount == exact("1.4525"))
+        #expect(fra.first?.yearOne.proceeds.rounded.amount == exact("1.45"))
+        #expect(fra.first?.taxPhrase == "20.0% VAT removed")
         #expect(eur.filter { $0.price.price.amount == exact("2.99") }.count == 24)
     }
 }

@@ -27,17 +27,22 @@ import Testing
         let m = try StorefrontMargins(card: card, repository: repo, date: Self.date)
         let fra = try row(m, "FRA")
         #expect(fra.customerPrice.amount == exact("2.49"))
-        // 2.49 ÷ 1.20 = 2.075; × 0.70 = 1.4525; less 3% DST of 2.075 = 1.39025 → 1.39
-        #expect(fra.proceeds?.amount == exact("1.39"))
-        #expect(Format.percent(try #require(fra.marginShare)) == "1.1%")
+        // 2.49 ÷ 1.20 = 2.075; × 0.70 = 1.4525 → 1.45 (no DST: Apple's EUR points of
+        // 2023-04-07 deduct none in France). Cost 11.25 × 0.86 ÷ 7.10 = 1.3627; margin
+        // 1.45 − 1.3627 = 0.0873, 3.5% of 2.49.
+        #expect(fra.proceeds?.amount == exact("1.45"))
+        #expect(Format.percent(try #require(fra.marginShare)) == "3.5%")
         #expect(try row(m, "DEU").customerPrice.amount == exact("2.99"))
-        #expect(m.worstPerPack.first { $0.pack.productId == "3000tks" }?.territory == "FRA")
+        // Still not the worst: Zimbabwe's USD 2.99 ÷ 1.155 = 2.5887; × 0.70 − 5% DST of it =
+        // 1.6827 → 1.68; margin 1.68 − 11.25 ÷ 7.10 = 0.0955, 3.2% of 2.99.
+        #expect(Format.percent(try #require(try row(m, "ZWE").marginShare)) == "3.2%")
+        #expect(m.worstPerPack.first { $0.pack.productId == "3000tks" }?.territory == "ZWE")
         // The check rule and the report read the same row.
         let report = try CardReport(
             card: card, repository: repo, paths: ReportPaths(cardsDirectory: "RateCards"))
         #expect(
             report.storefrontSection().contains {
-                $0.contains("| `3000tks` | FRA (France) | EUR | 2.49 |") && $0.contains("| 1.1% |")
+                $0.contains("| `3000tks` | FRA (France) | EUR | 2.49 |") && $0.contains("| 3.5% |")
             })
     }
 
@@ -48,7 +53,7 @@ import Testing
             ["storefronts", "osg", "--at", "2026-12-01"], in: tmp.path, exits: 0,
             stdout: .contains("3000tks  FRA        EUR        2.49"))
         let fra = r.stdout.split(separator: "\n").first { $0.contains("3000tks  FRA") } ?? ""
-        #expect(fra.hasSuffix("1.1%"), "\(fra)")
+        #expect(fra.hasSuffix("3.5%"), "\(fra)")
         try expectMargin(
             [
                 "check", "RateCards", "--min-margin", "10", "--at", "2026-12-01", "--now",
@@ -56,7 +61,7 @@ import Testing
             ],
             in: tmp.path, exits: 1,
             stderr: .contains(
-                "error: pack \"3000tks\" in FRA (France): the worst-case margin at EUR 2.49 is EUR 0.03 (1.1% of the price), below the 10.0% floor"
+                "error: pack \"3000tks\" in FRA (France): the worst-case margin at EUR 2.49 is EUR 0.09 (3.5% of the price), below the 10.0% floor"
             ))
     }
 
