@@ -5,8 +5,9 @@
 ///     kept       = net × (1 − commission − payment processing) − net × DST
 ///     proceeds   = kept × (1 − withholding)
 ///
-/// with the taxes and the regime in force on that date, then rounded once, half-even, to
-/// the unit Apple pays in there (the storefront's `currencyUnit`: whole forints; else the
+/// with the taxes and the regime in force on that date, then rounded once, a half up (as
+/// Apple pays: all seven of its 2023-04-07 points on a half cent are paid the cent above,
+/// 0.765 → 0.77), to the unit Apple pays in there (the storefront's `currencyUnit`: whole forints; else the
 /// currency's minor unit: cents of a dollar, whole yen).
 struct ModelledProceeds: Sendable, Hashable {
     let price: Money
@@ -22,13 +23,13 @@ struct ModelledProceeds: Sendable, Hashable {
     let regime: CommissionRegime
     /// Proceeds before rounding.
     let exact: Money
-    /// Proceeds rounded half-even to the unit Apple pays: what the model says Apple pays.
+    /// Proceeds rounded half-up to the unit Apple pays: what the model says Apple pays.
     let rounded: Money
     /// The unit `rounded` is a whole number of (0.01 for euros, 1 for forints).
     let unit: Exact
 
     /// How modelled proceeds are rounded to the unit Apple pays.
-    static let rounding = RoundingRule.halfEven
+    static let rounding = RoundingRule.halfUp
 
     init(
         price: Money, storefront: Storefront, regime: CommissionRegime, on date: CalendarDate,
@@ -59,13 +60,13 @@ struct ModelledProceeds: Sendable, Hashable {
         }
     }
 
-    /// `amount` rounded half-even to a whole number of `unit`s.
+    /// `amount` rounded half-up to a whole number of `unit`s.
     static func round(_ amount: Exact, to unit: Exact) throws(ArithmeticError) -> Exact {
         let steps = try amount.divided(by: unit).scaled(0, rule: rounding)
         return try Exact(steps, over: 1).multiplied(by: unit)
     }
 
-    /// `amount` rounded half-even to whole minor units of `currency`.
+    /// `amount` rounded half-up to whole minor units of `currency`.
     static func roundToMinorUnit(_ amount: Exact, _ currency: Currency) throws(ArithmeticError)
         -> Exact
     {

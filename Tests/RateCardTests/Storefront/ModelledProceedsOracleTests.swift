@@ -3,19 +3,20 @@ import Testing
 @testable import RateCard
 
 /// The proceeds model against an independent oracle in integer arithmetic (cents and basis
-/// points, half-even by hand), over generated storefronts: VAT, DST, withholding, commission
-/// and payment processing, in cents and in whole units.
+/// points, a half rounded up by hand, as Apple pays), over generated storefronts: VAT, DST,
+/// withholding, commission and payment processing, in cents and in whole units.
 @Suite struct ModelledProceedsOracleTests {
-    /// Half-even integer division of `n` by positive `d`.
-    static func halfEvenDivide(_ n: Int128, _ d: Int128) -> Int128 {
-        var q = n / d
-        var r = n % d
-        if r < 0 {
-            q -= 1
-            r += d
-        }
-        if 2 * r > d || (2 * r == d && q % 2 != 0) { q += 1 }
-        return q
+    /// Integer division of non-negative `n` by positive `d`, a half rounded up.
+    static func halfUpDivide(_ n: Int128, _ d: Int128) -> Int128 {
+        let q = n / d
+        return 2 * (n % d) >= d ? q + 1 : q
+    }
+
+    /// A half is paid up: 0.99 ÷ 1.10 × 0.85 = 0.765 → 0.77 (Bahrain's point of
+    /// 2023-04-07), 2.90 × 0.85 = 2.465 → 2.47 (Israel's); 2.975 → 2.98 either way.
+    @Test(arguments: [("0.765", "0.77"), ("2.465", "2.47"), ("2.975", "2.98"), ("0.764", "0.76")])
+    func aHalfIsPaidUp(exact value: String, paid: String) throws {
+        #expect(try ModelledProceeds.round(exact(value), to: exact("0.01")) == exact(paid))
     }
 
     @Test(arguments: [("EUR", 1), ("HUF", 100), ("JPY", 1)])
@@ -53,7 +54,7 @@ import Testing
             // proceeds in minor units = p × 10⁴/(10⁴+v) × (10⁴−c−q−d)/10⁴ × (10⁴−w)/10⁴
             let num = p * 10_000 * (10_000 - c - q - d) * (10_000 - w)
             let den = (10_000 + v) * 10_000 * 10_000
-            let steps = Self.halfEvenDivide(num, den * Int128(unitInMinor))
+            let steps = Self.halfUpDivide(num, den * Int128(unitInMinor))
             let expected = try Exact(steps * Int128(unitInMinor), over: scale)
             #expect(m.rounded.amount == expected, "p=\(p) v=\(v) d=\(d) w=\(w) c=\(c) q=\(q)")
             #expect(m.exact.amount == (try Exact(num, over: den * scale)))

@@ -167,7 +167,7 @@ import Testing
     /// worked by hand. The GBP 3.99 plan gets a GBP 0.99 offer paid up front for three months
     /// and a free tier of 900 s of speech a month (0.25 h × 0.572 = GBP 0.143; 12 months:
     /// GBP 1.716).
-    /// - Offer: 0.99 ÷ 1.2 = 0.825 × 0.70 = 0.5775 → 0.58 (half-even); its worst case is three
+    /// - Offer: 0.99 ÷ 1.2 = 0.825 × 0.70 = 0.5775 → 0.58; its worst case is three
     ///   months of credits, 3 × 1.43 = 4.29; margin 0.58 − 4.29 = −3.71. Payback: periods of
     ///   0.90 until −3.71 is earned back: 3.71 ÷ 0.90 = 4.12 → 5 (the card's price × 0.70 would
     ///   say 0.693 − 4.29 = −3.597 and 3.597 ÷ 1.363 = 2.64 → 3).

@@ -38,7 +38,7 @@ import Testing
         let deu = try row(m, "3000tks", "DEU")
         #expect(deu.proceeds?.amount == exact("1.76"))
         #expect(deu.modelled?.taxExclusive.amount == (try Exact(299, over: 119)))  // 2.99 ÷ 1.19
-        #expect(deu.modelled?.rounded.amount == exact("1.76"))  // 1.7588… half-even
+        #expect(deu.modelled?.rounded.amount == exact("1.76"))  // 1.7588… rounded to the cent
         #expect(deu.worstCost?.amount == (try Exact(9675, over: 7100)))  // 11.25 × 0.86 ÷ 7.10
         #expect(deu.margin?.amount == (try Exact(2821, over: 7100)))  // EUR 0.3973
         #expect(Format.percent(try #require(deu.marginShare)) == "13.3%")

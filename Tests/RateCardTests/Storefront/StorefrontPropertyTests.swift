@@ -286,20 +286,16 @@ import Testing
         }
     }
 
-    /// Half-even rounding of `v` to `places`, by hand.
-    static func roundHalfEven(_ v: Exact, places: Int) -> Exact {
+    /// Half-up rounding of `v` to `places` (a half away from zero, as Apple pays: its
+    /// 2023 points round 0.765 to 0.77), by hand.
+    static func roundHalfUp(_ v: Exact, places: Int) -> Exact {
         var scale: Int128 = 1
         for _ in 0..<places { scale *= 10 }
-        let n = v.numerator * scale
+        let n = (v.numerator < 0 ? -v.numerator : v.numerator) * scale
         let d = v.denominator
         var q = n / d
-        var r = n % d
-        if r < 0 {
-            q -= 1
-            r += d
-        }
-        if 2 * r > d || (2 * r == d && q % 2 != 0) { q += 1 }
-        return try! Exact(q, over: scale)
+        if 2 * (n % d) >= d { q += 1 }
+        return try! Exact(v.numerator < 0 ? -q : q, over: scale)
     }
 
     static func regime(_ w: World, _ t: Territory) -> Regime? {
@@ -352,7 +348,7 @@ import Testing
             let net = t.taxIncluded ? try! price.divided(by: Exact.one.adding(t.tax)) : price
             let kept = try! net.multiplied(by: Exact.one.subtracting(r.rate)).subtracting(
                 try! net.multiplied(by: t.dst))
-            return roundHalfEven(kept, places: t.unitPlaces ?? t.minor)
+            return roundHalfUp(kept, places: t.unitPlaces ?? t.minor)
         }
         func row(_ price: Exact, _ currency: String, _ proceeds: Exact?, apple: Bool, gap: Gap?)
             -> Expected
