@@ -175,29 +175,7 @@ extension CardFileLoader {
             }
             return f
         }
-        var dimension: Dimension?
-        if let feature {
-            if let dn = m["dimension"]?.value {
-                if let name = r.string(dn, "\(field).dimension") {
-                    dimension = feature.dimensions.first { $0.name == name }
-                    if dimension == nil {
-                        let names = feature.dimensions.map(\.name)
-                        let hint =
-                            FieldReader.closest(name, in: names).map { "; did you mean \"\($0)\"?" }
-                            ?? ""
-                        r.error(
-                            "\(field).dimension: feature \"\(feature.key)\" has no dimension \"\(FieldReader.excerpt(name))\"\(hint) (its dimensions: \(names.joined(separator: ", ")))",
-                            at: dn.location)
-                    }
-                }
-            } else if feature.dimensions.count == 1 {
-                dimension = feature.dimensions.first
-            } else {
-                r.error(
-                    "\(field).dimension: missing: feature \"\(feature.key)\" has several dimensions (\(feature.dimensions.map(\.name).joined(separator: ", ")))",
-                    at: node.location)
-            }
-        }
+        let dimension = feature.flatMap { limitDimension(of: $0, m, field, at: node, r) }
         let unit = m["unit"].flatMap { meterUnit($0.value, "\(field).unit", r) }
         let amountNode = r.required(m, "amount", in: field, at: node.location)
         var amount = amountNode.flatMap { n -> Int128? in
@@ -261,6 +239,36 @@ extension CardFileLoader {
             kind: kind, feature: feature.key, dimension: dimension.name, amount: units,
             reset: reset,
             location: node.location, amountLocation: amountNode.location)
+    }
+
+    /// The dimension of `feature` a limit names: `dimension`, or the feature's only one.
+    /// Nil, with the problem recorded, when it names none of them or must name one.
+    static func limitDimension(
+        of feature: Feature, _ m: [String: JSONMember], _ field: String, at node: JSONNode,
+        _ r: FieldReader
+    ) -> Dimension? {
+        var dimension: Dimension?
+        if let dn = m["dimension"]?.value {
+            if let name = r.string(dn, "\(field).dimension") {
+                dimension = feature.dimensions.first { $0.name == name }
+                if dimension == nil {
+                    let names = feature.dimensions.map(\.name)
+                    let hint =
+                        FieldReader.closest(name, in: names).map { "; did you mean \"\($0)\"?" }
+                        ?? ""
+                    r.error(
+                        "\(field).dimension: feature \"\(feature.key)\" has no dimension \"\(FieldReader.excerpt(name))\"\(hint) (its dimensions: \(names.joined(separator: ", ")))",
+                        at: dn.location)
+                }
+            }
+        } else if feature.dimensions.count == 1 {
+            dimension = feature.dimensions.first
+        } else {
+            r.error(
+                "\(field).dimension: missing: feature \"\(feature.key)\" has several dimensions (\(feature.dimensions.map(\.name).joined(separator: ", ")))",
+                at: node.location)
+        }
+        return dimension
     }
 
     static func readOffer(

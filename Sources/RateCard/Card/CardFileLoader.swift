@@ -117,27 +117,7 @@ enum CardFileLoader {
                 if let f = readFeature(item, "features[\(i)]", r) { features.append(f) }
             }
         }
-        var retired: [RetiredFeature] = []
-        if let node = m["retired"]?.value, let items = r.array(node, "retired") {
-            for (i, item) in items.enumerated() {
-                let field = "retired[\(i)]"
-                if case .string(let key) = item.value {
-                    retired.append(RetiredFeature(key: key, since: nil, location: item.location))
-                } else if let rm = r.object(item, field, allowed: ["key", "since", "note"]) {
-                    let key = r.required(rm, "key", in: field, at: item.location).flatMap {
-                        r.string($0, "\(field).key")
-                    }
-                    let since = rm["since"].flatMap {
-                        r.integer($0.value, "\(field).since", range: 1...1_000_000)
-                    }
-                    if let key {
-                        retired.append(
-                            RetiredFeature(
-                                key: key, since: since.map { Int($0) }, location: item.location))
-                    }
-                }
-            }
-        }
+        let retired = m["retired"].map { readRetired($0.value, r) } ?? []
         var grants: [Grant] = []
         if let node = m["grants"]?.value, let items = r.array(node, "grants") {
             grants = r.uniqueItems(
@@ -161,19 +141,7 @@ enum CardFileLoader {
         let freeTier = m["freeTier"].flatMap { readFreeTier($0.value, features: features, r) }
         let placeholders = stringList(m["placeholders"]?.value, "placeholders", r)
         let notes = stringList(m["notes"]?.value, "notes", r)
-        let program = m["storeProgram"].flatMap { member -> StoreProgram? in
-            guard let s = r.string(member.value, "storeProgram") else { return nil }
-            guard let p = StoreProgram(name: s) else {
-                let words = StoreProgram.allCases.map(\.rawValue)
-                let hint =
-                    FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
-                r.error(
-                    "storeProgram: \"\(FieldReader.excerpt(s))\" is not a program (one of: \(words.joined(separator: ", ")))\(hint)",
-                    at: member.value.location)
-                return nil
-            }
-            return p
-        }
+        let program = m["storeProgram"].flatMap { readStoreProgram($0.value, r) }
         let expiry = m["creditExpiry"].flatMap { readCreditExpiry($0.value, r) }
         guard let id, let version, let effective, let unit else { return nil }
         var card = RateCard(
@@ -186,6 +154,46 @@ enum CardFileLoader {
         card.storeProgram = program
         card.creditExpiry = expiry
         return card
+    }
+
+    /// `"retired": ["key", {"key": …, "since": 3}]`: feature keys no longer offered.
+    static func readRetired(_ node: JSONNode, _ r: FieldReader) -> [RetiredFeature] {
+        guard let items = r.array(node, "retired") else { return [] }
+        var retired: [RetiredFeature] = []
+        for (i, item) in items.enumerated() {
+            let field = "retired[\(i)]"
+            if case .string(let key) = item.value {
+                retired.append(RetiredFeature(key: key, since: nil, location: item.location))
+            } else if let rm = r.object(item, field, allowed: ["key", "since", "note"]) {
+                let key = r.required(rm, "key", in: field, at: item.location).flatMap {
+                    r.string($0, "\(field).key")
+                }
+                let since = rm["since"].flatMap {
+                    r.integer($0.value, "\(field).since", range: 1...1_000_000)
+                }
+                if let key {
+                    retired.append(
+                        RetiredFeature(
+                            key: key, since: since.map { Int($0) }, location: item.location))
+                }
+            }
+        }
+        return retired
+    }
+
+    /// `"storeProgram": "small-business"`: the App Store program the card is priced under.
+    static func readStoreProgram(_ node: JSONNode, _ r: FieldReader) -> StoreProgram? {
+        guard let s = r.string(node, "storeProgram") else { return nil }
+        guard let p = StoreProgram(name: s) else {
+            let words = StoreProgram.allCases.map(\.rawValue)
+            let hint =
+                FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
+            r.error(
+                "storeProgram: \"\(FieldReader.excerpt(s))\" is not a program (one of: \(words.joined(separator: ", ")))\(hint)",
+                at: node.location)
+            return nil
+        }
+        return p
     }
 
     /// `"creditExpiry": {"days": 365, "expectedBreakage": "0.10", "note": "…"}`.

@@ -58,9 +58,19 @@ extension ReplayRequest {
 
     /// The cap `--memory SIZE` gives a replay of `inputs`, else `pnl`'s default; nil (no
     /// cap) for standard input without `--memory`. `check --replay` and `diff --usage`
-    /// read their `--memory` with it, so that their replays plan as `margin replay` does.
-    public static func memoryLimit(_ args: ParsedArguments, inputs: [String]) throws -> Int? {
-        try args.value("memory", as: ByteSize.self)?.bytes
+    /// read their `--memory` with it, so that their replays plan as `margin replay` does;
+    /// they name their replay option as `requires`: `--memory` without it (no `inputs`) is
+    /// a usage error ("--memory needs --replay"), not an option silently ignored.
+    public static func memoryLimit(
+        _ args: ParsedArguments, inputs: [String], requires option: String? = nil
+    ) throws -> Int? {
+        if let option, inputs.isEmpty {
+            guard args.value("memory") == nil else {
+                throw UsageError("--memory needs --\(option)")
+            }
+            return nil
+        }
+        return try args.value("memory", as: ByteSize.self)?.bytes
             ?? (inputs.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
     }
 }

@@ -78,7 +78,8 @@ enum CheckCommand: Command {
             paths: args.positionals, options: options, replay: args.all("replay"),
             maxCreditChange: args.value("max-credit-change"),
             maxMarginDrop: args.value("max-margin-drop"),
-            replayMemory: try ReplayRequest.memoryLimit(args, inputs: args.all("replay")))
+            replayMemory: try ReplayRequest.memoryLimit(
+                args, inputs: args.all("replay"), requires: "replay"))
         return io.show(try request.run(), format: format)
     }
 }

@@ -34,6 +34,7 @@ enum DiffCommand: Command {
             cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
             commissionRates: try args.commissionRates())
         let usage = args.all("usage")
+        let memory = try ReplayRequest.memoryLimit(args, inputs: usage, requires: "usage")
         guard !usage.isEmpty else { return io.show(try request.run(), format: format) }
         guard format != .csv else {
             throw UsageError("--usage has no CSV form (one table per document): use json")
@@ -44,7 +45,7 @@ enum DiffCommand: Command {
                 inputs: usage.map { TakingsInput(path: $0) }, cards: [request.cards.directory],
                 new: request.cards.operands[1], against: request.cards.operands[0],
                 fxOverrides: request.fxOverrides, rates: request.commissionRates,
-                memoryLimit: try ReplayRequest.memoryLimit(args, inputs: usage)))
+                memoryLimit: memory))
         io.report(replay.warnings)
         io.out(
             replay.appended(

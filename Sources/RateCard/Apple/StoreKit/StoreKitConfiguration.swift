@@ -131,58 +131,8 @@ struct StoreKitConfiguration: Sendable, Hashable {
         let reader = FieldReader(path: path)
         guard let top = reader.object(root, "") else { throw Diagnostics(reader.diagnostics) }
 
-        // No `_storefront` (files of Xcode 12 and some later ones): Xcode uses the USA.
-        var storefront:
-            (code: String, location: SourceLocation, currency: Currency, isDefault: Bool)?
-        var settings: [String: JSONMember]?
-        if let settingsNode = top["settings"]?.value {
-            settings = reader.object(settingsNode, "settings")
-        }
-        if let node = settings?["_storefront"]?.value {
-            if let code = reader.nonEmptyString(node, "settings._storefront") {
-                if let currency = StoreKitStorefront.currency(for: code) {
-                    storefront = (code, node.location, currency, false)
-                } else {
-                    let hint =
-                        FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map {
-                            "; did you mean \"\($0)\"?"
-                        } ?? ""
-                    reader.error(
-                        "settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)",
-                        at: node.location)
-                }
-            }
-        } else if let usd = StoreKitStorefront.currency(for: defaultStorefront) {
-            storefront = (
-                defaultStorefront, top["settings"]?.value.location ?? root.location, usd, true
-            )
-        }
-
-        // Every product-bearing array, with the field path to name in messages.
-        var sources: [(field: String, node: JSONNode, group: String?)] = []
-        if let node = top["products"]?.value { sources.append(("products", node, nil)) }
-        if let node = top["nonRenewingSubscriptions"]?.value {
-            sources.append(("nonRenewingSubscriptions", node, nil))
-        }
-        if let groupsNode = top["subscriptionGroups"]?.value,
-            let groups = reader.array(groupsNode, "subscriptionGroups")
-        {
-            for (g, groupNode) in groups.enumerated() {
-                guard let group = reader.object(groupNode, "subscriptionGroups[\(g)]"),
-                    let node = group["subscriptions"]?.value
-                else { continue }
-                let name: String?
-                if case .string(let n)? = group["name"]?.value.value, !n.isEmpty {
-                    name = n
-                } else if case .string(let i)? = group["id"]?.value.value {
-                    name = i
-                } else {
-                    name = nil
-                }
-                sources.append(("subscriptionGroups[\(g)].subscriptions", node, name))
-            }
-        }
-
+        let storefront = readStorefront(top, root: root, reader)
+        let sources = productLists(top, reader)
         var products: [Product] = []
         var seen: [String: SourceLocation] = [:]
         for source in sources {
@@ -215,6 +165,76 @@ struct StoreKitConfiguration: Sendable, Hashable {
             path: path, storefront: storefront.code, storefrontLocation: storefront.location,
             storefrontIsDefault: storefront.isDefault, currency: storefront.currency,
             products: products)
+    }
+
+    /// The storefront a configuration prices in, where it was read, and whether it is the
+    /// default.
+    typealias Storefront = (
+        code: String, location: SourceLocation, currency: Currency, isDefault: Bool
+    )
+
+    /// `settings._storefront`; without one (files of Xcode 12 and some later ones) Xcode
+    /// uses the USA. Nil, with the problem recorded, for a storefront margin does not know.
+    static func readStorefront(_ top: [String: JSONMember], root: JSONNode, _ reader: FieldReader)
+        -> Storefront?
+    {
+        var storefront: Storefront?
+        var settings: [String: JSONMember]?
+        if let settingsNode = top["settings"]?.value {
+            settings = reader.object(settingsNode, "settings")
+        }
+        if let node = settings?["_storefront"]?.value {
+            if let code = reader.nonEmptyString(node, "settings._storefront") {
+                if let currency = StoreKitStorefront.currency(for: code) {
+                    storefront = (code, node.location, currency, false)
+                } else {
+                    let hint =
+                        FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map {
+                            "; did you mean \"\($0)\"?"
+                        } ?? ""
+                    reader.error(
+                        "settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)",
+                        at: node.location)
+                }
+            }
+        } else if let usd = StoreKitStorefront.currency(for: defaultStorefront) {
+            storefront = (
+                defaultStorefront, top["settings"]?.value.location ?? root.location, usd, true
+            )
+        }
+        return storefront
+    }
+
+    /// A product-bearing array with the field path to name in messages, and its group.
+    typealias ProductList = (field: String, node: JSONNode, group: String?)
+
+    /// Every product-bearing array: `products`, `nonRenewingSubscriptions`, and each
+    /// subscription group's `subscriptions`.
+    static func productLists(_ top: [String: JSONMember], _ reader: FieldReader) -> [ProductList] {
+        var sources: [ProductList] = []
+        if let node = top["products"]?.value { sources.append(("products", node, nil)) }
+        if let node = top["nonRenewingSubscriptions"]?.value {
+            sources.append(("nonRenewingSubscriptions", node, nil))
+        }
+        if let groupsNode = top["subscriptionGroups"]?.value,
+            let groups = reader.array(groupsNode, "subscriptionGroups")
+        {
+            for (g, groupNode) in groups.enumerated() {
+                guard let group = reader.object(groupNode, "subscriptionGroups[\(g)]"),
+                    let node = group["subscriptions"]?.value
+                else { continue }
+                let name: String?
+                if case .string(let n)? = group["name"]?.value.value, !n.isEmpty {
+                    name = n
+                } else if case .string(let i)? = group["id"]?.value.value {
+                    name = i
+                } else {
+                    name = nil
+                }
+                sources.append(("subscriptionGroups[\(g)].subscriptions", node, name))
+            }
+        }
+        return sources
     }
 
     /// What the bytes look like when they cannot be Xcode's JSON: empty, an XML property
