@@ -11,20 +11,20 @@ import Foundation
 /// make the report `unreadable` (exit 2); the rules still run over every file that loaded,
 /// except those that need the whole repository (free usage, margins) when a file is missing
 /// from it.
-public enum CardChecker {
+enum CardChecker {
     /// What to check besides the files themselves.
-    public struct Options: Sendable, Hashable {
+    struct Options: Sendable, Hashable {
         /// The lowest acceptable worst-case margin, as a share of the pack price, at the
         /// highest commission rate: 0 (the default) means "never a loss", 0.2 means 20%.
-        public var minMargin: Exact
+        var minMargin: Exact
         /// An Xcode StoreKit configuration file to compare with the newest card's packs.
         var storeKitPath: String?
         /// More StoreKit configuration files (`--storekit` is repeatable); each is compared
         /// on its own. `storeKitPath`, when set, comes first.
-        public var storeKitPaths: [String]
+        var storeKitPaths: [String]
         /// StoreKit product ids that are not packs (a voluntary tip), besides those a card
         /// lists in `storeKitIgnore`: never compared with the packs.
-        public var storeKitIgnore: Set<String>
+        var storeKitIgnore: Set<String>
         /// The publish lock; nil for `defaultLockPath(for:)`. A lock named here must exist.
         var lockPath: String?
         /// The time "in force now" is judged at: which versions the margin floor applies to
@@ -32,7 +32,7 @@ public enum CardChecker {
         var now: Timestamp?
         /// Apply the margin floor to every version, also those a newer version has replaced
         /// (`--all-versions`). By default only the version in force at `now` and later ones.
-        public var allVersions: Bool
+        var allVersions: Bool
         /// FX rates given on the command line (`--fx`), replacing the file's for the same pair.
         var fxOverrides: [FXRate]
         /// Commission rates for every currency (`--commission`), instead of the commission file.
@@ -41,9 +41,9 @@ public enum CardChecker {
         var taxRates: [Currency: Exact]
         /// Apple's price points, the date and the program of the storefront rules; nil:
         /// storefronts are not checked.
-        public var storefronts: StorefrontArguments?
+        var storefronts: StorefrontArguments?
 
-        public init(
+        init(
             minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil,
             now: Timestamp? = nil, allVersions: Bool = false,
             fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil,
@@ -268,7 +268,7 @@ extension JSONNode {
 extension CardChecker.Options {
     /// The margin floor from `--min-margin` text: a percentage, "20" or "20%" (0.2), from
     /// -100 to 100; negative floors allow a bounded worst-case loss.
-    public static func marginFloor(percent text: String) throws(UsageError) -> Exact {
+    static func marginFloor(percent text: String) throws(UsageError) -> Exact {
         var s = Substring(text)
         if s.hasSuffix("%") { s = s.dropLast() }
         guard let value = try? Exact(decimal: s), let share = try? value.divided(by: Exact(100)),

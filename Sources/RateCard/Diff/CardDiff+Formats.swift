@@ -520,8 +520,8 @@ extension CardDiff.GrantCostRow {
 }
 
 extension CardDiff: RenderableReport {
-    public func renderTable(bold: Bool) -> String { plain(bold: bold) }
-    public func renderJSON() -> String { json.rendered() }
-    public func renderCSV() -> String { csv() }
-    public func renderMarkdown() -> String { markdown() }
+    func renderTable(bold: Bool) -> String { plain(bold: bold) }
+    func renderJSON() -> String { json.rendered() }
+    func renderCSV() -> String { csv() }
+    func renderMarkdown() -> String { markdown() }
 }

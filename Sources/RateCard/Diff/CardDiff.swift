@@ -4,7 +4,7 @@
 ///
 /// Every figure is exact: price changes are ratios of exact rationals, margins come from
 /// `PackMargins` for both versions. Rounding happens only when the diff is displayed.
-public struct CardDiff: Sendable, Hashable {
+struct CardDiff: Sendable, Hashable {
     let old: RateCard
     let new: RateCard
     /// Version, effective time, credit unit and title, where they differ.

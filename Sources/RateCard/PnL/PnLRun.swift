@@ -5,8 +5,8 @@
 /// window, choose the reporting currency and the value of a credit, convert the fixed
 /// costs, read and sum the takings (`TakingsRun`), then compute every row's figures once
 /// (`PnLReport`).
-public enum PnLRun {
-    public static func run(_ request: PnLRequest) throws -> PnLReport {
+enum PnLRun {
+    static func run(_ request: PnLRequest) throws -> PnLReport {
         let plan = try plan(request)
         var options = request.takingsOptions
         options.window = plan.window

@@ -135,7 +135,7 @@ extension ReplayReport: RenderableReport {
         ]
     }
 
-    public func renderTable(bold: Bool) -> String {
+    func renderTable(bold: Bool) -> String {
         var out = heading + "\n\n" + featureTable().plain(bold: bold)
         out += "\nBalances replayed\n" + balanceTable().plain(bold: bold)
         if !balances.worst.isEmpty { out += "\n" + deviceTable().plain(bold: bold) }
@@ -144,7 +144,7 @@ extension ReplayReport: RenderableReport {
         return out
     }
 
-    public func renderMarkdown() -> String {
+    func renderMarkdown() -> String {
         var out = "## " + heading + "\n\n" + featureTable().markdown()
         out += "\n### Balances replayed\n\n" + balanceTable().markdown()
         if !balances.worst.isEmpty { out += "\n" + deviceTable().markdown() }
@@ -159,7 +159,7 @@ extension ReplayReport: RenderableReport {
     /// creditsAfter,creditChange,creditChangeShare,costBefore,costAfter,valueBefore,
     /// valueAfter,profitBefore,profitAfter,marginBefore,marginAfter,declinedBefore,
     /// declinedAfter,newlyDeclined,currency`.
-    public func renderCSV() -> String {
+    func renderCSV() -> String {
         var t = TextTable(
             [.init("feature", .left, .untrusted)]
                 + [
@@ -211,7 +211,7 @@ extension ReplayReport: RenderableReport {
         return .object(o)
     }
 
-    public func renderJSON() -> String {
+    func renderJSON() -> String {
         func d(_ v: Exact?) -> JSONOutput { v.map(JSONOutput.decimal) ?? .null }
         let b = balances
         let root: [String: JSONOutput] = [
@@ -291,5 +291,5 @@ extension ReplayReport: RenderableReport {
 
     /// The named charges not re-priced, the rejected lines and the other findings, for
     /// stderr.
-    public var warnings: [Diagnostic] { named }
+    var warnings: [Diagnostic] { named }
 }

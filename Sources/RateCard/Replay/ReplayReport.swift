@@ -3,7 +3,7 @@
 /// re-priced (counted and named), the balances replayed, and each pack in practice beside
 /// its worst case. Every figure is computed here once and exactly; the renderers
 /// (`ReplayReport+Formats.swift`) only format them.
-public struct ReplayReport: Sendable {
+struct ReplayReport: Sendable {
     /// One feature's figures, or the totals (`feature` nil).
     struct FeatureRow: Sendable, Hashable {
         let feature: String?
@@ -254,7 +254,7 @@ extension ReplayReport {
     }
 
     /// Any charge not re-priced, line rejected or conflicting duplicate.
-    public var hasFindings: Bool {
+    var hasFindings: Bool {
         total.notRepriced > 0 || input.rejected > 0 || input.conflicts > 0 || overflowed
     }
 }

@@ -28,8 +28,12 @@ public struct ReplayRequest: Sendable {
     /// Threads the devices are replayed on (`ReplayShards`), as `margin pnl` reads on
     /// `TakingsOptions.threads` (2 by default); the report is the same for any number.
     var threads: Int
+    /// `--format`.
+    var format = OutputFormat.table
+    /// `--strict`: exit 1 on any finding of the report (`ReplayReport.hasFindings`).
+    var strict = false
 
-    public init(
+    init(
         inputs: [TakingsInput], cards: [String] = ["RateCards"], new: String,
         against: String? = nil, fxOverrides: [FXRate] = [], currency: Currency? = nil,
         creditValue: Money? = nil, costsAt: Timestamp? = nil, rates: [Exact]? = nil,
@@ -52,7 +56,7 @@ public struct ReplayRequest: Sendable {
 extension ReplayRequest {
     /// `--memory SIZE`, else `pnl`'s default cap (half of the machine's memory); standard
     /// input has no size to plan by, so it is partitioned only under an explicit cap.
-    public mutating func readMemory(_ args: ParsedArguments) throws {
+    mutating func readMemory(_ args: ParsedArguments) throws {
         memoryLimit = try Self.memoryLimit(args, inputs: args.positionals)
     }
 
@@ -61,7 +65,7 @@ extension ReplayRequest {
     /// read their `--memory` with it, so that their replays plan as `margin replay` does;
     /// they name their replay option as `requires`: `--memory` without it (no `inputs`) is
     /// a usage error ("--memory needs --replay"), not an option silently ignored.
-    public static func memoryLimit(
+    static func memoryLimit(
         _ args: ParsedArguments, inputs: [String], requires option: String? = nil
     ) throws -> Int? {
         if let option, inputs.isEmpty {

@@ -35,30 +35,6 @@ enum ReconcileCommand: Command {
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: OutputFormat.table)
-        guard !args.positionals.isEmpty else {
-            throw UsageError("give at least one ledger export")
-        }
-        let transactions = args.all("transactions")
-        guard !transactions.isEmpty else {
-            throw UsageError("give Apple's transactions with --transactions FILE")
-        }
-        var inputFormat: TakingsFormat?
-        if let f = args.value("input-format") {
-            guard let v = TakingsFormat(rawValue: f) else {
-                throw UsageError(
-                    "unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
-            }
-            inputFormat = v
-        }
-        let request = ReconcileRequest(
-            cards: [Common.cardsDirectory(args)], card: args.value("card"),
-            ledger: args.positionals, inputFormat: inputFormat, transactions: transactions,
-            sales: args.all("sales"), financial: args.all("financial"))
-        let report = try ReconcileRun.run(request)
-        io.report(report.warnings)
-        io.out(report.render(format, bold: io.colour))
-        return report.exitCode
+        io.show(try ReconcileRequest.output(arguments: args, bold: io.colour))
     }
 }

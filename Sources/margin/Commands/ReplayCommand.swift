@@ -18,10 +18,7 @@ enum ReplayCommand: Command {
             io.out(query)
             return 0
         }
-        let format = try args.choice("format", default: OutputFormat.table)
         PnLCommand.installCleanup()
-        let report = try ReplayRun.run(try ReplayRequest(arguments: args))
-        let status = io.show(report, format: format)
-        return args.flag("strict") && report.hasFindings ? 1 : status
+        return io.show(try ReplayRequest(arguments: args).output(bold: io.colour))
     }
 }
