@@ -165,9 +165,7 @@ extension CardFileLoader {
             guard let key = r.string(n, "\(field).feature") else { return nil }
             guard let f = features.first(where: { $0.key == key }) else {
                 let hint =
-                    FieldReader.closest(key, in: features.map(\.key)).map {
-                        "; did you mean \"\($0)\"?"
-                    } ?? ""
+                    FieldReader.didYouMean(key, in: features.map(\.key))
                 r.error(
                     "\(field).feature: \"\(FieldReader.excerpt(key))\" is not a feature of the card\(hint)",
                     at: n.location)
@@ -254,8 +252,7 @@ extension CardFileLoader {
                 if dimension == nil {
                     let names = feature.dimensions.map(\.name)
                     let hint =
-                        FieldReader.closest(name, in: names).map { "; did you mean \"\($0)\"?" }
-                        ?? ""
+                        FieldReader.didYouMean(name, in: names)
                     r.error(
                         "\(field).dimension: feature \"\(feature.key)\" has no dimension \"\(FieldReader.excerpt(name))\"\(hint) (its dimensions: \(names.joined(separator: ", ")))",
                         at: dn.location)
@@ -283,7 +280,7 @@ extension CardFileLoader {
             guard let s = r.string(n, "\(field).paymentMode") else { return nil }
             guard let v = IntroductoryOffer.PaymentMode(rawValue: s) else {
                 let all = IntroductoryOffer.PaymentMode.allCases.map(\.rawValue)
-                let hint = FieldReader.closest(s, in: all).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = FieldReader.didYouMean(s, in: all)
                 r.error(
                     "\(field).paymentMode: \"\(FieldReader.excerpt(s))\" is not one of \(all.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)",
                     at: n.location)
@@ -336,7 +333,7 @@ extension CardFileLoader {
     ) -> SubscriptionPeriod? {
         guard let s = r.string(node, field) else { return nil }
         guard allowed.contains(s), let p = SubscriptionPeriod(iso8601: s) else {
-            let hint = FieldReader.closest(s, in: allowed).map { "; did you mean \"\($0)\"?" } ?? ""
+            let hint = FieldReader.didYouMean(s, in: allowed)
             r.error(
                 "\(field): unknown period \"\(FieldReader.excerpt(s))\"\(hint) (\(what): \(allowed.joined(separator: ", ")))",
                 at: node.location)

@@ -227,7 +227,7 @@ enum PnLRun {
     {
         var problems: [Diagnostic] = []
         for key in sheet.costs.keys.sorted() where !known.contains(key) {
-            let hint = FieldReader.closest(key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
+            let hint = FieldReader.didYouMean(key, in: known)
             problems.append(
                 Diagnostic(
                     path: sheet.path, location: sheet.featureLocations[key] ?? .start,

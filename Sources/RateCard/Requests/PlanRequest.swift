@@ -12,11 +12,8 @@ public struct PlanRequest: Sendable {
 
     /// The request the command line makes; bad values are usage errors.
     public init(arguments args: ParsedArguments) throws {
-        let format = try args.choice("format", default: OutputFormat.table)
-        self.init(
-            cards: CardSelection(arguments: args), fxOverrides: try args.fxOverrides(),
-            arguments: try StorefrontArguments(arguments: args))
-        self.format = format
+        format = try args.choice("format", default: OutputFormat.table)
+        selection = try PricedSelection(arguments: args)
     }
 
     /// What `margin plans` prints: the report in the request's format.

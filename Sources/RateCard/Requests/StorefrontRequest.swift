@@ -15,11 +15,8 @@ public struct StorefrontRequest: Sendable {
     /// The request the command line makes; bad values are usage errors, and so is
     /// `--since` without `--changes`.
     public init(arguments args: ParsedArguments) throws {
-        let format = try args.choice("format", default: OutputFormat.table)
-        self.init(
-            cards: CardSelection(arguments: args), fxOverrides: try args.fxOverrides(),
-            arguments: try StorefrontArguments(arguments: args))
-        self.format = format
+        format = try args.choice("format", default: OutputFormat.table)
+        selection = try PricedSelection(arguments: args)
         if args.flag("changes") {
             changesSince = .some(try StorefrontChanges.since(args.value("since")))
         } else if args.value("since") != nil {

@@ -140,14 +140,14 @@ struct StoreKitConfiguration: Sendable, Hashable {
             for (i, node) in items.enumerated() {
                 let field = "\(source.field)[\(i)]"
                 // A repeated id is reported even when either product has other faults.
-                if let idNode = node["productID"], case .string(let id) = idNode.value {
-                    if let first = seen[id] {
-                        reader.error(
-                            "\(field).productID: \"\(id)\" is already used at line \(first.line), column \(first.column)",
-                            at: idNode.location)
-                        continue
-                    }
-                    seen[id] = idNode.location
+                if let idNode = node["productID"], case .string(let id) = idNode.value,
+                    !reader.isFirst(
+                        id, at: idNode.location, in: &seen,
+                        {
+                            "\(field).productID: \"\(id)\" is already used at line \($0.line), column \($0.column)"
+                        })
+                {
+                    continue
                 }
                 if let product = readProduct(
                     node, field, list: source.field, group: source.group,
@@ -189,9 +189,7 @@ struct StoreKitConfiguration: Sendable, Hashable {
                     storefront = (code, node.location, currency, false)
                 } else {
                     let hint =
-                        FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map {
-                            "; did you mean \"\($0)\"?"
-                        } ?? ""
+                        FieldReader.didYouMean(code, in: StoreKitStorefront.currencies.keys)
                     reader.error(
                         "settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)",
                         at: node.location)
