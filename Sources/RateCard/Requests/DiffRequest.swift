@@ -32,10 +32,10 @@ public struct DiffRequest: Sendable {
             commissionRates: try args.commissionRates())
         self.format = format
         usage = args.all("usage")
-        usageMemory = try ReplayRequest.memoryLimit(args, inputs: usage, requires: "usage")
         if !usage.isEmpty && format == .csv {
             throw UsageError("--usage has no CSV form (one table per document): use json")
         }
+        usageMemory = try ReplayRequest.memoryLimit(args, inputs: usage, requires: "usage")
         maxCreditChange = args.value("max-credit-change")
         maxMarginDrop = args.value("max-margin-drop")
     }
