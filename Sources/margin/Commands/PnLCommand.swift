@@ -2,8 +2,8 @@ import Foundation
 import RateCard
 
 /// `margin pnl FILE…`: per-feature profit and loss from exported takings. Options become a
-/// `PnLRequest` (its options are declared beside it), `PnLRun` computes the report, and the
-/// report renders itself; `--sql` prints the same P&L as a query (`PnLQueryRequest`).
+/// `PnLRequest` (its options are declared beside it), whose `output(bold:)` is the report in
+/// the chosen format; `--sql` prints the same P&L as a query (`PnLQueryRequest`).
 enum PnLCommand: Command {
     static let name = "pnl"
     static let summary =

@@ -1,9 +1,10 @@
 import RateCard
 
 /// `margin reconcile LEDGER… --transactions FILE…`: the ledger's top-ups and revokes against
-/// Apple's transactions, refunds and reports. Options become a `ReconcileRequest`;
-/// `ReconcileRun` computes the `Reconciliation`; the chosen format renders it. Exit 1 on
-/// any finding, so CI or a nightly job can gate on it.
+/// Apple's transactions, refunds and reports. The library reads the options into its
+/// request, runs it and renders the result in the chosen format
+/// (`ReconcileRequest.output(arguments:bold:)`). Exit 1 on any finding, so CI or a nightly
+/// job can gate on it.
 enum ReconcileCommand: Command {
     static let name = "reconcile"
     static let summary =

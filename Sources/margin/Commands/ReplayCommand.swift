@@ -2,8 +2,8 @@ import Foundation
 import RateCard
 
 /// `margin replay FILE… --card NEW [--against OLD]`: the ledger's real usage priced under a
-/// candidate card. Options become a `ReplayRequest` (its options are declared beside it);
-/// `ReplayRun` computes the report; the chosen format renders it. `--sql` prints the
+/// candidate card. Options become a `ReplayRequest` (its options are declared beside it),
+/// whose `output(bold:)` is the report in the chosen format. `--sql` prints the
 /// per-feature re-pricing as a query instead (`ReplayRequest.query(arguments:)`).
 enum ReplayCommand: Command {
     static let name = "replay"
