@@ -46,26 +46,14 @@ struct ReplayReport: Sendable {
 
     /// The balance replay over every device.
     struct Balances: Sendable, Hashable {
-        struct Device: Sendable, Hashable {
-            let name: String
-            let declinedBefore: Int
-            let declinedAfter: Int
-            let newlyDeclined: Int
-            let leftBefore: Int128
-            let leftAfter: Int128
-        }
-
         let devices: Int
         /// Entries with no `device`: not in any balance.
         let entriesWithoutDevice: Int
-        let declinedBefore: Int
-        let declinedAfter: Int
-        let newlyDeclined: Int
         let devicesNewlyDeclined: Int
-        let leftBefore: Int128
-        let leftAfter: Int128
+        /// Every device's declines and credits left, summed.
+        let counts: ReplayBalanceCounts
         /// The devices with the most new declines (at most `ReplayBalanceTally.shown`).
-        let worst: [Device]
+        let worst: [ReplayBalanceTally.Device]
     }
 
     /// One pack's price as its buyers used it: the margin of the pack if its credits were
@@ -201,16 +189,8 @@ extension ReplayReport {
             ledgerCredits: sum.ledgerCredits,
             balances: Balances(
                 devices: tally.devices, entriesWithoutDevice: tally.withoutDevice,
-                declinedBefore: tally.declinedBefore, declinedAfter: tally.declinedAfter,
-                newlyDeclined: tally.newlyDeclined,
-                devicesNewlyDeclined: tally.devicesNewlyDeclined, leftBefore: tally.leftBefore,
-                leftAfter: tally.leftAfter,
-                worst: tally.worst.map {
-                    Balances.Device(
-                        name: $0.name, declinedBefore: $0.declinedBefore,
-                        declinedAfter: $0.declinedAfter, newlyDeclined: $0.newlyDeclined,
-                        leftBefore: $0.leftBefore, leftAfter: $0.leftAfter)
-                }),
+                devicesNewlyDeclined: tally.devicesNewlyDeclined, counts: tally.counts,
+                worst: tally.worst),
             packs: try ReplayPacks.rows(ledger: ledger, plan: plan),
             mixedBuyers: ledger.buyers().mixed,
             input: Input(
