@@ -86,6 +86,17 @@ extension CardChecker {
         // What Apple's files leave unchecked (no FX rate, no proceeds or proceedsYear2) is
         // said, so that a floor that was not applied is never "0 warnings".
         out.append(contentsOf: margins.inputWarnings)
+        // A day the storefront data cannot model, or a program not offered where a plan is
+        // sold: the floor falls back to the card's price × (1 − commission) there, tax not
+        // removed, so it is not checked as Apple pays, and that is an error, as for packs.
+        for gap in margins.historyWarnings + margins.unofferedWarnings {
+            out.append(
+                Diagnostic(
+                    path: gap.path, location: gap.location, severity: .error,
+                    message:
+                        "\(gap.message); the \(Format.floor(floor)) floor cannot be checked as Apple pays",
+                    rule: gap.rule))
+        }
         // With a storefront file, each plan price is checked in every storefront it reaches,
         // through the storefront model, under the program of the floor.
         let floorProgram = options.storefronts?.program ?? card.storeProgram ?? .standard

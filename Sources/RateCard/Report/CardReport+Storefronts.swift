@@ -22,6 +22,10 @@ extension CardReport {
         lines.append(
             "What Apple pays in each storefront the card's prices reach, modelled from \(ReportText.code(paths.display(data.source.path))) (dated \(data.date)\(data.placeholder ? ", placeholder" : "")) for the \(s.program.rawValue) program on \(s.date): the tax Apple removes first, any digital services tax, then the commission in force. Worst margin first; pass App Store Connect's own price points to `margin storefronts --price-points` to use Apple's figures."
         )
+        if let note = s.coverage?.note {
+            lines.append("")
+            lines.append(ReportText.escape(note.prefix(1).uppercased() + note.dropFirst()) + ".")
+        }
         lines.append("")
         lines.append("![margin % by storefront](\(storefrontChartName))")
         lines.append("")
@@ -37,7 +41,7 @@ extension CardReport {
                 "\(r.territory)\(r.storefront.map { " (\($0.name))" } ?? "")",
                 r.customerPrice.currency.code,
                 StorefrontMargins.money(r.customerPrice),
-                StorefrontMargins.taxText(r.storefront, on: s.date),
+                StorefrontMargins.taxText(r.storefront, on: s.date, gap: r.gap),
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds), StorefrontMargins.money(r.worstCost),
                 StorefrontMargins.money(r.margin),

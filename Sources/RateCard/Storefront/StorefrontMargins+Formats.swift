@@ -15,9 +15,11 @@ extension StorefrontMargins {
             "\(Format.percent(r.rate, places: 0)) \(r.program.rawValue)\(r.status == .reported ? " (reported)" : "")"
     }
 
-    /// "19%", "20% + 2% DST", "excl.", "18% + 13.5% withheld": the taxes in force on `date`.
-    static func taxText(_ sf: Storefront?, on date: CalendarDate) -> String {
+    /// "19%", "20% + 2% DST", "excl.", "18% + 13.5% withheld": the taxes in force on `date`;
+    /// "unknown" for a row dated before the data's tax histories (`Gap.noTaxHistory`).
+    static func taxText(_ sf: Storefront?, on date: CalendarDate, gap: Gap? = nil) -> String {
         guard let sf else { return Format.missing }
+        if gap == .noTaxHistory { return "unknown" }
         let rates = sf.rates(on: date)
         var s = sf.taxIncluded ? Format.percent(rates.vat) : "excl."
         if !rates.digitalServicesTax.isZero {
@@ -51,7 +53,7 @@ extension StorefrontMargins {
             t.append([
                 card.reference, r.pack.productId, r.territory, r.customerPrice.currency.code,
                 StorefrontMargins.money(r.customerPrice),
-                StorefrontMargins.taxText(r.storefront, on: date),
+                StorefrontMargins.taxText(r.storefront, on: date, gap: r.gap),
                 StorefrontMargins.commissionText(r.modelled?.regime),
                 StorefrontMargins.money(r.proceeds),
                 r.proceedsSource?.rawValue ?? Format.missing, StorefrontMargins.money(r.worstCost),
@@ -91,6 +93,8 @@ extension StorefrontMargins {
         } else {
             out.append("no storefront data file: only Apple's figures are shown")
         }
+        if let s = storefronts, let note = s.lateNote(date) { out.append(note) }
+        if let note = coverage?.note { out.append(note) }
         let fileRates = fxUsed.filter { !$0.fromCommandLine }
         let commandLineRates = fxUsed.filter(\.fromCommandLine)
         if !fileRates.isEmpty {
@@ -106,7 +110,7 @@ extension StorefrontMargins {
         }
         if rows.contains(where: { $0.gap != nil }) {
             out.append(
-                "rows without a margin say why in the margin % column (no FX rate, no proceeds, no regime in force, not in storefront data); the warnings name what to add"
+                "rows without a margin say why in the margin % column (no FX rate, no proceeds, no regime in force, no tax history, not in storefront data); the warnings name what to add"
             )
         }
         out.append(
@@ -117,6 +121,11 @@ extension StorefrontMargins {
         )
         out.append(contentsOf: card.placeholders.map { "placeholder: \($0)" })
         return out
+    }
+
+    /// "osg@10 in every storefront", or "osg@10 in 110 of the 175 storefronts".
+    var heading: String {
+        "\(card.reference) \(coverage?.phrase ?? "in every storefront")"
     }
 
     /// The JSON object of one card.
@@ -139,7 +148,11 @@ extension StorefrontMargins {
                 "free": .bool(r.isFree),
                 "missing": r.gap.map { .string($0.rawValue) } ?? .null,
             ]
-            if let sf = r.storefront {
+            if let sf = r.storefront, r.gap == .noTaxHistory {
+                o["name"] = .string(sf.name)
+                o["taxIncluded"] = .bool(sf.taxIncluded)
+                for key in ["tax", "digitalServicesTax", "withholding"] { o[key] = .null }
+            } else if let sf = r.storefront {
                 o["name"] = .string(sf.name)
                 o["taxIncluded"] = .bool(sf.taxIncluded)
                 let rates = sf.rates(on: date)
@@ -189,6 +202,7 @@ extension StorefrontMargins {
                     ])
                 }),
             "fx": .object(fxObject),
+            "notShown": coverage?.json ?? .array([]),
             "warnings": .array(warnings.map { .string($0.rendered) }),
         ])
     }
@@ -235,7 +249,7 @@ struct StorefrontReport: RenderableReport, Sendable {
 
     func renderMarkdown() -> String {
         cards.map { m in
-            var s = "## \(m.card.reference) in every storefront\n\n"
+            var s = "## \(m.heading)\n\n"
             s +=
                 m.rows.isEmpty
                 ? "No storefront prices this card's packs.\n"
@@ -248,7 +262,7 @@ struct StorefrontReport: RenderableReport, Sendable {
 
     func renderTable(bold: Bool) -> String {
         cards.map { m in
-            var s = "\(m.card.reference) in every storefront\n\n"
+            var s = "\(m.heading)\n\n"
             s +=
                 m.rows.isEmpty
                 ? "No storefront prices this card's packs.\n"

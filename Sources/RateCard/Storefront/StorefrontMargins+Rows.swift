@@ -97,7 +97,7 @@ extension StorefrontMargins {
                             point.customerPrice, in: sf, regime: regime, on: date)
                     } catch { throw .fx(error) }
                 } else if point.proceeds == nil {
-                    gap = .noRegime
+                    gap = table.modelsTaxes(on: date) ? .noRegime : .noTaxHistory
                 }
             }
             if let apple = point.proceeds, let m = modelled {
@@ -143,7 +143,9 @@ extension StorefrontMargins {
                     try StorefrontMargins.makeRow(
                         pack, sf.territory, sf, price.price, modelled?.rounded,
                         modelled == nil ? nil : .modelled, nil, modelled,
-                        modelled == nil ? .noRegime : nil, c, path: card.source.path,
+                        modelled != nil
+                            ? nil : table.modelsTaxes(on: date) ? .noRegime : .noTaxHistory,
+                        c, path: card.source.path,
                         location: price.location))
             }
         }

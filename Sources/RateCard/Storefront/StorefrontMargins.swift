@@ -26,6 +26,8 @@ struct StorefrontMargins: Sendable {
     /// Every FX rate a row used, in the order first needed.
     let fxUsed: [FXRate]
     let storefronts: StorefrontTable?
+    /// The storefronts of the data that no row covers, by currency; nil without data.
+    let coverage: StorefrontCoverage?
 
     /// Every diagnostic, sorted: what `margin storefronts` prints on stderr.
     var warnings: [Diagnostic] { (findings + gaps).sorted() }
@@ -50,6 +52,8 @@ struct StorefrontMargins: Sendable {
         case noProceeds = "no proceeds"
         /// No commission regime of the program is in force on the date.
         case noRegime = "no regime in force"
+        /// The date is before the storefront data's tax histories start.
+        case noTaxHistory = "no tax history"
         /// The territory is not in the storefront data file (and no Apple file covers it).
         case notInData = "not in storefront data"
     }
@@ -125,6 +129,7 @@ struct StorefrontMargins: Sendable {
             rows, card: card, table: table, program: program, date: date
         ).sorted()
         self.fxUsed = used
+        self.coverage = table.map { StorefrontCoverage($0, shown: Set(rows.map(\.territory))) }
     }
 
     static func makeRow(
@@ -190,11 +195,21 @@ struct StorefrontMargins: Sendable {
                         message:
                             "\(head): \(data), so its tax and commission are unknown, and no App Store Connect file gives its proceeds; listed at \(show(r.customerPrice)) with the worst-case cost \(r.worstCost.map(show) ?? "(no FX rate)") and no margin: add the territory to the storefront data or pass its price points",
                         rule: .check(.storefrontProceeds)))
-            case .noRegime:
+            case .noRegime, .noTaxHistory:
                 noRegime.append(r)
             }
         }
-        if !noRegime.isEmpty, let table {
+        if !noRegime.isEmpty, let table, let start = table.historyStart,
+            !table.modelsTaxes(on: date)
+        {
+            let territories = Set(noRegime.map(\.territory)).sorted()
+            out.append(
+                Diagnostic(
+                    path: table.source.path, location: table.source.location, severity: .warning,
+                    message:
+                        "\(card.reference): the storefront data's tax histories start on \(start), and \(date) is before them, so the taxes Apple removed are unknown and proceeds cannot be modelled in \(territories.count) storefronts (\(Set(noRegime.map(\.pack.productId)).sorted().joined(separator: ", "))); no margin there: pass --at \(start) or later, or Apple's price points",
+                    rule: .check(.storefrontRegime)))
+        } else if !noRegime.isEmpty, let table {
             let regimes = table.commission.filter { $0.program == program }
                 .sorted { $0.from < $1.from }
                 .map {

@@ -16,6 +16,10 @@ struct StorefrontTable: Sendable, Hashable {
     let storefronts: [Storefront]
     let notes: [String]
     let source: SourceFile
+    /// The first day the data's tax histories cover: the earliest `from` of any tax entry
+    /// (2023-01-01 in the repository's file); nil when no entry is dated. Before it the
+    /// taxes Apple removed are unknown, so nothing is modelled (`modelsTaxes(on:)`).
+    let historyStart: CalendarDate?
 
     init(
         date: CalendarDate, placeholder: Bool, sourceNote: String, commission: [CommissionRegime],
@@ -28,6 +32,21 @@ struct StorefrontTable: Sendable, Hashable {
         self.storefronts = storefronts.sorted { $0.territory < $1.territory }
         self.notes = notes
         self.source = source
+        self.historyStart = storefronts.flatMap { $0.taxes.compactMap(\.from) }.min()
+    }
+
+    /// The note for a day after the data's own date: what it holds is assumed to hold
+    /// still, and nothing announced since is in it; nil on or before that date.
+    func lateNote(_ day: CalendarDate) -> String? {
+        guard date < day else { return nil }
+        return
+            "\(day) is after the storefront data's date (\(date)): its taxes and regimes are taken as still in force, and a change announced since is not in it"
+    }
+
+    /// False before the data's tax histories start: a storefront's taxes on that day are
+    /// unknown (not zero), so its proceeds cannot be modelled.
+    func modelsTaxes(on date: CalendarDate) -> Bool {
+        historyStart.map { $0 <= date } ?? true
     }
 
     /// The storefront of `territory` ("DEU"), or nil.
@@ -49,13 +68,23 @@ struct StorefrontTable: Sendable, Hashable {
 
     /// The regime for `program` in `storefront` on `date`: the territory's own when it lists
     /// one in force, else the file's default offered there; nil when the program is not
-    /// offered in the storefront on that date (the EU terms outside the EU).
+    /// offered in the storefront on that date (the EU terms outside the EU), and nil before
+    /// the data's tax histories start, since the model needs both (`modelsTaxes(on:)`).
     func regime(for storefront: Storefront, program: StoreProgram, on date: CalendarDate)
         -> CommissionRegime?
     {
-        CommissionRegime.inForce(storefront.commission, program: program, on: date)
+        guard modelsTaxes(on: date) else { return nil }
+        return CommissionRegime.inForce(storefront.commission, program: program, on: date)
             ?? CommissionRegime.inForce(
                 commission, program: program, on: date, in: storefront.territory)
+    }
+
+    /// The file's own regime of `program` in force on `date`, wherever it is offered (the EU
+    /// terms' regime, though it lists its territories); nil when the file has none then.
+    func defaultRegime(_ program: StoreProgram, on date: CalendarDate) -> CommissionRegime? {
+        commission.filter { $0.program == program && $0.applies(on: date) }.max {
+            $0.from < $1.from
+        }
     }
 
     /// What the model says Apple pays for `price` in `storefront` on `date`.

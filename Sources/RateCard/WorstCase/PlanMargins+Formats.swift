@@ -202,6 +202,14 @@ extension PlanMargins {
             )
         }
         if !storefrontRows.isEmpty { out.append(storefrontNote) }
+        if !storefrontRows.isEmpty, let t = storefrontTable, let d = storefrontDate,
+            let note = t.lateNote(d)
+        {
+            out.append(note)
+        }
+        for (plan, coverage) in storefrontCoverage {
+            if let note = coverage.note { out.append("subscription \"\(plan.productId)\" \(note)") }
+        }
         let fileRates = fxUsed.filter { !$0.fromCommandLine }
         if !fileRates.isEmpty {
             let date = fx.date.map { " dated \($0)" } ?? ""
@@ -254,6 +262,10 @@ extension PlanMargins {
                 "placeholder": .bool(table.placeholder), "on": .string(day.description),
             ])
             o["storefronts"] = .array(storefrontRows.map(PlanMargins.storefrontJSON))
+            o["notShown"] = .array(
+                storefrontCoverage.map {
+                    .object(["plan": .string($0.plan.productId), "storefronts": $0.coverage.json])
+                })
         }
         if let tier = freeTier {
             o["freeTier"] = .object([

@@ -135,3 +135,68 @@ extension PlanMargins {
         return out
     }
 }
+
+extension PlanMargins {
+    /// For each plan, the storefronts of the data its prices do not reach (in the
+    /// storefront model or Apple's files); empty without a storefront file or before its tax
+    /// histories, and a plan that reaches every storefront is left out. A storefront a price
+    /// reaches where the program is not offered is not "not reached":
+    /// `unofferedStorefronts` names it.
+    var storefrontCoverage: [(plan: SubscriptionPlan, coverage: StorefrontCoverage)] {
+        guard let table = storefrontTable, let day = storefrontDate, table.modelsTaxes(on: day)
+        else { return [] }
+        return card.subscriptions.compactMap { plan in
+            var shown = Set(
+                appleRows.filter { $0.plan.productId == plan.productId }.map(\.point.territory))
+            for price in plan.prices {
+                for sf in PlanStorefrontRow.storefronts(reachedBy: price, of: plan, in: table) {
+                    shown.insert(sf.territory)
+                }
+            }
+            let coverage = StorefrontCoverage(table, shown: shown)
+            return coverage.isComplete ? nil : (plan, coverage)
+        }
+    }
+
+    /// The storefronts each plan price reaches where a program shown is not offered on the
+    /// day (the EU terms outside the EU): no storefront row there, said rather than left out.
+    var unofferedStorefronts:
+        [(plan: SubscriptionPlan, price: PackPrice, program: StoreProgram, territories: [String])]
+    {
+        guard let table = storefrontTable, let day = storefrontDate, table.modelsTaxes(on: day)
+        else { return [] }
+        var out:
+            [(
+                plan: SubscriptionPlan, price: PackPrice, program: StoreProgram,
+                territories: [String]
+            )] =
+                []
+        for plan in card.subscriptions {
+            let apple = Set(
+                appleRows.filter { $0.plan.productId == plan.productId }.map(\.point.territory))
+            for price in plan.prices {
+                let reached = PlanStorefrontRow.storefronts(reachedBy: price, of: plan, in: table)
+                    .filter { !apple.contains($0.territory) }
+                for program in programs.map(\.store) {
+                    let missing = reached.filter {
+                        table.regime(for: $0, program: program, on: day) == nil
+                    }.map(\.territory)
+                    if !missing.isEmpty { out.append((plan, price, program, missing.sorted())) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// One warning per plan price and program not offered where the price is sold.
+    var unofferedWarnings: [Diagnostic] {
+        guard let table = storefrontTable, let day = storefrontDate else { return [] }
+        return unofferedStorefronts.map { u in
+            Diagnostic(
+                path: table.source.path, location: table.source.location, severity: .warning,
+                message:
+                    "\(card.reference): subscription \"\(u.plan.productId)\" at \(StorefrontMargins.show(u.price.price)): the \(u.program.rawValue) program is not offered on \(day) in \(u.territories.joined(separator: ", ")), where that price is sold, so no storefront row is modelled there; a currency row that reaches no storefront offering it is the card's price × (1 − commission), tax not removed: choose a program offered there (--program), or pass Apple's price points",
+                rule: .check(.storefrontRegime))
+        }
+    }
+}

@@ -32,7 +32,24 @@ struct PlanMargins: Sendable, Hashable {
     /// plan is sold (`CardChecker.planFindings` reports the same, `offer-currency`).
     let offerWarnings: [Diagnostic]
     /// Every warning `margin plans` prints: the card's, then the inputs'.
-    var warnings: [Diagnostic] { offerWarnings + inputWarnings }
+    var warnings: [Diagnostic] {
+        offerWarnings + inputWarnings + historyWarnings + unofferedWarnings
+    }
+
+    /// A day before the storefront data's tax histories start: nothing is modelled, and the
+    /// currency rows fall back to the card's price × (1 − commission), tax not removed.
+    var historyWarnings: [Diagnostic] {
+        guard let table = storefrontTable, let day = storefrontDate, let start = table.historyStart,
+            !table.modelsTaxes(on: day), !card.subscriptions.isEmpty
+        else { return [] }
+        return [
+            Diagnostic(
+                path: table.source.path, location: table.source.location, severity: .warning,
+                message:
+                    "\(card.reference): the storefront data's tax histories start on \(start), and \(day) is before them, so the taxes Apple removed are unknown and no plan price is modelled in any storefront; the currency rows are the card's price × (1 − commission), tax not removed, and overstate what Apple pays where prices include tax: pass --at \(start) or later, or Apple's price points",
+                rule: .check(.storefrontRegime))
+        ]
+    }
 
     /// A commission regime of auto-renewable subscriptions: the rate in the first year of
     /// a subscriber's paid service and the rate after it.
@@ -52,13 +69,26 @@ struct PlanMargins: Sendable, Hashable {
         static let smallBusiness = Program(
             store: .smallBusiness, yearOne: Exact(percent: 15), afterYearOne: Exact(percent: 15))
 
-        /// The plan terms of `store`: in a storefront of the data, the regimes of `store`
-        /// and of `PlanStorefrontRow.laterProgram(store)` there (`PlanMargins.basis`); these
-        /// rates (commission plus any payment processing, as the storefront file's regimes
-        /// state them) apply only where no storefront of the data is reached. The EU
-        /// alternative terms take 17% + 3% in year one and 10% + 3% after it; their reduced
-        /// rate 10% + 3%; the 2025 link-out terms 20% (2% + 13% + 5%) throughout; the Small
-        /// Business, after-one-year and Mini Apps Partner programs 15% throughout.
+        /// The plan terms of `store` where no storefront of the data is reached (in one, the
+        /// regimes of `store` and of `PlanStorefrontRow.laterProgram(store)` there apply:
+        /// `PlanMargins.basis`). With a storefront file they are its own regimes of the two
+        /// programs on `date` (commission plus any payment processing), so the file is the
+        /// one owner of the rates; `of(_:)` only where the folder has no storefront file,
+        /// or the file has no regime of the program on that date.
+        static func of(_ store: StoreProgram, in table: StorefrontTable?, on date: CalendarDate?)
+            -> Program
+        {
+            guard let table, let date, let one = table.defaultRegime(store, on: date),
+                let after = table.defaultRegime(PlanStorefrontRow.laterProgram(store), on: date)
+            else { return of(store) }
+            return Program(store: store, yearOne: one.charge, afterYearOne: after.charge)
+        }
+
+        /// The plan terms of `store` without a storefront file: the terms the repository's
+        /// `RateCards/storefronts.json` states today (`PlanProgramTests` keeps them equal).
+        /// The EU alternative terms take 17% + 3% in year one and 10% + 3% after it; their
+        /// reduced rate 10% + 3%; the 2025 link-out terms 20% (2% + 13% + 5%) throughout;
+        /// the Small Business, after-one-year and Mini Apps Partner programs 15% throughout.
         static func of(_ store: StoreProgram) -> Program {
             func terms(_ one: UInt8, _ after: UInt8) -> Program {
                 Program(
@@ -211,13 +241,14 @@ struct PlanMargins: Sendable, Hashable {
         // The program asked for, else the card's, with its own terms (commission and any
         // payment processing fee, as the storefront rows take them); else both the standard
         // and the Small Business Program.
-        programs = (program ?? card.storeProgram).map { [Program.of($0)] } ?? PlanMargins.programs
+        let table = repository.storefronts
+        let day = date ?? table?.date
+        programs = ((program ?? card.storeProgram).map { [$0] } ?? [.standard, .smallBusiness])
+            .map { Program.of($0, in: table, on: day) }
         providers = PackMargins.providers(of: card, in: repository)
         let costs = try CostModel(card: card, repository: repository, fx: fx)
         freeTier = try costs.freeTierCost(
             in: PackMargins.costCurrency(card: card, providers: providers))
-        let table = repository.storefronts
-        let day = date ?? table?.date
         let rows = try PlanMargins.currencyRows(
             card: card, programs: programs, costs: costs, table: table, day: day)
         self.rows = rows

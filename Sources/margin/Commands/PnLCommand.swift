@@ -9,7 +9,11 @@ enum PnLCommand: Command {
     static let summary =
         "Per-feature profit and loss from exported ledger entries (JSON Lines, ledger documents, CSV, roll-ups)."
     static let usage =
-        "margin pnl FILE… [--card ID] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month] [--memory SIZE] [--quiet] [--format table|json|csv|markdown]"
+        """
+        margin pnl FILE… [--card ID] [--cards DIR] [--window all|7d|30d|Nd] [--now TIME] [--since TIME] [--until TIME] [--by day|week|month [--tz OFFSET]] [--input-format FORMAT] [--strict] [--quiet] [--memory SIZE] [--credit-value MONEY] [--currency CUR] [--costs FILE] [--fx BASE/QUOTE=RATE]… [--proceeds FILE]… [--transactions FILE]… [--format table|json|csv|markdown]
+               margin pnl [FILE… | --table NAME] --sql|--sql-audit duckdb|clickhouse|spark|postgres [--sql-columns text|typed] [--sql-params] [the options above]
+               margin pnl --sql-schema DIALECT [--sql-columns text|typed]
+        """
     static let parser = ArgumentParser(
         PnLRequest.options.map(\.option) + PnLQueryRequest.options)
 

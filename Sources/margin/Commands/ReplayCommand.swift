@@ -10,7 +10,7 @@ enum ReplayCommand: Command {
     static let summary =
         "Replay exported ledger entries under a candidate card: credits, declines, cost and margin per feature before and after."
     static let usage =
-        "margin replay FILE… --card NEW [--against OLD] [--cards DIR] [--costs-at TIME] [--credit-value MONEY] [--currency CUR] [--memory SIZE] [--strict] [--format table|json|csv|markdown] [--sql duckdb|clickhouse|spark|postgres [--table NAME] [--sql-columns text|typed]]"
+        "margin replay FILE… --card NEW [--against OLD] [--cards DIR] [--costs-at TIME] [--credit-value MONEY] [--currency CUR] [--commission RATES] [--fx BASE/QUOTE=RATE]… [--input-format FORMAT] [--memory SIZE] [--threads N] [--strict] [--format table|json|csv|markdown] [--sql duckdb|clickhouse|spark|postgres [--table NAME] [--sql-columns text|typed]]"
     static let parser = ArgumentParser(ReplayRequest.options)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {

@@ -10,13 +10,14 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("2026-01-29  RUS        Russia"))
         #expect(r.stdout.contains("VAT 20.0% → 22.0%"))
-        // China's commission change: CNY 28 pays 19.45 the day before and 20.84 from the day.
+        // China's commission change: CNY 28 ÷ 1.009 = 27.7502 pays × 0.70 = 19.43 the day
+        // before and × 0.75 = 20.81 from the day; margins (less 11.25) 8.18 and 9.56 of 28.
         let chn = try #require(
             r.stdout.split(separator: "\n").first {
                 $0.contains("2026-03-15  CHN") && $0.contains("3000tks")
             })
-        #expect(chn.contains("19.45") && chn.contains("20.84"))
-        #expect(chn.contains("29.3%") && chn.contains("34.2%"))
+        #expect(chn.contains("19.43") && chn.contains("20.81"))
+        #expect(chn.contains("29.2%") && chn.contains("34.1%"))
         #expect(!r.stdout.contains("2025-08-21"))
     }
 
@@ -74,12 +75,12 @@ import Testing
         let rows = report.rows.filter { $0.change.territory == "CHN" && $0.pack == "p" }
         let one = try #require(rows.first { $0.kind == "plan, year one" })
         let later = try #require(rows.first { $0.kind == "plan, after a year" })
-        // 10 ÷ 1.0075 × 0.70 = 6.9479 → 6.95; × 0.75 = 7.4442 → 7.44
-        #expect(one.proceedsBefore?.amount == exact("6.95"))
-        #expect(one.proceedsAfter?.amount == exact("7.44"))
-        // 10 ÷ 1.0075 × 0.85 = 8.4367 → 8.44; × 0.88 = 8.7345 → 8.73
-        #expect(later.proceedsBefore?.amount == exact("8.44"))
-        #expect(later.proceedsAfter?.amount == exact("8.73"))
+        // 10 ÷ 1.009 = 9.9108; × 0.70 = 6.9376 → 6.94; × 0.75 = 7.4331 → 7.43
+        #expect(one.proceedsBefore?.amount == exact("6.94"))
+        #expect(one.proceedsAfter?.amount == exact("7.43"))
+        // 9.9108 × 0.85 = 8.4242 → 8.42; × 0.88 = 8.7215 → 8.72
+        #expect(later.proceedsBefore?.amount == exact("8.42"))
+        #expect(later.proceedsAfter?.amount == exact("8.72"))
         // The margin is the proceeds less the same worst case on both days.
         let worstBefore = try #require(one.proceedsBefore).subtracting(
             try #require(one.marginBefore))

@@ -27,7 +27,7 @@ import Testing
         #expect(lines[usa].contains("16.9%"))
         #expect(
             lines[chn].contains("25% standard") && lines[chn].contains("modelled")
-                && lines[chn].contains("34.2%"))
+                && lines[chn].contains("34.1%"))  // CNY 28 ÷ 1.009 × 0.75 = 20.81; 9.56 ÷ 28
         #expect(r.stdout.contains("worst storefront per pack:"))
         #expect(
             r.stdout.contains("FX dated 2026-11-15 (RateCards/fx.json, placeholder): USD/CNY 7.1"))
@@ -68,7 +68,7 @@ import Testing
                 ))
             #expect(
                 r.stdout.contains(
-                    "osg@10,3000tks,CHN,CNY,28,20.84,modelled,11.25,9.59,34.25"))
+                    "osg@10,3000tks,CHN,CNY,28,20.81,modelled,11.25,9.56,34.142857142857\n"))
         } else {
             #expect(
                 r.stdout.contains(
@@ -204,5 +204,28 @@ import Testing
         #expect(r.status == 2)
         #expect(r.stderr.contains("storefronts.json:"))
         #expect(r.stderr.contains(".taxes[0].rate: \"19%\" is not a decimal"))
+    }
+}
+
+/// The heading, note and JSON of the storefronts a card's prices do not reach.
+@Suite struct StorefrontsCoverageCLITests {
+    @Test func voiceDebriefIsShownInOneStorefrontAndSaysSo() throws {
+        let r = try runMargin(["storefronts", "voice-debrief", "--at", "2026-12-01"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("voice-debrief@1 in 1 of the 175 storefronts\n"))
+        #expect(
+            r.stdout.contains(
+                "shown in 1 of the 175 storefronts of the data; not shown, since no price is in their currency and no Apple price points cover them: 174 in AED (ARE); "
+            ))
+        let json = try runMargin([
+            "storefronts", "voice-debrief", "--at", "2026-12-01", "--format", "json",
+        ])
+        #expect(json.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))
+        let cards = try #require((object as? [String: Any])?["cards"] as? [[String: Any]])
+        let notShown = try #require(cards.first?["notShown"] as? [[String: Any]])
+        let count = notShown.reduce(0) { $0 + (($1["territories"] as? [String])?.count ?? 0) }
+        #expect(count == 174)
+        #expect(!notShown.contains { $0["currency"] as? String == "GBP" })
     }
 }

@@ -212,8 +212,8 @@ import Testing
         // Mexico's VAT on digital services starts in 2020 (Apple's notice of 2020-09-01);
         // Japan's platform taxation on 2025-04-01: neither removed in 2019.
         "MEX": [], "JPN": [],
-        // China mainland: the storefront file's 0.75% (issue 26's 2023 exports).
-        "CHN": [(.vat, "0.0075")],
+        // China mainland: the storefront file's 0.9% (Apple's CNY points of 2023-04-07).
+        "CHN": [(.vat, "0.009")],
     ]
 
     /// What the model pays for a tier of the matrix, with the taxes of 2019-10-03 and the
@@ -270,12 +270,13 @@ import Testing
         #expect(sf.rates(on: try #require(CalendarDate("2026-12-01"))).withholding == exact("0.03"))
     }
 
-    /// China mainland is not explained. In 2019 Apple's CNY proceeds are price ÷ 1.0203 × 0.70
-    /// on all 87 tiers (a ~2% local tax; the press reported 2% when Apple began removing
-    /// China's transactional taxes on 2015-09-30: CNY 6 → 4.12). The storefront file's 0.75%
-    /// is issue 26's observation of 2023 exports, not a published rate, and it misses every
-    /// 2019 tier (CNY 6 → 4.17). No public source found names the rate Apple removes since
-    /// 2023, so the entry stays a placeholder.
+    /// China mainland is not explained by a published rate. In 2019 Apple's CNY proceeds are
+    /// price ÷ 1.0203 × 0.70 on all 87 tiers (a ~2% local tax; the press reported 2% when
+    /// Apple began removing China's transactional taxes on 2015-09-30: CNY 6 → 4.12). The
+    /// storefront file's 0.9% is the fit of Apple's 201 CNY points of 2023-04-07
+    /// (`AppStoreConnectPointsAgreementTests`), and it misses every 2019 tier
+    /// (CNY 6 ÷ 1.009 × 0.70 = 4.1625 → 4.16). No public source found names the rate Apple
+    /// removes, so the entry stays a placeholder.
     @Test func chinaMainlandIsNotExplained() throws {
         let chn = try Self.matrix().filter { $0.territory == "CHN" }
         #expect(chn.count == 87)
@@ -302,7 +303,7 @@ import Testing
         ("EST", "2023-12-31", "0.2"), ("EST", "2024-01-01", "0.22"), ("EST", "2025-08-21", "0.24"),
         ("KAZ", "2026-01-28", "0.12"), ("KAZ", "2026-01-29", "0.16"),
         ("JPN", "2025-03-31", "0"), ("JPN", "2025-04-01", "0.1"),
-        ("RUS", "2026-12-01", "0.22"), ("ISR", "2024-12-31", "0.17"), ("ISR", "2025-01-01", "0.18"),
+        ("RUS", "2026-12-01", "0.22"), ("ISR", "2023-04-07", "0"), ("ISR", "2025-01-01", "0.18"),
     ])
     func vatInForce(territory: String, date: String, vat: String) throws {
         let sf = try #require(table.storefront(territory))
@@ -373,13 +374,21 @@ import Testing
         for sf in table.storefronts {
             for t in sf.taxes { #expect(t.source != nil || t.placeholder, "\(sf.territory)") }
         }
-        // The counts the note states: 223 tax entries, 135 with a source, 91 placeholders
-        // (3 of them with a notice that does not state the rate).
+        // The counts the note states: 224 tax entries, 186 with a source, 41 placeholders
+        // (3 of them with a source that does not state the rate: China mainland's fit and two
+        // notices). 54 of the sources are Apple's price points of 2023-04-07.
         let entries = table.storefronts.flatMap(\.taxes)
-        #expect(entries.count == 223)
-        #expect(entries.filter { $0.source != nil }.count == 135)
-        #expect(entries.filter(\.placeholder).count == 91)
+        #expect(entries.count == 224)
+        #expect(entries.filter { $0.source != nil }.count == 186)
+        #expect(entries.filter(\.placeholder).count == 41)
         #expect(entries.filter { $0.placeholder && $0.source != nil }.count == 3)
+        // Dated changes since 2023-01-01, as `margin storefronts osg --changes` lists them.
+        let repo = try CardRepository.load(paths: [repositoryCards])
+        let osg = try #require(repo.card(reference: "osg@10"))
+        let changes = try StorefrontChanges(
+            StorefrontChanges.Request(
+                cards: [osg], repository: repo, since: try #require(CalendarDate("2023-01-01"))))
+        #expect(changes.changes.count == 43)
         #expect(table.storefront("HUN")?.paymentUnit == .one)
         #expect(table.storefront("TWN")?.paymentUnit == .one)
         #expect(table.storefront("IDN")?.paymentUnit == .one)

@@ -174,6 +174,25 @@ import Testing
     /// - Free tier: year one 12 × 0.90 = 10.80 covers floor(10.80 ÷ 1.716) = 6 free users
     ///   (share 1.716 ÷ 10.80); a later year 12 × 1.40 = 16.80 covers 9 (with tax left in:
     ///   12 × 1.363 = 16.356 would cover 9 in year one).
+    /// A plan priced in GBP only reaches one of the data's storefronts: the notes and the
+    /// JSON name the other 174 rather than let "every storefront" stand for one.
+    @Test func aPlanNamesTheStorefrontsItsPricesDoNotReach() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let m = try margins(try folder(tmp))
+        let coverage = try #require(m.storefrontCoverage.first)
+        #expect(coverage.plan.productId == "uk.monthly")
+        #expect(coverage.coverage.shownCount == 1 && coverage.coverage.missingCount == 174)
+        #expect(coverage.coverage.missing.allSatisfy { $0.currency.code != "GBP" })
+        #expect(
+            m.notes.contains {
+                $0.hasPrefix("subscription \"uk.monthly\" shown in 1 of the 175 storefronts")
+            })
+        let json = PlanReport([m]).renderJSON()
+        #expect(json.contains("\"notShown\""))
+        #expect(json.contains("\"plan\": \"uk.monthly\""))
+    }
+
     @Test func offersPaybackAndTheFreeTierUseStorefrontProceeds() throws {
         let tmp = try TemporaryFolder()
         defer { tmp.cleanup() }
@@ -342,8 +361,8 @@ import Testing
     /// Which storefronts a plan price reaches: a generic price every storefront of its
     /// currency but those the plan prices on their own (EUR 2.99: 24 of the 25 EUR
     /// storefronts; FRA takes its EUR 2.49), and none that Apple's file gives (CHN, USA: Apple's
-    /// figures there). France keeps its 3% DST: 2.49 ÷ 1.2 = 2.075 × 0.70 = 1.4525 − 0.06225
-    /// = 1.39025 → 1.39.
+    /// figures there). France has no DST deducted (Apple's EUR points of 2023-04-07):
+    /// 2.49 ÷ 1.2 = 2.075 × 0.70 = 1.4525 → 1.45.
     @Test func whichStorefrontsAPlanPriceReaches() throws {
         var files = PlanTrustFixtures.files
         files["storefronts.json"] = try String(contentsOfFile: Self.storefrontFile, encoding: .utf8)
@@ -374,9 +393,9 @@ import Testing
         let fra = eur.filter { $0.storefront.territory == "FRA" }
         #expect(fra.count == 1)
         #expect(fra.first?.price.price.amount == exact("2.49"))
-        #expect(fra.first?.yearOne.proceeds.exact.amount == exact("1.39025"))
-        #expect(fra.first?.yearOne.proceeds.rounded.amount == exact("1.39"))
-        #expect(fra.first?.taxPhrase == "20.0% VAT removed, 3.0% DST")
+        #expect(fra.first?.yearOne.proceeds.exact.amount == exact("1.4525"))
+        #expect(fra.first?.yearOne.proceeds.rounded.amount == exact("1.45"))
+        #expect(fra.first?.taxPhrase == "20.0% VAT removed")
         #expect(eur.filter { $0.price.price.amount == exact("2.99") }.count == 24)
     }
 }

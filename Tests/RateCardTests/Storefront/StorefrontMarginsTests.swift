@@ -47,11 +47,12 @@ import Testing
         #expect(chn.proceedsSource == .modelled)
         #expect(chn.modelled?.regime.rate == exact("0.25"))
         #expect(chn.modelled?.regime.status == .confirmed)
-        // 28 ÷ 1.0075 (the local tax Apple removes first) × 0.75 = 20.8437 → 20.84
-        #expect(chn.proceeds?.amount == exact("20.84"))
+        // 28 ÷ 1.009 (the local tax Apple removes first: its CNY points of 2023-04-07 are
+        // price ÷ 1.009 × 0.85) = 27.7502; × 0.75 = 20.8127 → 20.81
+        #expect(chn.proceeds?.amount == exact("20.81"))
         #expect(chn.worstCost?.amount == exact("11.25"))
-        #expect(chn.margin?.amount == exact("9.59"))
-        #expect(Format.percent(try #require(chn.marginShare)) == "34.2%")  // 34.25 half-even
+        #expect(chn.margin?.amount == exact("9.56"))  // 20.81 − 11.25
+        #expect(Format.percent(try #require(chn.marginShare)) == "34.1%")  // 9.56 ÷ 28 = 34.14%
 
         // Tighter in USD and EUR than in CNY; the worst storefront of 3000tks is Zimbabwe
         // (a USD storefront with 15.5% VAT and a 5% digital services tax).
@@ -61,10 +62,10 @@ import Testing
         #expect(!m.warnings.contains { $0.rule?.id == "storefront-cross-check" })
     }
 
-    /// Before the China change of 2026-03-15: CNY 28 ÷ 1.0075 × 0.70 = 19.4541 → 19.45 and
-    /// × 0.85 = 23.6228 → 23.62 (the local tax Apple removes keeps them ~0.75% below the
-    /// seed's 19.60 and 23.80).
-    @Test(arguments: [(StoreProgram.standard, "19.45", "8.2"), (.smallBusiness, "23.62", "12.37")])
+    /// Before the China change of 2026-03-15: CNY 28 ÷ 1.009 = 27.7502; × 0.70 = 19.4252 →
+    /// 19.43 (margin 19.43 − 11.25 = 8.18) and × 0.85 = 23.5877 → 23.59 (margin 12.34): the
+    /// local tax Apple removes keeps them 0.9% below the seed's 19.60 and 23.80.
+    @Test(arguments: [(StoreProgram.standard, "19.43", "8.18"), (.smallBusiness, "23.59", "12.34")])
     func chinaBeforeTheChange(program: StoreProgram, proceeds: String, margin: String)
         throws
     {
@@ -92,21 +93,27 @@ import Testing
                 == (try exact(share).formatted(scale: 3, rule: .halfEven)))
     }
 
-    /// A digital services tax is deducted from the tax-exclusive price: EUR 2.99 in France is
-    /// 2.4917 net, 1.7442 after 30%, less 3% of net (0.07475): 1.6694 → 1.67. The UK has no
-    /// DST in Apple's price-point proceeds (GBP 3.99 pays 2.33 = 3.99 ÷ 1.2 × 0.70): GBP 2.99
-    /// pays 1.7442 → 1.74.
+    /// A digital services tax is deducted from the tax-exclusive price: EUR 2.99 in Italy is
+    /// 2.99 ÷ 1.22 = 2.4508 net, 1.7156 after 30%, less 3% of net (0.073525): 1.6420 → 1.64.
+    /// France and the UK have no DST in Apple's price-point proceeds (EUR 0.99 pays 0.70 =
+    /// 0.99 ÷ 1.2 × 0.85 on 2023-04-07; GBP 3.99 pays 2.33 = 3.99 ÷ 1.2 × 0.70): EUR 2.99 and
+    /// GBP 2.99 both pay 2.99 ÷ 1.2 × 0.70 = 1.7442 → 1.74.
     @Test func digitalServicesTax() throws {
         let table = try #require(repo.storefronts)
         let day = StorefrontFixtures.date("2026-12-01")
-        let fra = try #require(table.storefront("FRA"))
-        let regime = try #require(table.regime(for: fra, program: .standard, on: day))
+        let ita = try #require(table.storefront("ITA"))
+        let regime = try #require(table.regime(for: ita, program: .standard, on: day))
         let m = try ModelledProceeds(
-            price: Money(exact("2.99"), fra.currency), storefront: fra, regime: regime, on: day)
+            price: Money(exact("2.99"), ita.currency), storefront: ita, regime: regime, on: day)
         #expect(
-            m.digitalServicesTax.amount == (try Exact(299, over: 120).multiplied(by: exact("0.03")))
+            m.digitalServicesTax.amount == (try Exact(299, over: 122).multiplied(by: exact("0.03")))
         )
-        #expect(m.rounded.amount == exact("1.67"))
+        #expect(m.rounded.amount == exact("1.64"))
+        let fra = try #require(table.storefront("FRA"))
+        let france = try ModelledProceeds(
+            price: Money(exact("2.99"), fra.currency), storefront: fra, regime: regime, on: day)
+        #expect(france.digitalServicesTax.amount == .zero)
+        #expect(france.rounded.amount == exact("1.74"))
         let gbr = try #require(table.storefront("GBR"))
         let uk = try ModelledProceeds(
             price: Money(exact("2.99"), gbr.currency), storefront: gbr, regime: regime, on: day)
@@ -191,13 +198,13 @@ import Testing
         let date = StorefrontFixtures.date("2026-12-01")
         let sbp = try StorefrontMargins(card: card, repository: repo, date: date)
         #expect(sbp.program == .smallBusiness)
-        // 28 ÷ 1.0075 × 0.88
-        #expect(try row(sbp, "3000tks", "CHN").proceeds?.amount == exact("24.46"))
+        // 28 ÷ 1.009 × 0.88 = 24.4202 → 24.42
+        #expect(try row(sbp, "3000tks", "CHN").proceeds?.amount == exact("24.42"))
         // 2.99 × 0.85 = 2.5415
         #expect(try row(sbp, "3000tks", "USA").proceeds?.amount == exact("2.54"))
         let standard = try StorefrontMargins(
             card: card, repository: repo, program: .standard, date: date)
-        #expect(try row(standard, "3000tks", "CHN").proceeds?.amount == exact("20.84"))
+        #expect(try row(standard, "3000tks", "CHN").proceeds?.amount == exact("20.81"))
         #expect(
             loadDiagnostics(
                 text.replacingOccurrences(of: "small-business", with: "small"), path: "osg.json"
@@ -213,8 +220,9 @@ import Testing
         #expect(text.contains(#""proceedsSource": "modelled""#))
         #expect(text.contains(#""worstCost": "11.25""#))
         #expect(text.contains(#""customerPrice": "28""#))
-        #expect(text.contains(#""margin": "9.59""#))
-        #expect(text.contains(#""marginPercent": "34.25""#))
+        // CNY 28 ÷ 1.009 × 0.75 = 20.81; 20.81 − 11.25 = 9.56; 9.56 ÷ 28 = 34.142…%
+        #expect(text.contains(#""margin": "9.56""#))
+        #expect(text.contains(#""marginPercent": "34.142857142857""#))  // 956 ÷ 28 = 239 ÷ 7
     }
 }
 

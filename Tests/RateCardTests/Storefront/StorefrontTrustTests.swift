@@ -27,17 +27,22 @@ import Testing
         let m = try StorefrontMargins(card: card, repository: repo, date: Self.date)
         let fra = try row(m, "FRA")
         #expect(fra.customerPrice.amount == exact("2.49"))
-        // 2.49 ÷ 1.20 = 2.075; × 0.70 = 1.4525; less 3% DST of 2.075 = 1.39025 → 1.39
-        #expect(fra.proceeds?.amount == exact("1.39"))
-        #expect(Format.percent(try #require(fra.marginShare)) == "1.1%")
+        // 2.49 ÷ 1.20 = 2.075; × 0.70 = 1.4525 → 1.45 (no DST: Apple's EUR points of
+        // 2023-04-07 deduct none in France). Cost 11.25 × 0.86 ÷ 7.10 = 1.3627; margin
+        // 1.45 − 1.3627 = 0.0873, 3.5% of 2.49.
+        #expect(fra.proceeds?.amount == exact("1.45"))
+        #expect(Format.percent(try #require(fra.marginShare)) == "3.5%")
         #expect(try row(m, "DEU").customerPrice.amount == exact("2.99"))
-        #expect(m.worstPerPack.first { $0.pack.productId == "3000tks" }?.territory == "FRA")
+        // Still not the worst: Zimbabwe's USD 2.99 ÷ 1.155 = 2.5887; × 0.70 − 5% DST of it =
+        // 1.6827 → 1.68; margin 1.68 − 11.25 ÷ 7.10 = 0.0955, 3.2% of 2.99.
+        #expect(Format.percent(try #require(try row(m, "ZWE").marginShare)) == "3.2%")
+        #expect(m.worstPerPack.first { $0.pack.productId == "3000tks" }?.territory == "ZWE")
         // The check rule and the report read the same row.
         let report = try CardReport(
             card: card, repository: repo, paths: ReportPaths(cardsDirectory: "RateCards"))
         #expect(
             report.storefrontSection().contains {
-                $0.contains("| `3000tks` | FRA (France) | EUR | 2.49 |") && $0.contains("| 1.1% |")
+                $0.contains("| `3000tks` | FRA (France) | EUR | 2.49 |") && $0.contains("| 3.5% |")
             })
     }
 
@@ -48,7 +53,7 @@ import Testing
             ["storefronts", "osg", "--at", "2026-12-01"], in: tmp.path, exits: 0,
             stdout: .contains("3000tks  FRA        EUR        2.49"))
         let fra = r.stdout.split(separator: "\n").first { $0.contains("3000tks  FRA") } ?? ""
-        #expect(fra.hasSuffix("1.1%"), "\(fra)")
+        #expect(fra.hasSuffix("3.5%"), "\(fra)")
         try expectMargin(
             [
                 "check", "RateCards", "--min-margin", "10", "--at", "2026-12-01", "--now",
@@ -56,7 +61,7 @@ import Testing
             ],
             in: tmp.path, exits: 1,
             stderr: .contains(
-                "error: pack \"3000tks\" in FRA (France): the worst-case margin at EUR 2.49 is EUR 0.03 (1.1% of the price), below the 10.0% floor"
+                "error: pack \"3000tks\" in FRA (France): the worst-case margin at EUR 2.49 is EUR 0.09 (3.5% of the price), below the 10.0% floor"
             ))
     }
 
@@ -225,28 +230,39 @@ import Testing
 
     // MARK: 6. A date with no regime in force
 
+    /// The Mini Apps Partner Program starts on 2025-11-13: on 2024-06-01 (inside the tax
+    /// histories) no regime of it is in force anywhere.
     @Test func dateOutsideEveryRegimeIsSaid() throws {
         let (repo, card) = try F.load(try F.files())
         let m = try StorefrontMargins(
-            card: card, repository: repo, date: CalendarDate("2000-01-01")!)
+            card: card, repository: repo, program: .miniAppsPartner,
+            date: CalendarDate("2024-06-01")!)
         #expect(!m.rows.isEmpty)
         #expect(m.rows.allSatisfy { $0.gap == .noRegime && $0.margin == nil })
         let gap = try #require(m.gaps.first { $0.rule == .check(.storefrontRegime) })
         #expect(
             gap.message.contains(
-                "osg@10: no standard commission regime of the storefront data is in force on 2000-01-01 (its default regimes: from 2008-07-10)"
+                "osg@10: no mini-apps-partner commission regime of the storefront data is in force on 2024-06-01 (its default regimes: from 2025-11-13)"
             ))
         #expect(m.gaps.count == 1, "one finding for the card: \(m.gaps)")
         let r = try expectMargin(
-            ["storefronts", "osg", "--at", "2000-01-01"], exits: 0,
+            ["storefronts", "osg", "--at", "2024-06-01", "--program", "mini-apps-partner"],
+            exits: 0,
             stdout: .lacks("No storefront prices"),
             stderr: .contains(
-                "warning: osg@10: no standard commission regime", "[storefront-regime]"))
+                "warning: osg@10: no mini-apps-partner commission regime", "[storefront-regime]"))
         #expect(r.stdout.contains("no regime in force"))
+        try expectMargin(
+            ["check", "--at", "2024-06-01", "--program", "mini-apps-partner"], exits: 1,
+            stderr: .contains(
+                "error: osg@10: no mini-apps-partner commission regime of the storefront data is in force on 2024-06-01",
+                "the 0.0% floor cannot be checked [storefront-regime]"))
+        // Before the tax histories (2000-01-01, before the standard regime too) the cause
+        // said is the history: the taxes are unknown whatever the program.
         try expectMargin(
             ["check", "--at", "2000-01-01"], exits: 1,
             stderr: .contains(
-                "error: osg@10: no standard commission regime of the storefront data is in force on 2000-01-01",
+                "error: osg@10: the storefront data's tax histories start on 2023-01-01, and 2000-01-01 is before them",
                 "the 0.0% floor cannot be checked [storefront-regime]"))
     }
 

@@ -128,4 +128,54 @@ import Testing
             ), "\(table.stdout)")
         #expect(!table.stdout.contains("  standard  "))
     }
+
+    /// One owner of the rates: with a storefront file, a program's plan terms are the file's
+    /// own regimes on the day (the EU terms' 17% + 3% though they list their territories),
+    /// and the terms used without a file are the repository file's of today, program by
+    /// program, so the two cannot drift apart unnoticed.
+    @Test(arguments: StoreProgram.allCases)
+    func theTermsAreTheStorefrontFilesRegimes(program: StoreProgram) throws {
+        let repo = try CardRepository.load(paths: [repositoryCards])
+        let table = try #require(repo.storefronts)
+        let day = try #require(CalendarDate(Self.day))
+        let terms = PlanMargins.Program.of(program, in: table, on: day)
+        let one = try #require(table.commission.first { $0.program == program })
+        let later = PlanStorefrontRow.laterProgram(program)
+        let after = try #require(table.commission.first { $0.program == later })
+        #expect(terms.yearOne == (try one.rate.adding(one.paymentProcessing)))
+        #expect(terms.afterYearOne == (try after.rate.adding(after.paymentProcessing)))
+        #expect(terms == PlanMargins.Program.of(program))
+    }
+
+    /// A change to the file's regimes reaches the plan terms: with the standard rate at 27%
+    /// and the after-one-year rate at 12% (a made-up file), the standard program's terms are
+    /// 27% → 12%; before a regime starts (the Mini Apps Partner Program on 2025-11-12) the
+    /// terms fall back to `of(_:)`, 15%.
+    @Test func aChangedFileChangesTheTerms() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.cleanup() }
+        let dir = try folder(tmp)
+        let path = dir + "/storefronts.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(
+                of: #"{"program": "standard", "rate": "0.30", "from": "2008-07-10""#,
+                with: #"{"program": "standard", "rate": "0.27", "from": "2008-07-10""#
+            )
+            .replacingOccurrences(
+                of: #"{"program": "subscription-after-one-year", "rate": "0.15""#,
+                with: #"{"program": "subscription-after-one-year", "rate": "0.12""#)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let repo = try CardRepository.load(paths: [dir])
+        let c = try #require(repo.card(reference: "de@1"))
+        let m = try PlanMargins(
+            card: c, repository: repo, date: try #require(CalendarDate(Self.day)),
+            program: .standard)
+        let terms = try #require(m.programs.first)
+        #expect(terms.yearOne == exact("0.27") && terms.afterYearOne == exact("0.12"))
+        let table = try #require(repo.storefronts)
+        let before = PlanMargins.Program.of(
+            .miniAppsPartner, in: table, on: try #require(CalendarDate("2025-11-12")))
+        #expect(before == PlanMargins.Program.of(.miniAppsPartner))
+        #expect(before.yearOne == exact("0.15"))
+    }
 }
