@@ -119,9 +119,22 @@ FEATURE_WEIGHTS = [f[1] for f in FEATURES]
 DIMENSIONS = {f[0]: f[2] for f in FEATURES}
 
 
+def charge(rng, eid, at):
+    """A charge of a feature drawn by weight, with a quantity where it has a dimension:
+    (entry, feature, amount). The plain and ledger shapes' charges (rich draws its own)."""
+    feature = rng.choices(FEATURE_KEYS, FEATURE_WEIGHTS)[0]
+    dim = DIMENSIONS[feature]
+    if dim:
+        q = rng.randint(dim[1], dim[2])
+        amount = price(feature, q)
+        return {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature,
+                "quantity": {dim[0]: q}}, feature, amount
+    amount = price(feature, 1)
+    return {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature}, feature, amount
+
+
 def plain(args):
     rng, start, step, devices = setup(args, lambda r: "%08x" % r.getrandbits(32))
-    feature_keys, feature_weights, dims = FEATURE_KEYS, FEATURE_WEIGHTS, DIMENSIONS
     recent = []
     out = open(args.out, "w", buffering=1 << 20)
     write = out.write
@@ -162,15 +175,7 @@ def plain(args):
             elif r < 0.06 or d["balance"] < 0 and r < 0.3:
                 e = {"id": eid, "at": at, "kind": "topup", "amount": 5000000, "paymentRef": "pay-" + eid, "price": "GBP 5.00"}
             else:
-                feature = rng.choices(feature_keys, feature_weights)[0]
-                dim = dims[feature]
-                if dim:
-                    q = randint(dim[1], dim[2])
-                    amount = price(feature, q)
-                    e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature, "quantity": {dim[0]: q}}
-                else:
-                    amount = price(feature, 1)
-                    e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature}
+                e, feature, amount = charge(rng, eid, at)
                 d["charges"].append((eid, feature, amount))
                 if len(d["charges"]) > 8:
                     d["charges"].pop(0)
@@ -302,7 +307,6 @@ LEDGER_NOTES = ["voice memo", "daily debrief", "meeting notes", "quick note", "v
 def ledger(args):
     """The third shape: see the module's docstring."""
     rng, start, step, devices = setup(args, lambda r: "%08x" % r.getrandbits(32))
-    feature_keys, feature_weights, dims = FEATURE_KEYS, FEATURE_WEIGHTS, DIMENSIONS
     out = open(args.out, "w", encoding="utf-8", buffering=1 << 20)
     write = out.write
     random_ = rng.random
@@ -337,15 +341,7 @@ def ledger(args):
                 e = {"id": eid, "at": at, "kind": "topup", "amount": 5000000, "paymentRef": "%d" % (2000000000000000 + order),
                      "price": "GBP 5.00"}
             else:
-                feature = rng.choices(feature_keys, feature_weights)[0]
-                dim = dims[feature]
-                if dim:
-                    q = randint(dim[1], dim[2])
-                    amount = price(feature, q)
-                    e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature, "quantity": {dim[0]: q}}
-                else:
-                    amount = price(feature, 1)
-                    e = {"id": eid, "at": at, "kind": "charge", "amount": -amount, "feature": feature}
+                e, feature, amount = charge(rng, eid, at)
                 if random_() < 0.03:
                     delay = 60 * (5760 ** random_())  # one minute to four days, log-uniform
                     heapq.heappush(refunds, (t + delay, order, k, eid, feature, amount))

@@ -32,7 +32,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let regime = CommissionRegime(
                 program: .standard, rate: Exact(percent: 30), from: date, status: .confirmed)
             _ = try? ModelledProceeds(
-                price: resolved.point.customerPrice, storefront: sf, regime: regime)
+                price: resolved.point.customerPrice, storefront: sf, regime: regime, on: date)
         }
     }
     return 0

@@ -218,35 +218,10 @@ class Gen:
 
 def raw_csv(path):
     """The export as CSV rows of the schema, as a loader must write them (docs/sql.md):
-    each field's JSON text, a number's digits as written, `quantity` as the object's text as
-    written (sql_equality's loader re-serialises it with its numbers as strings)."""
+    `quantity` as the object's text as written (sql_equality's loader re-serialises it with
+    its numbers as strings)."""
     out = path + ".raw.csv"
-    dec = json.JSONDecoder()
-    with open(path, encoding="utf-8") as f, open(out, "w", encoding="utf-8") as w:
-        for line in f:
-            if not line.strip():
-                continue
-            try:
-                e = json.loads(line, parse_int=str, parse_float=str)
-            except ValueError:
-                continue
-            if not isinstance(e, dict):
-                continue
-            cells = []
-            for _, key in eq.FIELDS:
-                v = e.get(key)
-                if v is None:
-                    cells.append("")
-                    continue
-                if key == "quantity" and isinstance(v, (dict, list)):
-                    k = line.find('"quantity":')
-                    v = line[k + 11:k + 11 + dec.raw_decode(line[k + 11:])[1]]
-                elif isinstance(v, (dict, list)):
-                    v = json.dumps(v)
-                elif isinstance(v, bool):
-                    v = "true" if v else "false"
-                cells.append('"' + str(v).replace('"', '""') + '"')
-            w.write(",".join(cells) + "\n")
+    eq.write_schema_csv(path, out, raw_quantity=True)
     return out
 
 

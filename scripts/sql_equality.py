@@ -503,9 +503,18 @@ def schema(dialect, table):
 def csv_of(path):
     """The export as CSV rows of the documented schema (NULL unquoted, text quoted)."""
     out = path + ".csv"
-    if os.path.exists(out):
-        return out
-    with open(path) as f, open(out, "w") as w:
+    if not os.path.exists(out):
+        write_schema_csv(path, out)
+    return out
+
+
+def write_schema_csv(path, out, raw_quantity=False):
+    """Writes the export at `path` to `out` as CSV rows of the schema (docs/sql.md): each
+    JSON object line's fields in `FIELDS` order, NULL unquoted and the rest quoted, a
+    number's digits as written. `quantity` is re-serialised (its numbers as strings), or
+    with `raw_quantity` the object's text as written, as a loader that copies it would."""
+    dec = json.JSONDecoder()
+    with open(path, encoding="utf-8") as f, open(out, "w", encoding="utf-8") as w:
         for line in f:
             if not line.strip():
                 continue
@@ -521,13 +530,15 @@ def csv_of(path):
                 if v is None:
                     cells.append("")
                     continue
-                if isinstance(v, (dict, list)):
+                if raw_quantity and key == "quantity" and isinstance(v, (dict, list)):
+                    k = line.find('"quantity":')
+                    v = line[k + 11:k + 11 + dec.raw_decode(line[k + 11:])[1]]
+                elif isinstance(v, (dict, list)):
                     v = json.dumps(v)
                 elif isinstance(v, bool):
                     v = "true" if v else "false"
                 cells.append('"' + str(v).replace('"', '""') + '"')
             w.write(",".join(cells) + "\n")
-    return out
 
 
 # ---------------------------------------------------------------- the run

@@ -1,4 +1,3 @@
-import Foundation
 import RateCard
 
 /// Shared option handling.
@@ -12,16 +11,6 @@ enum Common {
             "Remove a sales tax from tax-inclusive prices in CUR before commission, e.g. GBP=0.20. Repeatable. Default: tax not modelled."
     )
     static let commissionOption = ArgumentParser.Option.commission
-
-    /// The rate-card folder: `--cards`, else `RateCards` in the current directory.
-    static func cardsDirectory(_ args: ParsedArguments) -> String {
-        args.value("cards") ?? "RateCards"
-    }
-
-    /// The cards the operands name in the `--cards` folder.
-    static func selection(_ args: ParsedArguments) -> CardSelection {
-        CardSelection(directory: cardsDirectory(args), operands: args.positionals)
-    }
 
     /// The options of `plans` and `storefronts`.
     static let storefrontCommandOptions = [cardsOption, formatOption, fxOption] + storefrontOptions
@@ -44,15 +33,4 @@ enum Common {
                 "the commission program: standard, small-business, subscription-after-one-year, mini-apps-partner, eu-alternative, eu-alternative-reduced or eu-link-out (default: the card's storeProgram, else standard); a plan takes the program in year one and its after-one-year rate later (eu-alternative: 17% + 3%, then 10% + 3%)."
         ),
     ]
-
-    static func storefrontArguments(_ args: ParsedArguments) throws(UsageError)
-        -> StorefrontArguments
-    {
-        let today = Timestamp(seconds: Int64(Date().timeIntervalSince1970)).local(offsetMinutes: 0)
-            .date
-        return try StorefrontArguments(
-            pricePoints: args.all("price-points"), at: args.value("at"),
-            program: args.value("program"), today: today)
-    }
-
 }

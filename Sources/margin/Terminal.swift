@@ -28,42 +28,18 @@ final class Terminal: Sendable {
 
     /// Each diagnostic on its own line, compiler style.
     func report(_ diagnostics: [Diagnostic]) {
-        for d in diagnostics.sorted() {
-            if errColour {
-                let colourCode =
-                    d.severity == .error ? "31" : (d.severity == .warning ? "33" : "36")
-                var s =
-                    "\u{1B}[1m\(d.path):\(d.location.line):\(d.location.column):\u{1B}[0m \u{1B}[\(colourCode)m\(d.severity.rawValue):\u{1B}[0m \(d.message)"
-                if let r = d.ruleID { s += " [\(r)]" }
-                err(s + "\n")
-            } else {
-                err(d.rendered + "\n")
+        for d in diagnostics.sorted() { err(d.rendered(colour: errColour) + "\n") }
+    }
+
+    /// A command's output, each part to its stream in order; returns its exit code.
+    func show(_ output: CommandOutput) -> Int32 {
+        for part in output.parts {
+            switch part {
+            case .data(let text): out(text)
+            case .diagnostics(let items): report(items)
+            case .message(let text): err(text)
             }
         }
-    }
-}
-
-extension Terminal {
-    /// A command's result: its warnings on stderr, its data on stdout; returns its exit code.
-    func show(_ report: some RenderableReport, format: OutputFormat) -> Int32 {
-        self.report(Array(Set(report.warnings)))
-        out(report.render(format, bold: colour))
-        return report.exitCode
-    }
-
-    /// `check`'s result: text (the findings and the summary on stderr), github (workflow
-    /// commands on stdout, the summary on stderr) or json (stdout); returns its exit code.
-    func show(_ report: CheckReport, format: CheckFormat) -> Int32 {
-        switch format {
-        case .github:
-            out(report.githubAnnotations())
-            err(report.summary + "\n")
-        case .json:
-            out(report.json())
-        case .text:
-            self.report(report.diagnostics)
-            err(report.summary + "\n")
-        }
-        return report.exitCode
+        return output.exitCode
     }
 }

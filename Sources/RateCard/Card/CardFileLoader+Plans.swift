@@ -165,9 +165,7 @@ extension CardFileLoader {
             guard let key = r.string(n, "\(field).feature") else { return nil }
             guard let f = features.first(where: { $0.key == key }) else {
                 let hint =
-                    FieldReader.closest(key, in: features.map(\.key)).map {
-                        "; did you mean \"\($0)\"?"
-                    } ?? ""
+                    FieldReader.didYouMean(key, in: features.map(\.key))
                 r.error(
                     "\(field).feature: \"\(FieldReader.excerpt(key))\" is not a feature of the card\(hint)",
                     at: n.location)
@@ -175,29 +173,7 @@ extension CardFileLoader {
             }
             return f
         }
-        var dimension: Dimension?
-        if let feature {
-            if let dn = m["dimension"]?.value {
-                if let name = r.string(dn, "\(field).dimension") {
-                    dimension = feature.dimensions.first { $0.name == name }
-                    if dimension == nil {
-                        let names = feature.dimensions.map(\.name)
-                        let hint =
-                            FieldReader.closest(name, in: names).map { "; did you mean \"\($0)\"?" }
-                            ?? ""
-                        r.error(
-                            "\(field).dimension: feature \"\(feature.key)\" has no dimension \"\(FieldReader.excerpt(name))\"\(hint) (its dimensions: \(names.joined(separator: ", ")))",
-                            at: dn.location)
-                    }
-                }
-            } else if feature.dimensions.count == 1 {
-                dimension = feature.dimensions.first
-            } else {
-                r.error(
-                    "\(field).dimension: missing: feature \"\(feature.key)\" has several dimensions (\(feature.dimensions.map(\.name).joined(separator: ", ")))",
-                    at: node.location)
-            }
-        }
+        let dimension = feature.flatMap { limitDimension(of: $0, m, field, at: node, r) }
         let unit = m["unit"].flatMap { meterUnit($0.value, "\(field).unit", r) }
         let amountNode = r.required(m, "amount", in: field, at: node.location)
         var amount = amountNode.flatMap { n -> Int128? in
@@ -263,6 +239,35 @@ extension CardFileLoader {
             location: node.location, amountLocation: amountNode.location)
     }
 
+    /// The dimension of `feature` a limit names: `dimension`, or the feature's only one.
+    /// Nil, with the problem recorded, when it names none of them or must name one.
+    static func limitDimension(
+        of feature: Feature, _ m: [String: JSONMember], _ field: String, at node: JSONNode,
+        _ r: FieldReader
+    ) -> Dimension? {
+        var dimension: Dimension?
+        if let dn = m["dimension"]?.value {
+            if let name = r.string(dn, "\(field).dimension") {
+                dimension = feature.dimensions.first { $0.name == name }
+                if dimension == nil {
+                    let names = feature.dimensions.map(\.name)
+                    let hint =
+                        FieldReader.didYouMean(name, in: names)
+                    r.error(
+                        "\(field).dimension: feature \"\(feature.key)\" has no dimension \"\(FieldReader.excerpt(name))\"\(hint) (its dimensions: \(names.joined(separator: ", ")))",
+                        at: dn.location)
+                }
+            }
+        } else if feature.dimensions.count == 1 {
+            dimension = feature.dimensions.first
+        } else {
+            r.error(
+                "\(field).dimension: missing: feature \"\(feature.key)\" has several dimensions (\(feature.dimensions.map(\.name).joined(separator: ", ")))",
+                at: node.location)
+        }
+        return dimension
+    }
+
     static func readOffer(
         _ node: JSONNode, _ field: String, planPeriod: SubscriptionPeriod, _ r: FieldReader
     ) -> IntroductoryOffer? {
@@ -275,7 +280,7 @@ extension CardFileLoader {
             guard let s = r.string(n, "\(field).paymentMode") else { return nil }
             guard let v = IntroductoryOffer.PaymentMode(rawValue: s) else {
                 let all = IntroductoryOffer.PaymentMode.allCases.map(\.rawValue)
-                let hint = FieldReader.closest(s, in: all).map { "; did you mean \"\($0)\"?" } ?? ""
+                let hint = FieldReader.didYouMean(s, in: all)
                 r.error(
                     "\(field).paymentMode: \"\(FieldReader.excerpt(s))\" is not one of \(all.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)",
                     at: n.location)
@@ -328,7 +333,7 @@ extension CardFileLoader {
     ) -> SubscriptionPeriod? {
         guard let s = r.string(node, field) else { return nil }
         guard allowed.contains(s), let p = SubscriptionPeriod(iso8601: s) else {
-            let hint = FieldReader.closest(s, in: allowed).map { "; did you mean \"\($0)\"?" } ?? ""
+            let hint = FieldReader.didYouMean(s, in: allowed)
             r.error(
                 "\(field): unknown period \"\(FieldReader.excerpt(s))\"\(hint) (\(what): \(allowed.joined(separator: ", ")))",
                 at: node.location)

@@ -54,9 +54,8 @@ enum CardFileLoader {
         case "storefronts": result = StorefrontTable.read(root, r).map(CardFile.storefronts)
         default:
             let hint =
-                FieldReader.closest(
-                    kind, in: ["card", "provider", "fx", "commission", "storefronts"]
-                ).map { "; did you mean \"\($0)\"?" } ?? ""
+                FieldReader.didYouMean(
+                    kind, in: ["card", "provider", "fx", "commission", "storefronts"])
             r.error(
                 "kind: \"\(FieldReader.excerpt(kind))\" is not one of \"card\", \"provider\", \"fx\", \"commission\", \"storefronts\"\(hint)",
                 at: kindNode.location)
@@ -117,27 +116,7 @@ enum CardFileLoader {
                 if let f = readFeature(item, "features[\(i)]", r) { features.append(f) }
             }
         }
-        var retired: [RetiredFeature] = []
-        if let node = m["retired"]?.value, let items = r.array(node, "retired") {
-            for (i, item) in items.enumerated() {
-                let field = "retired[\(i)]"
-                if case .string(let key) = item.value {
-                    retired.append(RetiredFeature(key: key, since: nil, location: item.location))
-                } else if let rm = r.object(item, field, allowed: ["key", "since", "note"]) {
-                    let key = r.required(rm, "key", in: field, at: item.location).flatMap {
-                        r.string($0, "\(field).key")
-                    }
-                    let since = rm["since"].flatMap {
-                        r.integer($0.value, "\(field).since", range: 1...1_000_000)
-                    }
-                    if let key {
-                        retired.append(
-                            RetiredFeature(
-                                key: key, since: since.map { Int($0) }, location: item.location))
-                    }
-                }
-            }
-        }
+        let retired = m["retired"].map { readRetired($0.value, r) } ?? []
         var grants: [Grant] = []
         if let node = m["grants"]?.value, let items = r.array(node, "grants") {
             grants = r.uniqueItems(
@@ -161,19 +140,8 @@ enum CardFileLoader {
         let freeTier = m["freeTier"].flatMap { readFreeTier($0.value, features: features, r) }
         let placeholders = stringList(m["placeholders"]?.value, "placeholders", r)
         let notes = stringList(m["notes"]?.value, "notes", r)
-        let program = m["storeProgram"].flatMap { member -> StoreProgram? in
-            guard let s = r.string(member.value, "storeProgram") else { return nil }
-            guard let p = StoreProgram(name: s) else {
-                let words = StoreProgram.allCases.map(\.rawValue)
-                let hint =
-                    FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
-                r.error(
-                    "storeProgram: \"\(FieldReader.excerpt(s))\" is not a program (one of: \(words.joined(separator: ", ")))\(hint)",
-                    at: member.value.location)
-                return nil
-            }
-            return p
-        }
+        // `"storeProgram": "small-business"`: the App Store program the card is priced under.
+        let program = m["storeProgram"].flatMap { r.storeProgram($0.value, "storeProgram") }
         let expiry = m["creditExpiry"].flatMap { readCreditExpiry($0.value, r) }
         guard let id, let version, let effective, let unit else { return nil }
         var card = RateCard(
@@ -186,6 +154,31 @@ enum CardFileLoader {
         card.storeProgram = program
         card.creditExpiry = expiry
         return card
+    }
+
+    /// `"retired": ["key", {"key": …, "since": 3}]`: feature keys no longer offered.
+    static func readRetired(_ node: JSONNode, _ r: FieldReader) -> [RetiredFeature] {
+        guard let items = r.array(node, "retired") else { return [] }
+        var retired: [RetiredFeature] = []
+        for (i, item) in items.enumerated() {
+            let field = "retired[\(i)]"
+            if case .string(let key) = item.value {
+                retired.append(RetiredFeature(key: key, since: nil, location: item.location))
+            } else if let rm = r.object(item, field, allowed: ["key", "since", "note"]) {
+                let key = r.required(rm, "key", in: field, at: item.location).flatMap {
+                    r.string($0, "\(field).key")
+                }
+                let since = rm["since"].flatMap {
+                    r.integer($0.value, "\(field).since", range: 1...1_000_000)
+                }
+                if let key {
+                    retired.append(
+                        RetiredFeature(
+                            key: key, since: since.map { Int($0) }, location: item.location))
+                }
+            }
+        }
+        return retired
     }
 
     /// `"creditExpiry": {"days": 365, "expectedBreakage": "0.10", "note": "…"}`.
@@ -344,9 +337,7 @@ enum CardFileLoader {
         guard let s = r.string(node, field) else { return nil }
         guard let u = MeterUnit(rawValue: s) else {
             let hint =
-                FieldReader.closest(s, in: MeterUnit.allCases.map(\.rawValue)).map {
-                    "; did you mean \"\($0)\"?"
-                } ?? ""
+                FieldReader.didYouMean(s, in: MeterUnit.allCases.map(\.rawValue))
             r.error(
                 "\(field): unknown unit \"\(FieldReader.excerpt(s))\"\(hint) (known: \(MeterUnit.allCases.map(\.rawValue).joined(separator: ", ")))",
                 at: node.location)
@@ -460,14 +451,13 @@ enum CardFileLoader {
             }
             var seen: [String: SourceLocation] = [:]
             for (i, item) in items.enumerated() {
-                guard let meter = readMeter(item, "meters[\(i)]", r) else { continue }
-                if let first = seen[meter.key] {
-                    r.error(
-                        "meters[\(i)].key: meter \"\(meter.key)\" appears twice (first at line \(first.line))",
-                        at: item.location)
-                    continue
-                }
-                seen[meter.key] = item.location
+                guard let meter = readMeter(item, "meters[\(i)]", r),
+                    r.isFirst(
+                        meter.key, at: item.location, in: &seen,
+                        {
+                            "meters[\(i)].key: meter \"\(meter.key)\" appears twice (first at line \($0.line))"
+                        })
+                else { continue }
                 meters.append(meter)
             }
         }
@@ -708,13 +698,13 @@ enum CardFileLoader {
                     continue
                 }
                 let pair = [base.code, quote.code].sorted().joined(separator: "/")
-                if let first = seen[pair] {
-                    r.error(
-                        "\(f): a rate between \(base.code) and \(quote.code) is already given at line \(first.line)",
-                        at: item.location)
-                    continue
-                }
-                seen[pair] = item.location
+                guard
+                    r.isFirst(
+                        pair, at: item.location, in: &seen,
+                        {
+                            "\(f): a rate between \(base.code) and \(quote.code) is already given at line \($0.line)"
+                        })
+                else { continue }
                 rates.append(FXRate(base: base, quote: quote, rate: rate, location: item.location))
             }
         }

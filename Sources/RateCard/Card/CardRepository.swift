@@ -126,9 +126,7 @@ struct CardRepository: Sendable {
                 guard case .provider(let sheetID, let meterKey, let loc) = d.cost else { continue }
                 guard let sheet = providers[sheetID] else {
                     let hint =
-                        FieldReader.closest(sheetID, in: providers.keys).map {
-                            "; did you mean \"\($0)\"?"
-                        } ?? ""
+                        FieldReader.didYouMean(sheetID, in: providers.keys)
                     out.append(
                         Diagnostic(
                             path: card.source.path, location: loc,

@@ -14,13 +14,26 @@ extension FieldReader {
             let path = "\(field)[\(i)]"
             guard let value = read(item, path) else { continue }
             let k = key(value)
-            if let first = seen[k] {
-                error(duplicate(path, k, first.line), at: location(value))
-                continue
+            if isFirst(k, at: location(value), in: &seen, { duplicate(path, k, $0.line) }) {
+                out.append(value)
             }
-            seen[k] = location(value)
-            out.append(value)
         }
         return out
+    }
+
+    /// Whether `key` is met for the first time in `seen` (then it is recorded there at
+    /// `location`); a repeat is an error at `location`, worded by `duplicate(firstPlace)`.
+    /// The one check of every key a file may give once (list items, meters, FX pairs,
+    /// StoreKit product ids).
+    func isFirst<Key: Hashable>(
+        _ key: Key, at location: SourceLocation, in seen: inout [Key: SourceLocation],
+        _ duplicate: (_ first: SourceLocation) -> String
+    ) -> Bool {
+        if let first = seen[key] {
+            error(duplicate(first), at: location)
+            return false
+        }
+        seen[key] = location
+        return true
     }
 }

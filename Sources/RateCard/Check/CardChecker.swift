@@ -11,56 +11,37 @@ import Foundation
 /// make the report `unreadable` (exit 2); the rules still run over every file that loaded,
 /// except those that need the whole repository (free usage, margins) when a file is missing
 /// from it.
-public enum CardChecker {
+enum CardChecker {
     /// What to check besides the files themselves.
-    public struct Options: Sendable, Hashable {
+    struct Options: Sendable, Hashable {
         /// The lowest acceptable worst-case margin, as a share of the pack price, at the
         /// highest commission rate: 0 (the default) means "never a loss", 0.2 means 20%.
-        public var minMargin: Exact
+        var minMargin: Exact = .zero
         /// An Xcode StoreKit configuration file to compare with the newest card's packs.
-        var storeKitPath: String?
-        /// More StoreKit configuration files (`--storekit` is repeatable); each is compared
-        /// on its own. `storeKitPath`, when set, comes first.
-        public var storeKitPaths: [String]
-        /// StoreKit product ids that are not packs (a voluntary tip), besides those a card
-        /// lists in `storeKitIgnore`: never compared with the packs.
-        public var storeKitIgnore: Set<String>
+        var storeKitPath: String? = nil
         /// The publish lock; nil for `defaultLockPath(for:)`. A lock named here must exist.
-        var lockPath: String?
+        var lockPath: String? = nil
         /// The time "in force now" is judged at: which versions the margin floor applies to
         /// and whether a card with no lock file is already live. Nil: the current time.
-        var now: Timestamp?
+        var now: Timestamp? = nil
         /// Apply the margin floor to every version, also those a newer version has replaced
         /// (`--all-versions`). By default only the version in force at `now` and later ones.
-        public var allVersions: Bool
+        var allVersions = false
         /// FX rates given on the command line (`--fx`), replacing the file's for the same pair.
-        var fxOverrides: [FXRate]
+        var fxOverrides: [FXRate] = []
         /// Commission rates for every currency (`--commission`), instead of the commission file.
-        var commissionRates: [Exact]?
+        var commissionRates: [Exact]? = nil
         /// Sales-tax rates removed from tax-inclusive prices before commission (`--tax`).
-        var taxRates: [Currency: Exact]
+        var taxRates: [Currency: Exact] = [:]
+        /// More StoreKit configuration files (`--storekit` is repeatable); each is compared
+        /// on its own. `storeKitPath`, when set, comes first.
+        var storeKitPaths: [String] = []
+        /// StoreKit product ids that are not packs (a voluntary tip), besides those a card
+        /// lists in `storeKitIgnore`: never compared with the packs.
+        var storeKitIgnore: Set<String> = []
         /// Apple's price points, the date and the program of the storefront rules; nil:
         /// storefronts are not checked.
-        public var storefronts: StorefrontArguments?
-
-        public init(
-            minMargin: Exact = .zero, storeKitPath: String? = nil, lockPath: String? = nil,
-            now: Timestamp? = nil, allVersions: Bool = false,
-            fxOverrides: [FXRate] = [], commissionRates: [Exact]? = nil,
-            taxRates: [Currency: Exact] = [:],
-            storeKitPaths: [String] = [], storeKitIgnore: Set<String> = []
-        ) {
-            self.minMargin = minMargin
-            self.storeKitPath = storeKitPath
-            self.lockPath = lockPath
-            self.now = now
-            self.allVersions = allVersions
-            self.fxOverrides = fxOverrides
-            self.commissionRates = commissionRates
-            self.taxRates = taxRates
-            self.storeKitPaths = storeKitPaths
-            self.storeKitIgnore = storeKitIgnore
-        }
+        var storefronts: StorefrontArguments? = nil
 
         /// Every StoreKit file to compare, each once, in the order given.
         var allStoreKitPaths: [String] {
@@ -268,7 +249,7 @@ extension JSONNode {
 extension CardChecker.Options {
     /// The margin floor from `--min-margin` text: a percentage, "20" or "20%" (0.2), from
     /// -100 to 100; negative floors allow a bounded worst-case loss.
-    public static func marginFloor(percent text: String) throws(UsageError) -> Exact {
+    static func marginFloor(percent text: String) throws(UsageError) -> Exact {
         var s = Substring(text)
         if s.hasSuffix("%") { s = s.dropLast() }
         guard let value = try? Exact(decimal: s), let share = try? value.divided(by: Exact(100)),

@@ -1,7 +1,7 @@
 /// The formats of `margin check --format`: text (findings and a summary on stderr, the
 /// default), github (workflow commands on stdout) or json.
-public enum CheckFormat: String, Sendable, CaseIterable, OptionChoice {
+enum CheckFormat: String, Sendable, CaseIterable, OptionChoice {
     case text, github, json
 
-    public static let noun = "format"
+    static let noun = "format"
 }

@@ -1,7 +1,19 @@
 /// The report as people, GitHub Actions and tools read it.
 extension CheckReport {
+    /// What `margin check` prints in `format`: text, the findings and the summary on
+    /// stderr; github, workflow commands on stdout and the summary on stderr; json, stdout.
+    func output(_ format: CheckFormat) -> CommandOutput {
+        let parts: [CommandOutput.Part] =
+            switch format {
+            case .github: [.data(githubAnnotations()), .message(summary + "\n")]
+            case .json: [.data(json())]
+            case .text: [.diagnostics(diagnostics), .message(summary + "\n")]
+            }
+        return CommandOutput(parts, exitCode: exitCode)
+    }
+
     /// "2 errors, 1 warning in 6 files"
-    public var summary: String {
+    var summary: String {
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         return
             "\(count(errorCount, "error")), \(count(warningCount, "warning")) in \(count(files.count, "file"))"
@@ -10,7 +22,7 @@ extension CheckReport {
     /// One GitHub Actions workflow command per finding, each ending with a newline:
     /// `::error file=PATH,line=L,col=C,title=RULE::MESSAGE` (`::warning`, `::notice`).
     /// A load problem, which has no rule, is titled "margin".
-    public func githubAnnotations() -> String {
+    func githubAnnotations() -> String {
         var out = ""
         for d in diagnostics {
             let command =
@@ -61,7 +73,7 @@ extension CheckReport {
     }
 
     /// `{"findings": [...], "summary": {...}}`, keys sorted, for tools.
-    public func json() -> String {
+    func json() -> String {
         let findings = diagnostics.map { d -> JSONOutput in
             .object([
                 "path": .string(d.path),

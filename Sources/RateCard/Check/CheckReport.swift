@@ -1,7 +1,7 @@
 /// Everything `margin check` found, sorted, and what it means for the exit code.
-public struct CheckReport: Sendable, Hashable {
+struct CheckReport: Sendable, Hashable {
     /// Every finding and load problem, sorted by file, place, severity and message.
-    public let diagnostics: [Diagnostic]
+    let diagnostics: [Diagnostic]
     /// The rate-card files (cards, provider sheets, FX and commission files) that were read.
     let files: [String]
     /// True when an input could not be read or parsed, or the files do not form a
@@ -19,7 +19,7 @@ public struct CheckReport: Sendable, Hashable {
 
     /// 0 when nothing is an error (warnings allowed), 1 on any error finding, 2 when an
     /// input is unreadable or malformed.
-    public var exitCode: Int32 {
+    var exitCode: Int32 {
         if unreadable { return 2 }
         return errorCount > 0 ? 1 : 0
     }

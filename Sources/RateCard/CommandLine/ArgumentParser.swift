@@ -95,23 +95,23 @@ public struct ArgumentParser: Sendable {
 
 /// What the command line said.
 public struct ParsedArguments: Sendable, Hashable {
-    public var positionals: [String] = []
+    var positionals: [String] = []
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
     init() {}
 
-    public func value(_ name: String) -> String? { values[name]?.last }
+    func value(_ name: String) -> String? { values[name]?.last }
 
     /// The value of option `name` as one of `T`'s words, `fallback` when it is not given;
     /// any other word is bad usage with a "did you mean" hint.
-    public func choice<T: OptionChoice>(_ name: String, default fallback: T) throws(UsageError)
+    func choice<T: OptionChoice>(_ name: String, default fallback: T) throws(UsageError)
         -> T
     {
         guard let text = value(name) else { return fallback }
         return try T(choosing: text)
     }
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
@@ -119,7 +119,7 @@ public struct ParsedArguments: Sendable, Hashable {
 public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     let message: String
 
-    public init(_ message: String) {
+    init(_ message: String) {
         self.message = message
     }
 

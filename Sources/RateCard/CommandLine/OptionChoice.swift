@@ -1,7 +1,7 @@
 /// An option value that is one of a fixed set of words, such as `--format json` (the
 /// enumerations argument-parser reads with `ExpressibleByArgument`). Every command reads
 /// one through `ParsedArguments.choice`, so an unknown word gets the same answer everywhere.
-public protocol OptionChoice: RawRepresentable<String>, CaseIterable, Sendable {
+protocol OptionChoice: RawRepresentable<String>, CaseIterable, Sendable {
     /// What the word names, as in "unknown format 'xml'".
     static var noun: String { get }
 }

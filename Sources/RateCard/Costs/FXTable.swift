@@ -64,7 +64,7 @@ struct FXTable: Sendable, Hashable {
 }
 
 /// `1 base = rate quote`.
-public struct FXRate: Sendable, Hashable {
+struct FXRate: Sendable, Hashable {
     let base: Currency
     let quote: Currency
     let rate: Exact
@@ -87,7 +87,7 @@ public struct FXRate: Sendable, Hashable {
 
 extension FXRate: CustomStringConvertible {
     /// "USD/CNY 7.1"
-    public var description: String { "\(base.code)/\(quote.code) \(rate.decimalText())" }
+    var description: String { "\(base.code)/\(quote.code) \(rate.decimalText())" }
 }
 
 extension Money {

@@ -1,12 +1,12 @@
 /// One finding about an input file, printed compiler-style:
 /// `path:line:column: error: message [rule]`.
 public struct Diagnostic: Sendable, Hashable, Comparable, Error {
-    public enum Severity: String, Sendable, Hashable, Comparable {
+    enum Severity: String, Sendable, Hashable, Comparable {
         case error
         case warning
         case note
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+        static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 
         /// Errors first, then warnings, then notes.
         private var rank: Int {
@@ -18,14 +18,14 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
         }
     }
 
-    public let path: String
-    public let location: SourceLocation
-    public let severity: Severity
-    public let message: String
+    let path: String
+    let location: SourceLocation
+    let severity: Severity
+    let message: String
     /// The rule it reports (printed as `[price-step]`), or nil for load errors.
     let rule: DiagnosticRule?
     /// The rule's id (`price-step`), or nil for load errors.
-    public var ruleID: String? { rule?.id }
+    var ruleID: String? { rule?.id }
 
     init(
         path: String, location: SourceLocation = .start, severity: Severity = .error,
@@ -41,6 +41,17 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
     /// `path:line:column: error: message [rule]`
     public var rendered: String {
         var s = "\(path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
+        if let rule { s += " [\(rule.id)]" }
+        return s
+    }
+
+    /// `rendered`, with the place in bold and the severity in its colour (red errors,
+    /// yellow warnings, cyan notes) when `colour` is true, for a terminal.
+    public func rendered(colour: Bool) -> String {
+        guard colour else { return rendered }
+        let code = severity == .error ? "31" : (severity == .warning ? "33" : "36")
+        var s =
+            "\u{1B}[1m\(path):\(location.line):\(location.column):\u{1B}[0m \u{1B}[\(code)m\(severity.rawValue):\u{1B}[0m \(message)"
         if let rule { s += " [\(rule.id)]" }
         return s
     }

@@ -27,6 +27,11 @@ extension CardDiff {
         return v.isPositive && s != "0.0%" ? "+" + s : s
     }
 
+    /// "+50.0%" for a ratio, "n/a" where the model says a ratio has no meaning.
+    static func relativeText(_ r: ValueChange.Relative) -> String {
+        r.ratio.map(signedPercent) ?? "n/a"
+    }
+
     /// "+13.4 pts": a change of a share, in percentage points.
     static func signedPoints(_ v: Exact) -> String {
         var s = signedPercent(v)
@@ -69,7 +74,7 @@ extension CardDiff {
             } else if d.new == nil {
                 change = "removed"
             } else {
-                change = d.relative.map(CardDiff.signedPercent) ?? "n/a"
+                change = CardDiff.relativeText(d.unitPrice.relative)
             }
             t.append([
                 d.feature, d.dimension, d.old.map(CardDiff.priceText) ?? CardDiff.dash,
@@ -93,15 +98,9 @@ extension CardDiff {
     var grantTable: TextTable {
         var t = TextTable([.init("grant"), .init("credits", .right), .init("change", .right)])
         for g in grants {
-            let change: String
-            if let old = g.old, let new = g.new {
-                change =
-                    old == 0
-                    ? "n/a"
-                    : ((try? Exact(new - old, over: old)).map(CardDiff.signedPercent) ?? "n/a")
-            } else {
-                change = g.old == nil ? "added" : "removed"
-            }
+            let change =
+                g.old == nil
+                ? "added" : (g.new == nil ? "removed" : CardDiff.relativeText(g.credits.relative))
             t.append([
                 g.key, CardDiff.arrow(g.old.map(Format.grouped), g.new.map(Format.grouped)), change,
             ])
@@ -129,7 +128,7 @@ extension CardDiff {
                     ?? (p.old == nil
                         ? "added"
                         : (p.new == nil
-                            ? "removed" : (p.relative.map(CardDiff.signedPercent) ?? "n/a")))
+                            ? "removed" : CardDiff.relativeText(p.price.relative)))
                 t.append([
                     id, p.market.label, credits,
                     CardDiff.arrow(CardDiff.money(p.old), CardDiff.money(p.new)), change,
@@ -180,9 +179,6 @@ extension CardDiff {
             .init("worst cost", .right), .init("Δ cost", .right), .init("worst feature"),
         ])
         for g in grantCosts {
-            let delta = g.old.flatMap { o in
-                g.new.flatMap { n in try? n.worst.cost.subtracting(o.worst.cost) }
-            }
             let currency = CardDiff.arrow(
                 g.old?.worst.cost.currency.code, g.new?.worst.cost.currency.code)
             t.append([
@@ -192,7 +188,7 @@ extension CardDiff {
                     g.new.map { Format.grouped($0.grant.credits) }), currency,
                 CardDiff.arrow(
                     CardDiff.money(g.old?.worst.cost), CardDiff.money(g.new?.worst.cost)),
-                delta.map(CardDiff.signedMoney) ?? CardDiff.dash,
+                g.costChange.map(CardDiff.signedMoney) ?? CardDiff.dash,
                 CardDiff.arrow(
                     g.old.map { $0.worst.witnessFeature ?? "none" },
                     g.new.map { $0.worst.witnessFeature ?? "none" }),
@@ -239,10 +235,8 @@ extension CardDiff {
                 "witness \(id): \(old.reference) \(wo ?? CardDiff.dash); \(new.reference) \(wn ?? CardDiff.dash)"
             )
         }
-        var fxUsed: [FXRate] = oldMargins.fxUsed
         // The plans' figures too: every rate either side's packs or plans used.
-        for r in newMargins.fxUsed + plans.oldMargins.fxUsed + plans.newMargins.fxUsed
-        where !fxUsed.contains(r) { fxUsed.append(r) }
+        let fxUsed = self.fxUsed
         if !fxUsed.isEmpty {
             let fx = newMargins.fx
             let date = fx.date.map { " dated \($0)" } ?? ""
@@ -282,163 +276,107 @@ extension CardDiff {
     }
 
     /// One row per changed value, for programs: `section,item,detail,commission,field,old,new,difference,relative,note`.
-    /// Numbers are exact decimal strings; `difference` is new − old, `relative` new ÷ old − 1.
+    /// Numbers are exact decimal strings; `difference` is new − old, `relative` new ÷ old − 1,
+    /// both as the model computed them (`ValueChange`).
     func csv() -> String {
         var t = TextTable(
             [
                 "section", "item", "detail", "commission", "field", "old", "new", "difference",
                 "relative", "note",
             ].map { TextTable.Column($0) })
-        func num(
+        var sheet = CSVSheet()
+        cardRows(into: &sheet)
+        marginRows(into: &sheet)
+        for row in sheet.rows + plans.csvRows() { t.append(row) }
+        return t.csv()
+    }
+
+    /// The rows of `--format csv`, one changed value each.
+    struct CSVSheet {
+        var rows: [[String]] = []
+
+        /// A figure: old, new, and the model's difference and relative change.
+        mutating func number(
             _ section: String, _ item: String, _ detail: String, _ rate: Exact?, _ field: String,
-            _ a: Exact?, _ b: Exact?, relative: Bool = true
+            _ change: ValueChange
         ) {
-            var diff = ""
-            var rel = ""
-            if let a, let b {
-                diff = (try? b.subtracting(a).decimalText()) ?? ""
-                if relative, !a.isZero {
-                    rel = (try? b.divided(by: a).subtracting(.one).decimalText()) ?? ""
-                }
-            }
-            t.append([
-                section, item, detail, rate?.decimalText() ?? "", field, a?.decimalText() ?? "",
-                b?.decimalText() ?? "", diff, rel, "",
+            rows.append([
+                section, item, detail, rate?.decimalText() ?? "", field,
+                change.old?.decimalText() ?? "", change.new?.decimalText() ?? "",
+                change.difference?.decimalText() ?? "",
+                change.relative.ratio?.decimalText() ?? "", "",
             ])
         }
-        func text(
+
+        /// A word or a name, old → new.
+        mutating func text(
             _ section: String, _ item: String, _ detail: String, _ rate: Exact?, _ field: String,
             _ a: String?, _ b: String?, note: String = ""
         ) {
-            t.append([
+            rows.append([
                 section, item, detail, rate?.decimalText() ?? "", field, a ?? "", b ?? "", "", "",
                 note,
             ])
         }
-        for c in cardChanges { text("card", c.field, "", nil, c.field, c.old, c.new) }
+    }
+
+    /// The card, feature price, feature, grant, pack and price rows.
+    func cardRows(into t: inout CSVSheet) {
+        for c in cardChanges { t.text("card", c.field, "", nil, c.field, c.old, c.new) }
         for d in dimensions {
-            num(
-                "feature-price", d.feature, d.dimension, nil, "credits",
-                d.old.map { Exact(integer: $0.credits) }, d.new.map { Exact(integer: $0.credits) },
-                relative: false)
-            num(
-                "feature-price", d.feature, d.dimension, nil, "per",
-                d.old.map { Exact(integer: $0.per) }, d.new.map { Exact(integer: $0.per) },
-                relative: false)
-            text(
-                "feature-price", d.feature, d.dimension, nil, "unit", d.old?.unit.rawValue,
-                d.new?.unit.rawValue)
-            text(
-                "feature-price", d.feature, d.dimension, nil, "rounding", d.old?.rounding.rawValue,
+            let (f, n) = (d.feature, d.dimension)
+            t.number("feature-price", f, n, nil, "credits", d.credits)
+            t.number("feature-price", f, n, nil, "per", d.per)
+            t.text("feature-price", f, n, nil, "unit", d.old?.unit.rawValue, d.new?.unit.rawValue)
+            t.text(
+                "feature-price", f, n, nil, "rounding", d.old?.rounding.rawValue,
                 d.new?.rounding.rawValue)
-            text(
-                "feature-price", d.feature, d.dimension, nil, "cost",
-                d.old.map { CardDiff.bindingText($0.cost) },
+            t.text(
+                "feature-price", f, n, nil, "cost", d.old.map { CardDiff.bindingText($0.cost) },
                 d.new.map { CardDiff.bindingText($0.cost) })
-            num(
-                "feature-price", d.feature, d.dimension, nil, "credits_per_unit",
-                d.old.map(DimensionChange.unitPrice), d.new.map(DimensionChange.unitPrice),
-                relative: d.relative != nil)
+            t.number("feature-price", f, n, nil, "credits_per_unit", d.unitPrice)
         }
         for f in features {
-            text("feature", f.key, "", nil, "change", nil, f.kind.rawValue, note: f.note)
+            t.text("feature", f.key, "", nil, "change", nil, f.kind.rawValue, note: f.note)
         }
-        for g in grants {
-            num(
-                "grant", g.key, "", nil, "credits", g.old.map { Exact(integer: $0) },
-                g.new.map { Exact(integer: $0) })
-        }
+        for g in grants { t.number("grant", g.key, "", nil, "credits", g.credits) }
         for p in packs {
-            num(
-                "pack", p.productId, "", nil, "credits", p.old.map { Exact(integer: $0.credits) },
-                p.new.map { Exact(integer: $0.credits) })
-            text("pack", p.productId, "", nil, "type", p.old?.type, p.new?.type)
+            t.number("pack", p.productId, "", nil, "credits", p.credits)
+            t.text("pack", p.productId, "", nil, "type", p.old?.type, p.new?.type)
         }
-        for p in prices {
-            num("price", p.productId, p.market.label, nil, "price", p.old?.amount, p.new?.amount)
-        }
+        for p in prices { t.number("price", p.productId, p.market.label, nil, "price", p.price) }
+    }
+
+    /// The margin rows of every pack, market and rate, and the grants' worst-case costs.
+    func marginRows(into t: inout CSVSheet) {
         for r in margins {
-            let d = r.market.label
-            num("margin", r.productId, d, r.rate, "price", r.old?.price.amount, r.new?.price.amount)
-            num(
-                "margin", r.productId, d, r.rate, "worst_cost", r.old?.worstCost.amount,
-                r.new?.worstCost.amount)
-            num(
-                "margin", r.productId, d, r.rate, "proceeds", r.old?.proceeds.amount,
-                r.new?.proceeds.amount)
-            num(
-                "margin", r.productId, d, r.rate, "margin", r.old?.margin.amount,
-                r.new?.margin.amount)
-            num(
-                "margin", r.productId, d, r.rate, "margin_share", r.old?.marginShare,
-                r.new?.marginShare, relative: false)
-            text(
-                "margin", r.productId, d, r.rate, "worst_feature",
-                r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" })
+            let (id, d, rate) = (r.productId, r.market.label, r.rate)
+            t.number("margin", id, d, rate, "price", r.price)
+            t.number("margin", id, d, rate, "worst_cost", r.worstCost)
+            t.number("margin", id, d, rate, "proceeds", r.proceeds)
+            t.number("margin", id, d, rate, "margin", r.margin)
+            t.number("margin", id, d, rate, "margin_share", r.marginShare)
+            t.text(
+                "margin", id, d, rate, "worst_feature", r.old.map { $0.worstFeature ?? "none" },
+                r.new.map { $0.worstFeature ?? "none" })
         }
         for g in grantCosts {
             guard let currency = (g.new ?? g.old)?.worst.cost.currency.code else { continue }
-            num(
-                "grant-cost", g.key, currency, nil, "worst_cost", g.old?.worst.cost.amount,
-                g.new?.worst.cost.amount)
+            t.number("grant-cost", g.key, currency, nil, "worst_cost", g.cost)
         }
-        for row in plans.csvRows() { t.append(row) }
-        return t.csv()
     }
 
     /// The JSON object of the comparison (exact decimal strings, sorted keys).
     var json: JSONOutput {
-        func card(_ c: RateCard) -> JSONOutput {
-            .object([
-                "card": .string(c.id), "version": .integer(Int128(c.version)),
-                "effective": .string(c.effective.rfc3339UTC),
-                "title": .string(c.title), "creditUnit": .string(c.creditUnit.name),
-                "file": .string(c.source.path),
-            ])
-        }
-        func opt(_ v: Exact?) -> JSONOutput { v.map(JSONOutput.decimal) ?? .null }
-        func dim(_ d: Dimension?) -> JSONOutput {
-            guard let d else { return .null }
-            return .object([
-                "credits": .string(String(d.credits)), "per": .string(String(d.per)),
-                "unit": .string(d.unit.rawValue),
-                "rounding": .string(d.rounding.rawValue),
-                "creditsPerUnit": .decimal(DimensionChange.unitPrice(d)),
-                "cost": .string(CardDiff.bindingText(d.cost)),
-            ])
-        }
-        func market(_ m: Market, into o: inout [String: JSONOutput]) {
-            o["currency"] = .string(m.currency.code)
-            if let s = m.storefront { o["storefront"] = .string(s) }
-        }
-        func side(_ s: MarginSide?) -> JSONOutput {
-            guard let s else { return .null }
-            return .object([
-                "credits": .string(String(s.credits)), "price": .decimal(s.price.amount),
-                "worstCost": .decimal(s.worstCost.amount),
-                "proceeds": .decimal(s.proceeds.amount), "margin": .decimal(s.margin.amount),
-                "marginShare": .decimal(s.marginShare),
-                "worstFeature": s.worstFeature.map(JSONOutput.string) ?? .null,
-            ])
-        }
-        var fxUsed = oldMargins.fxUsed
-        for r in newMargins.fxUsed + plans.oldMargins.fxUsed + plans.newMargins.fxUsed
-        where !fxUsed.contains(r) { fxUsed.append(r) }
         var out: [String: JSONOutput] = [
-            "old": card(old), "new": card(new),
+            "old": CardDiff.json(card: old), "new": CardDiff.json(card: new),
             "cardChanges": .array(
                 cardChanges.map {
                     .object([
                         "field": .string($0.field), "old": .string($0.old), "new": .string($0.new),
                     ])
                 }),
-            "featurePrices": .array(
-                dimensions.map { d in
-                    .object([
-                        "feature": .string(d.feature), "dimension": .string(d.dimension),
-                        "old": dim(d.old), "new": dim(d.new), "relativeChange": opt(d.relative),
-                    ])
-                }),
+            "featurePrices": .array(dimensions.map(\.json)),
             "features": .array(
                 features.map {
                     .object([
@@ -454,53 +392,10 @@ extension CardDiff {
                         "newCredits": g.new.map { .string(String($0)) } ?? .null,
                     ])
                 }),
-            "packs": .array(
-                packs.map { p in
-                    func pack(_ x: Pack?) -> JSONOutput {
-                        x.map {
-                            .object([
-                                "credits": .string(String($0.credits)), "type": .string($0.type),
-                            ])
-                        } ?? .null
-                    }
-                    return .object([
-                        "productId": .string(p.productId), "old": pack(p.old), "new": pack(p.new),
-                    ])
-                }),
-            "prices": .array(
-                prices.map { p in
-                    var o: [String: JSONOutput] = [
-                        "productId": .string(p.productId), "old": opt(p.old?.amount),
-                        "new": opt(p.new?.amount), "relativeChange": opt(p.relative),
-                    ]
-                    market(p.market, into: &o)
-                    return .object(o)
-                }),
-            "margins": .array(
-                margins.map { r in
-                    var o: [String: JSONOutput] = [
-                        "productId": .string(r.productId), "commissionRate": .decimal(r.rate),
-                        "old": side(r.old), "new": side(r.new),
-                        "marginChange": opt(r.marginChange?.amount),
-                        "marginShareChange": opt(r.marginShareChange),
-                    ]
-                    market(r.market, into: &o)
-                    return .object(o)
-                }),
-            "grantCosts": .array(
-                grantCosts.map { g in
-                    func cost(_ x: PackMargins.GrantRow?) -> JSONOutput {
-                        x.map {
-                            .object([
-                                "credits": .string(String($0.grant.credits)),
-                                "worstCost": .money($0.worst.cost),
-                                "worstFeature": $0.worst.witnessFeature.map(JSONOutput.string)
-                                    ?? .null,
-                            ])
-                        } ?? .null
-                    }
-                    return .object(["key": .string(g.key), "old": cost(g.old), "new": cost(g.new)])
-                }),
+            "packs": .array(packs.map(\.json)),
+            "prices": .array(prices.map(\.json)),
+            "margins": .array(margins.map(\.json)),
+            "grantCosts": .array(grantCosts.map(\.json)),
             "fx": .array(
                 fxUsed.map {
                     .object([
@@ -519,11 +414,114 @@ extension CardDiff {
         return .object(out)
     }
 
+    /// Every FX rate either side's packs or plans used, the old card's first.
+    var fxUsed: [FXRate] {
+        var fxUsed = oldMargins.fxUsed
+        for r in newMargins.fxUsed + plans.oldMargins.fxUsed + plans.newMargins.fxUsed
+        where !fxUsed.contains(r) { fxUsed.append(r) }
+        return fxUsed
+    }
+
+    static func json(card c: RateCard) -> JSONOutput {
+        .object([
+            "card": .string(c.id), "version": .integer(Int128(c.version)),
+            "effective": .string(c.effective.rfc3339UTC),
+            "title": .string(c.title), "creditUnit": .string(c.creditUnit.name),
+            "file": .string(c.source.path),
+        ])
+    }
+
+    static func json(_ v: Exact?) -> JSONOutput { v.map(JSONOutput.decimal) ?? .null }
+
+    static func json(_ m: Market, into o: inout [String: JSONOutput]) {
+        o["currency"] = .string(m.currency.code)
+        if let s = m.storefront { o["storefront"] = .string(s) }
+    }
+}
+
+extension CardDiff.DimensionChange {
+    var json: JSONOutput {
+        func side(_ d: Dimension?, _ perUnit: Exact?) -> JSONOutput {
+            guard let d else { return .null }
+            return .object([
+                "credits": .string(String(d.credits)), "per": .string(String(d.per)),
+                "unit": .string(d.unit.rawValue),
+                "rounding": .string(d.rounding.rawValue),
+                "creditsPerUnit": CardDiff.json(perUnit),
+                "cost": .string(CardDiff.bindingText(d.cost)),
+            ])
+        }
+        return .object([
+            "feature": .string(feature), "dimension": .string(dimension),
+            "old": side(old, unitPrice.old), "new": side(new, unitPrice.new),
+            "relativeChange": CardDiff.json(relative),
+        ])
+    }
+}
+
+extension CardDiff.PackChange {
+    var json: JSONOutput {
+        func pack(_ x: Pack?) -> JSONOutput {
+            x.map {
+                .object(["credits": .string(String($0.credits)), "type": .string($0.type)])
+            } ?? .null
+        }
+        return .object(["productId": .string(productId), "old": pack(old), "new": pack(new)])
+    }
+}
+
+extension CardDiff.PriceChange {
+    var json: JSONOutput {
+        var o: [String: JSONOutput] = [
+            "productId": .string(productId), "old": CardDiff.json(old?.amount),
+            "new": CardDiff.json(new?.amount), "relativeChange": CardDiff.json(relative),
+        ]
+        CardDiff.json(market, into: &o)
+        return .object(o)
+    }
+}
+
+extension CardDiff.MarginRow {
+    var json: JSONOutput {
+        func side(_ s: CardDiff.MarginSide?) -> JSONOutput {
+            guard let s else { return .null }
+            return .object([
+                "credits": .string(String(s.credits)), "price": .decimal(s.price.amount),
+                "worstCost": .decimal(s.worstCost.amount),
+                "proceeds": .decimal(s.proceeds.amount), "margin": .decimal(s.margin.amount),
+                "marginShare": .decimal(s.marginShare),
+                "worstFeature": s.worstFeature.map(JSONOutput.string) ?? .null,
+            ])
+        }
+        var o: [String: JSONOutput] = [
+            "productId": .string(productId), "commissionRate": .decimal(rate),
+            "old": side(old), "new": side(new),
+            "marginChange": CardDiff.json(margin.difference),
+            "marginShareChange": CardDiff.json(marginShareChange),
+        ]
+        CardDiff.json(market, into: &o)
+        return .object(o)
+    }
+}
+
+extension CardDiff.GrantCostRow {
+    var json: JSONOutput {
+        func cost(_ x: PackMargins.GrantRow?) -> JSONOutput {
+            x.map {
+                .object([
+                    "credits": .string(String($0.grant.credits)),
+                    "worstCost": .money($0.worst.cost),
+                    "worstFeature": $0.worst.witnessFeature.map(JSONOutput.string) ?? .null,
+                ])
+            } ?? .null
+        }
+        return .object(["key": .string(key), "old": cost(old), "new": cost(new)])
+    }
 }
 
 extension CardDiff: RenderableReport {
-    public func renderTable(bold: Bool) -> String { plain(bold: bold) }
-    public func renderJSON() -> String { json.rendered() }
-    public func renderCSV() -> String { csv() }
-    public func renderMarkdown() -> String { markdown() }
+    func renderTable(bold: Bool) -> String { plain(bold: bold) }
+    func renderJSON() -> String { json.rendered() }
+    func renderCSV() -> String { csv() }
+    func renderMarkdown() -> String { markdown() }
 }

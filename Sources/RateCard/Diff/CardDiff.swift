@@ -4,7 +4,7 @@
 ///
 /// Every figure is exact: price changes are ratios of exact rationals, margins come from
 /// `PackMargins` for both versions. Rounding happens only when the diff is displayed.
-public struct CardDiff: Sendable, Hashable {
+struct CardDiff: Sendable, Hashable {
     let old: RateCard
     let new: RateCard
     /// Version, effective time, credit unit and title, where they differ.
@@ -46,14 +46,33 @@ public struct CardDiff: Sendable, Hashable {
         let dimension: String
         let old: Dimension?
         let new: Dimension?
-        /// (new credits/per) ÷ (old credits/per) − 1, when both sides exist, the units
-        /// match and the old price is not zero.
-        let relative: Exact?
+        /// Credits per step and the step (no relative change: a price is credits ÷ per).
+        let credits: ValueChange
+        let per: ValueChange
+        /// Credits ÷ per, the price of one unit of the dimension in credits; its relative
+        /// change is (new credits/per) ÷ (old credits/per) − 1, `.notApplicable` when the
+        /// units differ or the old price is zero.
+        let unitPrice: ValueChange
 
-        /// credits ÷ per: the price of one unit of the dimension, in credits.
-        static func unitPrice(_ d: Dimension) -> Exact {
-            (try? Exact(d.credits, over: d.per)) ?? .zero
+        init(feature: String, dimension: String, old: Dimension?, new: Dimension?)
+            throws(ArithmeticError)
+        {
+            self.feature = feature
+            self.dimension = dimension
+            self.old = old
+            self.new = new
+            credits = try ValueChange(counts: old?.credits, new?.credits, relative: false)
+            per = try ValueChange(counts: old?.per, new?.per, relative: false)
+            func price(_ d: Dimension?) throws(ArithmeticError) -> Exact? {
+                guard let d else { return nil }
+                return try Exact(d.credits, over: d.per)
+            }
+            unitPrice = try ValueChange(
+                try price(old), try price(new), comparable: old?.unit == new?.unit)
         }
+
+        /// The relative change of the price per unit.
+        var relative: Exact? { unitPrice.relative.ratio }
     }
 
     /// A feature key that appeared, or left.
@@ -83,6 +102,14 @@ public struct CardDiff: Sendable, Hashable {
         let key: String
         let old: Int128?
         let new: Int128?
+        let credits: ValueChange
+
+        init(key: String, old: Int128?, new: Int128?) throws(ArithmeticError) {
+            self.key = key
+            self.old = old
+            self.new = new
+            credits = try ValueChange(counts: old, new)
+        }
     }
 
     /// A pack that appeared, left, or changed credits or type.
@@ -90,6 +117,14 @@ public struct CardDiff: Sendable, Hashable {
         let productId: String
         let old: Pack?
         let new: Pack?
+        let credits: ValueChange
+
+        init(productId: String, old: Pack?, new: Pack?) throws(ArithmeticError) {
+            self.productId = productId
+            self.old = old
+            self.new = new
+            credits = try ValueChange(counts: old?.credits, new?.credits)
+        }
     }
 
     /// Where a pack is sold: a currency, optionally one storefront.
@@ -111,8 +146,20 @@ public struct CardDiff: Sendable, Hashable {
         let market: Market
         let old: Money?
         let new: Money?
+        /// The amounts; their relative change is new ÷ old − 1 (`.notApplicable` when the
+        /// old price is zero).
+        let price: ValueChange
+
+        init(productId: String, market: Market, old: Money?, new: Money?) throws(ArithmeticError) {
+            self.productId = productId
+            self.market = market
+            self.old = old
+            self.new = new
+            price = try ValueChange(amounts: old, new)
+        }
+
         /// new ÷ old − 1 when both exist and the old price is not zero.
-        let relative: Exact?
+        var relative: Exact? { price.relative.ratio }
     }
 
     /// One side of a margin comparison.
@@ -134,18 +181,33 @@ public struct CardDiff: Sendable, Hashable {
         let rate: Exact
         let old: MarginSide?
         let new: MarginSide?
+        let price: ValueChange
+        let worstCost: ValueChange
+        let proceeds: ValueChange
+        let margin: ValueChange
+        /// A share: its difference is in percentage points ÷ 100, no relative change.
+        let marginShare: ValueChange
+        /// new margin − old margin, when both sides exist (one market: one currency).
+        let marginChange: Money?
 
-        /// new margin − old margin, when both sides exist.
-        var marginChange: Money? {
-            guard let o = old, let n = new else { return nil }
-            return try? n.margin.subtracting(o.margin)
+        init(productId: String, market: Market, rate: Exact, old: MarginSide?, new: MarginSide?)
+            throws(ArithmeticError)
+        {
+            self.productId = productId
+            self.market = market
+            self.rate = rate
+            self.old = old
+            self.new = new
+            price = try ValueChange(amounts: old?.price, new?.price)
+            worstCost = try ValueChange(amounts: old?.worstCost, new?.worstCost)
+            proceeds = try ValueChange(amounts: old?.proceeds, new?.proceeds)
+            margin = try ValueChange(amounts: old?.margin, new?.margin)
+            marginShare = try ValueChange(old?.marginShare, new?.marginShare, relative: false)
+            marginChange = margin.difference.map { Money($0, market.currency) }
         }
 
         /// new margin share − old margin share (a fraction; × 100 for percentage points).
-        var marginShareChange: Exact? {
-            guard let o = old, let n = new else { return nil }
-            return try? n.marginShare.subtracting(o.marginShare)
-        }
+        var marginShareChange: Exact? { marginShare.difference }
     }
 
     /// A grant's worst-case cost, before and after.
@@ -153,6 +215,27 @@ public struct CardDiff: Sendable, Hashable {
         let key: String
         let old: PackMargins.GrantRow?
         let new: PackMargins.GrantRow?
+        /// The worst-case cost amounts, as `--format csv` compares them.
+        let cost: ValueChange
+        /// new cost − old cost: nil when a side is missing or the two costs are in different
+        /// currencies (no difference of money exists).
+        let costChange: Money?
+
+        init(key: String, old: PackMargins.GrantRow?, new: PackMargins.GrantRow?)
+            throws(ArithmeticError)
+        {
+            self.key = key
+            self.old = old
+            self.new = new
+            cost = try ValueChange(amounts: old?.worst.cost, new?.worst.cost)
+            if let o = old?.worst.cost, let n = new?.worst.cost, o.currency == n.currency,
+                let d = cost.difference
+            {
+                costChange = Money(d, n.currency)
+            } else {
+                costChange = nil
+            }
+        }
     }
 
     /// True when nothing a reviewer would care about changed.
@@ -190,17 +273,26 @@ public struct CardDiff: Sendable, Hashable {
                 "the credit unit changed (\(old.creditUnit.name) → \(new.creditUnit.name)): credit prices and their % changes compare different units"
             )
         }
-        cardChanges = CardDiff.cardChanges(old, new)
-        dimensions = CardDiff.dimensionChanges(old, new)
-        features = CardDiff.featureChanges(old, new)
-        grants = CardDiff.grantChanges(old, new)
-        packs = CardDiff.packChanges(old, new)
-        prices = CardDiff.priceChanges(old, new)
         func priced<T>(_ card: RateCard, _ make: () throws(WorstCaseError) -> T)
             throws(WorstCaseFailure) -> T
         {
             do { return try make() } catch { throw WorstCaseFailure(error, card: card) }
         }
+        func exact<T>(_ make: () throws(ArithmeticError) -> T) throws(WorstCaseFailure) -> T {
+            do { return try make() } catch {
+                throw WorstCaseFailure(
+                    .arithmetic("comparing \(old.reference) with \(new.reference): \(error)"),
+                    card: new)
+            }
+        }
+        cardChanges = CardDiff.cardChanges(old, new)
+        dimensions = try exact { () throws(ArithmeticError) in
+            try CardDiff.dimensionChanges(old, new)
+        }
+        features = CardDiff.featureChanges(old, new)
+        grants = try exact { () throws(ArithmeticError) in try CardDiff.grantChanges(old, new) }
+        packs = try exact { () throws(ArithmeticError) in try CardDiff.packChanges(old, new) }
+        prices = try exact { () throws(ArithmeticError) in try CardDiff.priceChanges(old, new) }
         let oldMargins = try priced(old) { () throws(WorstCaseError) in
             try PackMargins(card: old, repository: repository, fx: fx, rates: rates)
         }
@@ -209,8 +301,12 @@ public struct CardDiff: Sendable, Hashable {
         }
         self.oldMargins = oldMargins
         self.newMargins = newMargins
-        margins = CardDiff.marginRows(oldMargins, newMargins)
-        grantCosts = CardDiff.grantCostRows(oldMargins, newMargins)
+        margins = try exact { () throws(ArithmeticError) in
+            try CardDiff.marginRows(oldMargins, newMargins)
+        }
+        grantCosts = try exact { () throws(ArithmeticError) in
+            try CardDiff.grantCostRows(oldMargins, newMargins)
+        }
         plans = try PlanDiff(old: old, new: new, repository: repository, fx: fx)
         self.notes = notes
     }
@@ -239,7 +335,9 @@ public struct CardDiff: Sendable, Hashable {
         return s + ")"
     }
 
-    static func dimensionChanges(_ a: RateCard, _ b: RateCard) -> [DimensionChange] {
+    static func dimensionChanges(_ a: RateCard, _ b: RateCard) throws(ArithmeticError)
+        -> [DimensionChange]
+    {
         var out: [DimensionChange] = []
         for key in Set(a.features.map(\.key)).union(b.features.map(\.key)).sorted() {
             let fa = a.feature(key)
@@ -256,15 +354,8 @@ public struct CardDiff: Sendable, Hashable {
                 {
                     continue
                 }
-                var relative: Exact?
-                if let da, let db, da.unit == db.unit {
-                    let pa = DimensionChange.unitPrice(da)
-                    let pb = DimensionChange.unitPrice(db)
-                    if !pa.isZero { relative = try? pb.divided(by: pa).subtracting(.one) }
-                }
                 out.append(
-                    DimensionChange(
-                        feature: key, dimension: name, old: da, new: db, relative: relative))
+                    try DimensionChange(feature: key, dimension: name, old: da, new: db))
             }
         }
         return out
@@ -335,22 +426,27 @@ public struct CardDiff: Sendable, Hashable {
         return out.sorted { ($0.key, $0.kind.rawValue) < ($1.key, $1.kind.rawValue) }
     }
 
-    static func grantChanges(_ a: RateCard, _ b: RateCard) -> [GrantChange] {
-        let keys = Set(a.grants.map(\.key)).union(b.grants.map(\.key)).sorted()
-        return keys.compactMap { key in
+    static func grantChanges(_ a: RateCard, _ b: RateCard) throws(ArithmeticError)
+        -> [GrantChange]
+    {
+        var out: [GrantChange] = []
+        for key in Set(a.grants.map(\.key)).union(b.grants.map(\.key)).sorted() {
             let ga = a.grants.first { $0.key == key }?.credits
             let gb = b.grants.first { $0.key == key }?.credits
-            return ga == gb ? nil : GrantChange(key: key, old: ga, new: gb)
+            if ga != gb { out.append(try GrantChange(key: key, old: ga, new: gb)) }
         }
+        return out
     }
 
-    static func packChanges(_ a: RateCard, _ b: RateCard) -> [PackChange] {
-        packIDs(a, b).compactMap { id in
+    static func packChanges(_ a: RateCard, _ b: RateCard) throws(ArithmeticError) -> [PackChange] {
+        var out: [PackChange] = []
+        for id in packIDs(a, b) {
             let pa = a.packs.first { $0.productId == id }
             let pb = b.packs.first { $0.productId == id }
-            if let pa, let pb, pa.credits == pb.credits, pa.type == pb.type { return nil }
-            return PackChange(productId: id, old: pa, new: pb)
+            if let pa, let pb, pa.credits == pb.credits, pa.type == pb.type { continue }
+            out.append(try PackChange(productId: id, old: pa, new: pb))
         }
+        return out
     }
 
     /// Product ids of both cards, smallest pack first (by the newer credits), then by id.
@@ -365,7 +461,9 @@ public struct CardDiff: Sendable, Hashable {
         Market(currency: p.price.currency, storefront: p.storefront)
     }
 
-    static func priceChanges(_ a: RateCard, _ b: RateCard) -> [PriceChange] {
+    static func priceChanges(_ a: RateCard, _ b: RateCard) throws(ArithmeticError)
+        -> [PriceChange]
+    {
         var out: [PriceChange] = []
         for id in packIDs(a, b) {
             let pa = a.packs.first { $0.productId == id }?.prices ?? []
@@ -375,18 +473,15 @@ public struct CardDiff: Sendable, Hashable {
                 let ma = pa.first { market($0) == m }?.price
                 let mb = pb.first { market($0) == m }?.price
                 if ma == mb { continue }
-                var relative: Exact?
-                if let ma, let mb, !ma.amount.isZero {
-                    relative = try? mb.amount.divided(by: ma.amount).subtracting(.one)
-                }
-                out.append(
-                    PriceChange(productId: id, market: m, old: ma, new: mb, relative: relative))
+                out.append(try PriceChange(productId: id, market: m, old: ma, new: mb))
             }
         }
         return out
     }
 
-    static func marginRows(_ a: PackMargins, _ b: PackMargins) -> [MarginRow] {
+    static func marginRows(_ a: PackMargins, _ b: PackMargins) throws(ArithmeticError)
+        -> [MarginRow]
+    {
         func sides(_ m: PackMargins) -> [String: [Market: PackMargins.Row]] {
             var out: [String: [Market: PackMargins.Row]] = [:]
             for r in m.rows { out[r.pack.productId, default: [:]][market(r.price)] = r }
@@ -411,7 +506,7 @@ public struct CardDiff: Sendable, Hashable {
                     .sorted()
                 for rate in rates {
                     out.append(
-                        MarginRow(
+                        try MarginRow(
                             productId: id, market: m, rate: rate, old: side(ra, rate),
                             new: side(rb, rate)))
                 }
@@ -420,12 +515,16 @@ public struct CardDiff: Sendable, Hashable {
         return out
     }
 
-    static func grantCostRows(_ a: PackMargins, _ b: PackMargins) -> [GrantCostRow] {
-        let keys = Set(a.grants.map(\.grant.key)).union(b.grants.map(\.grant.key)).sorted()
-        return keys.map { k in
-            GrantCostRow(
-                key: k, old: a.grants.first { $0.grant.key == k },
-                new: b.grants.first { $0.grant.key == k })
+    static func grantCostRows(_ a: PackMargins, _ b: PackMargins) throws(ArithmeticError)
+        -> [GrantCostRow]
+    {
+        var out: [GrantCostRow] = []
+        for k in Set(a.grants.map(\.grant.key)).union(b.grants.map(\.grant.key)).sorted() {
+            out.append(
+                try GrantCostRow(
+                    key: k, old: a.grants.first { $0.grant.key == k },
+                    new: b.grants.first { $0.grant.key == k }))
         }
+        return out
     }
 }

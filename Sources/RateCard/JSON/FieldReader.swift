@@ -27,8 +27,7 @@ public final class FieldReader {
         for m in members {
             if let allowed, !allowed.contains(m.key) {
                 let hint =
-                    FieldReader.closest(m.key, in: allowed).map { "; did you mean \"\($0)\"?" }
-                    ?? ""
+                    FieldReader.didYouMean(m.key, in: allowed)
                 error("\(FieldReader.join(field, m.key)): unknown field\(hint)", at: m.keyLocation)
                 continue
             }
@@ -184,6 +183,12 @@ public final class FieldReader {
 
     static func join(_ field: String, _ key: String) -> String {
         field.isEmpty ? key : "\(field).\(key)"
+    }
+
+    /// `; did you mean "name"?` for the allowed name nearest to `word` (`closest`), or
+    /// nothing: the one wording of the hint after a file's unknown word.
+    static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String {
+        closest(word, in: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
     }
 
     /// The allowed name nearest to `word`, when it is close enough to be a likely typo.

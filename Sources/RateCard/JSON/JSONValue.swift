@@ -1,11 +1,11 @@
 /// A place in a text file: 1-based line and 1-based column (in bytes of UTF-8).
-public struct SourceLocation: Sendable, Hashable, Comparable {
-    public let line: Int
-    public let column: Int
+struct SourceLocation: Sendable, Hashable, Comparable {
+    let line: Int
+    let column: Int
 
     static let start = SourceLocation(line: 1, column: 1)
 
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 }

@@ -1,5 +1,5 @@
 /// An ISO 4217 currency, known by its three-letter code and its minor units.
-public struct Currency: Sendable, Hashable, Comparable {
+struct Currency: Sendable, Hashable, Comparable {
     /// The ISO 4217 alphabetic code, e.g. "CNY".
     let code: String
     /// The number of decimal places of the currency's minor unit (2 for CNY, 0 for JPY).
@@ -12,7 +12,7 @@ public struct Currency: Sendable, Hashable, Comparable {
         self.minorUnits = units
     }
 
-    public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
+    static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
 
     /// US dollars: the fallback where a card names no currency at all.
     static let usd = Currency(code: "USD", minorUnits: 2)
@@ -36,5 +36,5 @@ public struct Currency: Sendable, Hashable, Comparable {
 }
 
 extension Currency: CustomStringConvertible {
-    public var description: String { code }
+    var description: String { code }
 }

@@ -167,7 +167,7 @@ extension Exact {
 }
 
 extension Exact: CustomStringConvertible {
-    public var description: String { decimalText() }
+    var description: String { decimalText() }
 }
 
 /// Why decimal text was not accepted.

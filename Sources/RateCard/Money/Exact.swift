@@ -6,13 +6,13 @@
 ///
 /// The value is always in lowest terms, so equal values have equal representations and
 /// `Hashable` agrees with `==`.
-public struct Exact: Sendable, Hashable {
+struct Exact: Sendable, Hashable {
     /// The numerator, carrying the sign.
     let numerator: Int128
     /// The denominator, always positive.
     let denominator: Int128
 
-    public static let zero = Exact(integer: 0)
+    static let zero = Exact(integer: 0)
     static let one = Exact(integer: 1)
 
     /// A whole number.
@@ -191,7 +191,7 @@ public struct Exact: Sendable, Hashable {
 }
 
 extension Exact: Comparable {
-    public static func < (lhs: Exact, rhs: Exact) -> Bool {
+    static func < (lhs: Exact, rhs: Exact) -> Bool {
         if lhs.denominator == rhs.denominator { return lhs.numerator < rhs.numerator }
         // Compare a*d with c*b in full width so that comparison can never overflow.
         let left = lhs.numerator.multipliedFullWidth(by: rhs.denominator)

@@ -3,7 +3,7 @@
 /// Only operations that make sense exist: adding and subtracting amounts of the same
 /// currency, scaling by an exact quantity, converting through an `FXRate`. Mixing
 /// currencies throws.
-public struct Money: Sendable, Hashable {
+struct Money: Sendable, Hashable {
     let currency: Currency
     let amount: Exact
 
@@ -49,7 +49,7 @@ public struct Money: Sendable, Hashable {
 
 extension Money: CustomStringConvertible {
     /// "CNY 11.25", exact (not rounded).
-    public var description: String { "\(currency.code) \(amount.decimalText())" }
+    var description: String { "\(currency.code) \(amount.decimalText())" }
 }
 
 /// Why a money operation failed.

@@ -1,7 +1,7 @@
 /// A command's result that renders itself in every `--format`: the one `render(_:bold:)`
 /// switch, so a report only writes its four renderings. Renderers live beside their
 /// model (`Type+Formats.swift`) and only format figures the model computed.
-public protocol RenderableReport {
+protocol RenderableReport {
     /// Aligned columns for a terminal; `bold` marks headings (never under `NO_COLOR`).
     func renderTable(bold: Bool) -> String
     /// Exact decimal strings, a stable key order.
@@ -17,10 +17,10 @@ public protocol RenderableReport {
 }
 
 extension RenderableReport {
-    public var warnings: [Diagnostic] { [] }
-    public var exitCode: Int32 { 0 }
+    var warnings: [Diagnostic] { [] }
+    var exitCode: Int32 { 0 }
 
-    public func render(_ format: OutputFormat, bold: Bool = false) -> String {
+    func render(_ format: OutputFormat, bold: Bool = false) -> String {
         switch format {
         case .table: renderTable(bold: bold)
         case .json: renderJSON()

@@ -4,7 +4,7 @@
 /// A figure that cannot be computed (an overflow) is nil in its row and an error in
 /// `errors`: every format then shows the row with its money cells missing, never a
 /// shorter row or a dropped column.
-public struct PnLReport: Sendable {
+struct PnLReport: Sendable {
     /// One row: a feature's takings (or the totals) and its figures.
     struct Line: Sendable, Hashable {
         let takings: TakingsReport.Row
@@ -54,7 +54,7 @@ public struct PnLReport: Sendable {
     }
 
     /// Every diagnostic for standard error: the first rejections, warnings and errors.
-    public var diagnostics: [Diagnostic] {
+    var diagnostics: [Diagnostic] {
         takings.rejections.map(\.diagnostic) + takings.warnings + takings.errors + errors
     }
 
@@ -62,7 +62,7 @@ public struct PnLReport: Sendable {
     var rejectionsNotShown: Int { max(0, takings.input.rejected - takings.rejections.count) }
 
     /// Said on standard error after the diagnostics when some rejections are not listed.
-    public var closingNote: String? {
+    var closingNote: String? {
         rejectionsNotShown > 0
             ? "margin: \(rejectionsNotShown) more rejected lines not shown (all are counted)\n"
             : nil

@@ -23,10 +23,18 @@ public struct PnLRequest: Sendable {
     /// A fixed-cost sheet (`--costs`).
     var costSheet: String?
     /// Reader settings (threads, block size); the window, series and strictness above win.
-    public var takingsOptions: TakingsOptions
+    var takingsOptions: TakingsOptions
     /// Apple's reports (and transactions) to value credits at what they really earned
     /// (`--proceeds`, `--transactions`); nil: the modelled value only.
     var proceeds: ProceedsSources? = nil
+    /// `--format`.
+    var format = OutputFormat.table
+
+    /// Counters the run advances as it reads, for a progress display (nil: none).
+    public var progress: TakingsProgress? {
+        get { takingsOptions.progress }
+        set { takingsOptions.progress = newValue }
+    }
 
     init(
         inputs: [TakingsInput], window: TakingsWindow = .all, series: TakingsSeries? = nil,

@@ -5,8 +5,8 @@
 /// window, choose the reporting currency and the value of a credit, convert the fixed
 /// costs, read and sum the takings (`TakingsRun`), then compute every row's figures once
 /// (`PnLReport`).
-public enum PnLRun {
-    public static func run(_ request: PnLRequest) throws -> PnLReport {
+enum PnLRun {
+    static func run(_ request: PnLRequest) throws -> PnLReport {
         let plan = try plan(request)
         var options = request.takingsOptions
         options.window = plan.window
@@ -227,7 +227,7 @@ public enum PnLRun {
     {
         var problems: [Diagnostic] = []
         for key in sheet.costs.keys.sorted() where !known.contains(key) {
-            let hint = FieldReader.closest(key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
+            let hint = FieldReader.didYouMean(key, in: known)
             problems.append(
                 Diagnostic(
                     path: sheet.path, location: sheet.featureLocations[key] ?? .start,

@@ -2,9 +2,9 @@ import Foundation
 
 /// `margin publish`: records a card version's canonical digest in the publish lock, after
 /// which `margin check` fails on any edit of that version.
-public enum CardPublisher {
+enum CardPublisher {
     /// What publishing did.
-    public enum Outcome: Sendable, Hashable {
+    enum Outcome: Sendable, Hashable {
         /// The entry was added and the lock written.
         case recorded(PublishLock.Entry)
         /// The identical entry was already there; nothing was written.
@@ -12,7 +12,7 @@ public enum CardPublisher {
     }
 
     /// Why a card was not published.
-    public enum Failure: DiagnosedError, Sendable, Hashable {
+    enum Failure: DiagnosedError, Sendable, Hashable {
         /// The card may not be published as it is (exit 1): the version is already
         /// published with other content, or the card has error findings.
         case refused([Diagnostic])
@@ -20,18 +20,18 @@ public enum CardPublisher {
         /// (exit 2).
         case unreadable([Diagnostic])
 
-        public var diagnostics: [Diagnostic] {
+        var diagnostics: [Diagnostic] {
             switch self {
             case .refused(let d), .unreadable(let d): d.sorted()
             }
         }
 
-        public var summary: String? {
+        var summary: String? {
             if case .refused = self { return "the card was not published" }
             return nil
         }
 
-        public var failureClass: FailureClass {
+        var failureClass: FailureClass {
             if case .refused = self { return .findings }
             return .unreadable
         }
@@ -44,7 +44,7 @@ public enum CardPublisher {
     /// never overwritten.
     /// `options` carries what the check of the card uses besides the files (`--fx`,
     /// `--commission`, `--tax`); its lock path is replaced by `lockPath`.
-    public static func publish(
+    static func publish(
         cardPath: String, cardsDirectory: String, lockPath: String,
         options: CardChecker.Options = .init()
     ) throws(Failure) -> Outcome {

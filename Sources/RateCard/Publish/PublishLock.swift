@@ -24,20 +24,20 @@
 /// ```
 ///
 /// `file` is the card's path relative to the lock file's folder.
-public struct PublishLock: Sendable {
+struct PublishLock: Sendable {
     /// The lock's file name, beside the cards.
-    public static let fileName = "published.lock"
+    static let fileName = "published.lock"
 
     /// One published card version.
-    public struct Entry: Sendable, Hashable {
+    struct Entry: Sendable, Hashable {
         /// The card id (e.g. "osg").
         let card: String
         /// The published version, 1 or more.
         let version: Int
         /// The card file, relative to the lock file's folder (e.g. "osg-v10.json").
-        public let file: String
+        let file: String
         /// SHA-256 of the card's canonical JSON, 64 lowercase hex digits.
-        public let sha256: String
+        let sha256: String
 
         init(card: String, version: Int, file: String, sha256: String) {
             self.card = card
@@ -47,7 +47,7 @@ public struct PublishLock: Sendable {
         }
 
         /// "osg@10"
-        public var reference: String { "\(card)@\(version)" }
+        var reference: String { "\(card)@\(version)" }
 
         fileprivate var key: Key { Key(card: card, version: version) }
     }

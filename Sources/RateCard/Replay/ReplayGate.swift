@@ -6,14 +6,14 @@
 /// the feature's key in the candidate card; one error when the overall margin falls by
 /// more than the margin limit (percentage points), at the card itself. Features with no
 /// re-priced request are not judged.
-public struct ReplayLimits: Sendable, Hashable {
+struct ReplayLimits: Sendable, Hashable {
     /// The largest change allowed, as a share of the credits before (0.1 for 10%).
     let maxCreditChange: Exact?
     /// The largest fall of the overall margin allowed, in percentage points.
     let maxMarginDrop: Exact?
 
     /// From the options' texts: "10%" or "10" (percent) for both.
-    public init(maxCreditChange: String?, maxMarginDrop: String?) throws(UsageError) {
+    init(maxCreditChange: String?, maxMarginDrop: String?) throws(UsageError) {
         func percent(_ text: String?, _ option: String) throws(UsageError) -> Exact? {
             guard var t = text else { return nil }
             if t.hasSuffix("%") { t.removeLast() }
@@ -37,9 +37,9 @@ public struct ReplayLimits: Sendable, Hashable {
     }
 }
 
-public enum ReplayGate {
+enum ReplayGate {
     /// The findings of one replay, at its candidate card's places.
-    public static func findings(_ report: ReplayReport, limits: ReplayLimits) -> [Diagnostic] {
+    static func findings(_ report: ReplayReport, limits: ReplayLimits) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let card = report.card
         let path = card.source.path

@@ -102,15 +102,15 @@ extension ReplayLedger {
                         bal.0 -= b
                         taken[Int(k)] |= 1
                     } else {
-                        device.declinedBefore += 1
+                        device.counts.declinedBefore += 1
                     }
                     if okAfter {
                         bal.1 -= a
                         taken[Int(k)] |= 2
                     } else {
-                        device.declinedAfter += 1
+                        device.counts.declinedAfter += 1
                     }
-                    if okBefore && !okAfter { device.newlyDeclined += 1 }
+                    if okBefore && !okAfter { device.counts.newlyDeclined += 1 }
                     if r.feature != ReplayRecord.none {
                         let f = Int(r.feature)
                         while out.perFeature.count <= f { out.perFeature.append((0, 0, 0)) }
@@ -133,8 +133,8 @@ extension ReplayLedger {
                     }
                 }
             }
-            device.leftBefore = bal.0
-            device.leftAfter = bal.1
+            device.counts.leftBefore = bal.0
+            device.counts.leftAfter = bal.1
             out.add(device)
             start = end
         }
@@ -350,15 +350,31 @@ struct ReplayCostTable {
     let scaled: [(Int128, Int128)]
 }
 
+/// What the balance replay counts, on each side: the charges declined (before, after, and
+/// covered before but declined after) and the credits left. One device's, or every
+/// device's summed (`add`); the tally, the shards and the report all hold this one type.
+struct ReplayBalanceCounts: Sendable, Hashable {
+    var declinedBefore = 0
+    var declinedAfter = 0
+    var newlyDeclined = 0
+    var leftBefore: Int128 = 0
+    var leftAfter: Int128 = 0
+
+    mutating func add(_ o: ReplayBalanceCounts) {
+        declinedBefore += o.declinedBefore
+        declinedAfter += o.declinedAfter
+        newlyDeclined += o.newlyDeclined
+        leftBefore += o.leftBefore
+        leftAfter += o.leftAfter
+    }
+}
+
 /// The balance replay's counts.
 struct ReplayBalanceTally {
-    struct Device {
+    /// One device's counts; the report lists those with the most new declines.
+    struct Device: Sendable, Hashable {
         let name: String
-        var declinedBefore = 0
-        var declinedAfter = 0
-        var newlyDeclined = 0
-        var leftBefore: Int128 = 0
-        var leftAfter: Int128 = 0
+        var counts = ReplayBalanceCounts()
     }
 
     /// How many devices are listed by name: those with the most new declines.
@@ -366,27 +382,25 @@ struct ReplayBalanceTally {
 
     var devices = 0
     var withoutDevice = 0
-    var declinedBefore = 0
-    var declinedAfter = 0
-    var newlyDeclined = 0
     var devicesNewlyDeclined = 0
-    var leftBefore: Int128 = 0
-    var leftAfter: Int128 = 0
+    /// Every device's counts, summed.
+    var counts = ReplayBalanceCounts()
     /// Per feature index: declines before, after, and newly under the candidate.
     var perFeature: [(before: Int, after: Int, newly: Int)] = []
     var worst: [Device] = []
 
     mutating func add(_ d: Device) {
         devices += 1
-        declinedBefore += d.declinedBefore
-        declinedAfter += d.declinedAfter
-        newlyDeclined += d.newlyDeclined
-        if d.newlyDeclined > 0 { devicesNewlyDeclined += 1 }
-        leftBefore += d.leftBefore
-        leftAfter += d.leftAfter
-        guard d.newlyDeclined > 0 else { return }
+        counts.add(d.counts)
+        guard d.counts.newlyDeclined > 0 else { return }
+        devicesNewlyDeclined += 1
         worst.append(d)
-        worst.sort { ($1.newlyDeclined, $0.name) < ($0.newlyDeclined, $1.name) }
-        if worst.count > Self.shown { worst.removeLast() }
+        Self.keepWorst(&worst)
+    }
+
+    /// The `shown` devices with the most new declines, ties by name.
+    static func keepWorst(_ devices: inout [Device]) {
+        devices.sort { ($1.counts.newlyDeclined, $0.name) < ($0.counts.newlyDeclined, $1.name) }
+        if devices.count > shown { devices.removeLast(devices.count - shown) }
     }
 }

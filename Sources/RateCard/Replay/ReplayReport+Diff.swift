@@ -3,7 +3,7 @@
 /// the replay side by side (`{"diff": …, "usage": …}`), so the output stays one document;
 /// CSV has one table per document and is refused by the command.
 extension ReplayReport {
-    public func appended(toDiff diff: String, format: OutputFormat, bold: Bool) -> String {
+    func appended(toDiff diff: String, format: OutputFormat, bold: Bool) -> String {
         switch format {
         case .table:
             return diff + "\nUsage replayed\n" + renderTable(bold: bold)

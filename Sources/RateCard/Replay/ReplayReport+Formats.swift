@@ -50,11 +50,12 @@ extension ReplayReport: RenderableReport {
                 "credits left after",
             ].map { .init($0, .right) })
         let b = balances
+        let c = b.counts
         t.append([
             Format.grouped(Int128(b.devices)), Format.grouped(Int128(b.entriesWithoutDevice)),
-            Format.grouped(Int128(b.declinedBefore)), Format.grouped(Int128(b.declinedAfter)),
-            Format.grouped(Int128(b.newlyDeclined)), Format.grouped(Int128(b.devicesNewlyDeclined)),
-            Format.grouped(b.leftBefore), Format.grouped(b.leftAfter),
+            Format.grouped(Int128(c.declinedBefore)), Format.grouped(Int128(c.declinedAfter)),
+            Format.grouped(Int128(c.newlyDeclined)), Format.grouped(Int128(b.devicesNewlyDeclined)),
+            Format.grouped(c.leftBefore), Format.grouped(c.leftAfter),
         ])
         return t
     }
@@ -67,10 +68,11 @@ extension ReplayReport: RenderableReport {
                     "left after",
                 ].map { .init($0, .right) })
         for d in balances.worst {
+            let c = d.counts
             t.append([
-                d.name, Format.grouped(Int128(d.newlyDeclined)),
-                Format.grouped(Int128(d.declinedBefore)), Format.grouped(Int128(d.declinedAfter)),
-                Format.grouped(d.leftBefore), Format.grouped(d.leftAfter),
+                d.name, Format.grouped(Int128(c.newlyDeclined)),
+                Format.grouped(Int128(c.declinedBefore)), Format.grouped(Int128(c.declinedAfter)),
+                Format.grouped(c.leftBefore), Format.grouped(c.leftAfter),
             ])
         }
         return t
@@ -135,7 +137,7 @@ extension ReplayReport: RenderableReport {
         ]
     }
 
-    public func renderTable(bold: Bool) -> String {
+    func renderTable(bold: Bool) -> String {
         var out = heading + "\n\n" + featureTable().plain(bold: bold)
         out += "\nBalances replayed\n" + balanceTable().plain(bold: bold)
         if !balances.worst.isEmpty { out += "\n" + deviceTable().plain(bold: bold) }
@@ -144,7 +146,7 @@ extension ReplayReport: RenderableReport {
         return out
     }
 
-    public func renderMarkdown() -> String {
+    func renderMarkdown() -> String {
         var out = "## " + heading + "\n\n" + featureTable().markdown()
         out += "\n### Balances replayed\n\n" + balanceTable().markdown()
         if !balances.worst.isEmpty { out += "\n" + deviceTable().markdown() }
@@ -159,7 +161,7 @@ extension ReplayReport: RenderableReport {
     /// creditsAfter,creditChange,creditChangeShare,costBefore,costAfter,valueBefore,
     /// valueAfter,profitBefore,profitAfter,marginBefore,marginAfter,declinedBefore,
     /// declinedAfter,newlyDeclined,currency`.
-    public func renderCSV() -> String {
+    func renderCSV() -> String {
         var t = TextTable(
             [.init("feature", .left, .untrusted)]
                 + [
@@ -188,6 +190,17 @@ extension ReplayReport: RenderableReport {
         ]
     }
 
+    /// A balance count's fields, for the totals and each device listed.
+    static func json(_ c: ReplayBalanceCounts) -> [String: JSONOutput] {
+        [
+            "declinedBefore": .integer(Int128(c.declinedBefore)),
+            "declinedAfter": .integer(Int128(c.declinedAfter)),
+            "newlyDeclined": .integer(Int128(c.newlyDeclined)),
+            "creditsLeftBefore": .string(String(c.leftBefore)),
+            "creditsLeftAfter": .string(String(c.leftAfter)),
+        ]
+    }
+
     static func json(_ r: FeatureRow) -> JSONOutput {
         func d(_ v: Exact?) -> JSONOutput { v.map(JSONOutput.decimal) ?? .null }
         var o: [String: JSONOutput] = [
@@ -211,7 +224,7 @@ extension ReplayReport: RenderableReport {
         return .object(o)
     }
 
-    public func renderJSON() -> String {
+    func renderJSON() -> String {
         func d(_ v: Exact?) -> JSONOutput { v.map(JSONOutput.decimal) ?? .null }
         let b = balances
         let root: [String: JSONOutput] = [
@@ -220,27 +233,17 @@ extension ReplayReport: RenderableReport {
             "costs": .string(costsNote),
             "features": .array(features.map(Self.json)), "total": Self.json(total),
             "ledgerCredits": .string(String(ledgerCredits)),
-            "balances": .object([
-                "devices": .integer(Int128(b.devices)),
-                "entriesWithoutDevice": .integer(Int128(b.entriesWithoutDevice)),
-                "declinedBefore": .integer(Int128(b.declinedBefore)),
-                "declinedAfter": .integer(Int128(b.declinedAfter)),
-                "newlyDeclined": .integer(Int128(b.newlyDeclined)),
-                "devicesNewlyDeclined": .integer(Int128(b.devicesNewlyDeclined)),
-                "creditsLeftBefore": .string(String(b.leftBefore)),
-                "creditsLeftAfter": .string(String(b.leftAfter)),
-                "devicesMostNewlyDeclined": .array(
-                    b.worst.map {
-                        .object([
-                            "device": .string($0.name),
-                            "newlyDeclined": .integer(Int128($0.newlyDeclined)),
-                            "declinedBefore": .integer(Int128($0.declinedBefore)),
-                            "declinedAfter": .integer(Int128($0.declinedAfter)),
-                            "creditsLeftBefore": .string(String($0.leftBefore)),
-                            "creditsLeftAfter": .string(String($0.leftAfter)),
-                        ])
-                    }),
-            ]),
+            "balances": .object(
+                Self.json(b.counts).merging([
+                    "devices": .integer(Int128(b.devices)),
+                    "entriesWithoutDevice": .integer(Int128(b.entriesWithoutDevice)),
+                    "devicesNewlyDeclined": .integer(Int128(b.devicesNewlyDeclined)),
+                    "devicesMostNewlyDeclined": .array(
+                        b.worst.map {
+                            .object(
+                                Self.json($0.counts).merging(["device": .string($0.name)]) { $1 })
+                        }),
+                ]) { $1 }),
             "packs": .array(
                 packs.map { p in
                     .object([
@@ -291,5 +294,5 @@ extension ReplayReport: RenderableReport {
 
     /// The named charges not re-priced, the rejected lines and the other findings, for
     /// stderr.
-    public var warnings: [Diagnostic] { named }
+    var warnings: [Diagnostic] { named }
 }

@@ -3,7 +3,7 @@
 /// re-priced (counted and named), the balances replayed, and each pack in practice beside
 /// its worst case. Every figure is computed here once and exactly; the renderers
 /// (`ReplayReport+Formats.swift`) only format them.
-public struct ReplayReport: Sendable {
+struct ReplayReport: Sendable {
     /// One feature's figures, or the totals (`feature` nil).
     struct FeatureRow: Sendable, Hashable {
         let feature: String?
@@ -46,26 +46,14 @@ public struct ReplayReport: Sendable {
 
     /// The balance replay over every device.
     struct Balances: Sendable, Hashable {
-        struct Device: Sendable, Hashable {
-            let name: String
-            let declinedBefore: Int
-            let declinedAfter: Int
-            let newlyDeclined: Int
-            let leftBefore: Int128
-            let leftAfter: Int128
-        }
-
         let devices: Int
         /// Entries with no `device`: not in any balance.
         let entriesWithoutDevice: Int
-        let declinedBefore: Int
-        let declinedAfter: Int
-        let newlyDeclined: Int
         let devicesNewlyDeclined: Int
-        let leftBefore: Int128
-        let leftAfter: Int128
+        /// Every device's declines and credits left, summed.
+        let counts: ReplayBalanceCounts
         /// The devices with the most new declines (at most `ReplayBalanceTally.shown`).
-        let worst: [Device]
+        let worst: [ReplayBalanceTally.Device]
     }
 
     /// One pack's price as its buyers used it: the margin of the pack if its credits were
@@ -201,16 +189,8 @@ extension ReplayReport {
             ledgerCredits: sum.ledgerCredits,
             balances: Balances(
                 devices: tally.devices, entriesWithoutDevice: tally.withoutDevice,
-                declinedBefore: tally.declinedBefore, declinedAfter: tally.declinedAfter,
-                newlyDeclined: tally.newlyDeclined,
-                devicesNewlyDeclined: tally.devicesNewlyDeclined, leftBefore: tally.leftBefore,
-                leftAfter: tally.leftAfter,
-                worst: tally.worst.map {
-                    Balances.Device(
-                        name: $0.name, declinedBefore: $0.declinedBefore,
-                        declinedAfter: $0.declinedAfter, newlyDeclined: $0.newlyDeclined,
-                        leftBefore: $0.leftBefore, leftAfter: $0.leftAfter)
-                }),
+                devicesNewlyDeclined: tally.devicesNewlyDeclined, counts: tally.counts,
+                worst: tally.worst),
             packs: try ReplayPacks.rows(ledger: ledger, plan: plan),
             mixedBuyers: ledger.buyers().mixed,
             input: Input(
@@ -254,7 +234,7 @@ extension ReplayReport {
     }
 
     /// Any charge not re-priced, line rejected or conflicting duplicate.
-    public var hasFindings: Bool {
+    var hasFindings: Bool {
         total.notRepriced > 0 || input.rejected > 0 || input.conflicts > 0 || overflowed
     }
 }

@@ -28,8 +28,12 @@ public struct ReplayRequest: Sendable {
     /// Threads the devices are replayed on (`ReplayShards`), as `margin pnl` reads on
     /// `TakingsOptions.threads` (2 by default); the report is the same for any number.
     var threads: Int
+    /// `--format`.
+    var format = OutputFormat.table
+    /// `--strict`: exit 1 on any finding of the report (`ReplayReport.hasFindings`).
+    var strict = false
 
-    public init(
+    init(
         inputs: [TakingsInput], cards: [String] = ["RateCards"], new: String,
         against: String? = nil, fxOverrides: [FXRate] = [], currency: Currency? = nil,
         creditValue: Money? = nil, costsAt: Timestamp? = nil, rates: [Exact]? = nil,
@@ -52,15 +56,25 @@ public struct ReplayRequest: Sendable {
 extension ReplayRequest {
     /// `--memory SIZE`, else `pnl`'s default cap (half of the machine's memory); standard
     /// input has no size to plan by, so it is partitioned only under an explicit cap.
-    public mutating func readMemory(_ args: ParsedArguments) throws {
+    mutating func readMemory(_ args: ParsedArguments) throws {
         memoryLimit = try Self.memoryLimit(args, inputs: args.positionals)
     }
 
     /// The cap `--memory SIZE` gives a replay of `inputs`, else `pnl`'s default; nil (no
     /// cap) for standard input without `--memory`. `check --replay` and `diff --usage`
-    /// read their `--memory` with it, so that their replays plan as `margin replay` does.
-    public static func memoryLimit(_ args: ParsedArguments, inputs: [String]) throws -> Int? {
-        try args.value("memory", as: ByteSize.self)?.bytes
+    /// read their `--memory` with it, so that their replays plan as `margin replay` does;
+    /// they name their replay option as `requires`: `--memory` without it (no `inputs`) is
+    /// a usage error ("--memory needs --replay"), not an option silently ignored.
+    static func memoryLimit(
+        _ args: ParsedArguments, inputs: [String], requires option: String? = nil
+    ) throws -> Int? {
+        if let option, inputs.isEmpty {
+            guard args.value("memory") == nil else {
+                throw UsageError("--memory needs --\(option)")
+            }
+            return nil
+        }
+        return try args.value("memory", as: ByteSize.self)?.bytes
             ?? (inputs.contains("-") ? nil : TakingsOptions.defaultMemoryLimit)
     }
 }

@@ -10,8 +10,8 @@
 /// currency and the value of a credit, read every input once (`ReplayReader` into a
 /// `ReplayLedger`, each charge priced by both sides as it is read), take refunds off, replay
 /// the balances, match buyers to packs, and compute every figure of the report once.
-public enum ReplayRun {
-    public static func run(_ request: ReplayRequest) throws -> ReplayReport {
+enum ReplayRun {
+    static func run(_ request: ReplayRequest) throws -> ReplayReport {
         let plan = try ReplayPlan(request)
         guard request.inputs.count <= TakingsRun.maxInputs else {
             throw UsageError(

@@ -163,12 +163,8 @@ extension ReplayBalanceTally {
     mutating func absorb(_ o: ReplayBalanceTally) {
         devices += o.devices
         withoutDevice += o.withoutDevice
-        declinedBefore += o.declinedBefore
-        declinedAfter += o.declinedAfter
-        newlyDeclined += o.newlyDeclined
         devicesNewlyDeclined += o.devicesNewlyDeclined
-        leftBefore += o.leftBefore
-        leftAfter += o.leftAfter
+        counts.add(o.counts)
         for (f, d) in o.perFeature.enumerated() {
             while perFeature.count <= f { perFeature.append((0, 0, 0)) }
             perFeature[f].before += d.before
@@ -176,7 +172,6 @@ extension ReplayBalanceTally {
             perFeature[f].newly += d.newly
         }
         worst += o.worst
-        worst.sort { ($1.newlyDeclined, $0.name) < ($0.newlyDeclined, $1.name) }
-        if worst.count > Self.shown { worst.removeLast(worst.count - Self.shown) }
+        Self.keepWorst(&worst)
     }
 }

@@ -1,14 +1,19 @@
 /// Which cards a command works on: the rate-card folder and the operands the user named,
 /// card files (`RateCards/osg-v10.json`) or references (`osg`, the newest version, or
 /// `osg@10`). No operand means the newest version of every card in the folder.
-public struct CardSelection: Sendable, Hashable {
+struct CardSelection: Sendable, Hashable {
     /// The rate-card folder (`--cards`; `RateCards` by default).
-    public var directory: String
-    public var operands: [String]
+    var directory: String
+    var operands: [String]
 
-    public init(directory: String = "RateCards", operands: [String] = []) {
+    init(directory: String = "RateCards", operands: [String] = []) {
         self.directory = directory
         self.operands = operands
+    }
+
+    /// `--cards DIR` (`RateCards` without it) and the command's operands.
+    init(arguments args: ParsedArguments) {
+        self.init(directory: args.value("cards") ?? "RateCards", operands: args.positionals)
     }
 
     /// The folder's files (and any card file operand outside it), checked and assembled;

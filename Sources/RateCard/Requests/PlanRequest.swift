@@ -3,13 +3,26 @@
 /// territory too where files are given.
 public struct PlanRequest: Sendable {
     var selection: PricedSelection
+    /// `--format`.
+    var format = OutputFormat.table
 
-    public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
+    init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
         selection = PricedSelection(cards: cards, fxOverrides: fxOverrides, arguments: arguments)
     }
 
+    /// The request the command line makes; bad values are usage errors.
+    public init(arguments args: ParsedArguments) throws {
+        format = try args.choice("format", default: OutputFormat.table)
+        selection = try PricedSelection(arguments: args)
+    }
+
+    /// What `margin plans` prints: the report in the request's format.
+    public func output(bold: Bool) throws -> CommandOutput {
+        try run().output(format, bold: bold)
+    }
+
     /// The one call; a card whose worst case cannot be computed is its `WorstCaseFailure`.
-    public func run() throws -> PlanReport {
+    func run() throws -> PlanReport {
         let s = try selection.load("subscription") { $0.subscriptions.map(\.productId) }
         let arguments = selection.arguments
         return PlanReport(

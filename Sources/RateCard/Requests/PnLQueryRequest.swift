@@ -89,8 +89,13 @@ public struct PnLQueryRequest: Sendable {
         self.parameters = parameters
     }
 
+    /// What `margin pnl --sql` prints: the query (or the audit) on stdout.
+    public func output(bold: Bool) throws -> CommandOutput {
+        CommandOutput([.data(try run())])
+    }
+
     /// The one call: the plan, compiled into the query (or the audit) text.
-    public func run() throws -> String {
+    func run() throws -> String {
         let plan = try PnLRun.plan(pnl)
         let compiler = try PnLSQLCompiler(
             PnLSQLRequest(

@@ -77,12 +77,30 @@ extension PnLRequest {
 
     /// The request the command line makes; bad values are usage errors. `now` is the
     /// current time unless `--now` says otherwise.
-    public init(arguments args: ParsedArguments, now: Timestamp = .current) throws {
+    public init(arguments args: ParsedArguments) throws {
+        try self.init(arguments: args, now: .current)
+    }
+
+    /// The request the command line makes at `now` (the current time unless `--now` says
+    /// otherwise).
+    init(arguments args: ParsedArguments, now: Timestamp) throws {
+        let format = try args.choice("format", default: OutputFormat.table)
         guard !args.positionals.isEmpty || args.value("table") != nil else {
             throw UsageError("give at least one export file (or - for standard input)")
         }
         self.init(inputs: [], now: try args.value("now", as: Timestamp.self) ?? now)
         try Self.options.apply(args, to: &self)
+        self.format = format
+    }
+
+    /// What `margin pnl` prints: the report in the request's format on stdout, then on
+    /// stderr its diagnostics (the first rejections, warnings, errors) and closing note.
+    public func output(bold: Bool) throws -> CommandOutput {
+        let report = try PnLRun.run(self)
+        return CommandOutput(
+            [.data(report.render(format, bold: bold)), .diagnostics(report.diagnostics)]
+                + (report.closingNote.map { [.message($0)] } ?? []),
+            exitCode: report.exitCode)
     }
 
     /// Whether the command line asks for a query (`--sql`, `--sql-audit`) instead of a run:

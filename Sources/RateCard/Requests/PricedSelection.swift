@@ -12,6 +12,13 @@ struct PricedSelection: Sendable {
         self.arguments = arguments
     }
 
+    /// The cards and operands, `--fx`, and `--price-points`, `--at`, `--program`.
+    init(arguments args: ParsedArguments) throws(UsageError) {
+        self.init(
+            cards: CardSelection(arguments: args), fxOverrides: try args.fxOverrides(),
+            arguments: try StorefrontArguments(arguments: args))
+    }
+
     /// The selection loaded: the repository, the cards, the FX table with `--fx` applied,
     /// and Apple's files, each bound to a product of `products` of the cards (the `what`
     /// of them: "pack", "subscription").

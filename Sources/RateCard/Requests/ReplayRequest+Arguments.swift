@@ -57,21 +57,14 @@ extension ReplayRequest {
     /// The request the command line makes; bad values are usage errors. With `sql`, the
     /// inputs are the query's source and `--input-format` is read by `SQLSource` instead.
     public init(arguments args: ParsedArguments, sql: Bool = false) throws {
+        let format = try sql ? .table : args.choice("format", default: OutputFormat.table)
         guard !args.positionals.isEmpty else {
             throw UsageError("give at least one export file (or - for standard input)")
         }
         guard let new = args.value("card") else {
             throw UsageError("give the candidate card with --card NEW (a file or id@version)")
         }
-        var inputFormat: TakingsFormat?
-        if !sql, let f = args.value("input-format") {
-            guard let v = TakingsFormat(rawValue: f) else {
-                throw UsageError(
-                    "unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
-            }
-            inputFormat = v
-        }
+        let inputFormat = sql ? nil : try args.inputFormat()
         self.init(
             inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
             cards: [args.value("cards") ?? "RateCards"], new: new, against: args.value("against"),
@@ -82,6 +75,17 @@ extension ReplayRequest {
             rates: try args.value("commission", as: CommissionRates.self)?.rates)
         if !sql { try readMemory(args) }
         if let n = try args.value("threads", as: ThreadCount.self) { threads = n.count }
+        self.format = format
+        strict = args.flag("strict")
+    }
+
+    /// What `margin replay` prints: the report in the request's format; under `strict`,
+    /// exit 1 on any finding.
+    public func output(bold: Bool) throws -> CommandOutput {
+        let report = try ReplayRun.run(self)
+        let output = report.output(format, bold: bold)
+        return CommandOutput(
+            output.parts, exitCode: strict && report.hasFindings ? 1 : output.exitCode)
     }
 
     /// The query `--sql DIALECT` asks for, or nil without it. Its source is read as

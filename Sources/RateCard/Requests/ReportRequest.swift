@@ -8,23 +8,43 @@ public struct ReportRequest: Sendable {
     /// Write nothing: stale, missing or unexpected generated files are findings (exit 1).
     var check: Bool
 
-    public init(cardsDirectory: String = "RateCards", reportsDirectory: String, check: Bool) {
+    init(cardsDirectory: String = "RateCards", reportsDirectory: String, check: Bool) {
         self.cardsDirectory = cardsDirectory
         self.reportsDirectory = reportsDirectory
         self.check = check
     }
 
+    /// The request the command line makes: `--cards`, `--out`, `--check` and no operand.
+    public init(arguments args: ParsedArguments) throws {
+        if let first = args.positionals.first {
+            throw UsageError("'margin report' takes no arguments (got '\(first)'); use --cards DIR")
+        }
+        self.init(
+            cardsDirectory: args.value("cards") ?? "RateCards",
+            reportsDirectory: args.value("out") ?? "Reports", check: args.flag("check"))
+    }
+
+    /// What `margin report` prints: a line per file written or removed on stdout, the
+    /// summary on stderr.
+    public func output(bold: Bool) throws -> CommandOutput {
+        let outcome = try run()
+        return CommandOutput([
+            .data(outcome.lines.map { $0 + "\n" }.joined()),
+            .message("margin: \(outcome.summary)\n"),
+        ])
+    }
+
     /// What a run did: the files it wrote and removed (data) and its summary line.
-    public struct Outcome: Sendable, Hashable {
+    struct Outcome: Sendable, Hashable {
         /// One line per file written or removed, for stdout.
-        public let lines: [String]
+        let lines: [String]
         /// "7 written, 0 unchanged, 0 removed in Reports", for stderr.
-        public let summary: String
+        let summary: String
     }
 
     /// The one call. A card whose worst case cannot be computed gives the same findings as
     /// in every command; with `check`, a report that is not current is a finding (exit 1).
-    public func run() throws -> Outcome {
+    func run() throws -> Outcome {
         let repo = try CardSelection(directory: cardsDirectory).repository()
         let set = try ReportSet(repository: repo, cardsDirectory: cardsDirectory)
         let out = reportsDirectory

@@ -16,8 +16,13 @@ public struct SQLSchemaRequest: Sendable {
         columns = try args.choice("sql-columns", default: SQLColumns.text)
     }
 
+    /// What `margin pnl --sql-schema` prints: the statement on stdout.
+    public func output(bold: Bool) -> CommandOutput {
+        CommandOutput([.data(run())])
+    }
+
     /// The one call: the statement's text.
-    public func run() -> String {
+    func run() -> String {
         SQLSchema.createTable(dialect, name: table, columns: columns)
     }
 }

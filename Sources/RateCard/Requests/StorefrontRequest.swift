@@ -2,15 +2,39 @@
 /// from Apple's price points where files are given, else modelled from the storefront data.
 public struct StorefrontRequest: Sendable {
     var selection: PricedSelection
+    /// `--format`.
+    var format = OutputFormat.table
+    /// `--changes [--since DATE]`: the changes list instead of the margins; the inner nil
+    /// is no `--since` (`StorefrontChanges.since`).
+    var changesSince: CalendarDate?? = nil
 
-    public init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
+    init(cards: CardSelection, fxOverrides: [FXRate] = [], arguments: StorefrontArguments) {
         selection = PricedSelection(cards: cards, fxOverrides: fxOverrides, arguments: arguments)
+    }
+
+    /// The request the command line makes; bad values are usage errors, and so is
+    /// `--since` without `--changes`.
+    public init(arguments args: ParsedArguments) throws {
+        format = try args.choice("format", default: OutputFormat.table)
+        selection = try PricedSelection(arguments: args)
+        if args.flag("changes") {
+            changesSince = .some(try StorefrontChanges.since(args.value("since")))
+        } else if args.value("since") != nil {
+            throw UsageError("--since applies to --changes only")
+        }
+    }
+
+    /// What `margin storefronts` prints: the margins, or with `--changes` the changes list,
+    /// in the request's format.
+    public func output(bold: Bool) throws -> CommandOutput {
+        if let since = changesSince { return try changes(since: since).output(format, bold: bold) }
+        return try run().output(format, bold: bold)
     }
 
     /// The one call. Without storefront data and without Apple's files there is nothing to
     /// compute proceeds from (exit 2); a card whose worst case cannot be computed is its
     /// `WorstCaseFailure`.
-    public func run() throws -> StorefrontReport {
+    func run() throws -> StorefrontReport {
         let s = try selection.load("pack") { $0.packs.map(\.productId) }
         if s.repository.storefronts == nil && s.priceLists.isEmpty {
             throw RunFailure(
@@ -28,7 +52,7 @@ public struct StorefrontRequest: Sendable {
 
     /// `--changes [--since DATE]`: every dated tax or commission change and each pack's
     /// margin the day before and the day of it (`StorefrontChanges`).
-    public func changes(since: CalendarDate?) throws -> StorefrontChanges {
+    func changes(since: CalendarDate?) throws -> StorefrontChanges {
         let (repo, cards) = try selection.cards.load()
         if repo.storefronts == nil {
             throw RunFailure(

@@ -1,6 +1,6 @@
 /// The storefront options shared by `margin storefronts` and `margin check`, parsed from
 /// their command-line text.
-public struct StorefrontArguments: Sendable, Hashable {
+struct StorefrontArguments: Sendable, Hashable {
     /// `--price-points PRODUCT_ID=FILE`, in the order given.
     var bindings: [(productId: String, path: String)]
     /// `--at`: the day prices and regimes are taken at.
@@ -8,20 +8,20 @@ public struct StorefrontArguments: Sendable, Hashable {
     /// `--program`; nil: the card's `storeProgram`, else standard.
     var program: StoreProgram?
 
-    public static func == (lhs: StorefrontArguments, rhs: StorefrontArguments) -> Bool {
+    static func == (lhs: StorefrontArguments, rhs: StorefrontArguments) -> Bool {
         lhs.bindings.map { "\($0.productId)=\($0.path)" }
             == rhs.bindings.map { "\($0.productId)=\($0.path)" } && lhs.date == rhs.date
             && lhs.program == rhs.program
     }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(bindings.map { "\($0.productId)=\($0.path)" })
         hasher.combine(date)
         hasher.combine(program)
     }
 
     /// Parses the options' text; `today` is the default for `--at`.
-    public init(pricePoints: [String], at: String?, program: String?, today: CalendarDate)
+    init(pricePoints: [String], at: String?, program: String?, today: CalendarDate)
         throws(UsageError)
     {
         var bindings: [(productId: String, path: String)] = []
@@ -52,5 +52,14 @@ public struct StorefrontArguments: Sendable, Hashable {
         } else {
             self.program = nil
         }
+    }
+}
+
+extension StorefrontArguments {
+    /// `--price-points`, `--at` (today, UTC, without it) and `--program`.
+    init(arguments args: ParsedArguments) throws(UsageError) {
+        try self.init(
+            pricePoints: args.all("price-points"), at: args.value("at"),
+            program: args.value("program"), today: Timestamp.current.local(offsetMinutes: 0).date)
     }
 }

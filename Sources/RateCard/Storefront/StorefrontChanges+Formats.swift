@@ -40,7 +40,7 @@ extension StorefrontChanges {
         return t
     }
 
-    public func renderTable(bold: Bool) -> String {
+    func renderTable(bold: Bool) -> String {
         var s =
             "\(changes.count) tax or commission changes in the storefront data since \(since)\n\n"
         s += changeTable.plain(bold: bold) + "\n"
@@ -49,21 +49,21 @@ extension StorefrontChanges {
         return s
     }
 
-    public func renderMarkdown() -> String {
+    func renderMarkdown() -> String {
         var s = "## Tax and commission changes since \(since)\n\n"
         s += changeTable.markdown() + "\n"
         s += "### Margin of each pack and plan before and after\n\n" + rowTable.markdown()
         return s
     }
 
-    public func renderCSV() -> String {
+    func renderCSV() -> String {
         var t = TextTable(
             StorefrontChanges.headers.map { .init($0.replacingOccurrences(of: " ", with: "_")) })
         for r in rows { t.append(cells(r, exact: true)) }
         return t.csv()
     }
 
-    public func renderJSON() -> String {
+    func renderJSON() -> String {
         func opt(_ m: Money?) -> JSONOutput { m.map { .decimal($0.amount) } ?? .null }
         func pct(_ s: Exact?) -> JSONOutput {
             StorefrontMargins.percentValue(s).map { .decimal($0) } ?? .null

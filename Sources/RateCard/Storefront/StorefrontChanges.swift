@@ -5,7 +5,7 @@
 /// Margins come from the same model as `margin storefronts` (`StorefrontMargins`, proceeds
 /// modelled from the storefront file), computed once per card for the day before and the day
 /// of each change date.
-public struct StorefrontChanges: Sendable, RenderableReport {
+struct StorefrontChanges: Sendable, RenderableReport {
     /// What `margin storefronts --changes` asks for.
     struct Request: Sendable {
         var cards: [RateCard]
@@ -60,7 +60,7 @@ public struct StorefrontChanges: Sendable, RenderableReport {
     let rows: [Row]
 
     /// `--since` read from its text: nil when not given.
-    public static func since(_ text: String?) throws(UsageError) -> CalendarDate? {
+    static func since(_ text: String?) throws(UsageError) -> CalendarDate? {
         guard let text else { return nil }
         guard let d = CalendarDate(text) else {
             throw UsageError("--since \(text): expected a date YYYY-MM-DD")

@@ -209,23 +209,23 @@ extension StorefrontMargins {
 }
 
 /// What `margin storefronts` prints, and the cross-check warnings of every card.
-public struct StorefrontReport: RenderableReport, Sendable {
+struct StorefrontReport: RenderableReport, Sendable {
     let cards: [StorefrontMargins]
 
     init(_ cards: [StorefrontMargins]) {
         self.cards = cards
     }
 
-    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
+    var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
 
     /// 1 when any card's rows hold an error finding (a price that cannot be margined).
-    public var exitCode: Int32 { cards.map(\.exitCode).max() ?? 0 }
+    var exitCode: Int32 { cards.map(\.exitCode).max() ?? 0 }
 
-    public func renderJSON() -> String {
+    func renderJSON() -> String {
         JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
     }
 
-    public func renderCSV() -> String {
+    func renderCSV() -> String {
         var t = TextTable([
             .init("card"), .init("product_id"), .init("territory"), .init("currency"),
             .init("customer_price"), .init("proceeds"),
@@ -247,7 +247,7 @@ public struct StorefrontReport: RenderableReport, Sendable {
         return t.csv()
     }
 
-    public func renderMarkdown() -> String {
+    func renderMarkdown() -> String {
         cards.map { m in
             var s = "## \(m.heading)\n\n"
             s +=
@@ -260,7 +260,7 @@ public struct StorefrontReport: RenderableReport, Sendable {
         }.joined(separator: "\n")
     }
 
-    public func renderTable(bold: Bool) -> String {
+    func renderTable(bold: Bool) -> String {
         cards.map { m in
             var s = "\(m.heading)\n\n"
             s +=

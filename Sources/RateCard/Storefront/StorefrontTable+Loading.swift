@@ -196,7 +196,7 @@ extension StorefrontTable {
                 guard let k = StorefrontTax.Kind(rawValue: s) else {
                     let words = StorefrontTax.Kind.allCases.map(\.rawValue)
                     let hint =
-                        FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
+                        FieldReader.didYouMean(s, in: words)
                     r.error(
                         "\(f).kind: \"\(FieldReader.excerpt(s))\" is not one of \(words.joined(separator: ", "))\(hint)",
                         at: n.location)
@@ -247,18 +247,7 @@ extension StorefrontTable {
             let f = "\(field)[\(i)]"
             guard let m = r.object(item, f, allowed: regimeKeys) else { continue }
             let program = r.required(m, "program", in: f, at: item.location).flatMap {
-                n -> StoreProgram? in
-                guard let s = r.string(n, "\(f).program") else { return nil }
-                guard let p = StoreProgram(name: s) else {
-                    let words = StoreProgram.allCases.map(\.rawValue)
-                    let hint =
-                        FieldReader.closest(s, in: words).map { "; did you mean \"\($0)\"?" } ?? ""
-                    r.error(
-                        "\(f).program: \"\(FieldReader.excerpt(s))\" is not a program (one of: \(words.joined(separator: ", ")))\(hint)",
-                        at: n.location)
-                    return nil
-                }
-                return p
+                r.storeProgram($0, "\(f).program")
             }
             let rate = r.required(m, "rate", in: f, at: item.location).flatMap {
                 share($0, "\(f).rate", r)

@@ -5,7 +5,7 @@
 #endif
 
 /// How `TakingsRun` reads and summarises its inputs.
-public struct TakingsOptions: Sendable {
+struct TakingsOptions: Sendable {
     /// The span of time the table covers.
     var window: TakingsWindow
     /// A series of periods, or nil for one table over the window.
@@ -23,7 +23,7 @@ public struct TakingsOptions: Sendable {
     /// How many rejections are kept in full (all are counted).
     var rejectionsShown: Int
     /// Counters the run advances as it reads, for a progress display (nil: none).
-    public var progress: TakingsProgress?
+    var progress: TakingsProgress?
     /// The most bytes the de-duplication state may take (nil: no cap). When the inputs'
     /// sizes say it would take more, the run is partitioned by id hash into temporary
     /// files and each partition merged on its own; the report is the same.

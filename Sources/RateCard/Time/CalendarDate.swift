@@ -1,5 +1,5 @@
 /// A proleptic Gregorian calendar date, written `YYYY-MM-DD`.
-public struct CalendarDate: Sendable, Hashable, Comparable {
+struct CalendarDate: Sendable, Hashable, Comparable {
     let year: Int
     let month: Int
     let day: Int
@@ -81,13 +81,13 @@ public struct CalendarDate: Sendable, Hashable, Comparable {
         return w + 1
     }
 
-    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+    static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 }
 
 extension CalendarDate: CustomStringConvertible {
-    public var description: String {
+    var description: String {
         func pad(_ v: Int, _ n: Int) -> String {
             let s = String(v)
             return String(repeating: "0", count: max(0, n - s.count)) + s

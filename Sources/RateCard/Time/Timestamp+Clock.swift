@@ -2,7 +2,7 @@ import Foundation
 
 extension Timestamp {
     /// The current time, to the second: the default of every `--now`.
-    public static var current: Timestamp {
+    static var current: Timestamp {
         Timestamp(seconds: Int64(Date().timeIntervalSince1970))
     }
 }

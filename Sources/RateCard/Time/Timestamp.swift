@@ -4,7 +4,7 @@
 /// was written with (for local-time rules such as off-peak hours the provider's own zone
 /// is used instead). Leap seconds (`:60`) are accepted and count as the next second, as
 /// POSIX time does.
-public struct Timestamp: Sendable, Hashable, Comparable {
+struct Timestamp: Sendable, Hashable, Comparable {
     /// Seconds since the Unix epoch, UTC.
     let seconds: Int64
     /// Nanoseconds within the second, 0..<1_000_000_000.
@@ -12,7 +12,7 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     /// The offset it was written with, in minutes east of UTC.
     let offsetMinutes: Int
 
-    public init(seconds: Int64, nanoseconds: Int32 = 0, offsetMinutes: Int = 0) {
+    init(seconds: Int64, nanoseconds: Int32 = 0, offsetMinutes: Int = 0) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
         self.offsetMinutes = offsetMinutes
@@ -39,21 +39,21 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     /// 9999-12-31T23:59:59Z.
     static var lastSecond: Int64 { 253_402_300_799 }
 
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
     }
 
-    public static func == (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    static func == (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.seconds == rhs.seconds && lhs.nanoseconds == rhs.nanoseconds
     }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(seconds)
         hasher.combine(nanoseconds)
     }
 
     /// The calendar date and second of day at `offsetMinutes` east of UTC.
-    public func local(offsetMinutes: Int) -> (date: CalendarDate, secondOfDay: Int) {
+    func local(offsetMinutes: Int) -> (date: CalendarDate, secondOfDay: Int) {
         let s = seconds + Int64(offsetMinutes * 60)
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         return (CalendarDate(daysSinceEpoch: Int(days)), Int(s - days * 86_400))

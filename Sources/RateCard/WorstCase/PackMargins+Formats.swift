@@ -195,18 +195,18 @@ extension PackMargins {
 }
 
 /// What `margin packs` prints: the margins of every selected card, in every format.
-public struct PackReport: RenderableReport, Sendable {
+struct PackReport: RenderableReport, Sendable {
     let cards: [PackMargins]
 
     init(_ cards: [PackMargins]) {
         self.cards = cards
     }
 
-    public func renderJSON() -> String {
+    func renderJSON() -> String {
         JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
     }
 
-    public func renderCSV() -> String {
+    func renderCSV() -> String {
         var t = TextTable([
             .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"),
             .init("price"),
@@ -239,7 +239,7 @@ public struct PackReport: RenderableReport, Sendable {
         return t.csv()
     }
 
-    public func renderMarkdown() -> String {
+    func renderMarkdown() -> String {
         cards.map { m in
             var s = "## \(m.heading)\n\n"
             s += m.rows.isEmpty ? "\(m.card.reference) sells no packs.\n" : m.packTable.markdown()
@@ -249,7 +249,7 @@ public struct PackReport: RenderableReport, Sendable {
         }.joined(separator: "\n")
     }
 
-    public func renderTable(bold: Bool) -> String {
+    func renderTable(bold: Bool) -> String {
         cards.map { m in
             var s = m.heading + "\n\n"
             s +=

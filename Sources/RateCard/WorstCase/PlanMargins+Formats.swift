@@ -509,22 +509,22 @@ extension PlanMargins {
 }
 
 /// What `margin plans` prints, and the warnings of every card.
-public struct PlanReport: RenderableReport, Sendable {
+struct PlanReport: RenderableReport, Sendable {
     let cards: [PlanMargins]
 
     init(_ cards: [PlanMargins]) {
         self.cards = cards
     }
 
-    public var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
+    var warnings: [Diagnostic] { Array(Set(cards.flatMap(\.warnings))).sorted() }
 
-    public func renderJSON() -> String {
+    func renderJSON() -> String {
         JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
     }
 
-    public func renderCSV() -> String { PlanMargins.csv(cards) }
+    func renderCSV() -> String { PlanMargins.csv(cards) }
 
-    public func renderMarkdown() -> String {
+    func renderMarkdown() -> String {
         cards.map { m in
             var s = "## \(m.heading)\n\n"
             if m.isEmpty {
@@ -550,7 +550,7 @@ public struct PlanReport: RenderableReport, Sendable {
         }.joined(separator: "\n")
     }
 
-    public func renderTable(bold: Bool) -> String {
+    func renderTable(bold: Bool) -> String {
         cards.map { m in
             var s = m.heading + "\n\n"
             if m.isEmpty {

@@ -65,20 +65,6 @@ enum CheckCommand: Command {
         ] + Common.storefrontOptions)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: CheckFormat.text)
-        var options = try args.checkOptions()
-        options.storeKitPaths = args.all("storekit")
-        options.storeKitIgnore = Set(args.all("storekit-ignore"))
-        options.allVersions = args.flag("all-versions")
-        options.storefronts = try Common.storefrontArguments(args)
-        if let floor = args.value("min-margin") {
-            options.minMargin = try CardChecker.Options.marginFloor(percent: floor)
-        }
-        let request = CheckRequest(
-            paths: args.positionals, options: options, replay: args.all("replay"),
-            maxCreditChange: args.value("max-credit-change"),
-            maxMarginDrop: args.value("max-margin-drop"),
-            replayMemory: try ReplayRequest.memoryLimit(args, inputs: args.all("replay")))
-        return io.show(try request.run(), format: format)
+        io.show(try CheckRequest(arguments: args).output(bold: io.colour))
     }
 }

@@ -29,34 +29,6 @@ enum DiffCommand: Command {
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: OutputFormat.table)
-        let request = DiffRequest(
-            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
-            commissionRates: try args.commissionRates())
-        let usage = args.all("usage")
-        guard !usage.isEmpty else { return io.show(try request.run(), format: format) }
-        guard format != .csv else {
-            throw UsageError("--usage has no CSV form (one table per document): use json")
-        }
-        let diff = try request.run()
-        let replay = try ReplayRun.run(
-            ReplayRequest(
-                inputs: usage.map { TakingsInput(path: $0) }, cards: [request.cards.directory],
-                new: request.cards.operands[1], against: request.cards.operands[0],
-                fxOverrides: request.fxOverrides, rates: request.commissionRates,
-                memoryLimit: try ReplayRequest.memoryLimit(args, inputs: usage)))
-        io.report(replay.warnings)
-        io.out(
-            replay.appended(
-                toDiff: diff.render(format, bold: io.colour), format: format, bold: io.colour))
-        guard args.value("max-credit-change") != nil || args.value("max-margin-drop") != nil
-        else { return 0 }
-        let findings = ReplayGate.findings(
-            replay,
-            limits: try ReplayLimits(
-                maxCreditChange: args.value("max-credit-change"),
-                maxMarginDrop: args.value("max-margin-drop")))
-        io.report(findings)
-        return findings.isEmpty ? 0 : 1
+        io.show(try DiffRequest(arguments: args).output(bold: io.colour))
     }
 }

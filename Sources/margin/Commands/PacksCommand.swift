@@ -13,10 +13,6 @@ enum PacksCommand: Command {
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: OutputFormat.table)
-        let request = PackRequest(
-            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
-            commissionRates: try args.commissionRates(), taxRates: try args.taxRates())
-        return io.show(try request.run(), format: format)
+        io.show(try PackRequest(arguments: args).output(bold: io.colour))
     }
 }

@@ -12,10 +12,6 @@ enum PlansCommand: Command {
     static let parser = ArgumentParser(Common.storefrontCommandOptions)
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: OutputFormat.table)
-        let request = PlanRequest(
-            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
-            arguments: try Common.storefrontArguments(args))
-        return io.show(try request.run(), format: format)
+        io.show(try PlanRequest(arguments: args).output(bold: io.colour))
     }
 }

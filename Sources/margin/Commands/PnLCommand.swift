@@ -2,8 +2,8 @@ import Foundation
 import RateCard
 
 /// `margin pnl FILE…`: per-feature profit and loss from exported takings. Options become a
-/// `PnLRequest` (its options are declared beside it), `PnLRun` computes the report, and the
-/// report renders itself; `--sql` prints the same P&L as a query (`PnLQueryRequest`).
+/// `PnLRequest` (its options are declared beside it), whose `output(bold:)` is the report in
+/// the chosen format; `--sql` prints the same P&L as a query (`PnLQueryRequest`).
 enum PnLCommand: Command {
     static let name = "pnl"
     static let summary =
@@ -19,14 +19,11 @@ enum PnLCommand: Command {
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
         if let schema = try SQLSchemaRequest(arguments: args) {
-            io.out(schema.run())
-            return 0
+            return io.show(schema.output(bold: io.colour))
         }
-        let format = try args.choice("format", default: OutputFormat.table)
         var request = try PnLRequest(arguments: args)
         if let query = try PnLQueryRequest(arguments: args, pnl: request) {
-            io.out(try query.run())
-            return 0
+            return io.show(try query.output(bold: io.colour))
         }
         installCleanup()
         let environment = ProcessInfo.processInfo.environment
@@ -35,19 +32,15 @@ enum PnLCommand: Command {
             stderrIsTerminal: isatty(2) == 1, environment: environment, quiet: args.flag("quiet"))
         {
             let progress = TakingsProgress()
-            request.takingsOptions.progress = progress
+            request.progress = progress
             display = ProgressDisplay(progress, delay: ProgressDisplay.delay(environment))
         }
-        let report: PnLReport
+        let output: CommandOutput
         do {
             defer { display?.stop() }
-            report = try PnLRun.run(request)
+            output = try request.output(bold: io.colour)
         }
-        io.out(report.render(format, bold: io.colour))
-        // Diagnostics once, on stderr, after the data: the first rejections, warnings, errors.
-        io.report(report.diagnostics)
-        if let note = report.closingNote { io.err(note) }
-        return report.exitCode
+        return io.show(output)
     }
 
     /// On SIGINT, SIGTERM, SIGHUP (the terminal closed) or SIGQUIT, the temporary files

@@ -15,27 +15,6 @@ enum PublishCommand: Command {
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        guard args.positionals.count == 1, let card = args.positionals.first else {
-            throw UsageError(
-                args.positionals.isEmpty
-                    ? "give the card file to publish" : "give one card file at a time")
-        }
-        let options = try args.checkOptions()
-        let dir = Common.cardsDirectory(args)
-        let lockPath =
-            args.value("lock") ?? (dir.hasSuffix("/") ? dir : dir + "/") + PublishLock.fileName
-        switch try CardPublisher.publish(
-            cardPath: card, cardsDirectory: dir, lockPath: lockPath, options: options)
-        {
-        case .recorded(let entry):
-            io.err(
-                "published \(entry.reference) (\(entry.file), sha256 \(entry.sha256.prefix(12))…) in \(lockPath)\n"
-            )
-        case .alreadyRecorded(let entry):
-            io.err(
-                "\(entry.reference) is already published with this content in \(lockPath); nothing to do\n"
-            )
-        }
-        return 0
+        io.show(try PublishRequest(arguments: args).output(bold: io.colour))
     }
 }

@@ -1,9 +1,10 @@
 import RateCard
 
 /// `margin reconcile LEDGER… --transactions FILE…`: the ledger's top-ups and revokes against
-/// Apple's transactions, refunds and reports. Options become a `ReconcileRequest`;
-/// `ReconcileRun` computes the `Reconciliation`; the chosen format renders it. Exit 1 on
-/// any finding, so CI or a nightly job can gate on it.
+/// Apple's transactions, refunds and reports. The library reads the options into its
+/// request, runs it and renders the result in the chosen format
+/// (`ReconcileRequest.output(arguments:bold:)`). Exit 1 on any finding, so CI or a nightly
+/// job can gate on it.
 enum ReconcileCommand: Command {
     static let name = "reconcile"
     static let summary =
@@ -35,30 +36,6 @@ enum ReconcileCommand: Command {
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: OutputFormat.table)
-        guard !args.positionals.isEmpty else {
-            throw UsageError("give at least one ledger export")
-        }
-        let transactions = args.all("transactions")
-        guard !transactions.isEmpty else {
-            throw UsageError("give Apple's transactions with --transactions FILE")
-        }
-        var inputFormat: TakingsFormat?
-        if let f = args.value("input-format") {
-            guard let v = TakingsFormat(rawValue: f) else {
-                throw UsageError(
-                    "unknown input format '\(f)' (one of: \(TakingsFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
-            }
-            inputFormat = v
-        }
-        let request = ReconcileRequest(
-            cards: [Common.cardsDirectory(args)], card: args.value("card"),
-            ledger: args.positionals, inputFormat: inputFormat, transactions: transactions,
-            sales: args.all("sales"), financial: args.all("financial"))
-        let report = try ReconcileRun.run(request)
-        io.report(report.warnings)
-        io.out(report.render(format, bold: io.colour))
-        return report.exitCode
+        io.show(try ReconcileRequest.output(arguments: args, bold: io.colour))
     }
 }

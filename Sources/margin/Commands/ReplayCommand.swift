@@ -2,8 +2,8 @@ import Foundation
 import RateCard
 
 /// `margin replay FILE… --card NEW [--against OLD]`: the ledger's real usage priced under a
-/// candidate card. Options become a `ReplayRequest` (its options are declared beside it);
-/// `ReplayRun` computes the report; the chosen format renders it. `--sql` prints the
+/// candidate card. Options become a `ReplayRequest` (its options are declared beside it),
+/// whose `output(bold:)` is the report in the chosen format. `--sql` prints the
 /// per-feature re-pricing as a query instead (`ReplayRequest.query(arguments:)`).
 enum ReplayCommand: Command {
     static let name = "replay"
@@ -18,10 +18,7 @@ enum ReplayCommand: Command {
             io.out(query)
             return 0
         }
-        let format = try args.choice("format", default: OutputFormat.table)
         PnLCommand.installCleanup()
-        let report = try ReplayRun.run(try ReplayRequest(arguments: args))
-        let status = io.show(report, format: format)
-        return args.flag("strict") && report.hasFindings ? 1 : status
+        return io.show(try ReplayRequest(arguments: args).output(bold: io.colour))
     }
 }

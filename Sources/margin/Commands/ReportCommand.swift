@@ -16,15 +16,6 @@ enum ReportCommand: Command {
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        if let first = args.positionals.first {
-            throw UsageError("'margin report' takes no arguments (got '\(first)'); use --cards DIR")
-        }
-        let request = ReportRequest(
-            cardsDirectory: Common.cardsDirectory(args),
-            reportsDirectory: args.value("out") ?? "Reports", check: args.flag("check"))
-        let outcome = try request.run()
-        for line in outcome.lines { io.out(line + "\n") }
-        io.err("margin: \(outcome.summary)\n")
-        return 0
+        io.show(try ReportRequest(arguments: args).output(bold: io.colour))
     }
 }

@@ -21,16 +21,6 @@ enum StorefrontsCommand: Command {
         ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        let format = try args.choice("format", default: OutputFormat.table)
-        let request = StorefrontRequest(
-            cards: Common.selection(args), fxOverrides: try args.fxOverrides(),
-            arguments: try Common.storefrontArguments(args))
-        if args.flag("changes") {
-            let since = try StorefrontChanges.since(args.value("since"))
-            return io.show(try request.changes(since: since), format: format)
-        } else if args.value("since") != nil {
-            throw UsageError("--since applies to --changes only")
-        }
-        return io.show(try request.run(), format: format)
+        io.show(try StorefrontRequest(arguments: args).output(bold: io.colour))
     }
 }

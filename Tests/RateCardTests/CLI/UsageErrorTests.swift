@@ -83,6 +83,9 @@ import Testing
             "--commission 1.5: '1.5' must be from 0 to below 1 (0.15 or 15%)"
         ),
         (["pnl"], "give at least one export file (or - for standard input)"),
+        // `--memory` caps a replay's entries: without the replay it is not ignored.
+        (["check", "--memory", "1G"], "--memory needs --replay"),
+        (["diff", "osg@10", "osg@11", "--memory", "1G"], "--memory needs --usage"),
     ])
     func aCommandsOwnUsageErrorIsBadUsage(arguments: [String], message: String) throws {
         try expectBadUsage(arguments, message)

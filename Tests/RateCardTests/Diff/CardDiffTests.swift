@@ -57,7 +57,7 @@ struct CardDiffTests {
         #expect(diff.cardChanges.map(\.field) == ["version", "effective", "title"])
         let effective = try #require(diff.cardChanges.first { $0.field == "effective" })
         #expect(effective.old == "2026-08-17T16:00:00Z" && effective.new == "2026-11-30T16:00:00Z")
-        #expect(diff.grants == [CardDiff.GrantChange(key: "signup", old: 1000, new: 500)])
+        #expect(diff.grants == [try CardDiff.GrantChange(key: "signup", old: 1000, new: 500)])
         #expect(diff.packs.map(\.productId) == ["6000tks"])
         #expect(diff.packs.first?.old == nil)
         #expect(diff.notes.isEmpty)

@@ -43,7 +43,7 @@ struct ReplayInputTests {
         #expect(r.total.creditsBefore == 1034)
         #expect(r.total.creditsAfter == 993)
         #expect(r.total.costAfter == exact("3.7984"))
-        #expect(r.balances.declinedAfter == 1)
+        #expect(r.balances.counts.declinedAfter == 1)
         let named = r.named.filter { $0.rule == .replay(.notRepriced) }
         #expect(named.map(\.location.line) == [7])
         #expect(r.input.entries == 12)

@@ -437,10 +437,10 @@ struct ReplayOracleTests {
             #expect(other.stderr == inMemory.stderr, "\(extra)")
             #expect(other.status == inMemory.status, "\(extra)")
         }
-        #expect(report.balances.declinedBefore == want.declinedBefore)
-        #expect(report.balances.declinedAfter == want.declinedAfter)
-        #expect(report.balances.leftBefore == want.leftBefore)
-        #expect(report.balances.leftAfter == want.leftAfter)
+        #expect(report.balances.counts.declinedBefore == want.declinedBefore)
+        #expect(report.balances.counts.declinedAfter == want.declinedAfter)
+        #expect(report.balances.counts.leftBefore == want.leftBefore)
+        #expect(report.balances.counts.leftAfter == want.leftAfter)
         // Every rule is exercised: declines on both sides, something removed, a feature
         // no card has, something that changed price.
         #expect(want.declinedBefore > 0 && want.declinedAfter > 0)

@@ -87,13 +87,13 @@ struct ReplayWorkedExampleTests {
     func balances() throws {
         let b = try Self.report().balances
         #expect(b.devices == 3)
-        #expect(b.declinedBefore == 0)
-        #expect(b.declinedAfter == 1)
-        #expect(b.newlyDeclined == 1)
+        #expect(b.counts.declinedBefore == 0)
+        #expect(b.counts.declinedAfter == 1)
+        #expect(b.counts.newlyDeclined == 1)
         #expect(b.devicesNewlyDeclined == 1)
         // A: 961 / 969, B: 0 / 200, C: 0 / 500.
-        #expect(b.leftBefore == 961)
-        #expect(b.leftAfter == 1669)
+        #expect(b.counts.leftBefore == 961)
+        #expect(b.counts.leftAfter == 1669)
         #expect(b.worst.map(\.name) == ["C"])
     }
 

@@ -131,9 +131,54 @@ struct StoreKitConfiguration: Sendable, Hashable {
         let reader = FieldReader(path: path)
         guard let top = reader.object(root, "") else { throw Diagnostics(reader.diagnostics) }
 
-        // No `_storefront` (files of Xcode 12 and some later ones): Xcode uses the USA.
-        var storefront:
-            (code: String, location: SourceLocation, currency: Currency, isDefault: Bool)?
+        let storefront = readStorefront(top, root: root, reader)
+        let sources = productLists(top, reader)
+        var products: [Product] = []
+        var seen: [String: SourceLocation] = [:]
+        for source in sources {
+            guard let items = reader.array(source.node, source.field) else { continue }
+            for (i, node) in items.enumerated() {
+                let field = "\(source.field)[\(i)]"
+                // A repeated id is reported even when either product has other faults.
+                if let idNode = node["productID"], case .string(let id) = idNode.value,
+                    !reader.isFirst(
+                        id, at: idNode.location, in: &seen,
+                        {
+                            "\(field).productID: \"\(id)\" is already used at line \($0.line), column \($0.column)"
+                        })
+                {
+                    continue
+                }
+                if let product = readProduct(
+                    node, field, list: source.field, group: source.group,
+                    currency: storefront?.currency, reader)
+                {
+                    products.append(product)
+                }
+            }
+        }
+
+        guard reader.diagnostics.isEmpty, let storefront else {
+            throw Diagnostics(reader.diagnostics)
+        }
+        return StoreKitConfiguration(
+            path: path, storefront: storefront.code, storefrontLocation: storefront.location,
+            storefrontIsDefault: storefront.isDefault, currency: storefront.currency,
+            products: products)
+    }
+
+    /// The storefront a configuration prices in, where it was read, and whether it is the
+    /// default.
+    typealias Storefront = (
+        code: String, location: SourceLocation, currency: Currency, isDefault: Bool
+    )
+
+    /// `settings._storefront`; without one (files of Xcode 12 and some later ones) Xcode
+    /// uses the USA. Nil, with the problem recorded, for a storefront margin does not know.
+    static func readStorefront(_ top: [String: JSONMember], root: JSONNode, _ reader: FieldReader)
+        -> Storefront?
+    {
+        var storefront: Storefront?
         var settings: [String: JSONMember]?
         if let settingsNode = top["settings"]?.value {
             settings = reader.object(settingsNode, "settings")
@@ -144,9 +189,7 @@ struct StoreKitConfiguration: Sendable, Hashable {
                     storefront = (code, node.location, currency, false)
                 } else {
                     let hint =
-                        FieldReader.closest(code, in: StoreKitStorefront.currencies.keys).map {
-                            "; did you mean \"\($0)\"?"
-                        } ?? ""
+                        FieldReader.didYouMean(code, in: StoreKitStorefront.currencies.keys)
                     reader.error(
                         "settings._storefront: \"\(code)\" is not an App Store storefront margin knows (its currency decides every displayPrice)\(hint)",
                         at: node.location)
@@ -157,9 +200,16 @@ struct StoreKitConfiguration: Sendable, Hashable {
                 defaultStorefront, top["settings"]?.value.location ?? root.location, usd, true
             )
         }
+        return storefront
+    }
 
-        // Every product-bearing array, with the field path to name in messages.
-        var sources: [(field: String, node: JSONNode, group: String?)] = []
+    /// A product-bearing array with the field path to name in messages, and its group.
+    typealias ProductList = (field: String, node: JSONNode, group: String?)
+
+    /// Every product-bearing array: `products`, `nonRenewingSubscriptions`, and each
+    /// subscription group's `subscriptions`.
+    static func productLists(_ top: [String: JSONMember], _ reader: FieldReader) -> [ProductList] {
+        var sources: [ProductList] = []
         if let node = top["products"]?.value { sources.append(("products", node, nil)) }
         if let node = top["nonRenewingSubscriptions"]?.value {
             sources.append(("nonRenewingSubscriptions", node, nil))
@@ -182,39 +232,7 @@ struct StoreKitConfiguration: Sendable, Hashable {
                 sources.append(("subscriptionGroups[\(g)].subscriptions", node, name))
             }
         }
-
-        var products: [Product] = []
-        var seen: [String: SourceLocation] = [:]
-        for source in sources {
-            guard let items = reader.array(source.node, source.field) else { continue }
-            for (i, node) in items.enumerated() {
-                let field = "\(source.field)[\(i)]"
-                // A repeated id is reported even when either product has other faults.
-                if let idNode = node["productID"], case .string(let id) = idNode.value {
-                    if let first = seen[id] {
-                        reader.error(
-                            "\(field).productID: \"\(id)\" is already used at line \(first.line), column \(first.column)",
-                            at: idNode.location)
-                        continue
-                    }
-                    seen[id] = idNode.location
-                }
-                if let product = readProduct(
-                    node, field, list: source.field, group: source.group,
-                    currency: storefront?.currency, reader)
-                {
-                    products.append(product)
-                }
-            }
-        }
-
-        guard reader.diagnostics.isEmpty, let storefront else {
-            throw Diagnostics(reader.diagnostics)
-        }
-        return StoreKitConfiguration(
-            path: path, storefront: storefront.code, storefrontLocation: storefront.location,
-            storefrontIsDefault: storefront.isDefault, currency: storefront.currency,
-            products: products)
+        return sources
     }
 
     /// What the bytes look like when they cannot be Xcode's JSON: empty, an XML property

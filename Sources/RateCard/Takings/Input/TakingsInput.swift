@@ -1,5 +1,5 @@
 /// One input of `margin pnl`: a file, standard input, or bytes in memory (tests).
-public struct TakingsInput: Sendable {
+struct TakingsInput: Sendable {
     enum Source: Sendable {
         case file(String)
         case standardInput
@@ -13,7 +13,7 @@ public struct TakingsInput: Sendable {
     let format: TakingsFormat?
 
     /// A path as given on the command line: `-` is standard input.
-    public init(path: String, format: TakingsFormat? = nil) {
+    init(path: String, format: TakingsFormat? = nil) {
         self.path = path
         self.source = path == "-" ? .standardInput : .file(path)
         self.format = format

@@ -43,24 +43,7 @@ extension TakingsEngine {
             }
             // The charges refunds name, while this partition's table is here: each one's
             // id, place and amount are saved for the refunds' own partitions.
-            let requests = try spill.take(p, .requests)
-            var found: [NamedCharge] = []
-            requests.withUnsafeBytes { b in
-                guard let base = b.baseAddress else { return }
-                let size = MemoryLayout<(UInt64, UInt64)>.stride
-                var at = 0
-                while at + size <= b.count {
-                    let (ref0, ref1) = base.loadUnaligned(
-                        fromByteOffset: at, as: (UInt64, UInt64).self)
-                    if let e = parts[SlotMeta.shard(of: ref0, count: threads)].table.entry(
-                        id0: ref0, id1: ref1)
-                    {
-                        found.append(
-                            NamedCharge(id0: ref0, id1: ref1, meta: e.meta, amount: e.amount))
-                    }
-                    at += size
-                }
-            }
+            let found = Self.namedCharges(try spill.take(p, .requests), in: parts)
             for charge in found { spill.append(p, .chargeSlots, value: charge) }
             spill.flush(p, .chargeSlots)
             for (s, part) in parts.enumerated() {
@@ -81,18 +64,7 @@ extension TakingsEngine {
             var (refunds, names) = try spill.takeRefunds(q)
             let slots = try spill.take(q, .chargeSlots)
             guard !refunds.isEmpty else { continue }
-            let size = MemoryLayout<NamedCharge>.stride
-            let table = DedupTable(capacity: slots.count / size * 5 / 4 + 64)
-            slots.withUnsafeBytes { b in
-                guard let base = b.baseAddress else { return }
-                var at = 0
-                while at + size <= b.count {
-                    let c = base.loadUnaligned(fromByteOffset: at, as: NamedCharge.self)
-                    _ = table.insert(
-                        id0: c.id0, id1: c.id1, content: 0, meta: c.meta, amount: c.amount)
-                    at += size
-                }
-            }
+            let table = Self.chargeTable(slots)
             refunds.sort {
                 (SlotMeta.input($0.meta), SlotMeta.line($0.meta)) < (
                     SlotMeta.input($1.meta), SlotMeta.line($1.meta)
@@ -107,6 +79,44 @@ extension TakingsEngine {
         shards[0].state.entries += entries
         shards[0].state.inWindow += inWindow
         return finish(resolved: resolved)
+    }
+
+    /// The charges that the refund requests (`(id0, id1)` pairs, as the spill wrote them)
+    /// name and that one of `parts` merged: each one's id, place and amount.
+    static func namedCharges(_ requests: [UInt8], in parts: [TakingsShard]) -> [NamedCharge] {
+        var found: [NamedCharge] = []
+        requests.withUnsafeBytes { b in
+            guard let base = b.baseAddress else { return }
+            let size = MemoryLayout<(UInt64, UInt64)>.stride
+            var at = 0
+            while at + size <= b.count {
+                let (ref0, ref1) = base.loadUnaligned(fromByteOffset: at, as: (UInt64, UInt64).self)
+                if let e = parts[SlotMeta.shard(of: ref0, count: parts.count)].table.entry(
+                    id0: ref0, id1: ref1)
+                {
+                    found.append(NamedCharge(id0: ref0, id1: ref1, meta: e.meta, amount: e.amount))
+                }
+                at += size
+            }
+        }
+        return found
+    }
+
+    /// A table of the charges one partition saved (`NamedCharge` records), for its
+    /// refunds to be resolved against.
+    static func chargeTable(_ slots: [UInt8]) -> DedupTable {
+        let size = MemoryLayout<NamedCharge>.stride
+        let table = DedupTable(capacity: slots.count / size * 5 / 4 + 64)
+        slots.withUnsafeBytes { b in
+            guard let base = b.baseAddress else { return }
+            var at = 0
+            while at + size <= b.count {
+                let c = base.loadUnaligned(fromByteOffset: at, as: NamedCharge.self)
+                _ = table.insert(id0: c.id0, id1: c.id1, content: 0, meta: c.meta, amount: c.amount)
+                at += size
+            }
+        }
+        return table
     }
 }
 

@@ -582,6 +582,33 @@ struct EntryScanner {
         try LedgerNumber.whole(p, n, name: key.name, column: column, quoted: quoted)
     }
 
+    /// A member name of `quantity` and its colon: a dimension not named before, not empty.
+    @inline(__always)
+    private mutating func parseQuantityKey() throws(LineProblem) -> (Span, UInt64) {
+        guard i < end else { throw syntax(.endInsideObject) }
+        guard base[i] == UInt8(ascii: "\"") else {
+            throw syntax(.expectedKey)
+        }
+        let keyColumn = i + 1
+        let key = try parseString()
+        let keyHash = ContentHasher.dimensionKeyHash(pointer(key), Int(key.count))
+        if dimensions.contains(where: { $0.keyHash == keyHash }) {
+            throw LineProblem(
+                .malformedJSON, "duplicate key \"\(string(key) ?? "")\" in quantity",
+                column: keyColumn)
+        }
+        if key.count == 0 {
+            throw LineProblem(
+                .badValue, "quantity: a dimension name must not be empty", column: keyColumn)
+        }
+        skipWhitespace()
+        guard i < end, base[i] == UInt8(ascii: ":") else {
+            throw syntax(.expectedColon)
+        }
+        i += 1
+        return (key, keyHash)
+    }
+
     private mutating func parseQuantity() throws(LineProblem) {
         let column = i + 1
         guard i < end else { throw syntax(.expectedValue) }
@@ -604,27 +631,7 @@ struct EntryScanner {
         }
         while true {
             skipWhitespace()
-            guard i < end else { throw syntax(.endInsideObject) }
-            guard base[i] == UInt8(ascii: "\"") else {
-                throw syntax(.expectedKey)
-            }
-            let keyColumn = i + 1
-            let key = try parseString()
-            let keyHash = ContentHasher.dimensionKeyHash(pointer(key), Int(key.count))
-            if dimensions.contains(where: { $0.keyHash == keyHash }) {
-                throw LineProblem(
-                    .malformedJSON, "duplicate key \"\(string(key) ?? "")\" in quantity",
-                    column: keyColumn)
-            }
-            if key.count == 0 {
-                throw LineProblem(
-                    .badValue, "quantity: a dimension name must not be empty", column: keyColumn)
-            }
-            skipWhitespace()
-            guard i < end, base[i] == UInt8(ascii: ":") else {
-                throw syntax(.expectedColon)
-            }
-            i += 1
+            let (key, keyHash) = try parseQuantityKey()
             skipWhitespace()
             let valueColumn = i + 1
             guard i < end else { throw syntax(.expectedValue) }
