@@ -12,7 +12,7 @@
 /// records of a small read) come back as fresh pages that the kernel faults in and zeroes
 /// one by one; on this project's virtual machines a page fault costs several
 /// microseconds. Kept in the process instead (a heap trimmed only above 256 MiB free,
-/// mappings only from 32 MiB, glibc's largest), the benchmark's 1M exports took 10–17%
+/// mappings only from 32 MiB, glibc's largest), the benchmark's 1M exports took 12–17%
 /// fewer page faults and 3–5% less CPU time (`GLIBC_TUNABLES` with the same values, six
 /// alternating runs each), for 1–5% more peak memory (docs/takings.md, Benchmark).
 ///
