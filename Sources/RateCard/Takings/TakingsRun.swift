@@ -30,6 +30,8 @@ public enum TakingsRun {
         if let s = options.window.since, let u = options.window.until, !(s < u) {
             throw TakingsOptionError.emptyWindow(since: s, until: u)
         }
+        // Freed memory kept for the next step instead of faulted in afresh.
+        _ = AllocatorTuning.applied
         // Size the de-duplication tables from the inputs' sizes (about 190 bytes a line),
         // so that a large export is not rehashed on the way; a wrong guess only costs a
         // regrowth.

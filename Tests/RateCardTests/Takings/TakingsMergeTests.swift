@@ -92,6 +92,27 @@ struct TakingsMergeTests {
         }
     }
 
+    /// Small blocks cut the export into many chunks per step, and with 400 devices most of
+    /// them bring devices their parser has not seen: every chunk's devices must map to the
+    /// same global devices (`TakingsEngine.prepare` extends each parser's map once per step
+    /// and shares it), or a balance chain would break or take another device's entries.
+    @Test(
+        "many new devices in many chunks of one step keep every balance chain", arguments: [2, 3])
+    func newDevicesAcrossChunks(threads: Int) throws {
+        let export = GeneratedExport(entries: 4000, seed: 29, devices: 400)
+        let text = export.lines.joined(separator: "\n")
+        let reference = try Takings.run([("all.jsonl", text)], threads: 1)
+        #expect(reference.warnings.isEmpty)
+        for chunkBytes in [512, 4096] {
+            let report = Takings.balanced(
+                try Takings.run([("all.jsonl", text)], threads: threads, chunkBytes: chunkBytes))
+            #expect(report.warnings.isEmpty)
+            #expect(report.rows == reference.rows)
+            #expect(report.belowTheLine == reference.belowTheLine)
+            #expect(report.input.entries == reference.input.entries)
+        }
+    }
+
     @Test(
         "a refund of a charge in another file, read earlier or later, is resolved after all input")
     func refundAcrossFiles() throws {

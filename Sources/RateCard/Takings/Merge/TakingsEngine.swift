@@ -356,7 +356,20 @@ final class TakingsEngine {
     /// and rejections, in input order, on the calling thread.
     func prepare(_ chunks: [ParsedChunk], input: Int, path: String, baseLine: Int) -> [ChunkContext]
     {
+        // Every chunk's new devices first, in input order, onto its parser's map: a map only
+        // grows at its end, and a chunk's device indexes are below its length after that
+        // chunk, so the map as it is after the last chunk serves every chunk of the call.
+        // Appended while no context holds the map (the last call's are gone), it grows in
+        // place; a copy per chunk with new devices, as each context once took its own map,
+        // was 4% of the CPU time of the plain 200K export (perf).
+        for chunk in chunks where chunk.worker >= 0 && !chunk.newDevices.isEmpty {
+            for d in chunk.newDevices {
+                parserDeviceMaps[chunk.worker].append(
+                    Int(deviceNames.intern(d.h0, d.h1) { d.name }))
+            }
+        }
         var contexts: [ChunkContext] = []
+        contexts.reserveCapacity(chunks.count)
         var base = baseLine
         for chunk in chunks {
             let featureMap = chunk.features.map { name -> Int in
@@ -367,15 +380,12 @@ final class TakingsEngine {
                 return features.count - 1
             }
             var deviceMap = chunk.worker >= 0 ? parserDeviceMaps[chunk.worker] : []
-            if !chunk.newDevices.isEmpty {
-                // The map is shared with earlier chunks' contexts: the one copy per chunk
-                // with new devices is made here, at full size, not by repeated growth.
-                if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = [] }
-                deviceMap.reserveCapacity(deviceMap.count + chunk.newDevices.count)
+            if chunk.worker < 0, !chunk.newDevices.isEmpty {
+                // A chunk of no persistent parser: its devices are its own.
+                deviceMap.reserveCapacity(chunk.newDevices.count)
                 for d in chunk.newDevices {
                     deviceMap.append(Int(deviceNames.intern(d.h0, d.h1) { d.name }))
                 }
-                if chunk.worker >= 0 { parserDeviceMaps[chunk.worker] = deviceMap }
             }
             contexts.append(
                 ChunkContext(
