@@ -374,14 +374,18 @@ import Testing
         for sf in table.storefronts {
             for t in sf.taxes { #expect(t.source != nil || t.placeholder, "\(sf.territory)") }
         }
-        // The counts the note states: 224 tax entries, 186 with a source, 41 placeholders
-        // (3 of them with a source that does not state the rate: China mainland's fit and two
-        // notices). 54 of the sources are Apple's price points of 2023-04-07.
+        // The counts the note states: 224 tax entries, 186 with a source, 42 placeholders
+        // (4 of them with a source that does not state Apple's rate: China mainland's fit, the
+        // September 2024 notice for Laos and Senegal, and Israel's Tax Authority for the 18%
+        // from 2025-01-01, which no Apple notice found confirms). 54 of the sources are Apple's
+        // price points of 2023-04-07.
         let entries = table.storefronts.flatMap(\.taxes)
         #expect(entries.count == 224)
         #expect(entries.filter { $0.source != nil }.count == 186)
-        #expect(entries.filter(\.placeholder).count == 41)
-        #expect(entries.filter { $0.placeholder && $0.source != nil }.count == 3)
+        #expect(entries.filter(\.placeholder).count == 42)
+        #expect(entries.filter { $0.placeholder && $0.source != nil }.count == 4)
+        let israel = try #require(table.storefront("ISR")).taxes
+        #expect(israel.map(\.placeholder) == [false, true])
         // Dated changes since 2023-01-01, as `margin storefronts osg --changes` lists them.
         let repo = try CardRepository.load(paths: [repositoryCards])
         let osg = try #require(repo.card(reference: "osg@10"))
