@@ -1,11 +1,31 @@
 /// Everything read from the `--transactions` files.
 struct AppleRecords: Sendable, Hashable {
-    internal(set) var transactions: [AppleTransaction] = []
-    internal(set) var notifications: [AppleNotification] = []
+    /// What one `--transactions` file gave: every record is accounted for.
+    struct FileCount: Sendable, Hashable {
+        let path: String
+        /// Transaction records (decoded, in history pages, signed), notifications excluded.
+        var transactions = 0
+        var notifications = 0
+    }
+
+    var transactions: [AppleTransaction] = []
+    var notifications: [AppleNotification] = []
     /// Get Transaction History pages read (each up to 20 transactions).
-    internal(set) var historyPages = 0
+    var historyPages = 0
+    /// Per file, in the order given.
+    var files: [FileCount] = []
 
     init() {}
+
+    /// `path: warning: no transactions` for each file that gave no record at all (0 bytes,
+    /// blanks only, an empty history page): a file given and empty is said, not ignored.
+    var emptyFileWarnings: [Diagnostic] {
+        files.filter { $0.transactions == 0 && $0.notifications == 0 }.map {
+            Diagnostic(
+                path: $0.path, location: .wholeFile, severity: .warning,
+                message: "no transactions")
+        }
+    }
 }
 
 /// Reads App Store transactions in every shape Apple publishes them, one file at a time:
@@ -35,7 +55,12 @@ enum AppleTransactionReader {
         do { bytes = try FileBytes.read(path, what: "Apple's transactions") } catch {
             throw AppleRecordError([error])
         }
+        let (t, n) = (records.transactions.count, records.notifications.count)
         try read(bytes, path: path, into: &records)
+        records.files.append(
+            AppleRecords.FileCount(
+                path: path, transactions: records.transactions.count - t,
+                notifications: records.notifications.count - n))
     }
 
     static func read(_ bytes: [UInt8], path: String, into records: inout AppleRecords)

@@ -84,8 +84,13 @@ enum ProceedsRun {
         } else {
             try valuer.run(ledger, into: &tally)
         }
+        let appleWarnings =
+            records.emptyFileWarnings
+            + Reconciler.repeatedTransactions(records.transactions).prefix(
+                Reconciler.repeatsShown)
         return try report(
-            tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now)
+            tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now,
+            appleWarnings: appleWarnings)
     }
 
     /// The bytes of the ledger inputs, nil when one has no size to plan by (standard input).
@@ -137,7 +142,8 @@ enum ProceedsRun {
 
     static func report(
         _ tally: ProceedsValuer.Tally, _ rates: ProceedsRates, ledger: ProceedsLedger,
-        plan: PnLPlan, catalogue: ProductCatalogue, now: Timestamp
+        plan: PnLPlan, catalogue: ProductCatalogue, now: Timestamp,
+        appleWarnings: [Diagnostic] = []
     ) throws -> ProceedsReport {
         let currency = plan.currency
         func money(_ e: Exact) -> Money { Money(e, currency) }
@@ -237,6 +243,7 @@ enum ProceedsRun {
             refundsIgnored: tally.refundsIgnored,
             refundsBeforeCharge: tally.refundsBeforeCharge,
             reportRowsNotCredits: rates.rowsNotCredits,
-            fxUsed: rates.fxUsed.map { "\($0)" }, ledgerWarnings: ledger.rejections)
+            fxUsed: rates.fxUsed.map { "\($0)" },
+            ledgerWarnings: appleWarnings + ledger.rejections)
     }
 }

@@ -34,6 +34,8 @@ struct Reconciler {
         var summary = Self.summary(of: ledger, apple)
         let purchases = try merge(apple)
         summary.appleTransactions = purchases.count
+        let repeats = Self.repeatedTransactions(apple.transactions)
+        summary.repeatedTransactions = repeats.count
         let topups = Dictionary(grouping: ledger.topups.filter { $0.paymentRef != nil }) {
             $0.paymentRef ?? ""
         }.mapValues { $0.sorted { ($0.at, $0.id) < ($1.at, $1.id) } }
@@ -72,7 +74,35 @@ struct Reconciler {
             family: family, summary: summary, findings: findings, totals: try totals(findings),
             sales: try salesLines(sales, transactions: units),
             financial: try financialLines(financial, transactions: units),
-            ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
+            ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown,
+            appleWarnings: apple.emptyFileWarnings + Array(repeats.prefix(Self.repeatsShown)))
+    }
+
+    /// Repeated transaction ids shown as warnings (all are counted).
+    static let repeatsShown = 20
+
+    /// Each transaction record (not a notification) whose id an earlier record already had,
+    /// as a warning at it naming the earlier one: every record read is accounted for, and a
+    /// repeat is one purchase, not two. Sorted by place.
+    static func repeatedTransactions(_ transactions: [AppleTransaction]) -> [Diagnostic] {
+        var first: [String: AppleTransaction] = [:]
+        var out: [Diagnostic] = []
+        for t in transactions {
+            guard let earlier = first[t.transactionId] else {
+                first[t.transactionId] = t
+                continue
+            }
+            let same = earlier.sameRecord(as: t)
+            out.append(
+                Diagnostic(
+                    path: t.place.path,
+                    location: SourceLocation(line: t.place.line, column: t.place.column),
+                    severity: .warning,
+                    message:
+                        "transaction \(FieldReader.excerpt(t.transactionId)) repeats \(earlier.place) (\(same ? "the same record" : "another record of the purchase")): one purchase"
+                ))
+        }
+        return out.sorted()
     }
 
     /// Matches one purchase of a pack to its top-ups (`topups`, first by time) and revokes:
@@ -187,6 +217,8 @@ struct Reconciler {
     {
         var summary = Reconciliation.Summary()
         summary.historyPages = apple.historyPages
+        summary.transactionRecords = apple.transactions.count
+        summary.transactionFiles = apple.files
         summary.ledgerEntries = ledger.entries
         summary.ledgerDuplicates = ledger.duplicates
         summary.ledgerRejected = ledger.rejected

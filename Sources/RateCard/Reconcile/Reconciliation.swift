@@ -10,6 +10,12 @@ public struct Reconciliation: Sendable, Hashable {
         /// Subscriptions and other products that grant no top-up.
         var notPacks = 0
         var historyPages = 0
+        /// Transaction records read (decoded, in history pages, signed; notifications not
+        /// counted), and of them those whose id an earlier record already had.
+        var transactionRecords = 0
+        var repeatedTransactions = 0
+        /// What each `--transactions` file gave, in the order given.
+        var transactionFiles: [AppleRecords.FileCount] = []
         var notifications: [String: Int] = [:]
         var ledgerEntries = 0
         var ledgerDuplicates = 0
@@ -91,4 +97,6 @@ public struct Reconciliation: Sendable, Hashable {
     /// Rejected ledger lines and conflicting duplicates (the first 20).
     let ledgerWarnings: [Diagnostic]
     let ledgerWarningsNotShown: Int
+    /// Apple files that gave no record, and the first 20 repeated transaction ids.
+    var appleWarnings: [Diagnostic] = []
 }
