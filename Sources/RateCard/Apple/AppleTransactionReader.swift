@@ -97,38 +97,44 @@ enum AppleTransactionReader {
             }
         } else {
             for (number, line) in lines.enumerated() where !line.bytes.allSatisfy(isBlank) {
-                let lineNumber = number + 1
-                let text = Array(line.bytes)
-                let start = (text.firstIndex(where: { !isBlank($0) }) ?? 0)
-                if text[start] == UInt8(ascii: "{") {
-                    do {
-                        let node = try JSONParser.parse(text)
-                        value(
-                            node, path: path, locate: { (lineNumber, $0.column) }, &records,
-                            &problems)
-                    } catch {
-                        problems.add(
-                            line: lineNumber, column: error.location.column,
-                            "not valid JSON: \(error.message)")
-                    }
-                    continue
-                }
-                var jws = String(decoding: text, as: UTF8.self).trimmingWhitespaceString
-                if jws.hasPrefix("\""), jws.hasSuffix("\""), jws.count >= 2 {
-                    jws = String(jws.dropFirst().dropLast())
-                }
-                let place = ApplePlace(path: path, line: lineNumber, column: start + 1)
-                guard JWSPayload.looksLikeJWS(jws) else {
-                    problems.add(
-                        line: lineNumber, column: start + 1,
-                        "expected a JSON object or a signed JWS (header.payload.signature), found \"\(FieldReader.excerpt(jws))\""
-                    )
-                    continue
-                }
-                signed(jws, place: place, &records, &problems)
+                self.line(Array(line.bytes), number: number + 1, path: path, &records, &problems)
             }
         }
         try problems.check()
+    }
+
+    /// One line of a file of one record per line: a JSON object (a transaction, a page, a
+    /// notification) or a signed JWS, bare or quoted.
+    static func line(
+        _ text: [UInt8], number lineNumber: Int, path: String, _ records: inout AppleRecords,
+        _ problems: inout AppleProblems
+    ) {
+        let start = (text.firstIndex(where: { !isBlank($0) }) ?? 0)
+        if text[start] == UInt8(ascii: "{") {
+            do {
+                let node = try JSONParser.parse(text)
+                value(
+                    node, path: path, locate: { (lineNumber, $0.column) }, &records, &problems)
+            } catch {
+                problems.add(
+                    line: lineNumber, column: error.location.column,
+                    "not valid JSON: \(error.message)")
+            }
+            return
+        }
+        var jws = String(decoding: text, as: UTF8.self).trimmingWhitespaceString
+        if jws.hasPrefix("\""), jws.hasSuffix("\""), jws.count >= 2 {
+            jws = String(jws.dropFirst().dropLast())
+        }
+        let place = ApplePlace(path: path, line: lineNumber, column: start + 1)
+        guard JWSPayload.looksLikeJWS(jws) else {
+            problems.add(
+                line: lineNumber, column: start + 1,
+                "expected a JSON object or a signed JWS (header.payload.signature), found \"\(FieldReader.excerpt(jws))\""
+            )
+            return
+        }
+        signed(jws, place: place, &records, &problems)
     }
 
     /// One JSON value of a file: a history page, a notification (decoded or as Apple posts

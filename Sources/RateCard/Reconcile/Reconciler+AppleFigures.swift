@@ -128,35 +128,57 @@ extension Reconciler {
 /// Apple's worldwide reports), customer currency and country (the storefront's alpha-2
 /// code, nil when it cannot be told), for setting beside Apple's report rows.
 struct TransactionUnits {
-    struct Bought {
+    /// The units of the production transactions of one product, day, currency and country.
+    struct Bought: Hashable {
         let day: CalendarDate
         let currency: Currency?
         let country: String?
-        let quantity: Int128
     }
 
     /// Whether countries can be told at all (the card folder has a storefront table).
     let hasCountries: Bool
-    private(set) var byProduct: [String: [Bought]] = [:]
+    let storefronts: StorefrontTable?
+    /// Per product, the units and the number of transactions bought per day, currency and
+    /// country (added up, so that partitions add).
+    private(set) var byProduct: [String: [Bought: (units: Int128, transactions: Int)]] = [:]
 
-    init(purchases: [String: Reconciler.Purchase], storefronts: StorefrontTable?) {
+    init(storefronts: StorefrontTable?) {
         hasCountries = storefronts != nil
+        self.storefronts = storefronts
+    }
+
+    mutating func add(purchases: [String: Reconciler.Purchase]) {
         for p in purchases.values where p.current.environment == .production {
             let t = p.current
-            byProduct[t.productId, default: []].append(
-                Bought(
-                    day: t.purchaseDate.local(offsetMinutes: Reconciler.pacificOffsetMinutes).date,
-                    currency: t.currency,
-                    country: t.storefront.flatMap { storefronts?.countryCode(ofTerritory: $0) },
-                    quantity: Int128(t.quantity)))
+            let key = Bought(
+                day: t.purchaseDate.local(offsetMinutes: Reconciler.pacificOffsetMinutes).date,
+                currency: t.currency,
+                country: t.storefront.flatMap { storefronts?.countryCode(ofTerritory: $0) })
+            let was = byProduct[t.productId]?[key] ?? (0, 0)
+            byProduct[t.productId, default: [:]][key] = (
+                was.units + Int128(t.quantity), was.transactions + 1
+            )
+        }
+    }
+
+    /// Adds another partition's units.
+    mutating func add(_ other: TransactionUnits) {
+        for (product, days) in other.byProduct {
+            for (key, v) in days {
+                let was = byProduct[product]?[key] ?? (0, 0)
+                byProduct[product, default: [:]][key] = (
+                    was.units + v.units, was.transactions + v.transactions
+                )
+            }
         }
     }
 
     private func bought(
         _ product: String, currencies: Set<Currency>, begin: CalendarDate, end: CalendarDate
-    ) -> [Bought] {
-        (byProduct[product] ?? []).filter {
-            $0.day >= begin && $0.day <= end && $0.currency.map(currencies.contains) == true
+    ) -> [(key: Bought, value: (units: Int128, transactions: Int))] {
+        (byProduct[product] ?? [:]).filter {
+            $0.key.day >= begin && $0.key.day <= end
+                && $0.key.currency.map(currencies.contains) == true
         }
     }
 
@@ -167,7 +189,7 @@ struct TransactionUnits {
         end: CalendarDate
     ) -> Int128 {
         bought(product, currencies: currencies, begin: begin, end: end).reduce(0) {
-            $0 + (country == nil || $1.country == country ? $1.quantity : 0)
+            $0 + (country == nil || $1.key.country == country ? $1.value.units : 0)
         }
     }
 
@@ -183,8 +205,8 @@ struct TransactionUnits {
             return [(nil, "currency: the card folder has no storefront table", rows)]
         }
         let unplaced = bought(product, currencies: currencies, begin: begin, end: end).filter {
-            $0.country == nil
-        }.count
+            $0.key.country == nil
+        }.reduce(0) { $0 + $1.value.transactions }
         if unplaced > 0 {
             let what = unplaced == 1 ? "1 transaction names" : "\(unplaced) transactions name"
             return [(nil, "currency: \(what) no storefront the table places in a country", rows)]

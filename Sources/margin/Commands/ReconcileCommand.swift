@@ -9,7 +9,7 @@ enum ReconcileCommand: Command {
     static let summary =
         "The ledger against Apple's records: purchases never credited, credits with no purchase, refunds not taken back, duplicates, sandbox credits, prices off the card."
     static let usage =
-        "margin reconcile LEDGER… --transactions FILE… [--sales FILE…] [--financial FILE…] [--cards DIR] [--card ID] [--input-format FORMAT] [--format table|json|csv|markdown]"
+        "margin reconcile LEDGER… --transactions FILE… [--sales FILE…] [--financial FILE…] [--cards DIR] [--card ID] [--input-format FORMAT] [--memory SIZE] [--format table|json|csv|markdown]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init(
@@ -31,6 +31,11 @@ enum ReconcileCommand: Command {
         .init(
             "input-format", value: "FORMAT",
             help: "Force the ledger format: jsonl, ledger or csv (default: detected)."),
+        .init(
+            "memory", value: "SIZE",
+            help:
+                "Cap on what the matching holds, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."
+        ),
         Common.formatOption,
     ])
 
@@ -52,10 +57,11 @@ enum ReconcileCommand: Command {
             }
             inputFormat = v
         }
-        let request = ReconcileRequest(
+        var request = ReconcileRequest(
             cards: [Common.cardsDirectory(args)], card: args.value("card"),
             ledger: args.positionals, inputFormat: inputFormat, transactions: transactions,
             sales: args.all("sales"), financial: args.all("financial"))
+        try request.readMemory(args)
         let report = try ReconcileRun.run(request)
         io.report(report.warnings)
         io.out(report.render(format, bold: io.colour))
