@@ -8,9 +8,6 @@
 /// days whose storefront the table does not place), the line falls back to the currency
 /// over every country, and says so in `matchedBy`.
 extension Reconciler {
-    /// How a line's transaction units were matched.
-    static let byCountry = "country"
-
     func salesLines(_ reports: [SummarySalesReport], transactions: TransactionUnits) throws
         -> [Reconciliation.SalesLine]
     {
@@ -200,21 +197,16 @@ struct TransactionUnits {
     func countries<Row>(
         of rows: [Row], _ country: KeyPath<Row, String>, product: String,
         currencies: Set<Currency>, begin: CalendarDate, end: CalendarDate
-    ) -> [(String?, String, [Row])] {
-        guard hasCountries else {
-            return [(nil, "currency: the card folder has no storefront table", rows)]
-        }
+    ) -> [(String?, Reconciliation.MatchedBy, [Row])] {
+        guard hasCountries else { return [(nil, .noStorefrontTable, rows)] }
         let unplaced = bought(product, currencies: currencies, begin: begin, end: end).filter {
             $0.key.country == nil
         }.reduce(0) { $0 + $1.value.transactions }
-        if unplaced > 0 {
-            let what = unplaced == 1 ? "1 transaction names" : "\(unplaced) transactions name"
-            return [(nil, "currency: \(what) no storefront the table places in a country", rows)]
-        }
+        if unplaced > 0 { return [(nil, .unplacedStorefronts(unplaced), rows)] }
         var byCountry: [String: [Row]] = [:]
         for row in rows { byCountry[row[keyPath: country], default: []].append(row) }
         return byCountry.keys.sorted().map {
-            (Optional($0), Reconciler.byCountry, byCountry[$0] ?? [])
+            (Optional($0), .country, byCountry[$0] ?? [])
         }
     }
 }

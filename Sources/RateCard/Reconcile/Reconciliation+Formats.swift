@@ -106,7 +106,7 @@ extension Reconciliation: RenderableReport {
             t.append([
                 s.productId, s.country ?? "all", s.customerCurrency.code, "\(s.begin)",
                 "\(s.end)", String(s.unitsSold), String(s.unitsRefunded), Self.money(s.proceeds),
-                String(s.transactionUnits), Self.money(s.perCredit), s.matchedBy,
+                String(s.transactionUnits), Self.money(s.perCredit), s.matchedBy.rawValue,
             ])
         }
         return t
@@ -124,7 +124,7 @@ extension Reconciliation: RenderableReport {
             t.append([
                 "\(f.start)", "\(f.end)", f.productId, f.country ?? "all", String(f.sold),
                 String(f.returned), Self.money(f.proceeds), String(f.transactionUnits),
-                Self.money(f.perCredit), f.matchedBy,
+                Self.money(f.perCredit), f.matchedBy.rawValue,
             ])
         }
         return t
@@ -256,7 +256,7 @@ extension Reconciliation: RenderableReport {
             .object([
                 "productId": .string(l.productId),
                 "country": l.country.map(JSONOutput.string) ?? .null,
-                "matchedBy": .string(l.matchedBy),
+                "matchedBy": .string(l.matchedBy.rawValue),
                 "customerCurrency": .string(l.customerCurrency.code),
                 "from": .string("\(l.begin)"), "to": .string("\(l.end)"),
                 "unitsSold": .string(String(l.unitsSold)),
@@ -271,7 +271,7 @@ extension Reconciliation: RenderableReport {
                 "from": .string("\(l.start)"), "to": .string("\(l.end)"),
                 "productId": .string(l.productId), "sold": .string(String(l.sold)),
                 "country": l.country.map(JSONOutput.string) ?? .null,
-                "matchedBy": .string(l.matchedBy),
+                "matchedBy": .string(l.matchedBy.rawValue),
                 "transactionUnits": .string(String(l.transactionUnits)),
                 "returned": .string(String(l.returned)), "proceeds": JSONOutput.money(l.proceeds),
                 "perCredit": l.perCredit.map(JSONOutput.money) ?? .null,
