@@ -24,7 +24,7 @@ struct ProceedsSources: Sendable, Hashable {
 enum ProceedsRun {
     static func run(
         _ sources: ProceedsSources, plan: PnLPlan, inputs: [TakingsInput], now: Timestamp,
-        memoryLimit: Int? = nil
+        memoryLimit: Int? = nil, series: TakingsSeries? = nil
     ) throws -> ProceedsReport {
         let versions = plan.repository.versions(of: plan.family).sorted {
             $0.effective < $1.effective
@@ -77,6 +77,7 @@ enum ProceedsRun {
             rates: rates, catalogue: catalogue, purchases: purchases,
             storefronts: plan.repository.storefronts, window: plan.window,
             now: now, modelledPerCredit: plan.credit.perCredit.amount)
+        valuer.series = series
         var tally = ProceedsValuer.Tally()
         if ledger.spill != nil {
             try ledger.finishPartitions()
@@ -88,9 +89,16 @@ enum ProceedsRun {
             records.emptyFileWarnings
             + Reconciler.repeatedTransactions(records.transactions).prefix(
                 Reconciler.repeatsShown)
-        return try report(
+        var report = try report(
             tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now,
             appleWarnings: appleWarnings)
+        if let series {
+            report.series = series.period.rawValue
+            report.periods = try periodLines(
+                tally, RateSum(rates: valuer.rates, currency: plan.currency), series: series,
+                ledger: ledger, plan: plan)
+        }
+        return report
     }
 
     /// The bytes of the ledger inputs, nil when one has no size to plan by (standard input).
@@ -150,7 +158,7 @@ enum ProceedsRun {
         return ProceedsReport(
             family: plan.family, window: plan.window.name, currency: plan.currency,
             modelledPerCredit: plan.credit.perCredit,
-            features: try featureLines(tally, sum, ledger: ledger, plan: plan),
+            features: try featureLines(tally.used, sum, ledger: ledger, plan: plan),
             rates: rateLines(tally, sum), liability: try liability(tally, sum, now: now),
             breakage: try breakage(tally, sum, catalogue: catalogue, now: now),
             apple: appleLines(sum), takenBack: tally.takenBack,
@@ -191,11 +199,11 @@ enum ProceedsRun {
     /// Per feature: its credits, their modelled value and their value at proceeds, and
     /// the credits per basis; sorted by key.
     static func featureLines(
-        _ tally: ProceedsValuer.Tally, _ sum: RateSum, ledger: ProceedsLedger, plan: PnLPlan
+        _ used: [UInt32: [Int: Int128]], _ sum: RateSum, ledger: ProceedsLedger, plan: PnLPlan
     ) throws -> [ProceedsReport.FeatureLine] {
         let modelled = plan.credit.perCredit.amount
         var features: [ProceedsReport.FeatureLine] = []
-        for (f, byRate) in tally.used {
+        for (f, byRate) in used {
             let credits = byRate.values.reduce(0, +)
             var byBasis: [String: Int128] = [:]
             for (r, c) in byRate where c != 0 {
@@ -209,6 +217,21 @@ enum ProceedsRun {
         }
         return features.sorted {
             Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+        }
+    }
+
+    /// With `--by`: the feature lines of each period that has any, in time order.
+    static func periodLines(
+        _ tally: ProceedsValuer.Tally, _ sum: RateSum, series: TakingsSeries,
+        ledger: ProceedsLedger, plan: PnLPlan
+    ) throws -> [ProceedsReport.PeriodLine] {
+        try tally.usedByPeriod.keys.sorted().map { n in
+            let period = CalendarPeriod(
+                length: series.period, number: n, offsetMinutes: series.offsetMinutes)
+            return ProceedsReport.PeriodLine(
+                period: period.label ?? "",
+                features: try featureLines(
+                    tally.usedByPeriod[n] ?? [:], sum, ledger: ledger, plan: plan))
         }
     }
 

@@ -24,6 +24,8 @@ struct ProceedsValuer {
     /// matched by currency alone).
     let storefronts: StorefrontTable?
     let window: TakingsWindow
+    /// `--by`: the features' credits also per period.
+    var series: TakingsSeries? = nil
     let now: Timestamp
     /// The rate of the card's modelled value (`pnl`'s estimate), for days no report covers.
     let modelled: Int
@@ -81,6 +83,9 @@ struct ProceedsValuer {
     struct Tally {
         /// Per feature and rate: credits kept in the window (charged less given back).
         var used: [UInt32: [Int: Int128]] = [:]
+        /// With `--by`: the same per period of the series (`CalendarPeriod.number`), each
+        /// charge and refund in the period of its own time.
+        var usedByPeriod: [Int64: [UInt32: [Int: Int128]]] = [:]
         /// Per rate: credits of lots opened (all time) and their count, by kind of lot.
         var opened: [Int: (lots: Int, credits: Int128)] = [:]
         /// Per rate: credits spent that no lot backs, in the window.
@@ -103,6 +108,14 @@ struct ProceedsValuer {
         /// Refunds `pnl` counts that are dated before their charge: taken right after it.
         var refundsBeforeCharge = 0
         var accounts = 0
+    }
+
+    /// The period of the series an entry counts in (nil: no series, or one it has no label
+    /// for, counted in the window only, as in `pnl`).
+    static func period(_ e: ProceedsEntry, _ series: TakingsSeries?) -> Int64? {
+        guard let series else { return nil }
+        let b = series.bucket(seconds: e.seconds)
+        return b == TakingsSeries.outside ? nil : b
     }
 
     /// The refunds pnl counts, by the charge they take back: of a charge read, of its
@@ -335,14 +348,14 @@ struct ProceedsValuer {
             want -= x
             taken.append(.lot(head, x))
             if inWindow {
-                tally.used[e.feature, default: [:]][state.lots[head].rate, default: 0] += x
+                tally.use(e, state.lots[head].rate, x, series)
             }
         }
         if want > 0 {
             let rate = try rates.periodRate(day: ProceedsRates.day(e.at)) ?? modelled
             taken.append(.unbacked(rate: rate, want))
             if inWindow {
-                tally.used[e.feature, default: [:]][rate, default: 0] += want
+                tally.use(e, rate, want, series)
                 tally.unbacked[rate, default: 0] += want
             }
         }
@@ -367,14 +380,14 @@ struct ProceedsValuer {
                     tally.lapsed[state.lots[l].rate, default: 0] += y
                 }
                 if inWindow {
-                    tally.used[e.feature, default: [:]][state.lots[l].rate, default: 0] -= y
+                    tally.use(e, state.lots[l].rate, -y, series)
                 }
             case .unbacked(let rate, let x):
                 // No lot to put them back into: the credits' value is reversed.
                 let y = min(back, x)
                 back -= y
                 if inWindow {
-                    tally.used[e.feature, default: [:]][rate, default: 0] -= y
+                    tally.use(e, rate, -y, series)
                     tally.unbacked[rate, default: 0] -= y
                 }
             }
@@ -480,5 +493,17 @@ struct ProceedsValuer {
             case .revoke: 3
             }
         return (e.seconds, e.nanoseconds, rank, e.idHash)
+    }
+}
+
+extension ProceedsValuer.Tally {
+    /// Counts `credits` of `e`'s feature at `rate` (negative: given back), in the window and
+    /// in the entry's own period of the series.
+    mutating func use(_ e: ProceedsEntry, _ rate: Int, _ credits: Int128, _ series: TakingsSeries?)
+    {
+        used[e.feature, default: [:]][rate, default: 0] += credits
+        if let p = ProceedsValuer.period(e, series) {
+            usedByPeriod[p, default: [:]][e.feature, default: [:]][rate, default: 0] += credits
+        }
     }
 }
