@@ -2,7 +2,7 @@
 /// that does not terminate is shown to 12 places, half-even, the one rule of
 /// `Exact.decimalText`).
 extension ProceedsReport: RenderableReport {
-    var warnings: [Diagnostic] { ledgerWarnings }
+    var warnings: [Diagnostic] { appleWarnings + ledgerWarnings }
 
     static func money(_ m: Money?) -> String {
         guard let m else { return "" }

@@ -106,6 +106,8 @@ struct ProceedsReport: Sendable, Hashable {
     let reportRowsNotCredits: Int
     let fxUsed: [String]
     let ledgerWarnings: [Diagnostic]
+    /// Empty `--transactions` files and repeated transaction ids (the first 20).
+    var appleWarnings: [Diagnostic] = []
     /// `--by`: the period (`day`, `week`, `month`) and its lines, in time order; nil
     /// without a series.
     var series: String? = nil

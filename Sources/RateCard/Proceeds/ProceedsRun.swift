@@ -167,7 +167,7 @@ enum ProceedsRun {
             ledgerRejected: ledger.rejected, refundsIgnored: tally.refundsIgnored,
             refundsBeforeCharge: tally.refundsBeforeCharge,
             reportRowsNotCredits: rates.rowsNotCredits, fxUsed: rates.fxUsed.map { "\($0)" },
-            ledgerWarnings: appleWarnings + ledger.rejections)
+            ledgerWarnings: ledger.rejections, appleWarnings: appleWarnings)
     }
 
     /// Credits by rate valued at their rates, in the reporting currency.

@@ -155,6 +155,30 @@ import Testing
             ], exits: 2, stdout: .empty, stderr: .equals(expected))
     }
 
+    /// `pnl --proceeds --transactions` says the same of a repeated id and an empty file.
+    @Test func theProceedsPassSaysItToo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanup() }
+        let t1 = try Self.firstTransaction()
+        try folder.write("t.jsonl", t1 + "\n" + t1 + "\n")
+        try folder.write("empty.jsonl", "")
+        let (t, e) = (folder.path + "/t.jsonl", folder.path + "/empty.jsonl")
+        let p = packageRoot.path + "/Tests/RateCardTests/Fixtures/Proceeds"
+        _ = try expectMargin(
+            [
+                "pnl", p + "/ledger.jsonl", "--cards", p + "/cards", "--currency", "GBP",
+                "--credit-value", "GBP 0.005", "--now", "2026-12-07T00:00:00Z", "--proceeds",
+                packageRoot.path + "/\(Self.a)/financial-2026-11.txt", "--transactions", t,
+                "--transactions", e,
+            ], exits: 0, stdout: .contains("Credits at Apple's proceeds"),
+            stderr: .equals(
+                """
+                \(e): warning: no transactions
+                \(t):2:1: warning: transaction 2000000001 repeats \(t):1 (the same record): one purchase
+
+                """))
+    }
+
     static func base64URL(_ text: String) -> String {
         Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
