@@ -131,11 +131,15 @@ struct ReconcileLedger {
         case .jsonLines: scanLines(bytes, path: path, &scanner)
         case .ledgerDocument: scanDocument(bytes, path: path, &scanner)
         case .csv:
+            // The bytes are the reader's buffer, over an empty source: the CSV reader's look
+            // for a byte-order mark reads ahead on a copy, and a copy that pulled the whole
+            // input from a shared source into its own buffer left the reader nothing (a CSV
+            // ledger gave 0 entries without a word).
             let source: ByteSource
-            do { source = try ByteSource(TakingsInput(name: path, bytes: bytes)) } catch {
+            do { source = try ByteSource(TakingsInput(name: path, bytes: [])) } catch {
                 throw RunFailure(error.description)
             }
-            scanCSV(CSVRecordReader(BufferedBytes(source, initial: [])), path: path, &scanner)
+            scanCSV(CSVRecordReader(BufferedBytes(source, initial: bytes)), path: path, &scanner)
         case .rollupJSONLines, .rollupCSV:
             throw Self.rollup(path)
         }

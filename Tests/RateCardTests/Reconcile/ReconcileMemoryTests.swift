@@ -99,6 +99,34 @@ import Testing
             Self.rendered(try Self.run(request, partitions: partitions)) == Self.rendered(memory))
     }
 
+    /// The example's ledger as CSV and as a ledger document (`ledger.csv`,
+    /// `ledger-document.json`: the same 18 entries) gives the JSON Lines example's findings,
+    /// in memory and partitioned (the CSV read in memory once gave 0 entries without a word).
+    @Test(arguments: ["ledger.csv", "ledger-document.json"])
+    func everyLedgerFormatPartitioned(file: String) throws {
+        func request(_ ledger: String) -> ReconcileRequest {
+            ReconcileRequest(
+                cards: [Self.a + "/cards"], ledger: [Self.a + "/" + ledger],
+                transactions: [
+                    Self.a + "/transactions.jsonl", Self.a + "/history-page.json",
+                    Self.a + "/notifications.jsonl",
+                ])
+        }
+        func findings(_ r: Reconciliation) -> [String] {
+            r.findings.map {
+                "\($0.kind.rawValue) \($0.ledgerId ?? "-") \($0.transactionId ?? "-") \($0.credits) \($0.spentSince.map(String.init) ?? "-") \(Reconciliation.money($0.money))"
+            }
+        }
+        let jsonl = try Self.run(request("ledger.jsonl"), partitions: nil)
+        let memory = try Self.run(request(file), partitions: nil)
+        #expect(memory.summary.ledgerEntries == 17)
+        #expect(memory.summary.ledgerDuplicates == 1)
+        #expect(findings(memory) == findings(jsonl))
+        #expect(findings(memory).count == 8)
+        let split = try Self.run(request(file), partitions: 5)
+        #expect(Self.rendered(split) == Self.rendered(memory))
+    }
+
     /// The same problems, at once, whichever way the run goes.
     @Test func badInputIsTheSameErrorPartitioned() throws {
         let request = ReconcileRequest(
