@@ -27,20 +27,9 @@ extension AppleTransactionReader {
         }
         if peek.starts(with: [0xEF, 0xBB, 0xBF]) { peek.removeFirst(3) }
         var lines = BufferedBytes(source, initial: Gzip.isGzip(peek) ? [] : peek)
-        var head: [(text: [UInt8], number: Int)] = []
         var number = 0
-        // One record per line when the first line not blank is a JSON value of its own
-        // and another follows, or when it is not JSON at all (JWS); else a document.
-        while !Gzip.isGzip(peek), head.count < 2, let (text, _) = lines.nextLine() {
-            number += 1
-            let line = text.last == 0x0D ? Array(text.dropLast()) : text
-            if !line.allSatisfy(isBlank) { head.append((line, number)) }
-        }
-        let first = head.first.flatMap { $0.text.first(where: { !isBlank($0) }) }
-        let isDocument =
-            Gzip.isGzip(peek)
-            || ((first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
-                && !(head.count > 1 && (try? JSONParser.parse(head[0].text)) != nil))
+        let (head, isDocument) =
+            Gzip.isGzip(peek) ? ([], true) : Self.head(&lines, number: &number)
         if isDocument {
             try read(path: path, into: &records)
             counted.readWhole()
@@ -68,6 +57,25 @@ extension AppleTransactionReader {
         counted.count(records)
         batch(&records)
         try problems.check()
+    }
+
+    /// The first two lines not blank, and whether the file is one document: when the first
+    /// is a JSON object or array that is not a whole value on its own line followed by
+    /// another (else one record per line, JWS lines included), as `read` decides.
+    private static func head(_ lines: inout BufferedBytes, number: inout Int) -> (
+        [(text: [UInt8], number: Int)], Bool
+    ) {
+        var head: [(text: [UInt8], number: Int)] = []
+        while head.count < 2, let (text, _) = lines.nextLine() {
+            number += 1
+            let line = text.last == 0x0D ? Array(text.dropLast()) : text
+            if !line.allSatisfy(isBlank) { head.append((line, number)) }
+        }
+        let first = head.first.flatMap { $0.text.first(where: { !isBlank($0) }) }
+        let isDocument =
+            (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
+            && !(head.count > 1 && (try? JSONParser.parse(head[0].text)) != nil)
+        return (head, isDocument)
     }
 
     /// Counts the records of one file as they pass in batches.

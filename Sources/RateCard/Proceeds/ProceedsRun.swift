@@ -31,28 +31,7 @@ enum ProceedsRun {
         }
         let catalogue = ProductCatalogue(versions: versions)
 
-        var problems: [Diagnostic] = []
-        var sales: [SummarySalesReport] = []
-        var financial: [FinancialReport] = []
-        for path in sources.reports {
-            do throws(AppleRecordError) {
-                let bytes = try AppleProblems.gunzipped(
-                    try readReport(path), path: path)
-                if isFinancial(bytes) {
-                    financial.append(
-                        try FinancialReport.read(bytes, path: path, products: catalogue.products))
-                } else {
-                    sales.append(
-                        try SummarySalesReport.read(
-                            bytes, path: path, products: catalogue.products))
-                }
-            } catch { problems += error.diagnostics }
-        }
-        var records = AppleRecords()
-        do { records = try AppleTransactionReader.read(paths: sources.transactions) } catch {
-            problems += error.diagnostics
-        }
-        if !problems.isEmpty { throw AppleRecordError(problems) }
+        let (sales, financial, records) = try readApple(sources, catalogue: catalogue)
         let purchases = try Reconciler(catalogue: catalogue, family: plan.family).merge(records)
         let rates = try ProceedsRates(
             sales: sales, financial: financial, catalogue: catalogue, fx: plan.repository.fx,
@@ -99,6 +78,38 @@ enum ProceedsRun {
                 ledger: ledger, plan: plan)
         }
         return report
+    }
+
+    /// Apple's reports (told apart by their header) and transactions: every problem in every
+    /// file at once.
+    static func readApple(_ sources: ProceedsSources, catalogue: ProductCatalogue)
+        throws(AppleRecordError) -> (
+            sales: [SummarySalesReport], financial: [FinancialReport], records: AppleRecords
+        )
+    {
+        var problems: [Diagnostic] = []
+        var sales: [SummarySalesReport] = []
+        var financial: [FinancialReport] = []
+        for path in sources.reports {
+            do throws(AppleRecordError) {
+                let bytes = try AppleProblems.gunzipped(
+                    try readReport(path), path: path)
+                if isFinancial(bytes) {
+                    financial.append(
+                        try FinancialReport.read(bytes, path: path, products: catalogue.products))
+                } else {
+                    sales.append(
+                        try SummarySalesReport.read(
+                            bytes, path: path, products: catalogue.products))
+                }
+            } catch { problems += error.diagnostics }
+        }
+        var records = AppleRecords()
+        do { records = try AppleTransactionReader.read(paths: sources.transactions) } catch {
+            problems += error.diagnostics
+        }
+        if !problems.isEmpty { throw AppleRecordError(problems) }
+        return (sales, financial, records)
     }
 
     /// The bytes of the ledger inputs, nil when one has no size to plan by (standard input).
