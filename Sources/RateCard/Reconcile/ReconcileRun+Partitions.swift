@@ -7,17 +7,18 @@
 /// since a refund are added up last, from the devices' partitions, for the few findings
 /// that need them. The report is the in-memory one's (`ReconcileMemoryTests`).
 extension ReconcileRun {
-    /// Planned bytes the in-memory run holds per byte of Apple's transactions (about 1 KB
-    /// per parsed transaction of 250–600 bytes).
-    static let appleStatePerByte = 3
+    /// Planned bytes the matching holds per byte of input, as measured in memory (docs/
+    /// reconcile.md, Memory: 774 MiB for 112 MB of ledger and 72 MB of transactions): the
+    /// ledger's id table and kept records, 2.5 per byte; Apple's records parsed and kept,
+    /// about 6 per byte (1–2 KB per transaction of 240 bytes).
+    static let ledgerStatePerHalfByte = 5
+    static let appleStatePerByte = 6
 
     /// 1 (in memory) when the planned state fits in `memoryLimit`; else enough partitions
-    /// that each one's takes at most half of it. The ledger's state is planned at 1.5 bytes
-    /// per byte (the id table and kept records: about 150 bytes per entry of about 100).
-    /// Inputs of unknown size stay in memory.
+    /// that each one's takes at most half of it. Inputs of unknown size stay in memory.
     static func partitions(ledgerBytes: Int?, appleBytes: Int?, memoryLimit: Int?) -> Int {
         guard let limit = memoryLimit, let ledgerBytes, let appleBytes else { return 1 }
-        let state = ledgerBytes + ledgerBytes / 2 + appleBytes * appleStatePerByte
+        let state = ledgerBytes / 2 * ledgerStatePerHalfByte + appleBytes * appleStatePerByte
         guard state > limit else { return 1 }
         let half = max(1, limit / 2)
         return min(TakingsSpill.maxPartitions, max(2, (state + half - 1) / half))

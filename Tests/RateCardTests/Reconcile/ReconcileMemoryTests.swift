@@ -157,10 +157,10 @@ import Testing
         #expect(ReconcileRun.partitions(ledgerBytes: 1000, appleBytes: 1000, memoryLimit: nil) == 1)
         #expect(
             ReconcileRun.partitions(ledgerBytes: 1000, appleBytes: 1000, memoryLimit: 1 << 20) == 1)
-        // 1.5 × 110 MB + 3 × 70 MB = 375 MB under 64 MiB: each partition at most 32 MiB.
+        // 2.5 × 110 MB + 6 × 70 MB = 695 MB under 64 MiB: each partition at most 32 MiB.
         #expect(
             ReconcileRun.partitions(
-                ledgerBytes: 110_000_000, appleBytes: 70_000_000, memoryLimit: 64 << 20) == 12)
+                ledgerBytes: 110_000_000, appleBytes: 70_000_000, memoryLimit: 64 << 20) == 21)
         #expect(
             ReconcileRun.partitions(ledgerBytes: 1 << 40, appleBytes: 0, memoryLimit: 1 << 20)
                 == 200)
