@@ -62,6 +62,8 @@ enum ReconcileCommand: Command {
             ledger: args.positionals, inputFormat: inputFormat, transactions: transactions,
             sales: args.all("sales"), financial: args.all("financial"))
         try request.readMemory(args)
+        // A partitioned run's temporary files are deleted on SIGINT, SIGTERM, SIGHUP, SIGQUIT.
+        PnLCommand.installCleanup()
         let report = try ReconcileRun.run(request)
         io.report(report.warnings)
         io.out(report.render(format, bold: io.colour))
