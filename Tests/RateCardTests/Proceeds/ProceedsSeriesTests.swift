@@ -61,14 +61,15 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 2, 3] as [UInt64])
+    // Seeds of their own: the property tests write their files by seed.
+    @Test(arguments: [21, 22, 23] as [UInt64])
     func weeksAgreeWithTheOracle(seed: UInt64) throws {
         try Self.check(seed: seed, since: nil, until: nil)
         try Self.check(seed: seed + 4, since: "2026-11-12T00:00:00Z", until: "2026-11-29T12:00:00Z")
     }
 
     @Test func weeksAgreePartitioned() throws {
-        try Self.check(seed: 8, since: nil, until: nil, memoryLimit: 4_096)
+        try Self.check(seed: 28, since: nil, until: nil, memoryLimit: 4_096)
     }
 
     /// docs/proceeds.md's example by week: W45 130 credits (30 free, 100 at GBP 0.005584),
