@@ -117,7 +117,11 @@ struct AppleRowReader {
         var s = t
         if s.hasPrefix(".") { s = "0" + s } else if s.hasPrefix("-.") { s = "-0" + s.dropFirst() }
         do { return try Exact(decimal: s) } catch {
-            fail(name, "\"\(FieldReader.excerpt(t))\" is not a decimal amount (\(error))")
+            if error == .tooManyDigits {
+                fail(name, "\"\(FieldReader.excerpt(t))\" is too large (overflow: \(error))")
+            } else {
+                fail(name, "\"\(FieldReader.excerpt(t))\" is not a decimal amount (\(error))")
+            }
             return nil
         }
     }
@@ -125,8 +129,15 @@ struct AppleRowReader {
     /// A whole number, written with or without places of zeros (`3`, `-1.00`).
     mutating func whole(_ name: String, what: String) -> Int64? {
         guard let v = decimal(name) else { return nil }
-        guard let n = v.integerValue, let i = Int64(exactly: n) else {
+        guard let n = v.integerValue else {
             fail(name, "\"\(v.decimalText())\" is not a whole number of \(what)")
+            return nil
+        }
+        guard let i = Int64(exactly: n) else {
+            fail(
+                name,
+                "\"\(v.decimalText())\" is too large for a number of \(what) (overflow: the largest is \(Int64.max))"
+            )
             return nil
         }
         return i

@@ -36,7 +36,7 @@ struct AppleTransaction: Sendable, Hashable {
     /// When Apple signed the record: of two records of one transaction the later says how
     /// it stands (a refund, then its reversal).
     let signedDate: Timestamp?
-    let place: ApplePlace
+    var place: ApplePlace
 
     /// The price as money: milliunits ÷ 1000, exact.
     var price: Money? {
@@ -47,6 +47,13 @@ struct AppleTransaction: Sendable, Hashable {
     }
 
     var isRevoked: Bool { revocationDate != nil }
+
+    /// The same record as `other` wherever each was read.
+    func sameRecord(as other: AppleTransaction) -> Bool {
+        var copy = other
+        copy.place = place
+        return copy == self
+    }
 }
 
 extension AppleTransaction {
@@ -175,7 +182,15 @@ struct AppleJSONObject {
             return nil
         }
         guard let v = Int64(text) else {
-            fail(key, "\(key): \(FieldReader.excerpt(text)) is not \(what)", &problems)
+            let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+            if !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) {
+                fail(
+                    key,
+                    "\(key): \(FieldReader.excerpt(text)) is too large (overflow: the largest is \(Int64.max))",
+                    &problems)
+            } else {
+                fail(key, "\(key): \(FieldReader.excerpt(text)) is not \(what)", &problems)
+            }
             return nil
         }
         return v

@@ -1,11 +1,31 @@
 /// Everything read from the `--transactions` files.
 struct AppleRecords: Sendable, Hashable {
-    internal(set) var transactions: [AppleTransaction] = []
-    internal(set) var notifications: [AppleNotification] = []
+    /// What one `--transactions` file gave: every record is accounted for.
+    struct FileCount: Sendable, Hashable {
+        let path: String
+        /// Transaction records (decoded, in history pages, signed), notifications excluded.
+        var transactions = 0
+        var notifications = 0
+    }
+
+    var transactions: [AppleTransaction] = []
+    var notifications: [AppleNotification] = []
     /// Get Transaction History pages read (each up to 20 transactions).
-    internal(set) var historyPages = 0
+    var historyPages = 0
+    /// Per file, in the order given.
+    var files: [FileCount] = []
 
     init() {}
+
+    /// `path: warning: no transactions` for each file that gave no record at all (0 bytes,
+    /// blanks only, an empty history page): a file given and empty is said, not ignored.
+    var emptyFileWarnings: [Diagnostic] {
+        files.filter { $0.transactions == 0 && $0.notifications == 0 }.map {
+            Diagnostic(
+                path: $0.path, location: .wholeFile, severity: .warning,
+                message: "no transactions")
+        }
+    }
 }
 
 /// Reads App Store transactions in every shape Apple publishes them, one file at a time:
@@ -35,7 +55,12 @@ enum AppleTransactionReader {
         do { bytes = try FileBytes.read(path, what: "Apple's transactions") } catch {
             throw AppleRecordError([error])
         }
+        let (t, n) = (records.transactions.count, records.notifications.count)
         try read(bytes, path: path, into: &records)
+        records.files.append(
+            AppleRecords.FileCount(
+                path: path, transactions: records.transactions.count - t,
+                notifications: records.notifications.count - n))
     }
 
     static func read(_ bytes: [UInt8], path: String, into records: inout AppleRecords)
@@ -72,38 +97,44 @@ enum AppleTransactionReader {
             }
         } else {
             for (number, line) in lines.enumerated() where !line.bytes.allSatisfy(isBlank) {
-                let lineNumber = number + 1
-                let text = Array(line.bytes)
-                let start = (text.firstIndex(where: { !isBlank($0) }) ?? 0)
-                if text[start] == UInt8(ascii: "{") {
-                    do {
-                        let node = try JSONParser.parse(text)
-                        value(
-                            node, path: path, locate: { (lineNumber, $0.column) }, &records,
-                            &problems)
-                    } catch {
-                        problems.add(
-                            line: lineNumber, column: error.location.column,
-                            "not valid JSON: \(error.message)")
-                    }
-                    continue
-                }
-                var jws = String(decoding: text, as: UTF8.self).trimmingWhitespaceString
-                if jws.hasPrefix("\""), jws.hasSuffix("\""), jws.count >= 2 {
-                    jws = String(jws.dropFirst().dropLast())
-                }
-                let place = ApplePlace(path: path, line: lineNumber, column: start + 1)
-                guard JWSPayload.looksLikeJWS(jws) else {
-                    problems.add(
-                        line: lineNumber, column: start + 1,
-                        "expected a JSON object or a signed JWS (header.payload.signature), found \"\(FieldReader.excerpt(jws))\""
-                    )
-                    continue
-                }
-                signed(jws, place: place, &records, &problems)
+                self.line(Array(line.bytes), number: number + 1, path: path, &records, &problems)
             }
         }
         try problems.check()
+    }
+
+    /// One line of a file of one record per line: a JSON object (a transaction, a page, a
+    /// notification) or a signed JWS, bare or quoted.
+    static func line(
+        _ text: [UInt8], number lineNumber: Int, path: String, _ records: inout AppleRecords,
+        _ problems: inout AppleProblems
+    ) {
+        let start = (text.firstIndex(where: { !isBlank($0) }) ?? 0)
+        if text[start] == UInt8(ascii: "{") {
+            do {
+                let node = try JSONParser.parse(text)
+                value(
+                    node, path: path, locate: { (lineNumber, $0.column) }, &records, &problems)
+            } catch {
+                problems.add(
+                    line: lineNumber, column: error.location.column,
+                    "not valid JSON: \(error.message)")
+            }
+            return
+        }
+        var jws = String(decoding: text, as: UTF8.self).trimmingWhitespaceString
+        if jws.hasPrefix("\""), jws.hasSuffix("\""), jws.count >= 2 {
+            jws = String(jws.dropFirst().dropLast())
+        }
+        let place = ApplePlace(path: path, line: lineNumber, column: start + 1)
+        guard JWSPayload.looksLikeJWS(jws) else {
+            problems.add(
+                line: lineNumber, column: start + 1,
+                "expected a JSON object or a signed JWS (header.payload.signature), found \"\(FieldReader.excerpt(jws))\""
+            )
+            return
+        }
+        signed(jws, place: place, &records, &problems)
     }
 
     /// One JSON value of a file: a history page, a notification (decoded or as Apple posts

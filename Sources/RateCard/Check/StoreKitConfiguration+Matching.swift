@@ -25,18 +25,8 @@ extension StoreKitConfiguration {
         for pack in packs where packsByID[pack.productId] == nil {
             packsByID[pack.productId] = pack
         }
-        let productIDs = Set(products.map(\.id))
         var findings: [Diagnostic] = []
-        func report(_ message: String, at location: SourceLocation, rule: CheckRule) {
-            findings.append(
-                Diagnostic(path: path, location: location, message: message, rule: .check(rule)))
-        }
-        let from =
-            storefrontIsDefault
-            ? "storefront \(storefront), Xcode's default: the file names none"
-            : "storefront \(storefront)"
-
-        var skipped: (nonConsumables: Int, subscriptions: Int, ignored: [String]) = (0, 0, [])
+        var skipped = Skipped()
         for product in products {
             if ignore.contains(product.id) {
                 skipped.ignored.append(product.id)
@@ -44,9 +34,10 @@ extension StoreKitConfiguration {
             }
             guard let pack = packsByID[product.id] else {
                 if product.type == "Consumable" {
-                    report(
-                        "consumable \"\(product.id)\" is not a pack of the card \(cardPath); if it is not a credit pack (a tip), pass --storekit-ignore \(product.id)",
-                        at: product.idLocation, rule: .storeKitUnknownProduct)
+                    findings.append(
+                        finding(
+                            "consumable \"\(product.id)\" is not a pack of the card \(cardPath); if it is not a credit pack (a tip), pass --storekit-ignore \(product.id)",
+                            at: product.idLocation, rule: .storeKitUnknownProduct))
                 } else if product.isSubscription {
                     skipped.subscriptions += 1
                 } else {
@@ -54,35 +45,9 @@ extension StoreKitConfiguration {
                 }
                 continue
             }
-            if Self.normalizedType(product.type) != Self.normalizedType(pack.type) {
-                report(
-                    "\"\(product.id)\" is \(product.type) here but the card \(cardPath) sells it as \(pack.type)",
-                    at: product.typeLocation, rule: .storeKitType)
-            }
-            let expected = pack.prices[currency]
-            guard let price = product.price else {
-                let card =
-                    expected.map { "the card \(cardPath) prices it at \(show($0))" }
-                    ?? "the card \(cardPath) has no \(currency.code) price for it either"
-                report(
-                    "\"\(product.id)\" has no displayPrice (\"\") in the StoreKit configuration (\(from)); \(card)",
-                    at: product.priceLocation, rule: .storeKitNoPrice)
-                continue
-            }
-            if let expected {
-                if expected != price {
-                    report(
-                        "\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) prices it at \(show(expected))",
-                        at: product.priceLocation, rule: .storeKitPrice)
-                }
-            } else {
-                let sold = pack.prices.keys.sorted().map(\.code).joined(separator: ", ")
-                report(
-                    "\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) has no \(currency.code) price for it (only \(sold.isEmpty ? "none" : sold))",
-                    at: product.priceLocation, rule: .storeKitPrice)
-            }
+            findings += compare(product, with: pack, cardPath: cardPath)
         }
-
+        let productIDs = Set(products.map(\.id))
         for pack in packs
         where packsByID[pack.productId] == pack && !productIDs.contains(pack.productId)
             && !ignore.contains(pack.productId)
@@ -94,7 +59,74 @@ extension StoreKitConfiguration {
                         "pack \"\(pack.productId)\" has no product in the StoreKit configuration \(path)",
                     rule: .check(.storeKitMissingProduct)))
         }
+        if let note = skippedNote(skipped, cardPath: cardPath) { findings.append(note) }
+        return findings.sorted()
+    }
 
+    /// The products not compared with a pack, by why.
+    struct Skipped {
+        var nonConsumables = 0
+        var subscriptions = 0
+        var ignored: [String] = []
+    }
+
+    private func finding(_ message: String, at location: SourceLocation, rule: CheckRule)
+        -> Diagnostic
+    {
+        Diagnostic(path: path, location: location, message: message, rule: .check(rule))
+    }
+
+    /// Where the prices come from, as the messages say it.
+    private var priceSource: String {
+        storefrontIsDefault
+            ? "storefront \(storefront), Xcode's default: the file names none"
+            : "storefront \(storefront)"
+    }
+
+    /// One product against the card's pack of its id: its type, and its price in the
+    /// file's currency.
+    private func compare(
+        _ product: StoreKitConfiguration.Product, with pack: StoreKitPackExpectation,
+        cardPath: String
+    ) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        if Self.normalizedType(product.type) != Self.normalizedType(pack.type) {
+            findings.append(
+                finding(
+                    "\"\(product.id)\" is \(product.type) here but the card \(cardPath) sells it as \(pack.type)",
+                    at: product.typeLocation, rule: .storeKitType))
+        }
+        let from = priceSource
+        let expected = pack.prices[currency]
+        guard let price = product.price else {
+            let card =
+                expected.map { "the card \(cardPath) prices it at \(show($0))" }
+                ?? "the card \(cardPath) has no \(currency.code) price for it either"
+            findings.append(
+                finding(
+                    "\"\(product.id)\" has no displayPrice (\"\") in the StoreKit configuration (\(from)); \(card)",
+                    at: product.priceLocation, rule: .storeKitNoPrice))
+            return findings
+        }
+        if let expected {
+            if expected != price {
+                findings.append(
+                    finding(
+                        "\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) prices it at \(show(expected))",
+                        at: product.priceLocation, rule: .storeKitPrice))
+            }
+        } else {
+            let sold = pack.prices.keys.sorted().map(\.code).joined(separator: ", ")
+            findings.append(
+                finding(
+                    "\"\(product.id)\" has displayPrice \(show(price)) (\(from)) but the card \(cardPath) has no \(currency.code) price for it (only \(sold.isEmpty ? "none" : sold))",
+                    at: product.priceLocation, rule: .storeKitPrice))
+        }
+        return findings
+    }
+
+    /// The note that says which products were not compared, and why; nil when none.
+    private func skippedNote(_ skipped: Skipped, cardPath: String) -> Diagnostic? {
         var parts: [String] = []
         if skipped.nonConsumables > 0 {
             parts.append(
@@ -109,16 +141,13 @@ extension StoreKitConfiguration {
             parts.append(
                 "\(skipped.ignored.count) ignored (\(skipped.ignored.joined(separator: ", ")))")
         }
-        if !parts.isEmpty {
-            let count = skipped.nonConsumables + skipped.subscriptions + skipped.ignored.count
-            findings.append(
-                Diagnostic(
-                    path: path, location: storefrontLocation, severity: .note,
-                    message:
-                        "\(count) of \(products.count) product\(products.count == 1 ? "" : "s") not compared with the packs of \(cardPath): \(parts.joined(separator: ", "))",
-                    rule: .check(.storeKitSkipped)))
-        }
-        return findings.sorted()
+        guard !parts.isEmpty else { return nil }
+        let count = skipped.nonConsumables + skipped.subscriptions + skipped.ignored.count
+        return Diagnostic(
+            path: path, location: storefrontLocation, severity: .note,
+            message:
+                "\(count) of \(products.count) product\(products.count == 1 ? "" : "s") not compared with the packs of \(cardPath): \(parts.joined(separator: ", "))",
+            rule: .check(.storeKitSkipped))
     }
 
     /// "USD 0.90": the currency's decimals, or more when the amount needs them (a card

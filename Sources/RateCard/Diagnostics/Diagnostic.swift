@@ -40,7 +40,10 @@ public struct Diagnostic: Sendable, Hashable, Comparable, Error {
 
     /// `path:line:column: error: message [rule]`
     public var rendered: String {
-        var s = "\(path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
+        var s =
+            location == .wholeFile
+            ? "\(path): \(severity.rawValue): \(message)"
+            : "\(path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
         if let rule { s += " [\(rule.id)]" }
         return s
     }

@@ -4,6 +4,8 @@ struct SourceLocation: Sendable, Hashable, Comparable {
     let column: Int
 
     static let start = SourceLocation(line: 1, column: 1)
+    /// About a file as a whole (`path: warning: …`, no line or column).
+    static let wholeFile = SourceLocation(line: 0, column: 0)
 
     static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)

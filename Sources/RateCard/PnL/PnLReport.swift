@@ -53,9 +53,11 @@ struct PnLReport: Sendable {
         takings.hasFindings(strict: strict) || !errors.isEmpty
     }
 
-    /// Every diagnostic for standard error: the first rejections, warnings and errors.
+    /// Every diagnostic for standard error: the first rejections, warnings and errors, and
+    /// with `--proceeds` what Apple's transactions files say (empty, repeated ids).
     var diagnostics: [Diagnostic] {
         takings.rejections.map(\.diagnostic) + takings.warnings + takings.errors + errors
+            + (proceeds?.appleWarnings ?? [])
     }
 
     /// Rejections counted but not listed one by one.

@@ -21,7 +21,8 @@ enum PnLRun {
         if let sources = request.proceeds {
             report.proceeds = try ProceedsRun.run(
                 sources, plan: plan, inputs: request.inputs, now: request.now,
-                memoryLimit: request.takingsOptions.memoryLimit)
+                memoryLimit: request.takingsOptions.memoryLimit,
+                series: request.series)
         }
         return report
     }

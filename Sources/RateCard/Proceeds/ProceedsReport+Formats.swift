@@ -2,7 +2,7 @@
 /// that does not terminate is shown to 12 places, half-even, the one rule of
 /// `Exact.decimalText`).
 extension ProceedsReport: RenderableReport {
-    var warnings: [Diagnostic] { ledgerWarnings }
+    var warnings: [Diagnostic] { appleWarnings + ledgerWarnings }
 
     static func money(_ m: Money?) -> String {
         guard let m else { return "" }
@@ -115,12 +115,34 @@ extension ProceedsReport: RenderableReport {
         return t
     }
 
+    /// With `--by`: per period and feature, the credits, the modelled value, the value at
+    /// proceeds and the difference.
+    var periodTable: TextTable {
+        var t = TextTable([
+            .init("period"), .init("feature", .left, .untrusted), .init("credits", .right),
+            .init("modelled", .right), .init("at proceeds", .right), .init("difference", .right),
+        ])
+        for p in periods {
+            for f in p.features {
+                t.append([
+                    p.period, f.key, String(f.credits), Self.money(f.modelled),
+                    Self.money(f.proceeds), Self.money(f.difference),
+                ])
+            }
+        }
+        return t
+    }
+
     func renderTable(bold: Bool) -> String {
         func lines(_ l: [(String, String)]) -> String {
             l.map { "\($0.0): \($0.1)" }.joined(separator: "\n") + "\n"
         }
         var out = "Credits at Apple's proceeds (first in, first out per account):\n"
         out += lines(summaryLines) + "\n" + featureTable.plain(bold: bold)
+        if let series {
+            out += "\nBy \(series) (charges and refunds in the period of their own time):\n"
+            out += periodTable.plain(bold: bold)
+        }
         out += "\nValues of a credit:\n" + rateTable.plain(bold: bold)
         out += "\nLiability:\n" + lines(liabilityLines)
         out += "\nBreakage:\n" + lines(breakageLines)
@@ -136,6 +158,10 @@ extension ProceedsReport: RenderableReport {
         }
         var out = "## Credits at Apple's proceeds\n\n" + lines(summaryLines) + "\n"
         out += featureTable.markdown()
+        if let series {
+            out += "\n### By \(series)\n\nCharges and refunds in the period of their own time.\n\n"
+            out += periodTable.markdown()
+        }
         out += "\n### Values of a credit\n\n" + rateTable.markdown()
         out += "\n### Liability\n\n" + lines(liabilityLines)
         out += "\n### Breakage\n\n" + lines(breakageLines)
@@ -166,6 +192,18 @@ extension ProceedsReport: RenderableReport {
                 }
             }
         }
+        for p in periods {
+            for f in p.features {
+                t.append([
+                    "period", "\(p.period) \(f.key)", "modelled", String(f.credits),
+                    f.modelled.amount.decimalText(), c,
+                ])
+                t.append([
+                    "period", "\(p.period) \(f.key)", "proceeds", String(f.credits),
+                    f.proceeds.amount.decimalText(), c,
+                ])
+            }
+        }
         for r in rates {
             t.append([
                 "rate", r.label, r.basis, String(r.used), r.perCredit.amount.decimalText(), c,
@@ -192,7 +230,7 @@ extension ProceedsReport: RenderableReport {
     /// The section as one JSON object (also a member of `pnl`'s JSON).
     var json: JSONOutput {
         func credits(_ n: Int128) -> JSONOutput { .string(String(n)) }
-        let featuresJSON: [JSONOutput] = features.map { f in
+        func featureJSON(_ f: FeatureLine) -> JSONOutput {
             .object([
                 "feature": .string(f.key), "credits": credits(f.credits),
                 "modelled": JSONOutput.money(f.modelled), "proceeds": JSONOutput.money(f.proceeds),
@@ -200,6 +238,7 @@ extension ProceedsReport: RenderableReport {
                 "byBasis": .object(f.byBasis.mapValues(credits)),
             ])
         }
+        let featuresJSON = features.map(featureJSON)
         let ratesJSON: [JSONOutput] = rates.map { r in
             .object([
                 "basis": .string(r.basis), "label": .string(r.label),
@@ -219,7 +258,7 @@ extension ProceedsReport: RenderableReport {
                 "perCredit": a.perCredit.map(JSONOutput.money) ?? .null,
             ])
         }
-        return .object([
+        var members: [String: JSONOutput] = [
             "card": .string(family), "window": .string(window), "currency": .string(currency.code),
             "modelledPerCredit": JSONOutput.money(modelledPerCredit),
             "features": .array(featuresJSON),
@@ -250,6 +289,17 @@ extension ProceedsReport: RenderableReport {
                 "takenBack": credits(takenBack), "takenBackBeyond": credits(takenBackBeyond),
             ]),
             "method": .array(Self.method.map { .string($0) }),
-        ])
+        ]
+        if let series {
+            members["by"] = .string(series)
+            members["periods"] = .array(
+                periods.map {
+                    .object([
+                        "period": .string($0.period),
+                        "features": .array($0.features.map(featureJSON)),
+                    ])
+                })
+        }
+        return .object(members)
     }
 }

@@ -17,6 +17,14 @@ struct ProceedsReport: Sendable, Hashable {
         }
     }
 
+    /// With `--by`: the features' credits of one period of the series (charges and refunds
+    /// in the period of their own time), valued as in the window.
+    struct PeriodLine: Sendable, Hashable {
+        /// `2026-11-29`, `2026-W48`, `2026-11`.
+        let period: String
+        let features: [FeatureLine]
+    }
+
     /// A value per credit that was used, with what it valued.
     struct RateLine: Sendable, Hashable {
         let basis: String
@@ -98,6 +106,12 @@ struct ProceedsReport: Sendable, Hashable {
     let reportRowsNotCredits: Int
     let fxUsed: [String]
     let ledgerWarnings: [Diagnostic]
+    /// Empty `--transactions` files and repeated transaction ids (the first 20).
+    var appleWarnings: [Diagnostic] = []
+    /// `--by`: the period (`day`, `week`, `month`) and its lines, in time order; nil
+    /// without a series.
+    var series: String? = nil
+    var periods: [PeriodLine] = []
 
     var totalCredits: Int128 { features.reduce(0) { $0 + $1.credits } }
     var totalModelled: Money {

@@ -24,35 +24,14 @@ struct ProceedsSources: Sendable, Hashable {
 enum ProceedsRun {
     static func run(
         _ sources: ProceedsSources, plan: PnLPlan, inputs: [TakingsInput], now: Timestamp,
-        memoryLimit: Int? = nil
+        memoryLimit: Int? = nil, series: TakingsSeries? = nil
     ) throws -> ProceedsReport {
         let versions = plan.repository.versions(of: plan.family).sorted {
             $0.effective < $1.effective
         }
         let catalogue = ProductCatalogue(versions: versions)
 
-        var problems: [Diagnostic] = []
-        var sales: [SummarySalesReport] = []
-        var financial: [FinancialReport] = []
-        for path in sources.reports {
-            do throws(AppleRecordError) {
-                let bytes = try AppleProblems.gunzipped(
-                    try readReport(path), path: path)
-                if isFinancial(bytes) {
-                    financial.append(
-                        try FinancialReport.read(bytes, path: path, products: catalogue.products))
-                } else {
-                    sales.append(
-                        try SummarySalesReport.read(
-                            bytes, path: path, products: catalogue.products))
-                }
-            } catch { problems += error.diagnostics }
-        }
-        var records = AppleRecords()
-        do { records = try AppleTransactionReader.read(paths: sources.transactions) } catch {
-            problems += error.diagnostics
-        }
-        if !problems.isEmpty { throw AppleRecordError(problems) }
+        let (sales, financial, records) = try readApple(sources, catalogue: catalogue)
         let purchases = try Reconciler(catalogue: catalogue, family: plan.family).merge(records)
         let rates = try ProceedsRates(
             sales: sales, financial: financial, catalogue: catalogue, fx: plan.repository.fx,
@@ -77,6 +56,7 @@ enum ProceedsRun {
             rates: rates, catalogue: catalogue, purchases: purchases,
             storefronts: plan.repository.storefronts, window: plan.window,
             now: now, modelledPerCredit: plan.credit.perCredit.amount)
+        valuer.series = series
         var tally = ProceedsValuer.Tally()
         if ledger.spill != nil {
             try ledger.finishPartitions()
@@ -84,8 +64,52 @@ enum ProceedsRun {
         } else {
             try valuer.run(ledger, into: &tally)
         }
-        return try report(
-            tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now)
+        let appleWarnings =
+            records.emptyFileWarnings
+            + Reconciler.repeatedTransactions(records.transactions).prefix(
+                Reconciler.repeatsShown)
+        var report = try report(
+            tally, valuer.rates, ledger: ledger, plan: plan, catalogue: catalogue, now: now,
+            appleWarnings: appleWarnings)
+        if let series {
+            report.series = series.period.rawValue
+            report.periods = try periodLines(
+                tally, RateSum(rates: valuer.rates, currency: plan.currency), series: series,
+                ledger: ledger, plan: plan)
+        }
+        return report
+    }
+
+    /// Apple's reports (told apart by their header) and transactions: every problem in every
+    /// file at once.
+    static func readApple(_ sources: ProceedsSources, catalogue: ProductCatalogue)
+        throws(AppleRecordError) -> (
+            sales: [SummarySalesReport], financial: [FinancialReport], records: AppleRecords
+        )
+    {
+        var problems: [Diagnostic] = []
+        var sales: [SummarySalesReport] = []
+        var financial: [FinancialReport] = []
+        for path in sources.reports {
+            do throws(AppleRecordError) {
+                let bytes = try AppleProblems.gunzipped(
+                    try readReport(path), path: path)
+                if isFinancial(bytes) {
+                    financial.append(
+                        try FinancialReport.read(bytes, path: path, products: catalogue.products))
+                } else {
+                    sales.append(
+                        try SummarySalesReport.read(
+                            bytes, path: path, products: catalogue.products))
+                }
+            } catch { problems += error.diagnostics }
+        }
+        var records = AppleRecords()
+        do { records = try AppleTransactionReader.read(paths: sources.transactions) } catch {
+            problems += error.diagnostics
+        }
+        if !problems.isEmpty { throw AppleRecordError(problems) }
+        return (sales, financial, records)
     }
 
     /// The bytes of the ledger inputs, nil when one has no size to plan by (standard input).
@@ -135,12 +159,35 @@ enum ProceedsRun {
         }
     }
 
+    /// The section from what the pass added up: each figure computed once, in its own step.
     static func report(
         _ tally: ProceedsValuer.Tally, _ rates: ProceedsRates, ledger: ProceedsLedger,
-        plan: PnLPlan, catalogue: ProductCatalogue, now: Timestamp
+        plan: PnLPlan, catalogue: ProductCatalogue, now: Timestamp,
+        appleWarnings: [Diagnostic] = []
     ) throws -> ProceedsReport {
-        let currency = plan.currency
+        let sum = RateSum(rates: rates, currency: plan.currency)
+        return ProceedsReport(
+            family: plan.family, window: plan.window.name, currency: plan.currency,
+            modelledPerCredit: plan.credit.perCredit,
+            features: try featureLines(tally.used, sum, ledger: ledger, plan: plan),
+            rates: rateLines(tally, sum), liability: try liability(tally, sum, now: now),
+            breakage: try breakage(tally, sum, catalogue: catalogue, now: now),
+            apple: appleLines(sum), takenBack: tally.takenBack,
+            takenBackBeyond: tally.takenBackBeyond, accounts: tally.accounts,
+            ledgerEntries: ledger.keptEntries, ledgerDuplicates: ledger.duplicates,
+            ledgerRejected: ledger.rejected, refundsIgnored: tally.refundsIgnored,
+            refundsBeforeCharge: tally.refundsBeforeCharge,
+            reportRowsNotCredits: rates.rowsNotCredits, fxUsed: rates.fxUsed.map { "\($0)" },
+            ledgerWarnings: ledger.rejections, appleWarnings: appleWarnings)
+    }
+
+    /// Credits by rate valued at their rates, in the reporting currency.
+    struct RateSum {
+        let rates: ProceedsRates
+        let currency: Currency
+
         func money(_ e: Exact) -> Money { Money(e, currency) }
+
         func value(_ byRate: [Int: Int128]) throws -> Exact {
             var sum = Exact.zero
             for (r, c) in byRate where c != 0 {
@@ -148,6 +195,7 @@ enum ProceedsRun {
             }
             return sum
         }
+
         func value(_ byRate: [Int: Exact]) throws -> Exact {
             var sum = Exact.zero
             for (r, c) in byRate {
@@ -155,64 +203,110 @@ enum ProceedsRun {
             }
             return sum
         }
+
+        func isFree(_ r: Int) -> Bool { rates.rates[r].basis == .free }
+    }
+
+    /// Per feature: its credits, their modelled value and their value at proceeds, and
+    /// the credits per basis; sorted by key.
+    static func featureLines(
+        _ used: [UInt32: [Int: Int128]], _ sum: RateSum, ledger: ProceedsLedger, plan: PnLPlan
+    ) throws -> [ProceedsReport.FeatureLine] {
         let modelled = plan.credit.perCredit.amount
         var features: [ProceedsReport.FeatureLine] = []
-        for (f, byRate) in tally.used {
+        for (f, byRate) in used {
             let credits = byRate.values.reduce(0, +)
             var byBasis: [String: Int128] = [:]
             for (r, c) in byRate where c != 0 {
-                byBasis[rates.rates[r].basis.rawValue, default: 0] += c
+                byBasis[sum.rates.rates[r].basis.rawValue, default: 0] += c
             }
             features.append(
                 ProceedsReport.FeatureLine(
                     key: ledger.feature(f), credits: credits,
-                    modelled: money(try modelled.multiplied(by: Exact(integer: credits))),
-                    proceeds: money(try value(byRate)), byBasis: byBasis))
+                    modelled: sum.money(try modelled.multiplied(by: Exact(integer: credits))),
+                    proceeds: sum.money(try sum.value(byRate)), byBasis: byBasis))
         }
-        features.sort { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+        return features.sorted {
+            Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+        }
+    }
 
+    /// With `--by`: the feature lines of each period that has any, in time order.
+    static func periodLines(
+        _ tally: ProceedsValuer.Tally, _ sum: RateSum, series: TakingsSeries,
+        ledger: ProceedsLedger, plan: PnLPlan
+    ) throws -> [ProceedsReport.PeriodLine] {
+        try tally.usedByPeriod.keys.sorted().map { n in
+            let period = CalendarPeriod(
+                length: series.period, number: n, offsetMinutes: series.offsetMinutes)
+            return ProceedsReport.PeriodLine(
+                period: period.label ?? "",
+                features: try featureLines(
+                    tally.usedByPeriod[n] ?? [:], sum, ledger: ledger, plan: plan))
+        }
+    }
+
+    /// The values of a credit that lots were opened at or credits were used at, by basis.
+    static func rateLines(_ tally: ProceedsValuer.Tally, _ sum: RateSum)
+        -> [ProceedsReport.RateLine]
+    {
         var used: [Int: Int128] = [:]
         for (_, byRate) in tally.used { for (r, c) in byRate { used[r, default: 0] += c } }
-        var rateLines: [ProceedsReport.RateLine] = []
-        for (k, rate) in rates.rates.enumerated() {
+        var lines: [ProceedsReport.RateLine] = []
+        for (k, rate) in sum.rates.rates.enumerated() {
             let opened = tally.opened[k]
             guard opened != nil || (used[k] ?? 0) != 0 || (tally.unbacked[k] ?? 0) != 0 else {
                 continue
             }
-            rateLines.append(
+            lines.append(
                 ProceedsReport.RateLine(
                     basis: rate.basis.rawValue, label: rate.label,
-                    perCredit: money(rate.perCredit), lots: opened?.lots ?? 0,
+                    perCredit: sum.money(rate.perCredit), lots: opened?.lots ?? 0,
                     credits: opened?.credits ?? 0, used: used[k] ?? 0,
                     unbacked: tally.unbacked[k] ?? 0))
         }
         func rank(_ basis: String) -> Int {
             ProceedsRate.Basis.allCases.firstIndex { $0.rawValue == basis } ?? 0
         }
-        rateLines.sort { (rank($0.basis), $0.label) < (rank($1.basis), $1.label) }
+        return lines.sorted { (rank($0.basis), $0.label) < (rank($1.basis), $1.label) }
+    }
 
-        let free = { (r: Int) in rates.rates[r].basis == .free }
-        let paidLeft = tally.liabilityLeft.filter { !free($0.key) }
-        let left = try value(paidLeft)
-        let ahead = try value(tally.liabilityBreakage)
-        let liability = ProceedsReport.Liability(
+    /// The paid credits left at `now`, their value, the breakage already recognised on them
+    /// and the contract liability; the free credits apart.
+    static func liability(_ tally: ProceedsValuer.Tally, _ sum: RateSum, now: Timestamp) throws
+        -> ProceedsReport.Liability
+    {
+        let paidLeft = tally.liabilityLeft.filter { !sum.isFree($0.key) }
+        let left = try sum.value(paidLeft)
+        let ahead = try sum.value(tally.liabilityBreakage)
+        return ProceedsReport.Liability(
             at: now, paidCredits: paidLeft.values.reduce(0, +), lots: tally.liabilityLots,
-            value: money(left), breakageRecognised: money(ahead),
-            deferred: money(try left.subtracting(ahead)),
+            value: sum.money(left), breakageRecognised: sum.money(ahead),
+            deferred: sum.money(try left.subtracting(ahead)),
             freeCredits: tally.liabilityFreeLeft)
+    }
 
-        let recognised = try value(tally.breakageAtEnd).subtracting(value(tally.breakageAtStart))
+    /// The breakage recognised in the window, the rule it follows, the credits that lapsed.
+    static func breakage(
+        _ tally: ProceedsValuer.Tally, _ sum: RateSum, catalogue: ProductCatalogue,
+        now: Timestamp
+    ) throws -> ProceedsReport.Breakage {
+        let recognised = try sum.value(tally.breakageAtEnd).subtracting(
+            sum.value(tally.breakageAtStart))
         let rule =
             catalogue.version(at: now)?.creditExpiry.map {
                 "credits lapse \($0.days) days after the top-up or grant that added them; expected breakage \($0.expectedBreakage.decimalText()) of credits sold"
                     + ($0.note.map { " (\($0))" } ?? "")
             } ?? "the card has no creditExpiry: credits never lapse and no breakage is recognised"
-        let breakage = ProceedsReport.Breakage(
-            rule: rule, recognised: money(recognised),
-            lapsedPaid: tally.lapsed.filter { !free($0.key) }.values.reduce(0, +),
-            lapsedFree: tally.lapsed.filter { free($0.key) }.values.reduce(0, +))
+        return ProceedsReport.Breakage(
+            rule: rule, recognised: sum.money(recognised),
+            lapsedPaid: tally.lapsed.filter { !sum.isFree($0.key) }.values.reduce(0, +),
+            lapsedFree: tally.lapsed.filter { sum.isFree($0.key) }.values.reduce(0, +))
+    }
 
-        let apple = rates.lines.map { l in
+    /// Apple's proceeds per report, product, country, currency and period.
+    static func appleLines(_ sum: RateSum) -> [ProceedsReport.AppleLine] {
+        sum.rates.lines.map { l in
             ProceedsReport.AppleLine(
                 source: l.source.rawValue, begin: "\(l.begin)", end: "\(l.end)",
                 productId: l.productId, country: l.country,
@@ -221,22 +315,12 @@ enum ProceedsRun {
                 proceeds: l.proceeds.keys.sorted().compactMap { l.proceeds[$0] },
                 credits: l.credits,
                 perCredit: l.credits > 0
-                    ? (try? l.proceedsReporting.divided(by: Exact(integer: l.credits))).map(money)
+                    ? (try? l.proceedsReporting.divided(by: Exact(integer: l.credits))).map(
+                        sum.money)
                     : nil)
         }.sorted {
             ($0.source, $0.begin, $0.productId, $0.customerCurrency, $0.country)
                 < ($1.source, $1.begin, $1.productId, $1.customerCurrency, $1.country)
         }
-        return ProceedsReport(
-            family: plan.family, window: plan.window.name, currency: currency,
-            modelledPerCredit: plan.credit.perCredit, features: features, rates: rateLines,
-            liability: liability, breakage: breakage, apple: apple,
-            takenBack: tally.takenBack, takenBackBeyond: tally.takenBackBeyond,
-            accounts: tally.accounts, ledgerEntries: ledger.keptEntries,
-            ledgerDuplicates: ledger.duplicates, ledgerRejected: ledger.rejected,
-            refundsIgnored: tally.refundsIgnored,
-            refundsBeforeCharge: tally.refundsBeforeCharge,
-            reportRowsNotCredits: rates.rowsNotCredits,
-            fxUsed: rates.fxUsed.map { "\($0)" }, ledgerWarnings: ledger.rejections)
     }
 }

@@ -24,6 +24,8 @@ struct ProceedsValuer {
     /// matched by currency alone).
     let storefronts: StorefrontTable?
     let window: TakingsWindow
+    /// `--by`: the features' credits also per period.
+    var series: TakingsSeries? = nil
     let now: Timestamp
     /// The rate of the card's modelled value (`pnl`'s estimate), for days no report covers.
     let modelled: Int
@@ -81,6 +83,9 @@ struct ProceedsValuer {
     struct Tally {
         /// Per feature and rate: credits kept in the window (charged less given back).
         var used: [UInt32: [Int: Int128]] = [:]
+        /// With `--by`: the same per period of the series (`CalendarPeriod.number`), each
+        /// charge and refund in the period of its own time.
+        var usedByPeriod: [Int64: [UInt32: [Int: Int128]]] = [:]
         /// Per rate: credits of lots opened (all time) and their count, by kind of lot.
         var opened: [Int: (lots: Int, credits: Int128)] = [:]
         /// Per rate: credits spent that no lot backs, in the window.
@@ -103,6 +108,14 @@ struct ProceedsValuer {
         /// Refunds `pnl` counts that are dated before their charge: taken right after it.
         var refundsBeforeCharge = 0
         var accounts = 0
+    }
+
+    /// The period of the series an entry counts in (nil: no series, or one it has no label
+    /// for, counted in the window only, as in `pnl`).
+    static func period(_ e: ProceedsEntry, _ series: TakingsSeries?) -> Int64? {
+        guard let series else { return nil }
+        let b = series.bucket(seconds: e.seconds)
+        return b == TakingsSeries.outside ? nil : b
     }
 
     /// The refunds pnl counts, by the charge they take back: of a charge read, of its
@@ -165,178 +178,249 @@ struct ProceedsValuer {
         return tally
     }
 
-    /// Values the accounts of `ledger` (the whole ledger, or one partition of it, whose
-    /// accounts no other partition has) and adds what they come to to `tally`.
-    ///
-    /// Kept whole on purpose: one account's lots, the first lot with credits left (`head`)
-    /// and the lots each refunded charge drew from (`pieces`) are state that every kind of
-    /// entry (grant, top-up, charge, refund, revoke) reads and changes in ledger order;
-    /// split into functions, each would take the same four `inout` values, and the order
-    /// of their updates (a refund moves `head` back) would be harder to follow than in one
-    /// loop.
-    mutating func run(_ ledger: ProceedsLedger, into tally: inout Tally) throws {
-        let entries = ledger.entries
-        let chosen = Self.chosenRefunds(ledger, ignored: &tally.refundsIgnored)
-        var refundOf: [Int32: Int32] = [:]
-        for (c, r) in chosen { refundOf[r] = c }
-        let refunded = Set(chosen.keys)
+    /// One account's state while its entries are taken in order: its lots, the first lot
+    /// with credits left (`head`: a refund moves it back), the lots each refunded charge
+    /// drew from, and the next checkpoint to record. Every kind of entry reads and changes
+    /// it, so it travels as one value.
+    struct AccountState {
+        var lots: [Lot] = []
+        var head = 0
+        var pieces: [Int32: [Piece]] = [:]
+        var nextCheckpoint = 0
+    }
 
-        // A refund is taken in its charge's account, where the credits it puts back came from.
+    /// The order of the pass over one ledger: by account, then by the instant each entry is
+    /// taken at, with the refunds `pnl` counts and the charges they take back.
+    struct PassOrder {
+        let entries: [ProceedsEntry]
+        let refundOf: [Int32: Int32]
+        let refunded: Set<Int32>
+        /// Refunds dated before their charge, taken at the charge's instant instead.
+        let moved: [Int32: (Int64, UInt32)]
+        private(set) var order: [Int] = []
+
+        init(_ ledger: ProceedsLedger, _ tally: inout Tally) {
+            entries = ledger.entries
+            let chosen = ProceedsValuer.chosenRefunds(ledger, ignored: &tally.refundsIgnored)
+            var refundOf: [Int32: Int32] = [:]
+            for (c, r) in chosen { refundOf[r] = c }
+            self.refundOf = refundOf
+            refunded = Set(chosen.keys)
+            // A refund dated before its charge (clocks of two devices, a refund written with
+            // the request's time) is counted by `pnl`; here it is taken at its charge's
+            // instant, right after the charge, so that it puts back what the charge took.
+            // Its value still counts in the window of its own time, as in `pnl`.
+            var moved: [Int32: (Int64, UInt32)] = [:]
+            for (r, c) in refundOf
+            where ProceedsValuer.key(entries[Int(r)]) < ProceedsValuer.key(entries[Int(c)]) {
+                moved[r] = (entries[Int(c)].seconds, entries[Int(c)].nanoseconds)
+                tally.refundsBeforeCharge += 1
+            }
+            self.moved = moved
+            order = entries.indices.sorted {
+                let (a, b) = (account($0), account($1))
+                if a != b { return a < b }
+                return key($0) < key($1)
+            }
+        }
+
+        /// A refund is taken in its charge's account, where the credits it puts back came
+        /// from.
         func account(_ i: Int) -> UInt32 {
             refundOf[Int32(i)].map { entries[Int($0)].device } ?? entries[i].device
         }
-        // A refund dated before its charge (clocks of two devices, a refund written with the
-        // request's time) is counted by `pnl`; here it is taken at its charge's instant, right
-        // after the charge, so that it puts back what the charge took. Its value still counts
-        // in the window of its own time, as in `pnl`.
-        var moved: [Int32: (Int64, UInt32)] = [:]
-        for (r, c) in refundOf where Self.key(entries[Int(r)]) < Self.key(entries[Int(c)]) {
-            moved[r] = (entries[Int(c)].seconds, entries[Int(c)].nanoseconds)
-            tally.refundsBeforeCharge += 1
-        }
+
         func key(_ i: Int) -> (Int64, UInt32, Int, UInt64) {
-            let k = Self.key(entries[i])
+            let k = ProceedsValuer.key(entries[i])
             guard !moved.isEmpty, let m = moved[Int32(i)] else { return k }
             return (m.0, m.1, k.2, k.3)
         }
-        let order = entries.indices.sorted {
-            let (a, b) = (account($0), account($1))
-            if a != b { return a < b }
-            return key($0) < key($1)
+    }
+
+    /// Values the accounts of `ledger` (the whole ledger, or one partition of it, whose
+    /// accounts no other partition has) and adds what they come to to `tally`.
+    mutating func run(_ ledger: ProceedsLedger, into tally: inout Tally) throws {
+        let pass = PassOrder(ledger, &tally)
+        let checkpoints = self.checkpoints
+        var k = 0
+        while k < pass.order.count {
+            let device = pass.account(pass.order[k])
+            var state = AccountState()
+            tally.accounts += 1
+            while k < pass.order.count, pass.account(pass.order[k]) == device {
+                let i = Int32(pass.order[k])
+                k += 1
+                let (taken, takenNanoseconds, _, _) = pass.key(Int(i))
+                try record(checkpoints, upTo: (taken, Int32(takenNanoseconds)), &state, &tally)
+                try lapse(&state.lots, upTo: taken, &tally)
+                try apply(i, ledger, pass, &state, &tally)
+            }
+            try record(checkpoints, upTo: nil, &state, &tally)
         }
-        // The checkpoints: the window's start, now, the window's end (now when open).
+    }
+
+    /// The checkpoints: the window's start, now, the window's end (now when open), in time
+    /// order.
+    var checkpoints: [(Int64, Int32, Checkpoint)] {
         let start = window.since.map { ($0.seconds, $0.nanoseconds) }
         let end = (window.until ?? now)
-        let checkpoints: [(Int64, Int32, Checkpoint)] =
+        return
             ([start.map { ($0.0, $0.1, Checkpoint.start) }]
             + [(now.seconds, now.nanoseconds, .now), (end.seconds, end.nanoseconds, .end)])
             .compactMap { $0 }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    }
 
-        var k = 0
-        while k < order.count {
-            let device = account(order[k])
-            var lots: [Lot] = []
-            var head = 0
-            var pieces: [Int32: [Piece]] = [:]
-            var next = 0
-            tally.accounts += 1
-            func pass(_ t: (Int64, Int32)?) throws {
-                while next < checkpoints.count,
-                    t.map({ (checkpoints[next].0, checkpoints[next].1) <= $0 }) ?? true
-                {
-                    let (s, _, which) = checkpoints[next]
-                    try lapse(&lots, upTo: s, &tally)
-                    try Self.record(which, lots, &tally)
-                    next += 1
-                }
-            }
-            while k < order.count, account(order[k]) == device {
-                let i = Int32(order[k])
-                let e = entries[Int(i)]
-                k += 1
-                let (taken, takenNanoseconds, _, _) = key(Int(i))
-                try pass((taken, Int32(takenNanoseconds)))
-                try lapse(&lots, upTo: taken, &tally)
-                let inWindow = window.contains(seconds: e.seconds, nanoseconds: e.nanoseconds)
-                switch e.kind {
-                case .grant, .topup:
-                    let rate =
-                        e.kind == .grant
-                        ? rates.intern(.zero(.free, rates.currency))
-                        : try topupRate(i, e, ledger)
-                    let version = catalogue.version(at: e.at)
-                    let expiry = version?.creditExpiry
-                    var factor = Exact.zero
-                    if let b = expiry?.expectedBreakage, b.isPositive {
-                        factor = try b.divided(by: Exact.one.subtracting(b))
-                    }
-                    let credits = Int128(e.amount)
-                    lots.append(
-                        Lot(
-                            credits: credits, rate: rate, free: e.kind == .grant, entry: i,
-                            expires: expiry.map { e.seconds + Int64($0.days) * 86_400 },
-                            breakageFactor: factor))
-                    let o = tally.opened[rate] ?? (0, 0)
-                    tally.opened[rate] = (o.lots + 1, o.credits + credits)
-                case .charge:
-                    var want = -Int128(e.amount)
-                    var taken: [Piece] = []
-                    while want > 0, head < lots.count {
-                        if lots[head].lapsed || lots[head].left <= 0 {
-                            head += 1
-                            continue
-                        }
-                        let x = min(want, lots[head].left)
-                        lots[head].used += x
-                        want -= x
-                        taken.append(.lot(head, x))
-                        if inWindow {
-                            tally.used[e.feature, default: [:]][lots[head].rate, default: 0] += x
-                        }
-                    }
-                    if want > 0 {
-                        let rate =
-                            try rates.periodRate(day: ProceedsRates.day(e.at)) ?? modelled
-                        taken.append(.unbacked(rate: rate, want))
-                        if inWindow {
-                            tally.used[e.feature, default: [:]][rate, default: 0] += want
-                            tally.unbacked[rate, default: 0] += want
-                        }
-                    }
-                    if refunded.contains(i) { pieces[i] = taken }
-                case .refund:
-                    guard let c = refundOf[i] else { continue }
-                    var back = Int128(e.amount)
-                    for piece in (pieces[c] ?? []).reversed() where back > 0 {
-                        switch piece {
-                        case .lot(let l, let x):
-                            let y = min(back, x)
-                            lots[l].used -= y
-                            head = min(head, l)
-                            back -= y
-                            if lots[l].lapsed, inWindow {
-                                tally.lapsed[lots[l].rate, default: 0] += y
-                            }
-                            if inWindow {
-                                tally.used[e.feature, default: [:]][lots[l].rate, default: 0] -= y
-                            }
-                        case .unbacked(let rate, let x):
-                            // No lot to put them back into: the credits' value is reversed.
-                            let y = min(back, x)
-                            back -= y
-                            if inWindow {
-                                tally.used[e.feature, default: [:]][rate, default: 0] -= y
-                                tally.unbacked[rate, default: 0] -= y
-                            }
-                        }
-                    }
-                case .revoke:
-                    var want = -Int128(e.amount)
-                    let ref = ledger.paymentRefs[i]
-                    if let ref,
-                        let l = lots.indices.last(where: {
-                            !lots[$0].free && ledger.paymentRefs[lots[$0].entry] == ref
-                        }), !lots[l].lapsed
-                    {
-                        let x = min(want, lots[l].left)
-                        lots[l].credits -= x
-                        want -= x
-                    }
-                    var l = head
-                    while want > 0, l < lots.count {
-                        if !lots[l].lapsed, lots[l].left > 0 {
-                            let x = min(want, lots[l].left)
-                            lots[l].credits -= x
-                            want -= x
-                        }
-                        l += 1
-                    }
-                    tally.takenBack += -Int128(e.amount) - want
-                    tally.takenBackBeyond += want
-                }
-            }
-            try pass(nil)
+    /// Records every checkpoint up to `t` (all that are left when nil) on the account's lots.
+    private func record(
+        _ checkpoints: [(Int64, Int32, Checkpoint)], upTo t: (Int64, Int32)?,
+        _ state: inout AccountState, _ tally: inout Tally
+    ) throws {
+        while state.nextCheckpoint < checkpoints.count,
+            t.map({
+                (checkpoints[state.nextCheckpoint].0, checkpoints[state.nextCheckpoint].1) <= $0
+            }) ?? true
+        {
+            let (s, _, which) = checkpoints[state.nextCheckpoint]
+            try lapse(&state.lots, upTo: s, &tally)
+            try Self.record(which, state.lots, &tally)
+            state.nextCheckpoint += 1
         }
+    }
+
+    /// One entry of the account, by its kind.
+    private mutating func apply(
+        _ i: Int32, _ ledger: ProceedsLedger, _ pass: PassOrder, _ state: inout AccountState,
+        _ tally: inout Tally
+    ) throws {
+        let e = pass.entries[Int(i)]
+        let inWindow = window.contains(seconds: e.seconds, nanoseconds: e.nanoseconds)
+        switch e.kind {
+        case .grant, .topup: try open(i, e, ledger, &state, &tally)
+        case .charge:
+            let taken = try charge(e, inWindow: inWindow, &state, &tally)
+            if pass.refunded.contains(i) { state.pieces[i] = taken }
+        case .refund:
+            guard let c = pass.refundOf[i] else { return }
+            refund(e, of: c, inWindow: inWindow, &state, &tally)
+        case .revoke: revoke(i, e, ledger, &state, &tally)
+        }
+    }
+
+    /// A grant (free) or a top-up opens a lot, with its lapse and breakage rule.
+    private mutating func open(
+        _ i: Int32, _ e: ProceedsEntry, _ ledger: ProceedsLedger, _ state: inout AccountState,
+        _ tally: inout Tally
+    ) throws {
+        let rate =
+            e.kind == .grant
+            ? rates.intern(.zero(.free, rates.currency))
+            : try topupRate(i, e, ledger)
+        let expiry = catalogue.version(at: e.at)?.creditExpiry
+        var factor = Exact.zero
+        if let b = expiry?.expectedBreakage, b.isPositive {
+            factor = try b.divided(by: Exact.one.subtracting(b))
+        }
+        let credits = Int128(e.amount)
+        state.lots.append(
+            Lot(
+                credits: credits, rate: rate, free: e.kind == .grant, entry: i,
+                expires: expiry.map { e.seconds + Int64($0.days) * 86_400 },
+                breakageFactor: factor))
+        let o = tally.opened[rate] ?? (0, 0)
+        tally.opened[rate] = (o.lots + 1, o.credits + credits)
+    }
+
+    /// A charge takes credits from the oldest lots with credits left; what no lot holds is
+    /// valued at the period's rate. The pieces taken, for a refund of it.
+    private mutating func charge(
+        _ e: ProceedsEntry, inWindow: Bool, _ state: inout AccountState, _ tally: inout Tally
+    ) throws -> [Piece] {
+        var want = -Int128(e.amount)
+        var taken: [Piece] = []
+        while want > 0, state.head < state.lots.count {
+            let head = state.head
+            if state.lots[head].lapsed || state.lots[head].left <= 0 {
+                state.head += 1
+                continue
+            }
+            let x = min(want, state.lots[head].left)
+            state.lots[head].used += x
+            want -= x
+            taken.append(.lot(head, x))
+            if inWindow {
+                tally.use(e, state.lots[head].rate, x, series)
+            }
+        }
+        if want > 0 {
+            let rate = try rates.periodRate(day: ProceedsRates.day(e.at)) ?? modelled
+            taken.append(.unbacked(rate: rate, want))
+            if inWindow {
+                tally.use(e, rate, want, series)
+                tally.unbacked[rate, default: 0] += want
+            }
+        }
+        return taken
+    }
+
+    /// A refund puts the credits back into the lots its charge `c` took them from, the last
+    /// taken first; credits no lot backed are only taken off.
+    private func refund(
+        _ e: ProceedsEntry, of c: Int32, inWindow: Bool, _ state: inout AccountState,
+        _ tally: inout Tally
+    ) {
+        var back = Int128(e.amount)
+        for piece in (state.pieces[c] ?? []).reversed() where back > 0 {
+            switch piece {
+            case .lot(let l, let x):
+                let y = min(back, x)
+                state.lots[l].used -= y
+                state.head = min(state.head, l)
+                back -= y
+                if state.lots[l].lapsed, inWindow {
+                    tally.lapsed[state.lots[l].rate, default: 0] += y
+                }
+                if inWindow {
+                    tally.use(e, state.lots[l].rate, -y, series)
+                }
+            case .unbacked(let rate, let x):
+                // No lot to put them back into: the credits' value is reversed.
+                let y = min(back, x)
+                back -= y
+                if inWindow {
+                    tally.use(e, rate, -y, series)
+                    tally.unbacked[rate, default: 0] -= y
+                }
+            }
+        }
+    }
+
+    /// A revoke takes credits back from the lot of the top-up its `paymentRef` names first,
+    /// then first in, first out; what the account did not hold is counted beyond.
+    private func revoke(
+        _ i: Int32, _ e: ProceedsEntry, _ ledger: ProceedsLedger, _ state: inout AccountState,
+        _ tally: inout Tally
+    ) {
+        var want = -Int128(e.amount)
+        if let ref = ledger.paymentRefs[i],
+            let l = state.lots.indices.last(where: {
+                !state.lots[$0].free && ledger.paymentRefs[state.lots[$0].entry] == ref
+            }), !state.lots[l].lapsed
+        {
+            let x = min(want, state.lots[l].left)
+            state.lots[l].credits -= x
+            want -= x
+        }
+        var l = state.head
+        while want > 0, l < state.lots.count {
+            if !state.lots[l].lapsed, state.lots[l].left > 0 {
+                let x = min(want, state.lots[l].left)
+                state.lots[l].credits -= x
+                want -= x
+            }
+            l += 1
+        }
+        tally.takenBack += -Int128(e.amount) - want
+        tally.takenBackBeyond += want
     }
 
     enum Checkpoint { case start, now, end }
@@ -409,5 +493,17 @@ struct ProceedsValuer {
             case .revoke: 3
             }
         return (e.seconds, e.nanoseconds, rank, e.idHash)
+    }
+}
+
+extension ProceedsValuer.Tally {
+    /// Counts `credits` of `e`'s feature at `rate` (negative: given back), in the window and
+    /// in the entry's own period of the series.
+    mutating func use(_ e: ProceedsEntry, _ rate: Int, _ credits: Int128, _ series: TakingsSeries?)
+    {
+        used[e.feature, default: [:]][rate, default: 0] += credits
+        if let p = ProceedsValuer.period(e, series) {
+            usedByPeriod[p, default: [:]][e.feature, default: [:]][rate, default: 0] += credits
+        }
     }
 }

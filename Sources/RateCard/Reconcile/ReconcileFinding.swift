@@ -46,7 +46,7 @@ struct ReconcileFinding: Sendable, Hashable {
     /// credits short (negative: granted too many).
     let credits: Int128
     /// `refund-not-taken-back`: of those credits, how many the device spent after the top-up.
-    let spentSince: Int128?
+    var spentSince: Int128?
     /// `refund-not-taken-back`: what serving them cost, at the provider sheets (in the
     /// providers' currency): the cost of the device's charges after the top-up, times the
     /// share of their net credits counted in `spentSince`; nil when a charge could not be

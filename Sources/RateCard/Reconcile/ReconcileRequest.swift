@@ -15,6 +15,11 @@ public struct ReconcileRequest: Sendable {
     var sales: [String]
     /// Financial reports (`--financial`).
     var financial: [String]
+    /// `--memory`: the cap on what the matching holds; past it the run is partitioned
+    /// (`ReconcileSpill`). Nil: in memory.
+    public var memoryLimit: Int? = TakingsOptions.defaultMemoryLimit
+    /// The partitions to use whatever the sizes say (tests force a partitioned run so).
+    var partitions: Int? = nil
 
     public init(
         cards: [String], card: String? = nil, ledger: [String], inputFormat: TakingsFormat? = nil,
@@ -27,6 +32,12 @@ public struct ReconcileRequest: Sendable {
         self.transactions = transactions
         self.sales = sales
         self.financial = financial
+    }
+
+    /// `--memory SIZE` (`256M`, `2G`), else the default cap (half the machine's memory).
+    mutating func readMemory(_ args: ParsedArguments) throws {
+        memoryLimit =
+            try args.value("memory", as: ByteSize.self)?.bytes ?? TakingsOptions.defaultMemoryLimit
     }
 }
 
@@ -43,11 +54,50 @@ public enum ReconcileRun {
         let versions = repo.versions(of: family).sorted { $0.effective < $1.effective }
         let catalogue = ProductCatalogue(versions: versions)
 
-        var problems: [Diagnostic] = []
-        var records = AppleRecords()
-        do { records = try AppleTransactionReader.read(paths: request.transactions) } catch {
-            problems += error.diagnostics
+        // The credits spent since a refund are costed as `pnl` costs charges: the provider
+        // sheets of the version in force, in the providers' currency.
+        var pricer: ReplaySide?
+        if let newest = versions.last {
+            let currency = PackMargins.costCurrency(
+                card: newest, providers: PackMargins.providers(of: newest, in: repo))
+            pricer = ReplaySide(
+                credits: .ledger(versions: versions.map { ($0, ReplaySide.features(of: $0)) }),
+                costing: RequestCosting(providers: repo.providers), fx: repo.fx,
+                currency: currency, costsAt: nil)
         }
+        let reconciler = Reconciler(
+            catalogue: catalogue, family: family, currency: pricer?.currency,
+            storefronts: repo.storefronts)
+        let parts =
+            request.partitions
+            ?? partitions(
+                ledgerBytes: ProceedsRun.inputBytes(request.ledger.map { TakingsInput(path: $0) }),
+                appleBytes: ProceedsRun.inputBytes(
+                    request.transactions.map { TakingsInput(path: $0) }),
+                memoryLimit: request.memoryLimit)
+        guard parts > 1 else {
+            var problems: [Diagnostic] = []
+            var records = AppleRecords()
+            do { records = try AppleTransactionReader.read(paths: request.transactions) } catch {
+                problems += error.diagnostics
+            }
+            let reports = try readReports(request, catalogue: catalogue, problems: problems)
+            let ledger = try ReconcileLedger.read(
+                paths: request.ledger, format: request.inputFormat, pricer: pricer)
+            return try reconciler.reconcile(
+                ledger: ledger, apple: records, sales: reports.sales,
+                financial: reports.financial)
+        }
+        return try partitioned(
+            request, parts: parts, reconciler: reconciler, pricer: pricer, catalogue: catalogue)
+    }
+
+    /// Apple's reports (`--sales`, `--financial`): every problem in them and `problems` (the
+    /// transactions') at once, before the ledger is read.
+    static func readReports(
+        _ request: ReconcileRequest, catalogue: ProductCatalogue, problems: [Diagnostic]
+    ) throws(AppleRecordError) -> (sales: [SummarySalesReport], financial: [FinancialReport]) {
+        var problems = problems
         var sales: [SummarySalesReport] = []
         for path in request.sales {
             do {
@@ -61,24 +111,6 @@ public enum ReconcileRun {
             } catch { problems += error.diagnostics }
         }
         if !problems.isEmpty { throw AppleRecordError(problems) }
-        // The credits spent since a refund are costed as `pnl` costs charges: the provider
-        // sheets of the version in force, in the providers' currency.
-        var pricer: ReplaySide?
-        if let newest = versions.last {
-            let currency = PackMargins.costCurrency(
-                card: newest, providers: PackMargins.providers(of: newest, in: repo))
-            pricer = ReplaySide(
-                credits: .ledger(versions: versions.map { ($0, ReplaySide.features(of: $0)) }),
-                costing: RequestCosting(providers: repo.providers), fx: repo.fx,
-                currency: currency, costsAt: nil)
-        }
-        let ledger = try ReconcileLedger.read(
-            paths: request.ledger, format: request.inputFormat, pricer: pricer)
-        return try Reconciler(
-            catalogue: catalogue, family: family, currency: pricer?.currency,
-            storefronts: repo.storefronts
-        )
-        .reconcile(
-            ledger: ledger, apple: records, sales: sales, financial: financial)
+        return (sales, financial)
     }
 }

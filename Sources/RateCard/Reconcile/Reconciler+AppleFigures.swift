@@ -8,9 +8,6 @@
 /// days whose storefront the table does not place), the line falls back to the currency
 /// over every country, and says so in `matchedBy`.
 extension Reconciler {
-    /// How a line's transaction units were matched.
-    static let byCountry = "country"
-
     func salesLines(_ reports: [SummarySalesReport], transactions: TransactionUnits) throws
         -> [Reconciliation.SalesLine]
     {
@@ -128,35 +125,57 @@ extension Reconciler {
 /// Apple's worldwide reports), customer currency and country (the storefront's alpha-2
 /// code, nil when it cannot be told), for setting beside Apple's report rows.
 struct TransactionUnits {
-    struct Bought {
+    /// The units of the production transactions of one product, day, currency and country.
+    struct Bought: Hashable {
         let day: CalendarDate
         let currency: Currency?
         let country: String?
-        let quantity: Int128
     }
 
     /// Whether countries can be told at all (the card folder has a storefront table).
     let hasCountries: Bool
-    private(set) var byProduct: [String: [Bought]] = [:]
+    let storefronts: StorefrontTable?
+    /// Per product, the units and the number of transactions bought per day, currency and
+    /// country (added up, so that partitions add).
+    private(set) var byProduct: [String: [Bought: (units: Int128, transactions: Int)]] = [:]
 
-    init(purchases: [String: Reconciler.Purchase], storefronts: StorefrontTable?) {
+    init(storefronts: StorefrontTable?) {
         hasCountries = storefronts != nil
+        self.storefronts = storefronts
+    }
+
+    mutating func add(purchases: [String: Reconciler.Purchase]) {
         for p in purchases.values where p.current.environment == .production {
             let t = p.current
-            byProduct[t.productId, default: []].append(
-                Bought(
-                    day: t.purchaseDate.local(offsetMinutes: Reconciler.pacificOffsetMinutes).date,
-                    currency: t.currency,
-                    country: t.storefront.flatMap { storefronts?.countryCode(ofTerritory: $0) },
-                    quantity: Int128(t.quantity)))
+            let key = Bought(
+                day: t.purchaseDate.local(offsetMinutes: Reconciler.pacificOffsetMinutes).date,
+                currency: t.currency,
+                country: t.storefront.flatMap { storefronts?.countryCode(ofTerritory: $0) })
+            let was = byProduct[t.productId]?[key] ?? (0, 0)
+            byProduct[t.productId, default: [:]][key] = (
+                was.units + Int128(t.quantity), was.transactions + 1
+            )
+        }
+    }
+
+    /// Adds another partition's units.
+    mutating func add(_ other: TransactionUnits) {
+        for (product, days) in other.byProduct {
+            for (key, v) in days {
+                let was = byProduct[product]?[key] ?? (0, 0)
+                byProduct[product, default: [:]][key] = (
+                    was.units + v.units, was.transactions + v.transactions
+                )
+            }
         }
     }
 
     private func bought(
         _ product: String, currencies: Set<Currency>, begin: CalendarDate, end: CalendarDate
-    ) -> [Bought] {
-        (byProduct[product] ?? []).filter {
-            $0.day >= begin && $0.day <= end && $0.currency.map(currencies.contains) == true
+    ) -> [(key: Bought, value: (units: Int128, transactions: Int))] {
+        (byProduct[product] ?? [:]).filter {
+            $0.key.day >= begin && $0.key.day <= end
+                && $0.key.currency.map(currencies.contains) == true
         }
     }
 
@@ -167,7 +186,7 @@ struct TransactionUnits {
         end: CalendarDate
     ) -> Int128 {
         bought(product, currencies: currencies, begin: begin, end: end).reduce(0) {
-            $0 + (country == nil || $1.country == country ? $1.quantity : 0)
+            $0 + (country == nil || $1.key.country == country ? $1.value.units : 0)
         }
     }
 
@@ -178,21 +197,16 @@ struct TransactionUnits {
     func countries<Row>(
         of rows: [Row], _ country: KeyPath<Row, String>, product: String,
         currencies: Set<Currency>, begin: CalendarDate, end: CalendarDate
-    ) -> [(String?, String, [Row])] {
-        guard hasCountries else {
-            return [(nil, "currency: the card folder has no storefront table", rows)]
-        }
+    ) -> [(String?, Reconciliation.MatchedBy, [Row])] {
+        guard hasCountries else { return [(nil, .noStorefrontTable, rows)] }
         let unplaced = bought(product, currencies: currencies, begin: begin, end: end).filter {
-            $0.country == nil
-        }.count
-        if unplaced > 0 {
-            let what = unplaced == 1 ? "1 transaction names" : "\(unplaced) transactions name"
-            return [(nil, "currency: \(what) no storefront the table places in a country", rows)]
-        }
+            $0.key.country == nil
+        }.reduce(0) { $0 + $1.value.transactions }
+        if unplaced > 0 { return [(nil, .unplacedStorefronts(unplaced), rows)] }
         var byCountry: [String: [Row]] = [:]
         for row in rows { byCountry[row[keyPath: country], default: []].append(row) }
         return byCountry.keys.sorted().map {
-            (Optional($0), Reconciler.byCountry, byCountry[$0] ?? [])
+            (Optional($0), .country, byCountry[$0] ?? [])
         }
     }
 }

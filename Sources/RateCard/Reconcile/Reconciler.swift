@@ -27,158 +27,169 @@ struct Reconciler {
         var refundRequested = false
     }
 
+    /// The whole reconciliation in memory: every record matched as one partition.
     func reconcile(
         ledger: ReconcileLedger, apple: AppleRecords, sales: [SummarySalesReport],
         financial: [FinancialReport]
     ) throws -> Reconciliation {
-        var summary = Self.summary(of: ledger, apple)
-        let purchases = try merge(apple)
-        summary.appleTransactions = purchases.count
-        let topups = Dictionary(grouping: ledger.topups.filter { $0.paymentRef != nil }) {
+        var matched = Matched(units: TransactionUnits(storefronts: storefronts))
+        try match(
+            topups: ledger.topups, revokes: ledger.revokes, apple: apple,
+            spending: ledger.spending, into: &matched)
+        return try assemble(
+            matched, reading: Self.summary(of: ledger, apple), sales: sales,
+            financial: financial, ledgerWarnings: ledger.warnings,
+            ledgerWarningsNotShown: ledger.warningsNotShown,
+            emptyFiles: apple.emptyFileWarnings)
+    }
+
+    /// What matching found, over one partition or added up over several: the counts of
+    /// matching, the findings, the problems that stop the run (conflicting records,
+    /// unknown products), the repeated ids, the transactions' units for Apple's figures,
+    /// and the findings whose *spent since* waits for the devices' spending.
+    struct Matched {
+        var summary = Reconciliation.Summary()
+        var findings: [ReconcileFinding] = []
+        var conflicts: [Diagnostic] = []
+        var unknownProducts: [Diagnostic] = []
+        /// The first `repeatsShown` repeated ids by place; all are counted in `summary`.
+        var repeats: [Diagnostic] = []
+        var units: TransactionUnits
+        /// `refund-not-taken-back` findings (by index in `findings`) whose spending since is
+        /// worked out after every partition (`spending` not given to `match`).
+        var pendingSpent: [PendingSpent] = []
+
+        /// Adds another partition's results (its findings after these).
+        mutating func absorb(_ other: Matched) {
+            summary.addMatching(other.summary)
+            let offset = findings.count
+            findings += other.findings
+            conflicts += other.conflicts
+            unknownProducts += other.unknownProducts
+            repeats = Array((repeats + other.repeats).sorted().prefix(Reconciler.repeatsShown))
+            units.add(other.units)
+            pendingSpent += other.pendingSpent.map {
+                PendingSpent(finding: $0.finding + offset, topup: $0.topup, notBack: $0.notBack)
+            }
+        }
+    }
+
+    /// A finding whose credits spent since its top-up are still to be counted.
+    struct PendingSpent {
+        let finding: Int
+        let topup: ReconcileLedger.Credit
+        let notBack: Int128
+    }
+
+    /// Matches the top-ups and revokes to Apple's records of the same transactions (all of
+    /// them, or one partition's: every record of an id and every credit naming it are in
+    /// one). With `spending` nil, *spent since* is left pending in `matched`.
+    func match(
+        topups: [ReconcileLedger.Credit], revokes: [ReconcileLedger.Credit], apple: AppleRecords,
+        spending: [String: [ReconcileLedger.Spend]]?, into matched: inout Matched
+    ) throws {
+        let (purchases, conflicts) = mergeCollecting(apple)
+        let repeats = Self.repeatedTransactions(apple.transactions)
+        matched.summary.repeatedTransactions += repeats.count
+        matched.repeats = Array(
+            (matched.repeats + repeats).sorted().prefix(Self.repeatsShown))
+        guard conflicts.isEmpty else {
+            matched.conflicts += conflicts
+            return
+        }
+        matched.summary.appleTransactions += purchases.count
+        let byRef = Dictionary(grouping: topups.filter { $0.paymentRef != nil }) {
             $0.paymentRef ?? ""
         }.mapValues { $0.sorted { ($0.at, $0.id) < ($1.at, $1.id) } }
-        let revokes = Dictionary(grouping: ledger.revokes) { $0.paymentRef ?? "" }
-
-        var findings: [ReconcileFinding] = []
-        var unknownProducts: [Diagnostic] = []
+        let revokesByRef = Dictionary(grouping: revokes) { $0.paymentRef ?? "" }
+        var found = Found(spending: spending)
         for id in purchases.keys.sorted() {
             guard let purchase = purchases[id] else { continue }
             let t = purchase.current
-            let tops = topups[id] ?? []
             guard let (pack, card) = catalogue.pack(t.productId, at: t.purchaseDate) else {
                 if catalogue.subscriptions.contains(t.productId) {
-                    summary.notPacks += 1
+                    matched.summary.notPacks += 1
                 } else {
-                    unknownProducts.append(
-                        Diagnostic(
-                            path: t.place.path,
-                            location: SourceLocation(line: t.place.line, column: t.place.column),
-                            message:
-                                "productId: unknown product \"\(FieldReader.excerpt(t.productId))\" of transaction \(t.transactionId): not a pack or plan of card \(family)"
-                        ))
+                    matched.unknownProducts.append(unknownProduct(t))
                 }
                 continue
             }
             try match(
-                purchase, pack: pack, card: card, topups: tops, revokes: revokes[id] ?? [],
-                spending: ledger.spending, summary: &summary, findings: &findings)
+                purchase, pack: pack, card: card, topups: byRef[id] ?? [],
+                revokes: revokesByRef[id] ?? [], summary: &matched.summary, found: &found)
         }
-        if !unknownProducts.isEmpty { throw AppleRecordError(unknownProducts) }
-
-        findings += unmatchedLedgerFindings(ledger, purchases: purchases)
-        findings.sort(by: Self.order)
-        let units = TransactionUnits(purchases: purchases, storefronts: storefronts)
-        return Reconciliation(
-            family: family, summary: summary, findings: findings, totals: try totals(findings),
-            sales: try salesLines(sales, transactions: units),
-            financial: try financialLines(financial, transactions: units),
-            ledgerWarnings: ledger.warnings, ledgerWarningsNotShown: ledger.warningsNotShown)
+        found.findings += unmatchedLedgerFindings(
+            topups: topups, revokes: revokes, purchases: purchases)
+        let offset = matched.findings.count
+        matched.findings += found.findings
+        matched.pendingSpent += found.pending.map {
+            PendingSpent(finding: $0.finding + offset, topup: $0.topup, notBack: $0.notBack)
+        }
+        matched.units.add(purchases: purchases)
     }
 
-    /// Matches one purchase of a pack to its top-ups (`topups`, first by time) and revokes:
-    /// the findings about it, and its counts in `summary`.
-    func match(
-        _ purchase: Purchase, pack: Pack, card: RateCard, topups tops: [ReconcileLedger.Credit],
-        revokes: [ReconcileLedger.Credit], spending: [String: [ReconcileLedger.Spend]],
-        summary: inout Reconciliation.Summary, findings: inout [ReconcileFinding]
-    ) throws {
-        let t = purchase.current
-        let takenBack = revokes.reduce(Int128(0)) { $0 + Int128($1.credits) }
-        let expected = Int128(t.quantity) * pack.credits
-        let total = try t.price.map { p throws(MoneyError) in
-            try p.multiplied(by: Exact(integer: Int128(t.quantity)))
-        }
-        func share(_ credits: Int128) throws -> Money? {
-            guard let total, expected != 0 else { return nil }
-            return try total.multiplied(by: Exact(credits, over: expected))
-        }
-        func finding(
-            _ kind: ReconcileFinding.Kind, _ credit: ReconcileLedger.Credit?,
-            credits: Int128, spent: Int128? = nil, money: Money?, _ detail: String
-        ) -> ReconcileFinding {
-            ReconcileFinding(
-                kind: kind, ledger: credit?.place, ledgerId: credit?.id, apple: t.place,
-                transactionId: t.transactionId, productId: t.productId, credits: credits,
-                spentSince: spent, money: money, detail: detail)
-        }
+    /// The findings of one partition as they are made, and those waiting for spending.
+    struct Found {
+        let spending: [String: [ReconcileLedger.Spend]]?
+        var findings: [ReconcileFinding] = []
+        var pending: [PendingSpent] = []
+    }
 
-        guard t.environment == .production else {
-            summary.otherEnvironments += 1
-            for top in tops {
-                findings.append(
-                    finding(
-                        .sandboxInProduction, top, credits: Int128(top.credits), money: nil,
-                        "\(t.environment.rawValue) transaction: Apple charged nothing"))
-            }
-            return
-        }
-        summary.production += 1
-        if purchase.refundRequested, !t.isRevoked { summary.refundRequestsOpen += 1 }
+    func unknownProduct(_ t: AppleTransaction) -> Diagnostic {
+        Diagnostic(
+            path: t.place.path,
+            location: SourceLocation(line: t.place.line, column: t.place.column),
+            message:
+                "productId: unknown product \"\(FieldReader.excerpt(t.productId))\" of transaction \(t.transactionId): not a pack or plan of card \(family)"
+        )
+    }
 
-        if let f = try priceFinding(
-            t, pack: pack, card: card, credits: expected, summary: &summary)
-        {
-            findings.append(
-                finding(f.kind, tops.first, credits: expected, money: f.money, f.detail))
-        }
+    /// The reconciliation from what matching found and what reading counted: conflicting
+    /// records, then unknown products, stop it (exit 2); else the findings in their order,
+    /// the totals, Apple's figures and the warnings.
+    func assemble(
+        _ matched: Matched, reading: Reconciliation.Summary, sales: [SummarySalesReport],
+        financial: [FinancialReport], ledgerWarnings: [Diagnostic], ledgerWarningsNotShown: Int,
+        emptyFiles: [Diagnostic]
+    ) throws -> Reconciliation {
+        if !matched.conflicts.isEmpty { throw AppleRecordError(matched.conflicts) }
+        if !matched.unknownProducts.isEmpty { throw AppleRecordError(matched.unknownProducts) }
+        var summary = reading
+        summary.addMatching(matched.summary)
+        let findings = matched.findings.sorted(by: Self.order)
+        return Reconciliation(
+            family: family, summary: summary, findings: findings, totals: try totals(findings),
+            sales: try salesLines(sales, transactions: matched.units),
+            financial: try financialLines(financial, transactions: matched.units),
+            ledgerWarnings: ledgerWarnings, ledgerWarningsNotShown: ledgerWarningsNotShown,
+            appleWarnings: emptyFiles + matched.repeats)
+    }
 
-        guard let first = tops.first else {
-            if t.isRevoked {
-                summary.refundedUncredited += 1
-            } else {
-                findings.append(
-                    finding(
-                        .neverCredited, nil, credits: expected, money: total,
-                        "\(t.quantity) × \(pack.credits) credits of \(t.productId)"))
+    /// Repeated transaction ids shown as warnings (all are counted).
+    static let repeatsShown = 20
+
+    /// Each transaction record (not a notification) whose id an earlier record already had,
+    /// as a warning at it naming the earlier one: every record read is accounted for, and a
+    /// repeat is one purchase, not two. Sorted by place.
+    static func repeatedTransactions(_ transactions: [AppleTransaction]) -> [Diagnostic] {
+        var first: [String: AppleTransaction] = [:]
+        var out: [Diagnostic] = []
+        for t in transactions {
+            guard let earlier = first[t.transactionId] else {
+                first[t.transactionId] = t
+                continue
             }
-            if takenBack > 0, let revoke = revokes.first {
-                findings.append(
-                    finding(
-                        .revokedWithoutRefund, revoke, credits: takenBack, money: nil,
-                        "credits taken back for a purchase never credited"))
-            }
-            return
-        }
-        summary.matched += 1
-        if Int128(first.credits) != expected {
-            let short = expected - Int128(first.credits)
-            findings.append(
-                finding(
-                    .creditsDiffer, first, credits: short, money: try share(short),
-                    "granted \(first.credits), expected \(t.quantity) × \(pack.credits) = \(expected)"
+            let same = earlier.sameRecord(as: t)
+            out.append(
+                Diagnostic(
+                    path: t.place.path,
+                    location: SourceLocation(line: t.place.line, column: t.place.column),
+                    severity: .warning,
+                    message:
+                        "transaction \(FieldReader.excerpt(t.transactionId)) repeats \(earlier.place) (\(same ? "the same record" : "another record of the purchase")): one purchase"
                 ))
         }
-        for extra in tops.dropFirst() {
-            findings.append(
-                finding(
-                    .duplicateCredit, extra, credits: Int128(extra.credits),
-                    money: try share(Int128(extra.credits)),
-                    "a second top-up for the transaction credited at \(first.place)"))
-        }
-        let credited = tops.reduce(Int128(0)) { $0 + Int128($1.credits) }
-        if t.isRevoked {
-            let notBack = credited - takenBack
-            if notBack > 0 {
-                let (spent, spentCost) = try spentSince(
-                    first, notBack: notBack, spending: spending)
-                let revoked = t.revocationDate.map { $0.rfc3339UTC } ?? ""
-                var f = finding(
-                    .refundNotTakenBack, first, credits: notBack, spent: spent,
-                    money: try share(notBack),
-                    "revoked \(revoked) (reason \(t.revocationReason.map(String.init) ?? "not given")); granted \(credited), taken back \(takenBack)"
-                )
-                f.spentCost = spentCost
-                findings.append(f)
-            } else {
-                summary.refundsTakenBack += 1
-            }
-        } else if takenBack > 0, let revoke = revokes.first {
-            findings.append(
-                finding(
-                    .revokedWithoutRefund, revoke, credits: takenBack,
-                    money: try share(takenBack),
-                    "Apple has not refunded this purchase (or reversed the refund)"))
-        }
+        return out.sorted()
     }
 
     /// The counts the ledger and Apple's records give before any matching.
@@ -187,6 +198,8 @@ struct Reconciler {
     {
         var summary = Reconciliation.Summary()
         summary.historyPages = apple.historyPages
+        summary.transactionRecords = apple.transactions.count
+        summary.transactionFiles = apple.files
         summary.ledgerEntries = ledger.entries
         summary.ledgerDuplicates = ledger.duplicates
         summary.ledgerRejected = ledger.rejected
@@ -253,12 +266,13 @@ struct Reconciler {
         return (spent, spentCost)
     }
 
-    /// The ledger's top-ups and revokes that name no transaction Apple knows of.
-    func unmatchedLedgerFindings(_ ledger: ReconcileLedger, purchases: [String: Purchase])
-        -> [ReconcileFinding]
-    {
+    /// The top-ups and revokes that name no transaction Apple knows of.
+    func unmatchedLedgerFindings(
+        topups: [ReconcileLedger.Credit], revokes: [ReconcileLedger.Credit],
+        purchases: [String: Purchase]
+    ) -> [ReconcileFinding] {
         var findings: [ReconcileFinding] = []
-        for top in ledger.topups where top.paymentRef.map({ purchases[$0] == nil }) ?? true {
+        for top in topups where top.paymentRef.map({ purchases[$0] == nil }) ?? true {
             findings.append(
                 ReconcileFinding(
                     kind: .noAppleTransaction, ledger: top.place, ledgerId: top.id, apple: nil,
@@ -267,7 +281,7 @@ struct Reconciler {
                     detail: top.paymentRef.map { "paymentRef \($0) is no transaction of Apple's" }
                         ?? "the top-up has no paymentRef"))
         }
-        for revoke in ledger.revokes where purchases[revoke.paymentRef ?? ""] == nil {
+        for revoke in revokes where purchases[revoke.paymentRef ?? ""] == nil {
             findings.append(
                 ReconcileFinding(
                     kind: .revokedWithoutRefund, ledger: revoke.place, ledgerId: revoke.id,
@@ -280,6 +294,14 @@ struct Reconciler {
 
     /// Apple's records by transaction id, each standing as Apple signed it last.
     func merge(_ apple: AppleRecords) throws(AppleRecordError) -> [String: Purchase] {
+        let (purchases, conflicts) = mergeCollecting(apple)
+        if !conflicts.isEmpty { throw AppleRecordError(conflicts) }
+        return purchases
+    }
+
+    /// `merge`, with the records that disagree with an earlier one of their id returned
+    /// instead of thrown (a partition's, to be reported with every other partition's).
+    func mergeCollecting(_ apple: AppleRecords) -> ([String: Purchase], [Diagnostic]) {
         var all = apple.transactions
         var requested: Set<String> = []
         for n in apple.notifications {
@@ -311,9 +333,8 @@ struct Reconciler {
             if a > b || (a == b && t.isRevoked && !c.isRevoked) { p.current = t }
             byID[t.transactionId] = p
         }
-        if !conflicts.isEmpty { throw AppleRecordError(conflicts) }
         for id in requested { byID[id]?.refundRequested = true }
-        return byID
+        return (byID, conflicts)
     }
 
     static func order(_ a: ReconcileFinding, _ b: ReconcileFinding) -> Bool {

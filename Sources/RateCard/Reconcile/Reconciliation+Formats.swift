@@ -4,7 +4,7 @@
 extension Reconciliation: RenderableReport {
     public var exitCode: Int32 { findings.isEmpty ? 0 : 1 }
 
-    public var warnings: [Diagnostic] { ledgerWarnings }
+    public var warnings: [Diagnostic] { appleWarnings + ledgerWarnings }
 
     /// Exact: with the currency's places when it has no more ("GBP 2.90"), else every
     /// place it has.
@@ -21,6 +21,7 @@ extension Reconciliation: RenderableReport {
                 "Apple transactions",
                 "\(s.appleTransactions) (\(s.production) production, \(s.otherEnvironments) sandbox or Xcode, \(s.notPacks) not credit packs; \(s.historyPages) history pages)"
             ),
+            ("Apple records", appleRecordsLine),
             (
                 "notifications",
                 s.notifications.isEmpty
@@ -47,6 +48,17 @@ extension Reconciliation: RenderableReport {
         }
         lines.append(("findings", "\(findings.count)"))
         return lines
+    }
+
+    /// Every record of every `--transactions` file accounted for: read, distinct, repeated,
+    /// per file.
+    var appleRecordsLine: String {
+        let s = summary
+        let files = s.transactionFiles.map {
+            "\($0.path) \($0.transactions) transactions, \($0.notifications) notifications"
+        }
+        return
+            "\(s.transactionRecords) transaction records read, \(s.repeatedTransactions) repeating an id read before (\(files.joined(separator: "; ")))"
     }
 
     var findingsTable: TextTable {
@@ -94,7 +106,7 @@ extension Reconciliation: RenderableReport {
             t.append([
                 s.productId, s.country ?? "all", s.customerCurrency.code, "\(s.begin)",
                 "\(s.end)", String(s.unitsSold), String(s.unitsRefunded), Self.money(s.proceeds),
-                String(s.transactionUnits), Self.money(s.perCredit), s.matchedBy,
+                String(s.transactionUnits), Self.money(s.perCredit), s.matchedBy.rawValue,
             ])
         }
         return t
@@ -112,7 +124,7 @@ extension Reconciliation: RenderableReport {
             t.append([
                 "\(f.start)", "\(f.end)", f.productId, f.country ?? "all", String(f.sold),
                 String(f.returned), Self.money(f.proceeds), String(f.transactionUnits),
-                Self.money(f.perCredit), f.matchedBy,
+                Self.money(f.perCredit), f.matchedBy.rawValue,
             ])
         }
         return t
@@ -190,6 +202,16 @@ extension Reconciliation: RenderableReport {
             "otherEnvironments": .integer(Int128(s.otherEnvironments)),
             "notPacks": .integer(Int128(s.notPacks)),
             "historyPages": .integer(Int128(s.historyPages)),
+            "transactionRecords": .integer(Int128(s.transactionRecords)),
+            "repeatedTransactions": .integer(Int128(s.repeatedTransactions)),
+            "transactionFiles": .array(
+                s.transactionFiles.map {
+                    .object([
+                        "path": .string($0.path),
+                        "transactions": .integer(Int128($0.transactions)),
+                        "notifications": .integer(Int128($0.notifications)),
+                    ])
+                }),
             "notifications": .object(s.notifications.mapValues { .integer(Int128($0)) }),
             "ledgerEntries": .integer(Int128(s.ledgerEntries)),
             "ledgerDuplicates": .integer(Int128(s.ledgerDuplicates)),
@@ -234,7 +256,7 @@ extension Reconciliation: RenderableReport {
             .object([
                 "productId": .string(l.productId),
                 "country": l.country.map(JSONOutput.string) ?? .null,
-                "matchedBy": .string(l.matchedBy),
+                "matchedBy": .string(l.matchedBy.rawValue),
                 "customerCurrency": .string(l.customerCurrency.code),
                 "from": .string("\(l.begin)"), "to": .string("\(l.end)"),
                 "unitsSold": .string(String(l.unitsSold)),
@@ -249,7 +271,7 @@ extension Reconciliation: RenderableReport {
                 "from": .string("\(l.start)"), "to": .string("\(l.end)"),
                 "productId": .string(l.productId), "sold": .string(String(l.sold)),
                 "country": l.country.map(JSONOutput.string) ?? .null,
-                "matchedBy": .string(l.matchedBy),
+                "matchedBy": .string(l.matchedBy.rawValue),
                 "transactionUnits": .string(String(l.transactionUnits)),
                 "returned": .string(String(l.returned)), "proceeds": JSONOutput.money(l.proceeds),
                 "perCredit": l.perCredit.map(JSONOutput.money) ?? .null,

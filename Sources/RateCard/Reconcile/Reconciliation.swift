@@ -10,6 +10,12 @@ public struct Reconciliation: Sendable, Hashable {
         /// Subscriptions and other products that grant no top-up.
         var notPacks = 0
         var historyPages = 0
+        /// Transaction records read (decoded, in history pages, signed; notifications not
+        /// counted), and of them those whose id an earlier record already had.
+        var transactionRecords = 0
+        var repeatedTransactions = 0
+        /// What each `--transactions` file gave, in the order given.
+        var transactionFiles: [AppleRecords.FileCount] = []
         var notifications: [String: Int] = [:]
         var ledgerEntries = 0
         var ledgerDuplicates = 0
@@ -37,6 +43,40 @@ public struct Reconciliation: Sendable, Hashable {
         let money: [Money]
     }
 
+    /// How the transaction units beside one of Apple's report lines were matched: by the
+    /// line's country, or by its currency over every country, and why. The raw value is the
+    /// text every format prints (the words of when this was a string, unchanged).
+    enum MatchedBy: Sendable, Hashable, RawRepresentable {
+        case country
+        /// The card folder has no storefront table to tell countries by.
+        case noStorefrontTable
+        /// This many transactions of the product and currency in those days name a
+        /// storefront the table does not place in a country.
+        case unplacedStorefronts(Int)
+
+        var rawValue: String {
+            switch self {
+            case .country: "country"
+            case .noStorefrontTable: "currency: the card folder has no storefront table"
+            case .unplacedStorefronts(let n):
+                "currency: \(n == 1 ? "1 transaction names" : "\(n) transactions name") no storefront the table places in a country"
+            }
+        }
+
+        init?(rawValue: String) {
+            if let m = [Self.country, .noStorefrontTable].first(where: { $0.rawValue == rawValue })
+            {
+                self = m
+                return
+            }
+            let words = rawValue.split(separator: " ")
+            guard words.count > 2, words[0] == "currency:", let n = Int(words[1]), n > 0,
+                Self.unplacedStorefronts(n).rawValue == rawValue
+            else { return nil }
+            self = .unplacedStorefronts(n)
+        }
+    }
+
     /// Apple's Summary Sales Report rows of one product, country and currencies, added up,
     /// beside the production transactions of the same product, country and currency in the
     /// same days (`Reconciler+AppleFigures`).
@@ -54,8 +94,8 @@ public struct Reconciliation: Sendable, Hashable {
         /// Units in the production transactions of the product, country and currency bought
         /// on those days (Pacific time, UTC−08:00).
         let transactionUnits: Int128
-        /// `country`, or why the line is matched by currency over every country.
-        let matchedBy: String
+        /// By the line's country, or why by currency over every country.
+        let matchedBy: MatchedBy
         /// What a credit sold earned: proceeds ÷ ((sold − refunded) × the pack's credits in
         /// force on the first day); nil for a plan or when no units are left.
         let perCredit: Money?
@@ -76,8 +116,8 @@ public struct Reconciliation: Sendable, Hashable {
         /// Units in the production transactions of the product, country and the rows'
         /// customer currencies bought in the fiscal period (Pacific days).
         let transactionUnits: Int128
-        /// `country`, or why the line is matched by currency over every country.
-        let matchedBy: String
+        /// By the line's country, or why by currency over every country.
+        let matchedBy: MatchedBy
         /// Proceeds ÷ ((sold − returned) × the pack's credits), as for sales.
         let perCredit: Money?
     }
@@ -91,4 +131,6 @@ public struct Reconciliation: Sendable, Hashable {
     /// Rejected ledger lines and conflicting duplicates (the first 20).
     let ledgerWarnings: [Diagnostic]
     let ledgerWarningsNotShown: Int
+    /// Apple files that gave no record, and the first 20 repeated transaction ids.
+    var appleWarnings: [Diagnostic] = []
 }

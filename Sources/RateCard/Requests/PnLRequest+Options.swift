@@ -170,11 +170,6 @@ extension PnLRequest {
                 "--proceeds is valued by margin's own pass over the ledger; the SQL form (--sql) does not take it"
             )
         }
-        if args.value("by") != nil {
-            throw UsageError(
-                "--by is not supported with --proceeds: the proceeds section has no series by period; run the series without --proceeds, or narrow the window (--since/--until) for one period's proceeds"
-            )
-        }
         proceeds = ProceedsSources(reports: reports, transactions: transactions)
     }
 

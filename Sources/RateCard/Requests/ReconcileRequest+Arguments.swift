@@ -15,11 +15,12 @@ extension ReconcileRequest {
         guard !transactions.isEmpty else {
             throw UsageError("give Apple's transactions with --transactions FILE")
         }
-        let request = ReconcileRequest(
+        var request = ReconcileRequest(
             cards: [args.value("cards") ?? "RateCards"], card: args.value("card"),
             ledger: args.positionals, inputFormat: try args.inputFormat(),
             transactions: transactions, sales: args.all("sales"),
             financial: args.all("financial"))
+        try request.readMemory(args)
         return try ReconcileRun.run(request).output(format, bold: bold)
     }
 }

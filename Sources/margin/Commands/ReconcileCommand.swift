@@ -10,7 +10,7 @@ enum ReconcileCommand: Command {
     static let summary =
         "The ledger against Apple's records: purchases never credited, credits with no purchase, refunds not taken back, duplicates, sandbox credits, prices off the card."
     static let usage =
-        "margin reconcile LEDGER… --transactions FILE… [--sales FILE…] [--financial FILE…] [--cards DIR] [--card ID] [--input-format FORMAT] [--format table|json|csv|markdown]"
+        "margin reconcile LEDGER… --transactions FILE… [--sales FILE…] [--financial FILE…] [--cards DIR] [--card ID] [--input-format FORMAT] [--memory SIZE] [--format table|json|csv|markdown]"
     static let parser = ArgumentParser([
         Common.cardsOption,
         .init(
@@ -32,10 +32,17 @@ enum ReconcileCommand: Command {
         .init(
             "input-format", value: "FORMAT",
             help: "Force the ledger format: jsonl, ledger or csv (default: detected)."),
+        .init(
+            "memory", value: "SIZE",
+            help:
+                "Cap on what the matching holds, e.g. 256M or 2G (default: half the machine's memory); past it the run is partitioned into temporary files."
+        ),
         Common.formatOption,
     ])
 
     static func run(_ args: ParsedArguments, _ io: Terminal) throws -> Int32 {
-        io.show(try ReconcileRequest.output(arguments: args, bold: io.colour))
+        // A partitioned run's temporary files are deleted on SIGINT, SIGTERM, SIGHUP, SIGQUIT.
+        PnLCommand.installCleanup()
+        return io.show(try ReconcileRequest.output(arguments: args, bold: io.colour))
     }
 }

@@ -20,6 +20,10 @@ struct ProceedsOracle {
         var lapsedPaid: Int128 = 0
         var lapsedFree: Int128 = 0
         var takenBack: Int128 = 0
+        /// Per ISO week (`2026-W45`, by Foundation's ISO 8601 calendar in UTC) and feature:
+        /// the credits kept and their value, each charge and refund in its own week.
+        var weekCredits: [String: [String: Int128]] = [:]
+        var weekValue: [String: [String: Exact]] = [:]
     }
 
     let g: GeneratedProceeds
@@ -31,6 +35,17 @@ struct ProceedsOracle {
     let factor = exact("0.25")  // 0.2 ÷ (1 − 0.2)
 
     /// Pacific standard time, as Apple's reports.
+    /// The ISO week of a UNIX time in UTC, worked by Foundation's calendar (not the
+    /// engine's `CalendarPeriod`).
+    static func isoWeek(_ seconds: Int64) -> String {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents(
+            [.yearForWeekOfYear, .weekOfYear], from: Date(timeIntervalSince1970: Double(seconds)))
+        let week = c.weekOfYear ?? 0
+        return "\(c.yearForWeekOfYear ?? 0)-W\(week < 10 ? "0" : "")\(week)"
+    }
+
     static func day(_ s: Int64) -> Int64 {
         (s - 8 * 3600 - (s - 8 * 3600 < 0 ? 86_399 : 0)) / 86_400
     }
@@ -180,6 +195,11 @@ struct ProceedsOracle {
                 out.credits[feature, default: 0] += n
                 out.byBasis[basis, default: 0] += n
                 out.value[feature] = try! out.value[feature, default: .zero].adding(
+                    rate.multiplied(by: Exact(integer: n)))
+                let week = Self.isoWeek(t)
+                out.weekCredits[week, default: [:]][feature, default: 0] += n
+                let was = out.weekValue[week]?[feature] ?? .zero
+                out.weekValue[week, default: [:]][feature] = try! was.adding(
                     rate.multiplied(by: Exact(integer: n)))
             }
             for e in sorted {

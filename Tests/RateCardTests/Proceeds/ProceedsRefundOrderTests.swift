@@ -47,7 +47,7 @@ import Testing
         #expect(takings.takings.rows.first { $0.feature == "chat" }?.left == 30)
     }
 
-    @Test func theBinarySaysSoAndRefusesASeries() throws {
+    @Test func theBinarySaysSoAlsoWithASeries() throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
         try dir.write("ledger.jsonl", Self.ledger)
@@ -63,9 +63,10 @@ import Testing
                 "0 refunds not counted, 1 dated before their charge (taken right after it)"),
             stderr: .empty)
         _ = try expectMargin(
-            args + ["--by", "month"], exits: 2, stdout: .empty,
-            stderr: .hasPrefix(
-                "margin: error: --by is not supported with --proceeds: the proceeds section has no series by period"
-            ))
+            args + ["--by", "month"], exits: 0,
+            stdout: .contains(
+                "1 dated before their charge (taken right after it)",
+                "By month (charges and refunds in the period of their own time):"),
+            stderr: .empty)
     }
 }

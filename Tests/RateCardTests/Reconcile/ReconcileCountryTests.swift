@@ -77,14 +77,14 @@ import Testing
     @Test func twoEuroCountriesAreMatchedApart() throws {
         let r = try Self.run(storefronts: true)
         #expect(r.sales.map(\.country) == ["DE", "FR"])
-        #expect(r.sales.map(\.matchedBy) == ["country", "country"])
+        #expect(r.sales.map(\.matchedBy.rawValue) == ["country", "country"])
         #expect(r.sales.map(\.unitsSold) == [2, 1])
         #expect(r.sales.map(\.transactionUnits) == [1, 2])
         #expect(r.sales.map(\.perCredit) == [Self.eur("0.007"), Self.eur("0.005")])
         #expect(r.financial.map(\.country) == ["DE", "FR"])
         #expect(r.financial.map(\.sold) == [2, 1])
         #expect(r.financial.map(\.transactionUnits) == [1, 2])
-        #expect(r.financial.map(\.matchedBy) == ["country", "country"])
+        #expect(r.financial.map(\.matchedBy.rawValue) == ["country", "country"])
         let table = r.renderTable(bold: false)
         #expect(table.contains("in transactions"))
         #expect(table.contains("matched by"))
@@ -99,7 +99,10 @@ import Testing
         // EUR 1.90 ÷ 300 credits, the same for both countries.
         #expect(
             r.sales.map(\.perCredit) == [Money(try Exact(19, over: 3000), Currency(code: "EUR")!)])
-        #expect(r.sales.map(\.matchedBy) == ["currency: the card folder has no storefront table"])
+        #expect(
+            r.sales.map(\.matchedBy.rawValue) == [
+                "currency: the card folder has no storefront table"
+            ])
         #expect(r.financial.map(\.transactionUnits) == [3])
     }
 
@@ -112,11 +115,30 @@ import Testing
             #expect(r.sales.map(\.country) == [nil])
             #expect(r.sales.map(\.transactionUnits) == [3])
             #expect(
-                r.sales.map(\.matchedBy) == [
+                r.sales.map(\.matchedBy.rawValue) == [
                     "currency: 1 transaction names no storefront the table places in a country"
                 ])
             #expect(r.financial.map(\.country) == [nil])
         }
+    }
+
+    /// `matchedBy` is a type whose raw value is the text printed, read back to itself.
+    @Test(arguments: [
+        (Reconciliation.MatchedBy.country, "country"),
+        (.noStorefrontTable, "currency: the card folder has no storefront table"),
+        (
+            .unplacedStorefronts(1),
+            "currency: 1 transaction names no storefront the table places in a country"
+        ),
+        (
+            .unplacedStorefronts(12),
+            "currency: 12 transactions name no storefront the table places in a country"
+        ),
+    ])
+    func theMatchIsATypeWithTheWordsPrinted(match: Reconciliation.MatchedBy, text: String) {
+        #expect(match.rawValue == text)
+        #expect(Reconciliation.MatchedBy(rawValue: text) == match)
+        #expect(Reconciliation.MatchedBy(rawValue: text + " ") == nil)
     }
 
     @Test func theJSONNamesTheCountryAndTheMatch() throws {

@@ -121,7 +121,8 @@ import Testing
         #expect(r.sales.allSatisfy { $0.country == nil })
         #expect(
             r.sales.allSatisfy {
-                $0.matchedBy == "currency: the card folder has no storefront table"
+                $0.matchedBy == .noStorefrontTable
+                    && $0.matchedBy.rawValue == "currency: the card folder has no storefront table"
             })
         // Fiscal November ends 11/28: …008 (11-21) is inside it, so the same units.
         #expect(r.financial.map(\.transactionUnits) == [6, 2, 1])
