@@ -39,12 +39,12 @@ extension ProceedsLedger {
     /// Writes the entries read so far to their partitions.
     func flushPending() {
         guard let spill else { return }
-        var bytes: [UInt8] = []
+        var w = SpillWriter()
         for s in pending {
-            bytes.removeAll(keepingCapacity: true)
-            s.write(to: &bytes)
+            w.bytes.removeAll(keepingCapacity: true)
+            s.write(to: &w)
             let p = TakingsSpill.partition(of: s.deviceHash, count: spill.partitions)
-            bytes.withUnsafeBytes { spill.append(p, .records, $0) }
+            w.bytes.withUnsafeBytes { spill.append(p, .records, $0) }
         }
         spilled += pending.count
         pending.removeAll(keepingCapacity: true)
@@ -63,9 +63,9 @@ extension ProceedsLedger {
         let bytes = try spill.take(p, .records)
         let part = ProceedsLedger(paths: paths)
         part.features = features
-        var at = 0
-        while at < bytes.count {
-            guard let s = SpilledEntry.read(bytes, at: &at) else {
+        var r = SpillReader(bytes)
+        while !r.atEnd {
+            guard let s = SpilledEntry.read(&r) else {
                 throw TakingsInputError(
                     path: spill.path(p, .records), message: "a partition file is damaged")
             }
@@ -118,85 +118,51 @@ struct SpilledEntry {
 
     /// Fixed fields (little-endian), then the device, the payment reference and the
     /// price as length-prefixed bytes, then the refunded charge's id.
-    func write(to out: inout [UInt8]) {
-        func put<T: FixedWidthInteger>(_ v: T) {
-            withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
-        }
-        func bytes(_ b: [UInt8]?) {
-            guard let b else {
-                put(UInt32.max)
-                return
-            }
-            put(UInt32(b.count))
-            out.append(contentsOf: b)
-        }
-        put(entry.content)
-        put(entry.idHash)
-        put(entry.seconds)
-        put(entry.nanoseconds)
-        put(entry.amount)
-        put(Int64(entry.line))
-        put(entry.feature)
-        put(entry.input)
-        put(UInt8(Self.kinds.firstIndex(of: entry.kind) ?? 0))
-        put(id.h0)
-        put(id.h1)
-        put(deviceHash)
-        bytes(device)
-        bytes(paymentRef.map { Array($0.utf8) })
-        bytes(price.map { Array("\($0.currency.code) \($0.amount.decimalText())".utf8) })
-        put(UInt8(refundOf == nil ? 0 : 1))
+    func write(to w: inout SpillWriter) {
+        w.int(entry.content)
+        w.int(entry.idHash)
+        w.int(entry.seconds)
+        w.int(entry.nanoseconds)
+        w.int(entry.amount)
+        w.int(Int64(entry.line))
+        w.int(entry.feature)
+        w.int(entry.input)
+        w.int(UInt8(Self.kinds.firstIndex(of: entry.kind) ?? 0))
+        w.int(id.h0)
+        w.int(id.h1)
+        w.int(deviceHash)
+        w.data(device)
+        w.string(paymentRef)
+        w.string(price.map { "\($0.currency.code) \($0.amount.decimalText())" })
+        w.flag(refundOf != nil)
         if let r = refundOf {
-            put(r.h0)
-            put(r.h1)
+            w.int(r.h0)
+            w.int(r.h1)
         }
     }
 
-    /// The entry at `at` (moved past it), or nil when the bytes end early or are not one.
-    static func read(_ b: [UInt8], at: inout Int) -> SpilledEntry? {
-        var ok = true
-        func get<T: FixedWidthInteger>(_: T.Type) -> T {
-            let n = MemoryLayout<T>.size
-            guard ok, at + n <= b.count else {
-                ok = false
-                return 0
-            }
-            var v: T = 0
-            for k in 0..<n { v |= T(truncatingIfNeeded: b[at + k]) << (8 * k) }
-            at += n
-            return v
-        }
-        func bytes() -> [UInt8]? {
-            let n = get(UInt32.self)
-            guard ok, n != .max else { return nil }
-            guard at + Int(n) <= b.count else {
-                ok = false
-                return nil
-            }
-            defer { at += Int(n) }
-            return Array(b[at..<(at + Int(n))])
-        }
-        let content = get(UInt64.self)
-        let idHash = get(UInt64.self)
-        let seconds = get(Int64.self)
-        let nanoseconds = get(UInt32.self)
-        let amount = get(Int64.self)
-        let line = get(Int64.self)
-        let feature = get(UInt32.self)
-        let input = get(UInt16.self)
-        let kind = Int(get(UInt8.self))
-        let h0 = get(UInt64.self)
-        let h1 = get(UInt64.self)
-        let deviceHash = get(UInt64.self)
-        let device = bytes()
-        let ref = bytes().map { String(decoding: $0, as: UTF8.self) }
-        let priceText = bytes().map { String(decoding: $0, as: UTF8.self) }
-        let hasRefund = get(UInt8.self)
+    /// The next entry of `r`, or nil when the bytes end early or are not one.
+    static func read(_ r: inout SpillReader) -> SpilledEntry? {
+        let content = r.int(UInt64.self)
+        let idHash = r.int(UInt64.self)
+        let seconds = r.int(Int64.self)
+        let nanoseconds = r.int(UInt32.self)
+        let amount = r.int(Int64.self)
+        let line = r.int(Int64.self)
+        let feature = r.int(UInt32.self)
+        let input = r.int(UInt16.self)
+        let kind = Int(r.int(UInt8.self))
+        let h0 = r.int(UInt64.self)
+        let h1 = r.int(UInt64.self)
+        let deviceHash = r.int(UInt64.self)
+        let device = r.data()
+        let ref = r.string()
+        let priceText = r.string()
         var refundOf: ReplayLedger.EntryID?
-        if hasRefund == 1 {
-            refundOf = ReplayLedger.EntryID(h0: get(UInt64.self), h1: get(UInt64.self))
+        if r.flag() {
+            refundOf = ReplayLedger.EntryID(h0: r.int(UInt64.self), h1: r.int(UInt64.self))
         }
-        guard ok, kind < kinds.count else { return nil }
+        guard r.ok, kind < kinds.count else { return nil }
         var price: Money?
         if let priceText {
             let parts = priceText.split(separator: " ")
