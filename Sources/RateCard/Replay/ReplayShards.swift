@@ -17,11 +17,8 @@ import Dispatch
 /// chosen by input and line at the end; the devices with the most new declines are
 /// ordered by their count and name.
 ///
-/// Sendable is asserted, not checked: between two `handOff` calls the reading thread
-/// writes only `filling`, and each shard thread `s` reads only `applying[s]` and writes
-/// only `ledgers[s]`; `wait()` (the group) orders the two. The shards' shared names,
-/// cache and cost table are given to them only once reading is done, and then only read.
-final class ReplayShards: @unchecked Sendable {
+/// Sendable is asserted, not checked: `ReplayShards+Sendable.swift` says why it holds.
+final class ReplayShards {
     /// The entries of one shard's batch, and their ids' bytes.
     struct Bucket {
         var entries: [ReplayEntry] = []
