@@ -202,6 +202,21 @@ struct PackReport: RenderableReport, Sendable {
         self.cards = cards
     }
 
+    /// A pack that adds no credits sells nothing: its row's "margin" is the price less
+    /// commission over a worst case of nothing. It is named at the pack (the error
+    /// `margin check` reports there, `free-price`), so the row is not read as a margin.
+    var warnings: [Diagnostic] {
+        cards.flatMap { m in
+            m.card.packs.filter { $0.credits <= 0 }.map { pack in
+                Diagnostic(
+                    path: m.card.source.path, location: pack.location, severity: .warning,
+                    message:
+                        "pack \"\(pack.productId)\" adds \(pack.credits) credits: it sells nothing, so its row's margin is the price less commission and no margin of credits spent; a pack must add a positive number of credits",
+                    rule: .check(.freePrice))
+            }
+        }
+    }
+
     func renderJSON() -> String {
         JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
     }
