@@ -65,7 +65,7 @@ enum CreditValuationError: Error, Sendable, Hashable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .noPacks(let c): "card \(c) sells no pack with a positive price: give --credit-value"
+        case .noPacks(let c): "card \(c) sells no pack with a positive price"
         case .fx(let e): e.description
         case .arithmetic(let p): "pack \(p): the per-credit value is too large to compute exactly"
         }

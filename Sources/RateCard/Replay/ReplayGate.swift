@@ -14,18 +14,27 @@ struct ReplayLimits: Sendable, Hashable {
 
     /// From the options' texts: "10%" or "10" (percent) for both.
     init(maxCreditChange: String?, maxMarginDrop: String?) throws(UsageError) {
-        func percent(_ text: String?, _ option: String) throws(UsageError) -> Exact? {
+        func percent(
+            _ text: String?, _ option: String, expected: String
+        ) throws(UsageError) -> Exact? {
             guard var t = text else { return nil }
             if t.hasSuffix("%") { t.removeLast() }
             guard let v = try? Exact(decimal: t), !v.isNegative else {
-                throw UsageError("--\(option) \(text ?? ""): expected a percentage such as 10%")
+                throw UsageError("--\(option) \(text ?? ""): expected \(expected)")
             }
             return v
         }
-        self.maxCreditChange = try percent(maxCreditChange, "max-credit-change").map {
+        self.maxCreditChange = try percent(
+            maxCreditChange, "max-credit-change",
+            expected: "a percentage of 0 or more, such as 10%"
+        ).map {
             (try? $0.divided(by: Exact(100))) ?? $0
         }
-        self.maxMarginDrop = try percent(maxMarginDrop, "max-margin-drop")
+        self.maxMarginDrop = try percent(
+            maxMarginDrop, "max-margin-drop",
+            expected:
+                "percentage points of 0 or more, such as 5 (the fall of the margin, 25% → 20% is 5)"
+        )
         guard self.maxCreditChange != nil || self.maxMarginDrop != nil else {
             throw UsageError("give --max-credit-change, --max-margin-drop or both")
         }
@@ -38,11 +47,27 @@ struct ReplayLimits: Sendable, Hashable {
 }
 
 enum ReplayGate {
-    /// The findings of one replay, at its candidate card's places.
+    /// What `diff --usage` and `check --replay` say when NEW's packs cannot value a credit:
+    /// they take no `--credit-value`.
+    static let valueHint =
+        "the replay values a credit by the candidate's packs; replay this usage with 'margin replay FILE… --card NEW --credit-value MONEY' instead"
+
+    /// The findings of one replay, at its candidate card's places. A replay that re-priced
+    /// nothing is one error (`replay-nothing-repriced`): the limits judged no charge, and a
+    /// gate that passes on nothing would say the change is safe on usage it never saw.
     static func findings(_ report: ReplayReport, limits: ReplayLimits) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let card = report.card
         let path = card.source.path
+        guard report.total.repriced > 0 else {
+            return [
+                Diagnostic(
+                    path: path, location: card.source.location,
+                    message:
+                        "on the replayed usage, no charge could be re-priced under \(report.new) against \(report.before) (\(Format.grouped(Int128(report.total.notRepriced))) not re-priced of \(Format.grouped(Int128(report.total.requests)))): the limits judged nothing",
+                    rule: .replay(.nothingRepriced))
+            ]
+        }
         if let limit = limits.maxCreditChange {
             for row in report.features where row.repriced > 0 {
                 guard let share = row.creditChangeShare, limit < magnitude(share) else { continue }
@@ -92,12 +117,33 @@ enum ReplayGate {
         var out: [Diagnostic] = []
         for id in repo.cardIDs {
             guard let newest = repo.versions(of: id).last else { continue }
-            let report = try ReplayRun.run(
-                ReplayRequest(
-                    inputs: inputs, cards: cards, new: newest.reference, fxOverrides: fxOverrides,
-                    memoryLimit: memoryLimit))
+            var request = ReplayRequest(
+                inputs: inputs, cards: cards, new: newest.reference, fxOverrides: fxOverrides,
+                memoryLimit: memoryLimit)
+            request.valueHint = valueHint
+            let report: ReplayReport
+            var unvalued: String?
+            do {
+                report = try ReplayRun.run(request)
+            } catch PnLError.valuation(let why) {
+                // A card that sells no priced pack (a subscription-only card): its credits
+                // can still be compared, at no value; its margin cannot be judged.
+                let currency = PackMargins.costCurrency(
+                    card: newest, providers: PackMargins.providers(of: newest, in: repo))
+                request.creditValue = Money(.zero, currency)
+                report = try ReplayRun.run(request)
+                unvalued = why
+            }
             guard report.total.repriced > 0 else { continue }
             out += findings(report, limits: limits)
+            if let unvalued, let limit = limits.maxMarginDrop {
+                out.append(
+                    Diagnostic(
+                        path: newest.source.path, location: newest.source.location,
+                        message:
+                            "on the replayed usage, the overall margin under \(report.new) cannot be judged against --max-margin-drop \(limit.decimalText()): \(unvalued.replacingOccurrences(of: ": " + valueHint, with: ""))",
+                        rule: .replay(.marginDrop)))
+            }
         }
         return out
     }

@@ -91,7 +91,8 @@ struct ReplayPlan {
             ?? PackMargins.costCurrency(
                 card: new, providers: PackMargins.providers(of: new, in: repo))
         credit = try PnLRun.creditValue(
-            request.creditValue, versions: [new], repo: repo, currency: currency
+            request.creditValue, versions: [new], repo: repo, currency: currency,
+            hint: request.valueHint
         ).0
         costsAt = request.costsAt
         rates = request.rates
