@@ -184,8 +184,9 @@ enum PnLRun {
                 let (factor, used) = try repo.fx.factor(from: stated.currency, to: currency)
                 return (
                     CreditValuation(
-                        stated: try stated.multiplied(by: factor).reCurrency(currency), fxUsed: used
-                    ), nil
+                        stated: try stated.multiplied(by: factor).reCurrency(currency),
+                        fxUsed: used,
+                        given: stated), nil
                 )
             } catch {
                 throw .usage("--credit-value: \(error)")
