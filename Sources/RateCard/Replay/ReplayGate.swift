@@ -108,7 +108,8 @@ enum ReplayGate {
 
     /// `margin check --replay`: every card family's newest version in `cards` replayed on
     /// `inputs` against the ledger's own charges; families the usage does not touch (no
-    /// request re-priced) are not judged.
+    /// request re-priced), or whose every charge line names another card id in its `card`
+    /// field, are not judged.
     static func check(
         cards: [String], inputs: [TakingsInput], limits: ReplayLimits, fxOverrides: [FXRate] = [],
         memoryLimit: Int? = nil
@@ -134,7 +135,10 @@ enum ReplayGate {
                 report = try ReplayRun.run(request)
                 unvalued = why
             }
-            guard report.total.repriced > 0 else { continue }
+            // A family is judged on its own usage: not one the usage does not touch,
+            // nor one whose every charge line names another card (`osg@10` charges
+            // replayed under a `talk` card that happens to share feature keys).
+            guard report.total.repriced > 0, !report.usageOfAnotherCard else { continue }
             out += findings(report, limits: limits)
             if let unvalued, let limit = limits.maxMarginDrop {
                 out.append(

@@ -130,6 +130,10 @@ struct ReplayReport: Sendable {
     let named: [Diagnostic]
     /// A sum passed the exact arithmetic's range (the figures are incomplete).
     let overflowed: Bool
+    /// Every charge line's `card` field names another card id than the family replayed
+    /// (`replay-card-of-another-id` on each): the usage is another card's, which
+    /// `check --replay` does not judge this family by.
+    let usageOfAnotherCard: Bool
 }
 
 extension ReplayReport {
@@ -198,7 +202,9 @@ extension ReplayReport {
                 duplicates: ledger.duplicates, conflicts: ledger.conflicts,
                 rejected: ledger.rejected, blank: ledger.blank,
                 refundsOfUnknownCharges: ledger.unknownRefunds),
-            named: named, overflowed: overflow)
+            named: named, overflowed: overflow,
+            usageOfAnotherCard: ledger.chargeLines > 0
+                && ledger.foreignCards.reduce(0) { $0 + $1.lines } == ledger.chargeLines)
     }
 
     static func row(

@@ -52,17 +52,33 @@ struct ReplayGateEdgeCLITests {
         try FileManager.default.copyItem(
             atPath: packageRoot.appendingPathComponent("docs/examples/plans/talk-v1.json").path,
             toPath: cards + "/talk-v1.json")
+        // talk@1's own usage: one asr charge of 76 s, 26 credits as talk@1 charges it.
+        try dir.write(
+            "talk.jsonl",
+            #"{"id":"t1","at":"2026-12-02T10:00:00+08:00","kind":"charge","amount":-26,"feature":"asr","quantity":{"second":76},"device":"A","card":"talk@1"}"#
+                + "\n")
+        let talk = dir.path + "/talk.jsonl"
         try expectMargin(
-            ["check", cards, "--replay", Self.ledger, "--max-margin-drop", "5"], exits: 1,
+            ["check", cards, "--replay", talk, "--max-margin-drop", "5"], exits: 1,
             stderr: .contains(
                 "\(cards)/talk-v1.json:1:1: error: on the replayed usage, the overall margin under talk@1 cannot be judged against --max-margin-drop 5: cannot value a credit: card talk@1 sells no pack with a positive price [replay-margin-drop]"
             ))
-        // The credit limit needs no value: judged, and the osg family passes as before.
+        // The credit limit needs no value: judged, and passes (the same credits).
         try expectMargin(
-            ["check", cards, "--replay", Self.ledger, "--max-credit-change", "1000%"], exits: 0,
+            ["check", cards, "--replay", talk, "--max-credit-change", "0%"], exits: 0,
             stderr: .all(
                 .lacks("cannot value a credit", "replay-credit-change", "replay-margin-drop"),
                 .contains("[unpublished-card]", "0 errors")))
+        // osg's usage (every charge `card: osg@10`) is not talk@1's, though the features'
+        // keys are the same: talk is not judged by it, and osg passes as before.
+        try expectMargin(
+            [
+                "check", cards, "--replay", Self.ledger, "--max-credit-change", "10%",
+                "--max-margin-drop", "5",
+            ], exits: 0,
+            stderr: .all(
+                .lacks("talk@1 cannot be judged", "replay-credit-change", "replay-margin-drop"),
+                .contains("0 errors")))
     }
 
     @Test("diff --usage gate on usage none of the features prices fails: the limits judged nothing")
