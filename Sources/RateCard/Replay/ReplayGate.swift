@@ -59,8 +59,21 @@ enum ReplayGate {
         var out: [Diagnostic] = []
         let card = report.card
         let path = card.source.path
+        // A feature the usage charges and NEW removes: none of its charges can be re-priced,
+        // so no limit can judge it, and that is the largest change of all.
+        for row in report.features where row.notRepriced > 0 {
+            guard let key = row.feature, report.removedFeatures.contains(key) else { continue }
+            let had =
+                report.isLedgerSide ? "the ledger's versions have it" : "\(report.before) has it"
+            out.append(
+                Diagnostic(
+                    path: path, location: card.source.location,
+                    message:
+                        "on the replayed usage, feature \(key) has \(Format.grouped(Int128(row.requests))) requests (\(Format.grouped(row.notRepricedCredits)) credits charged), but \(report.new) has no feature \"\(key)\" (\(had)): none can be re-priced, past any limit",
+                    rule: .replay(.creditChange)))
+        }
         guard report.total.repriced > 0 else {
-            return [
+            return out + [
                 Diagnostic(
                     path: path, location: card.source.location,
                     message:
@@ -138,7 +151,14 @@ enum ReplayGate {
             // A family is judged on its own usage: not one the usage does not touch,
             // nor one whose every charge line names another card (`osg@10` charges
             // replayed under a `talk` card that happens to share feature keys).
-            guard report.total.repriced > 0, !report.usageOfAnotherCard else { continue }
+            // A family that removes every feature the usage charges is judged (by the
+            // removal) though nothing is re-priced.
+            let removesUsed = report.features.contains {
+                $0.notRepriced > 0 && report.removedFeatures.contains($0.feature ?? "")
+            }
+            guard report.total.repriced > 0 || removesUsed, !report.usageOfAnotherCard else {
+                continue
+            }
             out += findings(report, limits: limits)
             if let unvalued, let limit = limits.maxMarginDrop {
                 out.append(

@@ -134,6 +134,14 @@ struct ReplayReport: Sendable {
     /// (`replay-card-of-another-id` on each): the usage is another card's, which
     /// `check --replay` does not judge this family by.
     let usageOfAnotherCard: Bool
+    /// The features the before side prices (OLD, or the family's other versions) that NEW
+    /// does not have, sorted: the usage of one cannot be re-priced, and the gate says so.
+    let removedFeatures: [String]
+}
+
+extension ReplayReport {
+    /// The before side is the ledger's own charges (no `--against`).
+    var isLedgerSide: Bool { before == ReplayPlan.ledgerName }
 }
 
 extension ReplayReport {
@@ -204,7 +212,17 @@ extension ReplayReport {
                 refundsOfUnknownCharges: ledger.unknownRefunds),
             named: named, overflowed: overflow,
             usageOfAnotherCard: ledger.chargeLines > 0
-                && ledger.foreignCards.reduce(0) { $0 + $1.lines } == ledger.chargeLines)
+                && ledger.foreignCards.reduce(0) { $0 + $1.lines } == ledger.chargeLines,
+            removedFeatures: Self.removed(plan))
+    }
+
+    /// The features of the before side's cards that NEW lacks (`removedFeatures`).
+    static func removed(_ plan: ReplayPlan) -> [String] {
+        let before =
+            plan.old.map { [$0] }
+            ?? plan.family.filter { $0.version != plan.new.version }
+        let kept = Set(plan.new.features.map(\.key))
+        return Set(before.flatMap { $0.features.map(\.key) }).subtracting(kept).sorted()
     }
 
     static func row(

@@ -123,5 +123,6 @@ struct ReplayPlan {
     }
 
     /// "the ledger's own charges" or OLD's reference.
-    var beforeName: String { old?.reference ?? "the ledger's own charges" }
+    var beforeName: String { old?.reference ?? Self.ledgerName }
+    static let ledgerName = "the ledger's own charges"
 }

@@ -114,3 +114,38 @@ struct ReplayGateEdgeCLITests {
                 "--max-credit-change \(text): expected a percentage of 0 or more, such as 10%"))
     }
 }
+
+/// A candidate that removes a feature the usage charges: the gate names the feature (its
+/// requests and the credits charged), since no limit can judge charges it cannot price.
+@Suite("Replay gate: a removed feature the usage charges")
+struct ReplayGateRemovedFeatureCLITests {
+    @Test("diff --usage and check --replay fail on osg@11 without llm")
+    func removedFeature() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let text = try String(contentsOfFile: ReplayGateCLITests.candidate, encoding: .utf8)
+        let start = try #require(text.range(of: ",\n    {\n      \"key\": \"llm\""))
+        let end = try #require(text.range(of: "\n  ],\n  \"grants\""))
+        let card = String(text[..<start.lowerBound]) + String(text[end.lowerBound...])
+        try dir.write("osg-v11.json", card)
+        let new = dir.path + "/osg-v11.json"
+        let message =
+            "error: on the replayed usage, feature llm has 3 requests (508 credits charged), but osg@11 has no feature \"llm\""
+        try expectMargin(
+            [
+                "diff", "osg@10", new, "--usage", ReplayGateCLITests.ledger,
+                "--max-credit-change", "1000%",
+            ], exits: 1,
+            stderr: .contains(
+                "\(new):1:1: \(message) (osg@10 has it): none can be re-priced, past any limit [replay-credit-change]"
+            ))
+        let cards = try dir.copyRepositoryCards()
+        try dir.write("RateCards/osg-v11.json", card)
+        try expectMargin(
+            ["check", cards, "--replay", ReplayGateCLITests.ledger, "--max-margin-drop", "1000"],
+            exits: 1,
+            stderr: .contains(
+                "\(cards)/osg-v11.json:1:1: \(message) (the ledger's versions have it): none can be re-priced, past any limit [replay-credit-change]"
+            ))
+    }
+}
