@@ -23,7 +23,8 @@ extension PackMargins {
                     PackMargins.money(r.price.price), PackMargins.money(r.worst.cost),
                     Format.percent(l.rate, places: 0),
                     PackMargins.money(l.proceeds), PackMargins.money(l.margin),
-                    Format.percent(l.marginShare),
+                    // A price of 0 has no margin share ("—", not 0.0%; check: free-price).
+                    r.price.price.amount.isZero ? Format.missing : Format.percent(l.marginShare),
                     r.worst.witnessFeature ?? "none",
                 ])
             }
@@ -148,7 +149,8 @@ extension PackMargins {
                             "rate": .decimal(l.rate), "commission": .decimal(l.commission.amount),
                             "proceeds": .decimal(l.proceeds.amount),
                             "margin": .decimal(l.margin.amount),
-                            "marginShare": .decimal(l.marginShare),
+                            "marginShare": r.price.price.amount.isZero
+                                ? .null : .decimal(l.marginShare),
                         ])
                     }),
                 "placeholder": .bool(r.pack.placeholder),
@@ -237,7 +239,7 @@ struct PackReport: RenderableReport, Sendable {
                         r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(),
                         l.rate.decimalText(),
                         l.proceeds.amount.decimalText(), l.margin.amount.decimalText(),
-                        l.marginShare.decimalText(),
+                        r.price.price.amount.isZero ? "" : l.marginShare.decimalText(),
                         r.worst.witnessFeature ?? "",
                     ])
                 }
