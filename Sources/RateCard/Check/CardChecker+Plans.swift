@@ -115,12 +115,13 @@ extension CardChecker {
             for (when, m) in [
                 ("in year one", line.yearOne),
                 ("after one year of paid service", line.afterYearOne),
-            ] where m.marginShare < floor {
+            ] {
+                guard let share = m.marginShare, share < floor else { continue }
                 out.append(
                     Diagnostic(
                         path: path, location: row.price.location,
                         message:
-                            "subscription \"\(row.plan.productId)\" at \(show(row.price.price))\(row.price.storefront.map { " (storefront \($0))" } ?? "") a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(m.marginShare)) of the price), below the \(Format.floor(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)\(fxNote(row.worst.fxUsed, margins))",
+                            "subscription \"\(row.plan.productId)\" at \(show(row.price.price))\(row.price.storefront.map { " (storefront \($0))" } ?? "") a \(row.plan.period.phrase): the worst-case margin of a period \(when) (\(Format.percent(m.rate, places: 0)) commission) is \(show(m.margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; proceeds \(show(m.proceeds)), worst-case cost \(show(row.worst.cost)) as \(row.worst.witnessSummary)\(fxNote(row.worst.fxUsed, margins))",
                         rule: .check(.minMargin)))
             }
         }

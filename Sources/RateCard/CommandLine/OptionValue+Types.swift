@@ -84,7 +84,10 @@ extension Money: OptionValue {
         let (code, amount) =
             Currency(code: parts[0]) != nil ? (parts[0], parts[1]) : (parts[1], parts[0])
         guard let c = Currency(code: code) else {
-            throw OptionValueProblem("no ISO 4217 currency code")
+            // XOF is ISO 4217 all the same: say what margin knows, not what ISO does.
+            throw OptionValueProblem(
+                "neither '\(parts[0])' nor '\(parts[1])' is a currency margin knows (the ISO 4217 codes of the App Store's storefronts and the providers' sheets)"
+            )
         }
         guard let a = try? Exact(decimal: amount), !a.isNegative else {
             throw OptionValueProblem("'\(amount)' is not a non-negative decimal")

@@ -11,9 +11,16 @@ struct CreditValuation: Sendable, Hashable {
     /// The FX rates the value was converted with (none when no conversion was needed).
     let fxUsed: [FXRate]
 
-    init(stated perCredit: Money, fxUsed: [FXRate] = []) {
+    /// A value stated as `given` (nil: as `perCredit`), converted into `perCredit`'s
+    /// currency with `fxUsed`; the basis names both when the currencies differ.
+    init(stated perCredit: Money, fxUsed: [FXRate] = [], given: Money? = nil) {
         self.perCredit = perCredit
-        self.basis = "stated on the command line: \(perCredit) per credit"
+        if let given, given.currency != perCredit.currency {
+            self.basis =
+                "stated on the command line as \(given) per credit, converted into \(perCredit.currency.code) at the FX rates in use: \(perCredit) per credit"
+        } else {
+            self.basis = "stated on the command line: \(perCredit) per credit"
+        }
         self.stated = true
         self.fxUsed = fxUsed
     }
@@ -65,7 +72,7 @@ enum CreditValuationError: Error, Sendable, Hashable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .noPacks(let c): "card \(c) sells no pack with a positive price: give --credit-value"
+        case .noPacks(let c): "card \(c) sells no pack with a positive price"
         case .fx(let e): e.description
         case .arithmetic(let p): "pack \(p): the per-credit value is too large to compute exactly"
         }

@@ -19,7 +19,9 @@ extension PlanDiff {
             .init("Δ margin y1", .right), .init("payback", .right),
         ])
         func m(_ s: Side?, _ f: (Side) -> Money) -> String? { s.map { PackMargins.money(f($0)) } }
-        func p(_ s: Side?, _ f: (Side) -> Exact) -> String? { s.map { Format.percent(f($0)) } }
+        func p(_ s: Side?, _ f: (Side) -> Exact?) -> String? {
+            s.map { f($0).map { Format.percent($0) } ?? Format.missing }
+        }
         func payback(_ s: Side?) -> String? {
             guard let s else { return nil }
             switch s.offer {
@@ -106,7 +108,8 @@ extension PlanDiff {
             func m(_ p: PlanMargins.PeriodMargin) -> JSONOutput {
                 .object([
                     "rate": .decimal(p.rate), "proceeds": .decimal(p.proceeds.amount),
-                    "margin": .decimal(p.margin.amount), "marginShare": .decimal(p.marginShare),
+                    "margin": .decimal(p.margin.amount),
+                    "marginShare": p.marginShare.map { .decimal($0) } ?? .null,
                 ])
             }
             var o: [String: JSONOutput] = [

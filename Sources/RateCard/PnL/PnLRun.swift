@@ -173,17 +173,21 @@ enum PnLRun {
 
     /// A stated value converted into `currency`, or the lowest per-credit proceeds over
     /// the versions in force (the conservative choice when the window spans versions), and
-    /// the reference of the version that gave it.
+    /// the reference of the version that gave it. When no version can value a credit, the
+    /// error ends with `hint`: what the command that asked accepts instead (`margin pnl` and
+    /// `margin replay` take `--credit-value`; `diff --usage` does not).
     static func creditValue(
-        _ stated: Money?, versions: [RateCard], repo: CardRepository, currency: Currency
+        _ stated: Money?, versions: [RateCard], repo: CardRepository, currency: Currency,
+        hint: String = "give --credit-value"
     ) throws(PnLError) -> (CreditValuation, String?) {
         if let stated {
             do {
                 let (factor, used) = try repo.fx.factor(from: stated.currency, to: currency)
                 return (
                     CreditValuation(
-                        stated: try stated.multiplied(by: factor).reCurrency(currency), fxUsed: used
-                    ), nil
+                        stated: try stated.multiplied(by: factor).reCurrency(currency),
+                        fxUsed: used,
+                        given: stated), nil
                 )
             } catch {
                 throw .usage("--credit-value: \(error)")
@@ -204,7 +208,8 @@ enum PnLRun {
         }
         guard let lowest else {
             throw .valuation(
-                "cannot value a credit: " + (problems.first ?? "no card version in force"))
+                "cannot value a credit: " + (problems.first ?? "no card version in force") + ": "
+                    + hint)
         }
         return (lowest.0, lowest.1)
     }

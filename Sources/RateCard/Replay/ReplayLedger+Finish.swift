@@ -46,9 +46,15 @@ extension ReplayLedger {
                 }
                 continue
             }
+            let ch = records[Int(c)]
+            if let problem = impossibleRefund(r, of: ch) {
+                // Nothing of it is counted: neither given back nor in a balance.
+                rejectRefund(r, problem)
+                target[refund] = Self.rejectedRefund
+                continue
+            }
             taken.insert(c)
             target[refund] = c
-            let ch = records[Int(c)]
             guard ch.priced, ch.feature != ReplayRecord.none else { continue }
             let b = givenBack(refund: r, charge: ch, after: false)
             let a = givenBack(refund: r, charge: ch, after: true)
@@ -61,6 +67,56 @@ extension ReplayLedger {
             usage[slot]?.creditsAfter -= a
         }
         return target
+    }
+
+    /// The target of a refund rejected by `impossibleRefund`: the balance replay skips it.
+    static let rejectedRefund: Int32 = -1
+
+    /// Why a refund of charge `ch` cannot have happened, or nil: it gives back more than
+    /// the charge took, it is dated before the charge, or it is of another feature. Such a
+    /// refund is rejected as `pnl` rejects it (`refund-exceeds-charge`), not summed.
+    func impossibleRefund(_ r: ReplayRecord, of ch: ReplayRecord) -> (String, DiagnosticRule)? {
+        let place = "\(paths[Int(ch.input)]):\(ch.line)"
+        let charged = -Int128(ch.amount)
+        if Int128(r.amount) > charged {
+            return (
+                "amount: the refund gives back \(r.amount) credits, but the charge it names (\(place)) charged \(charged)",
+                .rejected(.refundExceedsCharge)
+            )
+        }
+        if (r.seconds, r.nanoseconds) < (ch.seconds, ch.nanoseconds) {
+            return (
+                "at: the refund is dated before the charge it names (\(place)): a charge is given back after it is made",
+                .replay(.refundBeforeCharge)
+            )
+        }
+        if r.feature != ReplayRecord.none, ch.feature != ReplayRecord.none, r.feature != ch.feature
+        {
+            let name = { (k: UInt32) in String(decoding: self.features.bytes[Int(k)], as: UTF8.self)
+            }
+            return (
+                "feature: the refund is for \"\(name(r.feature))\" but the charge it names (\(place)) was for \"\(name(ch.feature))\"",
+                .rejected(.badValue)
+            )
+        }
+        return nil
+    }
+
+    /// Counts a refund rejected at the end as a rejected line (it is no longer an entry
+    /// kept) and names it among the refund findings, as an error.
+    func rejectRefund(_ r: ReplayRecord, _ problem: (message: String, rule: DiagnosticRule)) {
+        rejected += 1
+        kept -= 1
+        guard partRefundFindings < 4 * Self.shown else { return }
+        partRefundFindings += 1
+        refundFindings.append(
+            (
+                Int(r.input),
+                Diagnostic(
+                    path: paths[Int(r.input)],
+                    location: SourceLocation(line: Int(r.line), column: 1), severity: .error,
+                    message: problem.message, rule: problem.rule)
+            ))
     }
 
     /// Replays every device's balance in ledger order (its entries by time, then by
@@ -124,6 +180,7 @@ extension ReplayLedger {
                         bal.1 += Int128(r.amount)
                         continue
                     }
+                    if c == Self.rejectedRefund { continue }
                     let ch = records[Int(c)]
                     if taken[Int(c)] & 1 != 0 {
                         bal.0 += givenBack(refund: r, charge: ch, after: false)

@@ -53,6 +53,9 @@ final class ReplayLedger: StreamedLedger {
     /// fields that name another id (`checkCard`).
     let familyID: String?
     var foreignCards: [ReplayForeignCard] = []
+    /// Charge lines read on the ledger's side (copies included), the base `foreignCards`'
+    /// line counts are of (`ReplayReport.usageOfAnotherCard`).
+    var chargeLines = 0
     var cardIndex: [[UInt8]: Int] = [:]
     var lastCard: [UInt8] = []
     var lastCardVerdict = -1
@@ -198,6 +201,7 @@ final class ReplayLedger: StreamedLedger {
             line: line, partitionKey: f.device.isPresent ? deviceHash : id0)
         switch f.kind {
         case .charge:
+            if isLedger { chargeLines += 1 }
             if f.card.isPresent, isLedger {
                 checkCard(scanner.pointer(f.card), Int(f.card.count), input: input, line: line)
             }

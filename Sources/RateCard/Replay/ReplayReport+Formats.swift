@@ -25,19 +25,29 @@ extension ReplayReport: RenderableReport {
                     "declined before", "declined after",
                 ].map { .init($0, .right) })
         for r in features + [total] {
-            t.append(
-                [
-                    r.feature ?? "total", Format.grouped(Int128(r.requests)),
-                    Format.grouped(Int128(r.notRepriced)), Format.grouped(r.creditsBefore),
-                    Format.grouped(r.creditsAfter), Self.signed(r.creditChange),
+            // With no charge re-priced, the credits, costs and margins are of no request:
+            // "—", not 0 (a feature NEW removes is not free). CSV and JSON say `repriced`.
+            let figures: [String] =
+                r.repriced == 0
+                ? Array(repeating: Format.missing, count: 12)
+                : [
+                    Format.grouped(r.creditsBefore), Format.grouped(r.creditsAfter),
+                    Self.signed(r.creditChange),
                     r.creditChangeShare.map { ($0.isPositive ? "+" : "") + Format.percent($0) }
                         ?? Format.missing,
                     money(r.costBefore), money(r.costAfter), money(r.valueBefore),
                     money(r.valueAfter), money(r.profitBefore), money(r.profitAfter),
                     Self.percent(r.marginBefore), Self.percent(r.marginAfter),
-                    Format.grouped(Int128(r.declinedBefore)),
-                    Format.grouped(Int128(r.declinedAfter)),
-                ], emphasized: r.feature == nil)
+                ]
+            t.append(
+                [
+                    r.feature ?? "total", Format.grouped(Int128(r.requests)),
+                    Format.grouped(Int128(r.notRepriced)),
+                ] + figures
+                    + [
+                        Format.grouped(Int128(r.declinedBefore)),
+                        Format.grouped(Int128(r.declinedAfter)),
+                    ], emphasized: r.feature == nil)
         }
         return t
     }

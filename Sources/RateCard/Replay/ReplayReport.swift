@@ -130,6 +130,18 @@ struct ReplayReport: Sendable {
     let named: [Diagnostic]
     /// A sum passed the exact arithmetic's range (the figures are incomplete).
     let overflowed: Bool
+    /// Every charge line's `card` field names another card id than the family replayed
+    /// (`replay-card-of-another-id` on each): the usage is another card's, which
+    /// `check --replay` does not judge this family by.
+    let usageOfAnotherCard: Bool
+    /// The features the before side prices (OLD, or the family's other versions) that NEW
+    /// does not have, sorted: the usage of one cannot be re-priced, and the gate says so.
+    let removedFeatures: [String]
+}
+
+extension ReplayReport {
+    /// The before side is the ledger's own charges (no `--against`).
+    var isLedgerSide: Bool { before == ReplayPlan.ledgerName }
 }
 
 extension ReplayReport {
@@ -198,7 +210,19 @@ extension ReplayReport {
                 duplicates: ledger.duplicates, conflicts: ledger.conflicts,
                 rejected: ledger.rejected, blank: ledger.blank,
                 refundsOfUnknownCharges: ledger.unknownRefunds),
-            named: named, overflowed: overflow)
+            named: named, overflowed: overflow,
+            usageOfAnotherCard: ledger.chargeLines > 0
+                && ledger.foreignCards.reduce(0) { $0 + $1.lines } == ledger.chargeLines,
+            removedFeatures: Self.removed(plan))
+    }
+
+    /// The features of the before side's cards that NEW lacks (`removedFeatures`).
+    static func removed(_ plan: ReplayPlan) -> [String] {
+        let before =
+            plan.old.map { [$0] }
+            ?? plan.family.filter { $0.version != plan.new.version }
+        let kept = Set(plan.new.features.map(\.key))
+        return Set(before.flatMap { $0.features.map(\.key) }).subtracting(kept).sorted()
     }
 
     static func row(

@@ -16,6 +16,10 @@ public struct ReplayRequest: Sendable {
     var currency: Currency?
     /// A stated value per credit; nil for the lowest per-credit proceeds of NEW's packs.
     var creditValue: Money?
+    /// What the error says to do when no credit value is given and NEW's packs give none:
+    /// `--credit-value` for `margin replay`; what `diff --usage` and `check --replay`,
+    /// which do not take it, say instead.
+    var valueHint = "give --credit-value"
     /// Price NEW's provider costs as if every request ran at this instant (its schedule
     /// period), instead of at each request's own time.
     var costsAt: Timestamp?

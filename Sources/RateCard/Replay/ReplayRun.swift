@@ -91,7 +91,8 @@ struct ReplayPlan {
             ?? PackMargins.costCurrency(
                 card: new, providers: PackMargins.providers(of: new, in: repo))
         credit = try PnLRun.creditValue(
-            request.creditValue, versions: [new], repo: repo, currency: currency
+            request.creditValue, versions: [new], repo: repo, currency: currency,
+            hint: request.valueHint
         ).0
         costsAt = request.costsAt
         rates = request.rates
@@ -122,5 +123,6 @@ struct ReplayPlan {
     }
 
     /// "the ledger's own charges" or OLD's reference.
-    var beforeName: String { old?.reference ?? "the ledger's own charges" }
+    var beforeName: String { old?.reference ?? Self.ledgerName }
+    static let ledgerName = "the ledger's own charges"
 }

@@ -121,6 +121,7 @@ extension ReplayLedger {
     /// warnings here, where the reasons and the features' names are.
     func absorb(_ s: ReplayLedger, balances: inout ReplayBalanceTally) {
         kept += s.kept
+        rejected += s.rejected
         duplicates += s.duplicates
         conflicts += s.conflicts
         unknownRefunds += s.unknownRefunds

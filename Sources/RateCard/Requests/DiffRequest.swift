@@ -45,11 +45,12 @@ public struct DiffRequest: Sendable {
     public func output(bold: Bool) throws -> CommandOutput {
         guard !usage.isEmpty else { return try run().output(format, bold: bold) }
         let diff = try run()
-        let replay = try ReplayRun.run(
-            ReplayRequest(
-                inputs: usage.map { TakingsInput(path: $0) }, cards: [cards.directory],
-                new: cards.operands[1], against: cards.operands[0], fxOverrides: fxOverrides,
-                rates: commissionRates, memoryLimit: usageMemory))
+        var request = ReplayRequest(
+            inputs: usage.map { TakingsInput(path: $0) }, cards: [cards.directory],
+            new: cards.operands[1], against: cards.operands[0], fxOverrides: fxOverrides,
+            rates: commissionRates, memoryLimit: usageMemory)
+        request.valueHint = ReplayGate.valueHint
+        let replay = try ReplayRun.run(request)
         let parts: [CommandOutput.Part] = [
             .diagnostics(replay.warnings),
             .data(

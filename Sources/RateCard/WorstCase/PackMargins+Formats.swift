@@ -23,7 +23,8 @@ extension PackMargins {
                     PackMargins.money(r.price.price), PackMargins.money(r.worst.cost),
                     Format.percent(l.rate, places: 0),
                     PackMargins.money(l.proceeds), PackMargins.money(l.margin),
-                    Format.percent(l.marginShare),
+                    // A price of 0 has no margin share ("—", not 0.0%; check: free-price).
+                    r.price.price.amount.isZero ? Format.missing : Format.percent(l.marginShare),
                     r.worst.witnessFeature ?? "none",
                 ])
             }
@@ -148,7 +149,8 @@ extension PackMargins {
                             "rate": .decimal(l.rate), "commission": .decimal(l.commission.amount),
                             "proceeds": .decimal(l.proceeds.amount),
                             "margin": .decimal(l.margin.amount),
-                            "marginShare": .decimal(l.marginShare),
+                            "marginShare": r.price.price.amount.isZero
+                                ? .null : .decimal(l.marginShare),
                         ])
                     }),
                 "placeholder": .bool(r.pack.placeholder),
@@ -202,6 +204,21 @@ struct PackReport: RenderableReport, Sendable {
         self.cards = cards
     }
 
+    /// A pack that adds no credits sells nothing: its row's "margin" is the price less
+    /// commission over a worst case of nothing. It is named at the pack (the error
+    /// `margin check` reports there, `free-price`), so the row is not read as a margin.
+    var warnings: [Diagnostic] {
+        cards.flatMap { m in
+            m.card.packs.filter { $0.credits <= 0 }.map { pack in
+                Diagnostic(
+                    path: m.card.source.path, location: pack.location, severity: .warning,
+                    message:
+                        "pack \"\(pack.productId)\" adds \(pack.credits) credits: it sells nothing, so its row's margin is the price less commission and no margin of credits spent; a pack must add a positive number of credits",
+                    rule: .check(.freePrice))
+            }
+        }
+    }
+
     func renderJSON() -> String {
         JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
     }
@@ -222,7 +239,7 @@ struct PackReport: RenderableReport, Sendable {
                         r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(),
                         l.rate.decimalText(),
                         l.proceeds.amount.decimalText(), l.margin.amount.decimalText(),
-                        l.marginShare.decimalText(),
+                        r.price.price.amount.isZero ? "" : l.marginShare.decimalText(),
                         r.worst.witnessFeature ?? "",
                     ])
                 }

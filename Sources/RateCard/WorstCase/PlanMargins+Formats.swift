@@ -64,9 +64,9 @@ extension PlanMargins {
                         + (modelled
                             ? [basisText(l), PlanMargins.money(l.yearOne.proceeds)] : []) + [
                             PlanMargins.money(l.yearOne.margin),
-                            Format.percent(l.yearOne.marginShare),
+                            l.yearOne.marginShare.map { Format.percent($0) } ?? Format.missing,
                             PlanMargins.money(l.afterYearOne.margin),
-                            Format.percent(l.afterYearOne.marginShare),
+                            l.afterYearOne.marginShare.map { Format.percent($0) } ?? Format.missing,
                             PlanMargins.money(l.yearOneTotal), PlanMargins.money(l.laterYearTotal),
                         ])
             }
@@ -321,7 +321,8 @@ extension PlanMargins {
     static func marginJSON(_ m: PeriodMargin) -> JSONOutput {
         var o: [String: JSONOutput] = [
             "rate": .decimal(m.rate), "proceeds": .decimal(m.proceeds.amount),
-            "margin": .decimal(m.margin.amount), "marginShare": .decimal(m.marginShare),
+            "margin": .decimal(m.margin.amount),
+            "marginShare": m.marginShare.map { .decimal($0) } ?? .null,
             "taxRemoved": .bool(m.modelled != nil),
         ]
         if let p = m.modelled {
@@ -455,7 +456,7 @@ extension PlanMargins {
                             c, r.price.price.amount.decimalText(),
                             r.worst.cost.amount.decimalText(), l.program.name,
                             pm.rate.decimalText(), pm.proceeds.amount.decimalText(),
-                            pm.margin.amount.decimalText(), pm.marginShare.decimalText(),
+                            pm.margin.amount.decimalText(), pm.marginShare?.decimalText() ?? "",
                             String(n), total.amount.decimalText(), "",
                             l.storefront?.territory ?? "", sf, share, covered, rowFX,
                         ])

@@ -178,8 +178,9 @@ struct PlanMargins: Sendable, Hashable {
         let modelled: ModelledProceeds?
         /// proceeds − worst-case cost of the period
         let margin: Money
-        /// margin ÷ price
-        let marginShare: Exact
+        /// margin ÷ price; nil for a price of 0, whose margin is no share of anything
+        /// (`margin check` reports the price itself, `free-price`).
+        let marginShare: Exact?
     }
 
     /// One plan, currency and commission program.
@@ -353,7 +354,7 @@ struct PlanMargins: Sendable, Hashable {
     static func margin(price: Money, rate: Exact, cost: Money) throws -> PeriodMargin {
         let proceeds = try price.subtracting(price.multiplied(by: rate))
         let margin = try proceeds.subtracting(cost)
-        let share = price.amount.isZero ? Exact.zero : try margin.amount.divided(by: price.amount)
+        let share = price.amount.isZero ? nil : try margin.amount.divided(by: price.amount)
         return PeriodMargin(
             rate: rate, proceeds: proceeds, modelled: nil, margin: margin, marginShare: share)
     }
@@ -367,7 +368,7 @@ struct PlanMargins: Sendable, Hashable {
         let modelled = try ModelledProceeds(
             price: price, storefront: storefront, regime: regime, on: date)
         let margin = try modelled.rounded.subtracting(cost)
-        let share = price.amount.isZero ? Exact.zero : try margin.amount.divided(by: price.amount)
+        let share = price.amount.isZero ? nil : try margin.amount.divided(by: price.amount)
         return PeriodMargin(
             rate: regime.charge, proceeds: modelled.rounded, modelled: modelled, margin: margin,
             marginShare: share)

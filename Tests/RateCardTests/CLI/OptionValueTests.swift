@@ -63,6 +63,10 @@ import Testing
             "--credit-value 5: expected a currency and an amount, e.g. 'CNY 0.005'"
         ),
         ("currency", "XYZ", "--currency XYZ: not a known ISO 4217 code"),
+        (
+            "credit-value", "XOF 1",
+            "--credit-value XOF 1: neither 'XOF' nor '1' is a currency margin knows (the ISO 4217 codes of the App Store's storefronts and the providers' sheets)"
+        ),
     ])
     func badValuesAreOneMessage(option: String, text: String, expected: String) {
         let got: String? =

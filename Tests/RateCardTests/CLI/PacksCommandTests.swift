@@ -152,4 +152,62 @@ import Testing
                 "RateCards/osg-v10.json:13:9: error: osg@10: feature \"asr\", dimension \"second\": a request of 2 s is charged 0 credits",
                 "[free-usage]"))
     }
+
+    /// A card whose only pack adds 0 credits: the row is still shown, and a warning at the
+    /// pack says it sells nothing (the error `margin check` reports, `free-price`).
+    @Test func aPackOfNoCreditsIsNamed() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let candidate = packageRoot.appendingPathComponent(
+            "Tests/RateCardTests/Fixtures/replay/osg-v11-candidate.json"
+        ).path
+        let text = try String(contentsOfFile: candidate, encoding: .utf8)
+        let first = #""productId": "500tks", "type": "consumable", "credits": 500,"#
+        let start = try #require(text.range(of: first))
+        let end = try #require(
+            text.range(of: "\n  ],\n  \"notes\"", range: start.upperBound..<text.endIndex))
+        let packs =
+            "{\n      " + #""productId": "500tks", "type": "consumable", "credits": 0,"#
+            + "\n      " + #""prices": [ { "currency": "CNY", "amount": "8" } ]"# + "\n    }"
+        let card =
+            String(text[..<text.index(start.lowerBound, offsetBy: -8)]) + packs
+            + String(text[end.lowerBound...])
+        try dir.write("osg-v11.json", card)
+        let path = dir.path + "/osg-v11.json"
+        try expectMargin(
+            ["packs", path], exits: 0,
+            stdout: .contains("osg@11  500tks        0  CNY        8.00        0.00"),
+            stderr: .contains(
+                "\(path):40:5: warning: pack \"500tks\" adds 0 credits: it sells nothing, so its row's margin is the price less commission and no margin of credits spent; a pack must add a positive number of credits [free-price]"
+            ))
+    }
+
+    /// A pack priced 0: its margin is shown, its margin share is "—" (null in JSON, empty
+    /// in CSV), never 0.0%, since a share of nothing is not computed.
+    @Test func aPackPricedZeroHasNoMarginShare() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let candidate = packageRoot.appendingPathComponent(
+            "Tests/RateCardTests/Fixtures/replay/osg-v11-candidate.json"
+        ).path
+        let text = try String(contentsOfFile: candidate, encoding: .utf8)
+        let priced =
+            #""prices": [ { "currency": "USD", "amount": "0.99" }, { "currency": "CNY", "amount": "8" } ]"#
+        #expect(text.components(separatedBy: priced).count == 2)
+        try dir.write(
+            "osg-v11.json",
+            text.replacingOccurrences(
+                of: priced, with: #""prices": [ { "currency": "CNY", "amount": "0" } ]"#))
+        let path = dir.path + "/osg-v11.json"
+        let table = try expectMargin(["packs", path], exits: 0)
+        let rows = table.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 15% 0.00 -3.12 — asr"))
+        #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 30% 0.00 -3.12 — asr"))
+        let csv = try expectMargin(["packs", path, "--format", "csv"], exits: 0)
+        #expect(csv.stdout.contains("osg@11,pack,500tks,500,CNY,0,3.125,0.15,0,-3.125,,asr"))
+        let json = try expectMargin(["packs", path, "--format", "json"], exits: 0)
+        #expect(json.stdout.contains(#""marginShare": null"#))
+    }
 }

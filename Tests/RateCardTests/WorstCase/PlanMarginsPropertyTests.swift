@@ -344,10 +344,11 @@ import Testing
                 #expect(row.lines.map(\.program.name) == programs.map(\.name), "\(what)")
                 for (line, program) in zip(row.lines, programs) {
                     let w = "\(what) \(program.name)"
-                    func period(_ rate: Exact) throws -> (Exact, Exact) {
+                    // A price of 0 has no margin share (nil), not a share of 0.
+                    func period(_ rate: Exact) throws -> (Exact, Exact?) {
                         let proceeds = try p.subtracting(p.multiplied(by: rate))
                         let m = try proceeds.subtracting(worst)
-                        return (m, p.isPositive ? try m.divided(by: p) : .zero)
+                        return (m, p.isPositive ? try m.divided(by: p) : nil)
                     }
                     let (m1, s1) = try period(program.yearOne)
                     let (m2, s2) = try period(program.after)
@@ -394,8 +395,10 @@ import Testing
                     // The floor: check's program, every positive price, year one and after.
                     if program.name == floorProgram, p.isPositive {
                         let loc = Self.at(loadedPlan.prices[qi].location)
-                        if s1 < floor { expectedFindings.insert("min-margin \(loc) year one") }
-                        if s2 < floor { expectedFindings.insert("min-margin \(loc) after") }
+                        if let s1, s1 < floor {
+                            expectedFindings.insert("min-margin \(loc) year one")
+                        }
+                        if let s2, s2 < floor { expectedFindings.insert("min-margin \(loc) after") }
                     }
                 }
                 if !p.isPositive {

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// A plan priced 0 has a margin but no margin share: `margin plans` shows "—" for the
+/// share (null in JSON, empty in CSV), never 0.0%, which would claim a computed figure.
+@Suite("margin plans: a plan priced 0 has no margin share")
+struct PlansZeroPriceTests {
+    /// The example folder of docs/plans.md with talk.plus.monthly priced CNY 0.
+    static func folder(_ dir: TemporaryFolder) throws -> String {
+        let dest = dir.path + "/plans"
+        try FileManager.default.copyItem(
+            atPath: packageRoot.appendingPathComponent("docs/examples/plans").path, toPath: dest)
+        let card = dest + "/talk-v1.json"
+        let text = try String(contentsOfFile: card, encoding: .utf8)
+        let priced = #""prices": [ { "currency": "CNY", "amount": "28" } ]"#
+        #expect(text.components(separatedBy: priced).count == 2)
+        try Data(
+            text.replacingOccurrences(
+                of: priced, with: #""prices": [ { "currency": "CNY", "amount": "0" } ]"#
+            ).utf8
+        ).write(to: URL(fileURLWithPath: card))
+        return dest
+    }
+
+    @Test("the table shows — for the share of a price of 0; JSON null; CSV empty")
+    func zeroPrice() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let cards = try Self.folder(dir)
+        let table = try expectMargin(["plans", "--cards", cards], exits: 0)
+        let rows = table.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("talk@1  talk.plus.monthly  P1M")
+        }
+        #expect(rows.count == 2)
+        for row in rows {
+            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+            // price, worst cost, program, "30% → 15%" (three cells), margin y1, margin y1 %,
+            // margin after, margin after %
+            #expect(cells[4] == "0.00")
+            #expect(cells[10] == "-14.25" && cells[11] == "—")
+            #expect(cells[12] == "-14.25" && cells[13] == "—")
+            #expect(!row.contains("0.0%"))
+        }
+        // The priced plan keeps its share.
+        #expect(table.stdout.contains("talk.pro.monthly   P1M     CNY       78.00"))
+        let csv = try expectMargin(["plans", "--cards", cards, "--format", "csv"], exits: 0)
+        let zero = csv.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("talk@1,year-one,talk.plus.monthly,P1M,CNY,0,")
+        }
+        #expect(zero.count == 2)
+        for line in zero {
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(cells[10] == "-14.25" && cells[11] == "")
+        }
+        let json = try expectMargin(["plans", "--cards", cards, "--format", "json"], exits: 0)
+        #expect(json.stdout.contains(#""marginShare": null"#))
+    }
+}
