@@ -20,6 +20,9 @@ struct TakingsWindow: Sendable, Hashable {
             }()
     }
 
+    /// The longest `Nd` window: 100 years of days.
+    static let maxDays = 36_600
+
     /// Everything, with no bounds.
     static let all = TakingsWindow(since: nil, until: nil, name: "all")
 
@@ -29,11 +32,18 @@ struct TakingsWindow: Sendable, Hashable {
             self = .all
             return
         }
-        guard text.count >= 2, text.hasSuffix("d"), let days = Int(text.dropLast()), days > 0,
-            days <= 36_600,
-            text.dropLast().allSatisfy(\.isASCII)
+        let digits = text.dropLast()
+        guard text.count >= 2, text.hasSuffix("d"), !digits.isEmpty,
+            digits.allSatisfy({ ("0"..."9").contains($0) })
         else {
-            throw .badWindow(text)
+            throw .badWindow(text, reason: nil)
+        }
+        guard let days = Int(digits), days <= TakingsWindow.maxDays else {
+            throw .badWindow(
+                text, reason: "at most \(TakingsWindow.maxDays)d (100 years) is supported")
+        }
+        guard days > 0 else {
+            throw .badWindow(text, reason: "a window of 0 days holds nothing; the shortest is 1d")
         }
         let since = Timestamp(
             seconds: now.seconds - Int64(days) * 86_400, nanoseconds: now.nanoseconds,
@@ -123,14 +133,16 @@ struct TakingsSeries: Sendable, Hashable {
 
 /// A bad `--window`, `--tz` or other option value.
 enum TakingsOptionError: Error, Sendable, Hashable, CustomStringConvertible {
-    case badWindow(String)
+    /// The text, and why a number of days is refused (nil: not `all` nor `Nd`).
+    case badWindow(String, reason: String?)
     case badOffset(String)
     case emptyWindow(since: Timestamp, until: Timestamp)
     case tooManyInputs(Int)
 
     var description: String {
         switch self {
-        case .badWindow(let s):
+        case .badWindow(let s, let reason?): "window \"\(s)\": \(reason)"
+        case .badWindow(let s, nil):
             "unknown window \"\(s)\": expected all, 7d, 30d or another number of days like 90d"
         case .badOffset(let s):
             "bad time-zone offset \"\(s)\": expected Z, UTC or ±HH:MM such as +08:00"

@@ -50,6 +50,33 @@ struct TakingsWindowTests {
         #expect(throws: TakingsOptionError.self) { try Takings.run("", window: empty) }
     }
 
+    /// Each refused window says why: not a number of days, none, or more than 100 years.
+    @Test(
+        arguments: [
+            ("0d", "window \"0d\": a window of 0 days holds nothing; the shortest is 1d"),
+            ("36601d", "window \"36601d\": at most 36600d (100 years) is supported"),
+            (
+                "99999999999999999999d",
+                "window \"99999999999999999999d\": at most 36600d (100 years) is supported"
+            ),
+            (
+                "+7d",
+                "unknown window \"+7d\": expected all, 7d, 30d or another number of days like 90d"
+            ),
+            ("d", "unknown window \"d\": expected all, 7d, 30d or another number of days like 90d"),
+        ])
+    func refusedWindowsSayWhy(text: String, message: String) throws {
+        #expect(throws: TakingsOptionError.self) {
+            try TakingsWindow(named: text, now: Takings.now)
+        }
+        do {
+            _ = try TakingsWindow(named: text, now: Takings.now)
+        } catch {
+            #expect(error.description == message)
+        }
+        #expect(try TakingsWindow(named: "36600d", now: Takings.now).until == Takings.now)
+    }
+
     @Test("a refund counts in the window of its own time, not its charge's")
     func refundWindow() throws {
         let text = [
