@@ -230,7 +230,7 @@ struct StorefrontReport: RenderableReport, Sendable {
             .init("card"), .init("product_id"), .init("territory"), .init("currency"),
             .init("customer_price"), .init("proceeds"),
             .init("proceeds_source"), .init("worst_cost"), .init("margin"),
-            .init("margin_percent"),
+            .init("margin_percent"), .init("missing"),
         ])
         for m in cards {
             for r in m.rows {
@@ -241,6 +241,7 @@ struct StorefrontReport: RenderableReport, Sendable {
                     r.worstCost?.amount.decimalText() ?? "",
                     r.margin?.amount.decimalText() ?? "",
                     StorefrontMargins.percentValue(r.marginShare)?.decimalText() ?? "",
+                    r.gap?.rawValue ?? "",
                 ])
             }
         }
