@@ -73,7 +73,9 @@ import Testing
             let early = try runMargin([
                 "storefronts", "osg", "--at", "2022-06-01", "--format", format,
             ])
-            #expect(early.stdout.contains("osg@10,3000tks,ALB,USD,2.99,,,1.584507042254,,,no tax history\n"))
+            #expect(
+                early.stdout.contains(
+                    "osg@10,3000tks,ALB,USD,2.99,,,1.584507042254,,,no tax history\n"))
         } else {
             #expect(
                 r.stdout.contains(
@@ -110,7 +112,9 @@ import Testing
         ])
         #expect(r.status == 0)
         #expect(r.stdout.contains("osg@10,3000tks,KAZ,KZT,1490,898.99,apple,,,,no FX rate\n"))
-        #expect(r.stdout.hasSuffix("osg@10,3000tks,KAZ,KZT,1490,898.99,apple,,,,no FX rate\n"), "listed last")
+        #expect(
+            r.stdout.hasSuffix("osg@10,3000tks,KAZ,KZT,1490,898.99,apple,,,,no FX rate\n"),
+            "listed last")
         #expect(
             r.stderr.contains(
                 "warning: 3000tks in KAZ: no FX rate converts the worst-case cost into KZT"))
