@@ -24,12 +24,9 @@ struct SummarySalesReport: AppleReport, Sendable, Hashable {
         let proceedsReason: String?
         let place: ApplePlace
 
-        /// `Units × Developer Proceeds`: negative for refunds.
-        var proceeds: Money {
-            Money(
-                (try? developerProceeds.amount.multiplied(by: Int128(units))) ?? .zero,
-                developerProceeds.currency)
-        }
+        /// `Units × Developer Proceeds`: negative for refunds. Computed when the row is read,
+        /// where a product too large for exact arithmetic is an error at its line.
+        let proceeds: Money
     }
 
     let path: String
@@ -81,8 +78,18 @@ struct SummarySalesReport: AppleReport, Sendable, Hashable {
                 r.fail("End Date", "\(end) is before the Begin Date \(begin)")
             }
             let reason = r.text("Proceeds Reason", required: false)
-            guard r.ok, let sku, let units, let proceeds, let price, let begin, let end,
-                let customerCurrency, let proceedsCurrency, let country
+            var total: Exact?
+            if let units, let proceeds {
+                total = try? proceeds.multiplied(by: Int128(units))
+                if total == nil {
+                    r.fail(
+                        "Units",
+                        "\(units) × Developer Proceeds \(proceeds.decimalText()) is too large (overflow of exact arithmetic)"
+                    )
+                }
+            }
+            guard r.ok, let sku, let units, let proceeds, let total, let price, let begin,
+                let end, let customerCurrency, let proceedsCurrency, let country
             else { continue }
             rows.append(
                 Row(
@@ -90,7 +97,8 @@ struct SummarySalesReport: AppleReport, Sendable, Hashable {
                     developerProceeds: Money(proceeds, proceedsCurrency),
                     customerPrice: Money(price, customerCurrency), begin: begin, end: end,
                     countryCode: country, proceedsReason: reason,
-                    place: ApplePlace(path: path, line: row.line)))
+                    place: ApplePlace(path: path, line: row.line),
+                    proceeds: Money(total, proceedsCurrency)))
         }
         try problems.check()
         return SummarySalesReport(path: path, rows: rows, otherRows: other)

@@ -32,10 +32,8 @@ extension PlanDiff {
         }
         for r in margins {
             var delta = ""
-            if let o = r.old, let n = r.new,
-                let d = try? n.yearOne.margin.subtracting(o.yearOne.margin)
-            {
-                delta = CardDiff.signedMoney(d)
+            if let d = r.marginYearOne.difference, let side = r.new ?? r.old {
+                delta = CardDiff.signedMoney(Money(d, side.yearOne.margin.currency))
             }
             t.append([
                 r.productId, r.market.label, r.program,
@@ -78,25 +76,20 @@ extension PlanDiff {
                 "plan", c.productId, "", "", c.field, c.old ?? "", c.new ?? "", "", "", "",
             ])
         }
-        func num(_ r: MarginRow, _ rate: String, _ field: String, _ a: Exact?, _ b: Exact?) {
-            var diff = ""
-            if let a, let b { diff = (try? b.subtracting(a).decimalText()) ?? "" }
+        func num(_ r: MarginRow, _ rate: String, _ field: String, _ v: ValueChange) {
             rows.append([
                 "plan-margin", r.productId, "\(r.market.label) \(r.program)", rate, field,
-                a?.decimalText() ?? "", b?.decimalText() ?? "", diff, "", "",
+                v.old?.decimalText() ?? "", v.new?.decimalText() ?? "",
+                v.difference?.decimalText() ?? "", "", "",
             ])
         }
         for r in margins {
-            num(r, "", "price", r.old?.price.amount, r.new?.price.amount)
-            num(r, "", "worst_cost", r.old?.worstCost.amount, r.new?.worstCost.amount)
+            num(r, "", "price", r.price)
+            num(r, "", "worst_cost", r.worstCost)
             let y1 = (r.new ?? r.old)?.yearOne.rate.decimalText() ?? ""
             let after = (r.new ?? r.old)?.afterYearOne.rate.decimalText() ?? ""
-            num(
-                r, y1, "margin_year_one", r.old?.yearOne.margin.amount, r.new?.yearOne.margin.amount
-            )
-            num(
-                r, after, "margin_after_year_one", r.old?.afterYearOne.margin.amount,
-                r.new?.afterYearOne.margin.amount)
+            num(r, y1, "margin_year_one", r.marginYearOne)
+            num(r, after, "margin_after_year_one", r.marginAfterYearOne)
         }
         return rows
     }

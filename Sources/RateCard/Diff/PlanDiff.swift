@@ -35,6 +35,31 @@ struct PlanDiff: Sendable, Hashable {
         let program: String
         let old: Side?
         let new: Side?
+        /// The figures old → new, each difference computed once here (the renderers only
+        /// format them): the price, the worst case of a period, and its margin in year one
+        /// and after it.
+        let price: ValueChange
+        let worstCost: ValueChange
+        let marginYearOne: ValueChange
+        let marginAfterYearOne: ValueChange
+
+        init(productId: String, market: CardDiff.Market, program: String, old: Side?, new: Side?)
+            throws(ArithmeticError)
+        {
+            self.productId = productId
+            self.market = market
+            self.program = program
+            self.old = old
+            self.new = new
+            price = try ValueChange(old?.price.amount, new?.price.amount, relative: false)
+            worstCost = try ValueChange(
+                old?.worstCost.amount, new?.worstCost.amount, relative: false)
+            marginYearOne = try ValueChange(
+                old?.yearOne.margin.amount, new?.yearOne.margin.amount, relative: false)
+            marginAfterYearOne = try ValueChange(
+                old?.afterYearOne.margin.amount, new?.afterYearOne.margin.amount,
+                relative: false)
+        }
     }
 
     let changes: [Change]
@@ -57,7 +82,14 @@ struct PlanDiff: Sendable, Hashable {
             newMargins = try PlanMargins(card: new, repository: repository, fx: fx)
         } catch { throw WorstCaseFailure(error, card: new) }
         changes = PlanDiff.changes(old, new)
-        margins = PlanDiff.marginRows(oldMargins, newMargins)
+        do {
+            margins = try PlanDiff.marginRows(oldMargins, newMargins)
+        } catch {
+            throw WorstCaseFailure(
+                .arithmetic(
+                    "comparing the plans of \(old.reference) with \(new.reference): \(error)"),
+                card: new)
+        }
     }
 
     /// Product ids of both cards' plans, old order first.
@@ -126,7 +158,9 @@ struct PlanDiff: Sendable, Hashable {
         return PlanMargins.offerText(o) + price
     }
 
-    static func marginRows(_ a: PlanMargins, _ b: PlanMargins) -> [MarginRow] {
+    static func marginRows(_ a: PlanMargins, _ b: PlanMargins) throws(ArithmeticError)
+        -> [MarginRow]
+    {
         func side(_ r: PlanMargins.Row?, _ program: String) -> Side? {
             guard let r, let l = r.lines.first(where: { $0.program.name == program }) else {
                 return nil
@@ -151,7 +185,7 @@ struct PlanDiff: Sendable, Hashable {
                 for program in PlanMargins.programs.map(\.name)
                 where (a.programs + b.programs).contains(where: { $0.name == program }) {
                     out.append(
-                        MarginRow(
+                        try MarginRow(
                             productId: id, market: market, program: program,
                             old: side(find(a, id, market), program),
                             new: side(find(b, id, market), program)))

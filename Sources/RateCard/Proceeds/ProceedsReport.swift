@@ -12,6 +12,8 @@ struct ProceedsReport: Sendable, Hashable {
         let proceeds: Money
         /// Credits per basis of the value (`ProceedsRate.Basis` raw values).
         let byBasis: [String: Int128]
+        /// proceeds − modelled; `ProceedsReport.checkSums()` proved it fits when the report
+        /// was made, so the fallback is never taken.
         var difference: Money {
             (try? proceeds.subtracting(modelled)) ?? proceeds
         }
@@ -114,11 +116,29 @@ struct ProceedsReport: Sendable, Hashable {
     var periods: [PeriodLine] = []
 
     var totalCredits: Int128 { features.reduce(0) { $0 + $1.credits } }
+    /// Σ modelled; proved to fit by `checkSums()` (the fallback is never taken).
     var totalModelled: Money {
         features.reduce(Money.zero(currency)) { (try? $0.adding($1.modelled)) ?? $0 }
     }
+    /// Σ proceeds; proved to fit by `checkSums()` (the fallback is never taken).
     var totalProceeds: Money {
         features.reduce(Money.zero(currency)) { (try? $0.adding($1.proceeds)) ?? $0 }
+    }
+
+    /// Every figure the renderers derive (each line's difference, the totals and their
+    /// difference) computed once with overflow checked, when the report is made: a sum too
+    /// large for exact arithmetic is an error then, never a term dropped in a rendering.
+    func checkSums() throws(MoneyError) {
+        for f in features + periods.flatMap(\.features) {
+            _ = try f.proceeds.subtracting(f.modelled)
+        }
+        var modelled = Money.zero(currency)
+        var proceeds = Money.zero(currency)
+        for f in features {
+            modelled = try modelled.adding(f.modelled)
+            proceeds = try proceeds.adding(f.proceeds)
+        }
+        _ = try proceeds.subtracting(modelled)
     }
 
     static let method = [

@@ -77,6 +77,7 @@ enum ProceedsRun {
                 tally, RateSum(rates: valuer.rates, currency: plan.currency), series: series,
                 ledger: ledger, plan: plan)
         }
+        try report.checkSums()
         return report
     }
 

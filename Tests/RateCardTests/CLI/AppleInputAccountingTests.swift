@@ -155,6 +155,34 @@ import Testing
             ], exits: 2, stdout: .empty, stderr: .equals(expected))
     }
 
+    /// Units and proceeds that each fit but whose product does not are an error at the row,
+    /// never a row of proceeds 0.
+    @Test func unitsTimesProceedsTooLargeIsAnError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanup() }
+        let sales = try String(
+            contentsOfFile: packageRoot.path + "/\(Self.a)/sales-2026-11.txt", encoding: .utf8)
+        var lines = sales.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var cells = lines[2].split(separator: "\t", omittingEmptySubsequences: false).map(
+            String.init)
+        cells[7] = "9223372036854775807"
+        cells[8] = String(repeating: "9", count: 30)
+        lines[2] = cells.joined(separator: "\t")
+        try folder.write("sales.txt", lines.joined(separator: "\n"))
+        let s = folder.path + "/sales.txt"
+        let unitsColumn = cells[0..<7].reduce(0) { $0 + $1.count + 1 } + 1
+        let expected = """
+            \(s):3:\(unitsColumn): error: Units: 9223372036854775807 × Developer Proceeds \(cells[8]) is too large (overflow of exact arithmetic)
+            margin: error: 1 problem in Apple's records
+
+            """
+        _ = try expectMargin(
+            [
+                "reconcile", packageRoot.path + "/\(Self.a)/ledger.jsonl", "--cards", Self.cards,
+                "--transactions", packageRoot.path + "/\(Self.a)/transactions.jsonl", "--sales", s,
+            ], exits: 2, stdout: .empty, stderr: .equals(expected))
+    }
+
     /// `pnl --proceeds --transactions` says the same of a repeated id and an empty file.
     @Test func theProceedsPassSaysItToo() throws {
         let folder = try TemporaryFolder()
