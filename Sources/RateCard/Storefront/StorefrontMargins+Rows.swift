@@ -101,8 +101,15 @@ extension StorefrontMargins {
                 }
             }
             if let apple = point.proceeds, let m = modelled {
-                let diff = (try? apple.amount.subtracting(m.rounded.amount)) ?? .zero
-                let magnitude = diff.isNegative ? ((try? diff.negated()) ?? diff) : diff
+                let magnitude: Exact
+                do throws(ArithmeticError) {
+                    let diff = try apple.amount.subtracting(m.rounded.amount)
+                    magnitude = diff.isNegative ? try diff.negated() : diff
+                } catch {
+                    throw .arithmetic(
+                        "\(pack.productId) in \(territory): Apple's \(show(apple)) against the model's \(show(m.rounded)): \(error)"
+                    )
+                }
                 if StorefrontMargins.tolerance(apple.currency, storefront: sf) < magnitude {
                     findings.append(
                         Diagnostic(
