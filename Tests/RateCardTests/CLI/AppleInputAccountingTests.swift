@@ -119,22 +119,32 @@ import Testing
                 """))
     }
 
-    /// The proceeds reader (`pnl --proceeds`) and `reconcile --sales` say the same of units
-    /// too large to hold and of an amount of more digits than exact arithmetic holds.
-    @Test func reportNumbersTooLargeAreOverflows() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.cleanup() }
+    /// The example's Summary Sales Report with the third line's Units and Developer
+    /// Proceeds replaced, written into `folder`: its path, that line's cells, and the column
+    /// the Units cell starts at.
+    static func sales(in folder: TemporaryFolder, units: String, proceeds: String) throws -> (
+        String, [String], Int
+    ) {
         let sales = try String(
             contentsOfFile: packageRoot.path + "/\(Self.a)/sales-2026-11.txt", encoding: .utf8)
         var lines = sales.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var cells = lines[2].split(separator: "\t", omittingEmptySubsequences: false).map(
             String.init)
-        cells[7] = "99999999999999999999999"
-        cells[8] = String(repeating: "9", count: 40)
+        cells[7] = units
+        cells[8] = proceeds
         lines[2] = cells.joined(separator: "\t")
         try folder.write("sales.txt", lines.joined(separator: "\n"))
-        let s = folder.path + "/sales.txt"
-        let unitsColumn = cells[0..<7].reduce(0) { $0 + $1.count + 1 } + 1
+        return (folder.path + "/sales.txt", cells, cells[0..<7].reduce(0) { $0 + $1.count + 1 } + 1)
+    }
+
+    /// The proceeds reader (`pnl --proceeds`) and `reconcile --sales` say the same of units
+    /// too large to hold and of an amount of more digits than exact arithmetic holds.
+    @Test func reportNumbersTooLargeAreOverflows() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanup() }
+        let (s, cells, unitsColumn) = try Self.sales(
+            in: folder, units: "99999999999999999999999",
+            proceeds: String(repeating: "9", count: 40))
         let proceedsColumn = unitsColumn + cells[7].count + 1
         let expected = """
             \(s):3:\(unitsColumn): error: Units: "99999999999999999999999" is too large for a number of units (overflow: the largest is 9223372036854775807)
@@ -160,17 +170,8 @@ import Testing
     @Test func unitsTimesProceedsTooLargeIsAnError() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanup() }
-        let sales = try String(
-            contentsOfFile: packageRoot.path + "/\(Self.a)/sales-2026-11.txt", encoding: .utf8)
-        var lines = sales.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var cells = lines[2].split(separator: "\t", omittingEmptySubsequences: false).map(
-            String.init)
-        cells[7] = "9223372036854775807"
-        cells[8] = String(repeating: "9", count: 30)
-        lines[2] = cells.joined(separator: "\t")
-        try folder.write("sales.txt", lines.joined(separator: "\n"))
-        let s = folder.path + "/sales.txt"
-        let unitsColumn = cells[0..<7].reduce(0) { $0 + $1.count + 1 } + 1
+        let (s, cells, unitsColumn) = try Self.sales(
+            in: folder, units: "9223372036854775807", proceeds: String(repeating: "9", count: 30))
         let expected = """
             \(s):3:\(unitsColumn): error: Units: 9223372036854775807 × Developer Proceeds \(cells[8]) is too large (overflow of exact arithmetic)
             margin: error: 1 problem in Apple's records
