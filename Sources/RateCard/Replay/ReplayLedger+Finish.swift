@@ -73,8 +73,9 @@ extension ReplayLedger {
     static let rejectedRefund: Int32 = -1
 
     /// Why a refund of charge `ch` cannot have happened, or nil: it gives back more than
-    /// the charge took, it is dated before the charge, or it is of another feature. Such a
-    /// refund is rejected as `pnl` rejects it (`refund-exceeds-charge`), not summed.
+    /// the charge took, or it is of another feature. Such a refund is rejected as `pnl`
+    /// rejects it (`refund-exceeds-charge`, `bad-value`), not summed. A refund dated before
+    /// its charge is counted, as `pnl` counts it (two services' clocks; docs/proceeds.md).
     func impossibleRefund(_ r: ReplayRecord, of ch: ReplayRecord) -> (String, DiagnosticRule)? {
         let place = "\(paths[Int(ch.input)]):\(ch.line)"
         let charged = -Int128(ch.amount)
@@ -82,12 +83,6 @@ extension ReplayLedger {
             return (
                 "amount: the refund gives back \(r.amount) credits, but the charge it names (\(place)) charged \(charged)",
                 .rejected(.refundExceedsCharge)
-            )
-        }
-        if (r.seconds, r.nanoseconds) < (ch.seconds, ch.nanoseconds) {
-            return (
-                "at: the refund is dated before the charge it names (\(place)): a charge is given back after it is made",
-                .replay(.refundBeforeCharge)
             )
         }
         if r.feature != ReplayRecord.none, ch.feature != ReplayRecord.none, r.feature != ch.feature

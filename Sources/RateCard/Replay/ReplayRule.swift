@@ -7,8 +7,6 @@ enum ReplayRule: String, Sendable, Hashable, CaseIterable {
     case conflictingDuplicate = "replay-conflicting-duplicate"
     /// A refund that names no charge of the ledger.
     case refundOfUnknownCharge = "replay-refund-of-unknown-charge"
-    /// A refund dated before the charge it names: rejected, not summed.
-    case refundBeforeCharge = "replay-refund-before-charge"
     /// A charge's `card` field names a version (`id@N`) of another card id than the one
     /// replayed: its number is still read as a version of the replayed card.
     case cardOfAnotherID = "replay-card-of-another-id"

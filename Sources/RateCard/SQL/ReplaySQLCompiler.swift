@@ -148,7 +148,7 @@ struct ReplaySQLCompiler {
     /// The credits each charge's first refund gives back on both sides, per feature (`rb`):
     /// the earliest refund (then the smallest id) naming a charge of the ledger, of the
     /// refunds that can have happened: as `margin replay`, one that gives back more than its
-    /// charge took, is dated before it or is of another feature is left out (`rv`).
+    /// charge took or is of another feature is left out (`rv`).
     func refundBackCTEs() -> [(String, String)] {
         var ctes: [(String, String)] = []
         ctes.append(
@@ -157,8 +157,7 @@ struct ReplaySQLCompiler {
                 """
                 SELECT rf.id AS id, rf.refund_of AS refund_of, rf.amt AS amt, rf.secs AS secs, rf.nanos AS nanos
                 FROM e rf JOIN e c ON c.id = rf.refund_of WHERE rf.kind = 'refund' AND c.kind = 'charge'
-                  AND rf.amt <= -c.amt AND (rf.secs > c.secs OR (rf.secs = c.secs AND rf.nanos >= c.nanos))
-                  AND (rf.feature IS NULL OR c.feature IS NULL OR rf.feature = c.feature)
+                  AND rf.amt <= -c.amt AND (rf.feature IS NULL OR c.feature IS NULL OR rf.feature = c.feature)
                 """
             ))
         ctes.append(

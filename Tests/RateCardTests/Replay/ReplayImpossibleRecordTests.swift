@@ -3,7 +3,8 @@ import Testing
 
 /// Records that cannot have happened are rejected by `margin replay`, named at their
 /// file:line with the field, counted as rejected lines (so `--strict` exits 1), and never
-/// summed: a refund larger than its charge, dated before it, or of another feature.
+/// summed: a refund larger than its charge, or of another feature. One dated before its
+/// charge is counted, as `pnl` counts it.
 @Suite("Replay: impossible records rejected, not summed")
 struct ReplayImpossibleRecordTests {
     static let candidate = ReplayGateCLITests.candidate
@@ -62,13 +63,28 @@ struct ReplayImpossibleRecordTests {
             threads: threads)
     }
 
-    @Test("a refund dated before its charge is rejected", arguments: ["1", "2"])
+    /// A refund dated before its charge is counted, as `pnl` counts it (two services'
+    /// clocks): the charge is given back on both sides, and nothing is rejected.
+    @Test("a refund dated before its charge is counted, as pnl counts it", arguments: ["1", "2"])
     func beforeCharge(threads: String) throws {
-        try expectRejected(
-            [Self.grant, Self.refund(at: "2026-11-02T09:59:59+08:00", amount: 26), Self.charge],
-            stderr:
-                "2:1: error: at: the refund is dated before the charge it names",
-            threads: threads)
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let lines = [
+            Self.grant, Self.refund(at: "2026-11-02T09:59:59+08:00", amount: 26), Self.charge,
+        ]
+        try dir.write("ledger.jsonl", lines.joined(separator: "\n") + "\n")
+        let r = try expectMargin(
+            [
+                "replay", dir.path + "/ledger.jsonl", "--card", Self.candidate, "--credit-value",
+                "CNY 0.01", "--threads", threads, "--format", "json", "--strict",
+            ], exits: 0)
+        #expect(!r.stderr.contains("error:"), "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let total = json["total"] as! [String: Any]
+        #expect(total["creditsBefore"] as? String == "0")
+        #expect(total["creditsAfter"] as? String == "0")
+        let input = json["input"] as! [String: Any]
+        #expect(input["rejected"] as? Int == 0)
     }
 
     @Test("a refund of another feature than its charge is rejected", arguments: ["1", "2"])
