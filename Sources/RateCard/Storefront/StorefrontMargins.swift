@@ -200,14 +200,14 @@ struct StorefrontMargins: Sendable {
             }
         }
         if !noRegime.isEmpty, let table, let start = table.historyStart,
-            !table.modelsTaxes(on: date)
+            let before = table.beforeHistoryText(date)
         {
             let territories = Set(noRegime.map(\.territory)).sorted()
             out.append(
                 Diagnostic(
                     path: table.source.path, location: table.source.location, severity: .warning,
                     message:
-                        "\(card.reference): the storefront data's tax histories start on \(start), and \(date) is before them, so the taxes Apple removed are unknown and proceeds cannot be modelled in \(territories.count) storefronts (\(Set(noRegime.map(\.pack.productId)).sorted().joined(separator: ", "))); no margin there: pass --at \(start) or later, or Apple's price points",
+                        "\(card.reference): \(before) and proceeds cannot be modelled in \(territories.count) storefronts (\(Set(noRegime.map(\.pack.productId)).sorted().joined(separator: ", "))); no margin there: pass --at \(start) or later, or Apple's price points",
                     rule: .check(.storefrontRegime)))
         } else if !noRegime.isEmpty, let table {
             let regimes = table.commission.filter { $0.program == program }

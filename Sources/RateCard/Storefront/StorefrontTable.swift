@@ -43,6 +43,15 @@ struct StorefrontTable: Sendable, Hashable {
             "\(day) is after the storefront data's date (\(date)): its taxes and regimes are taken as still in force, and a change announced since is not in it"
     }
 
+    /// "the storefront data's tax histories start on 2023-01-01, and 2022-06-01 is before
+    /// them, so the taxes Apple removed are unknown": why nothing is modelled on `day`; nil
+    /// when the histories cover it. One wording for storefronts, plans and check.
+    func beforeHistoryText(_ day: CalendarDate) -> String? {
+        guard let start = historyStart, !modelsTaxes(on: day) else { return nil }
+        return
+            "the storefront data's tax histories start on \(start), and \(day) is before them, so the taxes Apple removed are unknown"
+    }
+
     /// False before the data's tax histories start: a storefront's taxes on that day are
     /// unknown (not zero), so its proceeds cannot be modelled.
     func modelsTaxes(on date: CalendarDate) -> Bool {

@@ -40,13 +40,13 @@ struct PlanMargins: Sendable, Hashable {
     /// currency rows fall back to the card's price × (1 − commission), tax not removed.
     var historyWarnings: [Diagnostic] {
         guard let table = storefrontTable, let day = storefrontDate, let start = table.historyStart,
-            !table.modelsTaxes(on: day), !card.subscriptions.isEmpty
+            let before = table.beforeHistoryText(day), !card.subscriptions.isEmpty
         else { return [] }
         return [
             Diagnostic(
                 path: table.source.path, location: table.source.location, severity: .warning,
                 message:
-                    "\(card.reference): the storefront data's tax histories start on \(start), and \(day) is before them, so the taxes Apple removed are unknown and no plan price is modelled in any storefront; the currency rows are the card's price × (1 − commission), tax not removed, and overstate what Apple pays where prices include tax: pass --at \(start) or later, or Apple's price points",
+                    "\(card.reference): \(before) and no plan price is modelled in any storefront; the currency rows are the card's price × (1 − commission), tax not removed, and overstate what Apple pays where prices include tax: pass --at \(start) or later, or Apple's price points",
                 rule: .check(.storefrontRegime))
         ]
     }

@@ -153,15 +153,20 @@ import Testing
                 "[free-usage]"))
     }
 
+    /// The replay fixture's candidate card (osg@11), the base of the pack edge cases.
+    static func candidateText() throws -> String {
+        try String(
+            contentsOfFile: packageRoot.appendingPathComponent(
+                "Tests/RateCardTests/Fixtures/replay/osg-v11-candidate.json"
+            ).path, encoding: .utf8)
+    }
+
     /// A card whose only pack adds 0 credits: the row is still shown, and a warning at the
     /// pack says it sells nothing (the error `margin check` reports, `free-price`).
     @Test func aPackOfNoCreditsIsNamed() throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
-        let candidate = packageRoot.appendingPathComponent(
-            "Tests/RateCardTests/Fixtures/replay/osg-v11-candidate.json"
-        ).path
-        let text = try String(contentsOfFile: candidate, encoding: .utf8)
+        let text = try Self.candidateText()
         let first = #""productId": "500tks", "type": "consumable", "credits": 500,"#
         let start = try #require(text.range(of: first))
         let end = try #require(
@@ -187,10 +192,7 @@ import Testing
     @Test func aPackPricedZeroHasNoMarginShare() throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
-        let candidate = packageRoot.appendingPathComponent(
-            "Tests/RateCardTests/Fixtures/replay/osg-v11-candidate.json"
-        ).path
-        let text = try String(contentsOfFile: candidate, encoding: .utf8)
+        let text = try Self.candidateText()
         let priced =
             #""prices": [ { "currency": "USD", "amount": "0.99" }, { "currency": "CNY", "amount": "8" } ]"#
         #expect(text.components(separatedBy: priced).count == 2)

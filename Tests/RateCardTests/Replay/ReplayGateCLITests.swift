@@ -11,6 +11,14 @@ struct ReplayGateCLITests {
     static let ledger = fixtures.appendingPathComponent("osg-worked.jsonl").path
     static let candidate = fixtures.appendingPathComponent("osg-v11-candidate.json").path
 
+    /// The candidate card without its `llm` feature: a feature the usage charges, removed.
+    static func candidateWithoutLLM() throws -> String {
+        let text = try String(contentsOfFile: candidate, encoding: .utf8)
+        let start = try #require(text.range(of: ",\n    {\n      \"key\": \"llm\""))
+        let end = try #require(text.range(of: "\n  ],\n  \"grants\""))
+        return String(text[..<start.lowerBound]) + String(text[end.lowerBound...])
+    }
+
     @Test("check --replay passes when the newest version charges as the ledger did")
     func passes() throws {
         try expectMargin(

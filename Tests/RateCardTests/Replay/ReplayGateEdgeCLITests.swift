@@ -123,10 +123,7 @@ struct ReplayGateRemovedFeatureCLITests {
     func removedFeature() throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
-        let text = try String(contentsOfFile: ReplayGateCLITests.candidate, encoding: .utf8)
-        let start = try #require(text.range(of: ",\n    {\n      \"key\": \"llm\""))
-        let end = try #require(text.range(of: "\n  ],\n  \"grants\""))
-        let card = String(text[..<start.lowerBound]) + String(text[end.lowerBound...])
+        let card = try ReplayGateCLITests.candidateWithoutLLM()
         try dir.write("osg-v11.json", card)
         let new = dir.path + "/osg-v11.json"
         let message =

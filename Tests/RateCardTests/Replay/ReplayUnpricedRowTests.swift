@@ -10,11 +10,7 @@ struct ReplayUnpricedRowTests {
     func removedFeature() throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
-        let text = try String(contentsOfFile: ReplayGateCLITests.candidate, encoding: .utf8)
-        let start = try #require(text.range(of: ",\n    {\n      \"key\": \"llm\""))
-        let end = try #require(text.range(of: "\n  ],\n  \"grants\""))
-        try dir.write(
-            "osg-v11.json", String(text[..<start.lowerBound]) + String(text[end.lowerBound...]))
+        try dir.write("osg-v11.json", try ReplayGateCLITests.candidateWithoutLLM())
         let dash = Array(repeating: "—", count: 12).joined(separator: " ")
         let r = try expectMargin(
             [
