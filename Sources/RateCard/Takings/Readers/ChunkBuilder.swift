@@ -12,8 +12,10 @@ struct ChunkBuilder: EntrySink {
     let keepQuantity: QuantityNeed
     /// Per local feature index: whether its charges' quantities are kept.
     private var quantityWanted: [Bool] = []
-    /// Per local feature index: its charge rules (resolved once per chunk and key).
-    private var rules: [ChargeRules?] = []
+    /// Per local feature index: its charge rules (resolved once per chunk and key),
+    /// unretained: `keepQuantity.chargeRules` holds them for the builder's life, and the
+    /// audit of every charge in the window then takes no reference counts.
+    private var rules: [Unmanaged<ChargeRules>?] = []
     var chunk = ParsedChunk()
     private var features = ByteInterner()
     var devices: DeviceInterner
@@ -73,14 +75,20 @@ struct ChunkBuilder: EntrySink {
             && keepQuantity.window.contains(seconds: seconds, nanoseconds: nanoseconds)
         if chargeInWindow,
             let rules = chargeRules(feature),
-            let rule = rules.rule(seconds: f.seconds, nanoseconds: f.nanoseconds)
+            let rule = rules._withUnsafeGuaranteedRef({
+                $0.unretainedRule(seconds: seconds, nanoseconds: nanoseconds)
+            })
         {
-            if var outcome = rule.audit(f.amount, scanner.dimensions) {
+            let amount = f.amount
+            let found = scanner.dimensions.withUnsafeBufferPointer { dimensions in
+                rule._withUnsafeGuaranteedRef { $0.audit(amount, dimensions) }
+            }
+            if var outcome = found {
                 if case .unknownDimension(let k) = outcome {
                     outcome = .unchecked(
                         ChargeErrorBox(
                             .unknownDimension(
-                                feature: rule.feature.key,
+                                feature: rule.takeUnretainedValue().feature.key,
                                 dimension: scanner.string(scanner.dimensions[k].key) ?? "")))
                 }
                 finding = outcome
@@ -148,13 +156,14 @@ struct ChunkBuilder: EntrySink {
 
     /// The charge rules of local feature `feature`, looked up once per feature key.
     @inline(__always)
-    private mutating func chargeRules(_ feature: UInt32) -> ChargeRules? {
+    private mutating func chargeRules(_ feature: UInt32) -> Unmanaged<ChargeRules>? {
         guard !keepQuantity.chargeRules.isEmpty, feature != TakingsRecord.none else { return nil }
         let k = Int(feature)
         while rules.count <= k {
             rules.append(
                 keepQuantity.chargeRules[
-                    String(decoding: features.bytes[rules.count], as: UTF8.self)])
+                    String(decoding: features.bytes[rules.count], as: UTF8.self)
+                ].map { Unmanaged.passUnretained($0) })
         }
         return rules[k]
     }
