@@ -35,7 +35,8 @@ struct CardRepository: Sendable {
         let results = ResultSlots<Result<CardFile, Diagnostics>>(
             count: files.count, empty: .failure(Diagnostics([])))
         DispatchQueue.concurrentPerform(iterations: files.count) { k in
-            results[k] = Result { () throws(Diagnostics) in try CardFileLoader.load(path: files[k]) }
+            results[k] = Result { () throws(Diagnostics) in try CardFileLoader.load(path: files[k])
+            }
         }
         var loaded: [(String, CardFile)] = []
         for (file, result) in zip(files, results.values) {
