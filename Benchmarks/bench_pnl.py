@@ -22,6 +22,7 @@ machine disturbs less than wall time). Never the best single run.
 
 import argparse
 import datetime
+import hashlib
 import os
 import platform
 import shutil
@@ -133,9 +134,15 @@ def machine(args):
     commit = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h %cd", "--date=short"],
                             capture_output=True, text=True).stdout.strip()
     duck = subprocess.run([args.python, "-c", "import duckdb; print(duckdb.__version__)"], capture_output=True, text=True).stdout.strip()
-    return ("%s UTC; %s, %d cores, %s RAM, %s %s; load average %s at the start; margin %s; DuckDB %s (PyPI), %d threads"
+    # The binary timed, by its own hash: MARGIN may name a build of another checkout.
+    digest = hashlib.sha256()
+    with open(args.margin, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return ("%s UTC; %s, %d cores, %s RAM, %s %s; load average %s at the start; margin %s (sha256 %s), checkout %s; DuckDB %s (PyPI), %d threads"
             % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"), cpu, os.cpu_count() or 0, mem,
-               platform.system(), platform.release(), load, commit or "?", duck or "?", args.threads))
+               platform.system(), platform.release(), load, args.margin, digest.hexdigest()[:12], commit or "?",
+               duck or "?", args.threads))
 
 
 def main():
