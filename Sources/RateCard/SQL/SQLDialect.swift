@@ -264,7 +264,12 @@ enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// Whether a quantity (JSON text, `jsonb` in PostgreSQL) is an object, not a string,
     /// number or array (margin's `wrong-type`).
     func isJSONObject(_ e: String) -> String {
-        self == .postgres ? "jsonb_typeof(\(e)) = 'object'" : "\(substring(e, "1", "1")) = '{'"
+        switch self {
+        case .postgres: "jsonb_typeof(\(e)) = 'object'"
+        // DuckDB's `substring` counts characters, walking the text; `prefix` compares bytes.
+        case .duckdb: "prefix(\(e), '{')"
+        default: "\(substring(e, "1", "1")) = '{'"
+        }
     }
 
     /// Whether the JSON object `object` has a member whose name is not in `keys`.
