@@ -137,10 +137,12 @@ extension PnLSQLCompiler {
         let decimalPattern = Self.memberPattern
         // Each quantity member: one pattern (digits without a leading zero, an optional
         // fraction), and where its point is, for the places it has (more than the query
-        // reads stops it). Spark: three patterns, written out.
+        // reads stops it); the exponent pattern (`qe_`, read twice in `p3`) only for a
+        // member that is there and not a decimal (the exponent needs an `e`, which no
+        // decimal has). Spark: three patterns, written out.
         let qk = request.dimensions.indices.map { i in
             stagesChecks
-                ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
+                ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i), \(d.isTrue("CASE WHEN q_\(i) IS NOT NULL AND NOT \(d.isTrue(d.matches("q_\(i)", decimalPattern))) THEN \(d.matches("q_\(i)", Self.exponentPattern)) END")) AS qe_\(i)"
                 : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(-0([.]0{1,\(scale)})?|(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?)$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
         // The date: DuckDB casts the pattern's `YYYY-MM-DD` to a day number (NULL for a
@@ -206,12 +208,12 @@ extension PnLSQLCompiler {
             } : ["\(qObject) AS q_obj"]
         let qOK = dims.indices.map {
             staged
-                ? "(q_\($0) IS NULL OR qk_\($0) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                ? "(q_\($0) IS NULL OR qk_\($0) OR qe_\($0))"
                 : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let qFine = dims.indices.map {
             staged
-                ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR qe_\($0))"
                 : "(\(d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let civil =
