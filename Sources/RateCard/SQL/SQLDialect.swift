@@ -5,8 +5,10 @@
 /// Spark `DECIMAL(38, 0)`, PostgreSQL `NUMERIC`), integer division only of values that
 /// are not negative (engines disagree about the sign of a quotient, not about its
 /// magnitude), and no time-zone function at all: instants are computed from the RFC 3339
-/// text by integer arithmetic, so the session's time zone and the engine's timestamp
-/// precision (microseconds in three of them) cannot change a result.
+/// text by integer arithmetic (DuckDB: by one `TIMESTAMPTZ` cast of a text whose offset is
+/// written and whose fraction has at most 6 digits, `PnLSQLCompiler.castsInstant`), so the
+/// session's time zone and the engine's timestamp precision (microseconds in three of
+/// them) cannot change a result.
 enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     case duckdb
     case clickhouse
