@@ -86,7 +86,9 @@ extension PnLSQLCompiler {
     /// cast of the field form) and at most 6 digits of fraction (DuckDB keeps microseconds
     /// and drops the rest). The offset is always written (`Z` or `±HH:MM`), so the session's
     /// time zone plays no part. A leap second (`:60`, which DuckDB refuses), 7 or more
-    /// digits of fraction, `t` or `z` (which DuckDB refuses too) take the fields.
+    /// digits of fraction, `t` or `z` (which DuckDB refuses too) take the fields. The cast
+    /// runs on every row and never raises: `TRY_CAST` gives NULL for text it cannot read,
+    /// `epoch_us` NULL for `infinity` (measured, DuckDB 2.0.1).
     var castsInstant: Bool { d == .duckdb }
 
     /// The rows whose instant is `at_us` (`castsInstant`), as a condition over `p1`.
