@@ -77,6 +77,24 @@ extension PnLSQLCompiler {
     /// The time's length, from `p1`'s column where the checks are staged.
     var atLength: String { stagesChecks ? "at_len" : "length(at_text)" }
 
+    /// DuckDB reads the instant of most rows with one cast (`at_us`, microseconds since
+    /// 1970) instead of the time's fields one by one: its `substring` counts characters,
+    /// walking the text from its start for each of nine fields (7% of the query's
+    /// instructions; docs/sql.md, Scale). The cast is taken only where `quick` holds: the
+    /// strict pattern (`strictTimestampPattern`, so `24:00` or an offset of `+99:99`, which
+    /// DuckDB reads, never get there), a date DuckDB reads (the same calendar as the `DATE`
+    /// cast of the field form) and at most 6 digits of fraction (DuckDB keeps microseconds
+    /// and drops the rest). The offset is always written (`Z` or `±HH:MM`), so the session's
+    /// time zone plays no part. A leap second (`:60`, which DuckDB refuses), 7 or more
+    /// digits of fraction, `t` or `z` (which DuckDB refuses too) take the fields. The cast
+    /// runs on every row and never raises: `TRY_CAST` gives NULL for text it cannot read,
+    /// `epoch_us` NULL for `infinity` (measured, DuckDB 2.0.1).
+    var castsInstant: Bool { d == .duckdb }
+
+    /// The rows whose instant is `at_us` (`castsInstant`), as a condition over `p1`.
+    static let quickInstant =
+        "(at_ok AND at_us IS NOT NULL AND at_len <= CASE WHEN at_z THEN 27 ELSE 32 END)"
+
     /// Whether the time ends in `Z` (or `z`), from `p1`'s column where the checks are staged.
     var atIsZulu: String {
         let lastT = d.substring("at_text", atLength, "1")
@@ -91,13 +109,19 @@ extension PnLSQLCompiler {
         let at = d.quoted("at")
         let q = members.enumerated().map { "\($0.element) AS q_\($0.offset)" }
         let last = d.substring(at, "length(\(at))", "1")
+        // DuckDB: `suffix` compares bytes, where `substring` walks the text.
+        let zulu =
+            castsInstant ? "suffix(\(at), 'Z') OR suffix(\(at), 'z')" : "\(last) IN ('Z', 'z')"
+        let instant =
+            castsInstant ? ", epoch_us(TRY_CAST(\(at) AS TIMESTAMPTZ)) AS at_us" : ""
         let firstColumns =
             stagesChecks
-            ? ",\n       length(\(at)) AS at_len, \(d.isTrue("\(last) IN ('Z', 'z')")) AS at_z, \(quantityIsObject) AS q_obj"
+            ? ",\n       length(\(at)) AS at_len, \(d.isTrue(zulu)) AS at_z, \(quantityIsObject) AS q_obj\(instant)"
             : ""
+        let pattern = castsInstant ? Self.strictTimestampPattern : Self.timestampPattern
         return """
             SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(grouped ? ", lines" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
-                   \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, Self.timestampPattern))")) AS at_ok,
+                   \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, pattern))")) AS at_ok,
                    \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok\(firstColumns)
             FROM \(from)
             """
@@ -115,10 +139,12 @@ extension PnLSQLCompiler {
         let decimalPattern = Self.memberPattern
         // Each quantity member: one pattern (digits without a leading zero, an optional
         // fraction), and where its point is, for the places it has (more than the query
-        // reads stops it). Spark: three patterns, written out.
+        // reads stops it); the exponent pattern (`qe_`, read twice in `p3`) only for a
+        // member that is there and not a decimal (the exponent needs an `e`, which no
+        // decimal has). Spark: three patterns, written out.
         let qk = request.dimensions.indices.map { i in
             stagesChecks
-                ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i)"
+                ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i), \(d.isTrue("CASE WHEN q_\(i) IS NOT NULL AND NOT \(d.isTrue(d.matches("q_\(i)", decimalPattern))) THEN \(d.matches("q_\(i)", Self.exponentPattern)) END")) AS qe_\(i)"
                 : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(-0([.]0{1,\(scale)})?|(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?)$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
         // The date: DuckDB casts the pattern's `YYYY-MM-DD` to a day number (NULL for a
@@ -130,9 +156,15 @@ extension PnLSQLCompiler {
         let fraction = d.substring(t, "21", places)
         let date: String
         let nanos: String
+        // DuckDB: the fields only of the rows whose instant is not `at_us`.
+        let fieldsOK = castsInstant ? "at_ok AND NOT \(Self.quickInstant)" : "at_ok"
+        let field = { (e: String) in
+            self.castsInstant
+                ? "CASE WHEN \(fieldsOK) THEN \(self.d.bigint(e)) END" : self.timeField(e)
+        }
         if d == .duckdb {
             date =
-                "CASE WHEN at_ok THEN TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01' END AS days"
+                "\(Self.quickInstant) AS quick, CASE WHEN \(fieldsOK) THEN TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01' END AS days"
             nanos =
                 "\(d.bigint(fraction)) * [\((0..<9).map { "1" + String(repeating: "0", count: 8 - $0) }.joined(separator: ", "))][\(places)]"
         } else {
@@ -143,11 +175,11 @@ extension PnLSQLCompiler {
         return """
             SELECT p1.*,
                    \(date),
-                   \(timeField(d.substring(t, "12", "2"))) AS hh, \(timeField(d.substring(t, "15", "2"))) AS mi, \(timeField(d.substring(t, "18", "2"))) AS ss,
-                   CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 4", "2"))) ELSE 0 END AS oh,
-                   CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 1", "2"))) ELSE 0 END AS om,
-                   CASE WHEN at_ok AND NOT \(atZ) AND \(d.substring(t, "\(atLen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
-                   CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(nanos)
+                   \(field(d.substring(t, "12", "2"))) AS hh, \(field(d.substring(t, "15", "2"))) AS mi, \(field(d.substring(t, "18", "2"))) AS ss,
+                   CASE WHEN \(fieldsOK) AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 4", "2"))) ELSE 0 END AS oh,
+                   CASE WHEN \(fieldsOK) AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 1", "2"))) ELSE 0 END AS om,
+                   CASE WHEN \(fieldsOK) AND NOT \(atZ) AND \(d.substring(t, "\(atLen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
+                   CASE\(castsInstant ? " WHEN \(Self.quickInstant) THEN \(Self.microsOfSecond) * 1000" : "") WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(nanos)
                         WHEN at_ok THEN 0 END AS nanos,
                    CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
                    CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", Self.wholePattern))")) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))
@@ -178,12 +210,12 @@ extension PnLSQLCompiler {
             } : ["\(qObject) AS q_obj"]
         let qOK = dims.indices.map {
             staged
-                ? "(q_\($0) IS NULL OR qk_\($0) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                ? "(q_\($0) IS NULL OR qk_\($0) OR qe_\($0))"
                 : "(q_\($0) IS NULL OR \(d.isTrue(d.matches("q_\($0)", decimalPattern))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let qFine = dims.indices.map {
             staged
-                ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
+                ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR qe_\($0))"
                 : "(\(d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
         let civil =
@@ -196,12 +228,16 @@ extension PnLSQLCompiler {
             : "at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays))"
         return """
             SELECT p2.*,\(civil)
-                   \(d.isTrue("\(dateOK) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59")) AS time_ok,
+                   \(d.isTrue("\(castsInstant ? "quick OR " : "")(\(dateOK) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59)")) AS time_ok,
                    \(d.isTrue(([staged ? "q_obj" : qObject] + qOK).joined(separator: " AND "))) AS quantity_ok,
                    CASE WHEN \(qFine.isEmpty ? "FALSE" : d.isTrue(qFine.joined(separator: " OR "))) THEN 1 ELSE 0 END AS too_fine\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
             FROM p2
             """
     }
+
+    /// `at_us`'s microseconds within its second, 0 to 999999 (before 1970 too: DuckDB's `%`
+    /// takes the dividend's sign), so `at_us` less it is whole seconds, divided exactly.
+    static let microsOfSecond = "((at_us % 1000000) + 1000000) % 1000000"
 
     /// `p4`: the instant in seconds since 1970 (days from the civil date outside DuckDB),
     /// less the offset.
@@ -213,7 +249,7 @@ extension PnLSQLCompiler {
             "(\(yoe) * 365 + \(d.smallQuotient(yoe, "4")) - \(d.smallQuotient(yoe, "100")) + \(doy))"
         let days = d == .duckdb ? "days" : "(\(era) * 146097 + \(doe) - 719468)"
         return """
-            SELECT p3.*, CASE WHEN time_ok THEN \(days) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60 END AS secs
+            SELECT p3.*, CASE\(castsInstant ? " WHEN quick THEN (at_us - \(Self.microsOfSecond)) // 1000000" : "") WHEN time_ok THEN \(days) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60 END AS secs
             FROM p3
             """
     }

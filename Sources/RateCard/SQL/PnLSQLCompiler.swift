@@ -468,6 +468,12 @@ struct PnLSQLCompiler: Sendable {
     /// `YYYY-MM-DD(T|t| )HH:MM:SS[.frac](Z|z|±HH:MM)`, as `Timestamp(rfc3339:)` reads it.
     static let timestampPattern =
         "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$"
+    /// `timestampPattern` with the time's fields in margin's ranges (hour and offset hour
+    /// at most 23, minutes at most 59, seconds at most 60): the same rows are valid as with
+    /// `timestampPattern` and the range checks of `p3`, and a text DuckDB's cast reads
+    /// otherwise (`24:00`, `+99:99`) is never taken by the cast (`instantCast`).
+    static let strictTimestampPattern =
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)([.][0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
     /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in seconds since the epoch.
     static let firstSecond: Int64 = -62_135_596_800
     static let lastSecond: Int64 = 253_402_300_799

@@ -5,8 +5,10 @@
 /// Spark `DECIMAL(38, 0)`, PostgreSQL `NUMERIC`), integer division only of values that
 /// are not negative (engines disagree about the sign of a quotient, not about its
 /// magnitude), and no time-zone function at all: instants are computed from the RFC 3339
-/// text by integer arithmetic, so the session's time zone and the engine's timestamp
-/// precision (microseconds in three of them) cannot change a result.
+/// text by integer arithmetic (DuckDB: by one `TIMESTAMPTZ` cast of a text whose offset is
+/// written and whose fraction has at most 6 digits, `PnLSQLCompiler.castsInstant`), so the
+/// session's time zone and the engine's timestamp precision (microseconds in three of
+/// them) cannot change a result.
 enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     case duckdb
     case clickhouse
@@ -264,7 +266,12 @@ enum SQLDialect: String, Sendable, Hashable, CaseIterable {
     /// Whether a quantity (JSON text, `jsonb` in PostgreSQL) is an object, not a string,
     /// number or array (margin's `wrong-type`).
     func isJSONObject(_ e: String) -> String {
-        self == .postgres ? "jsonb_typeof(\(e)) = 'object'" : "\(substring(e, "1", "1")) = '{'"
+        switch self {
+        case .postgres: "jsonb_typeof(\(e)) = 'object'"
+        // DuckDB's `substring` counts characters, walking the text; `prefix` compares bytes.
+        case .duckdb: "prefix(\(e), '{')"
+        default: "\(substring(e, "1", "1")) = '{'"
+        }
     }
 
     /// Whether the JSON object `object` has a member whose name is not in `keys`.

@@ -167,6 +167,87 @@ import Testing
         #expect(checked == 60_000)
     }
 
+    /// DuckDB reads most instants with one cast (`at_us`), where the strict pattern holds
+    /// and the fraction has at most 6 digits (`quickInstant`); the other rows take the
+    /// time's fields. Both forms are in the query, the cast only in DuckDB's.
+    @Test func duckDBsInstantIsOneCastWhereItIsExact() throws {
+        let window = ["--since", "2026-11-10T03:00:00Z", "--until", "2026-11-29T18:30:00Z"]
+        let duck = try query(["--sql", "duckdb"] + window)
+        #expect(duck.contains(#"epoch_us(TRY_CAST("at" AS TIMESTAMPTZ)) AS at_us"#))
+        #expect(duck.contains(PnLSQLCompiler.quickInstant + " AS quick"))
+        #expect(duck.contains("WHEN quick THEN (at_us - " + PnLSQLCompiler.microsOfSecond))
+        #expect(duck.contains("CASE WHEN at_ok AND NOT \(PnLSQLCompiler.quickInstant) THEN"))
+        #expect(!duck.contains(#"substring("at""#) && !duck.contains(#"substring("quantity""#))
+        for dialect in ["clickhouse", "spark"] {
+            let q = try query(["--sql", dialect] + window)
+            #expect(!q.contains("at_us") && !q.contains("TIMESTAMPTZ"), "\(dialect)")
+        }
+    }
+
+    /// The strict pattern accepts exactly the texts that have the pattern and whose hour,
+    /// minutes, seconds and offset are in the ranges `p3` checks (so the same rows are
+    /// valid), and `quickInstant`'s length test is "at most 6 digits of fraction", on
+    /// generated texts: every field at and past its bounds, leap seconds, fractions of 0 to
+    /// 12 digits, `T`, `t` and space, `Z`, `z` and offsets, characters changed.
+    @Test func theStrictTimePatternKeepsTheSameRows() throws {
+        let loose = try Regex(PnLSQLCompiler.timestampPattern)
+        let strict = try Regex(PnLSQLCompiler.strictTimestampPattern)
+        var rng = SplitMix64(seed: 2912)
+        func pick(_ xs: [String]) -> String { xs[Int(rng.next() % UInt64(xs.count))] }
+        let two = [
+            "00", "09", "19", "20", "23", "24", "29", "30", "59", "60", "61", "99", "5", "x9",
+        ]
+        var checked = 0
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let digits = Int(rng.next() % 13)
+            let fraction =
+                rng.next() % 3 == 0
+                ? "." + String((0..<digits).map { _ in Character(String(rng.next() % 10)) }) : ""
+            let offset = pick([
+                "Z", "z", "+\(pick(two)):\(pick(two))", "-\(pick(two)):\(pick(two))", "", "+0530",
+            ])
+            var text =
+                "\(pick(["2026", "0001", "9999", "0000"]))-\(pick(["01", "02", "12", "13"]))-\(pick(["01", "29", "31", "32"]))"
+                + "\(pick(["T", "t", " ", "_"]))\(pick(two)):\(pick(two)):\(pick(two))\(fraction)\(offset)"
+            if rng.next() % 10 == 0 {
+                var chars = Array(text)
+                chars[Int(rng.next() % UInt64(chars.count))] = Character(
+                    pick(["0", ":", "é", "-"]))
+                text = String(chars)
+            }
+            let bytes = Array(text.utf8)
+            func field(_ at: Int) -> Int {
+                Int(String(decoding: bytes[at..<at + 2], as: UTF8.self)) ?? 99
+            }
+            var inRange = false
+            if (try? loose.wholeMatch(in: text)) != nil {
+                let zulu = bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z")
+                let n = bytes.count
+                inRange =
+                    field(11) <= 23 && field(14) <= 59 && field(17) <= 60
+                    && (zulu || (field(n - 5) <= 23 && field(n - 2) <= 59))
+            }
+            let isStrict = (try? strict.wholeMatch(in: text)) != nil
+            #expect(isStrict == inRange, "\(text)")
+            if isStrict {
+                accepted += 1
+                let zulu = bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z")
+                // The fraction's digits, read from the text (a changed character included).
+                let places =
+                    bytes.firstIndex(of: UInt8(ascii: ".")).map { dot in
+                        bytes[(dot + 1)...].prefix {
+                            $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+                        }.count
+                    } ?? 0
+                #expect((bytes.count <= (zulu ? 27 : 32)) == (places <= 6), "\(text)")
+            }
+            checked += 1
+        }
+        #expect(checked == 20_000)
+        #expect(accepted > 500, "the generator reaches the strict pattern")
+    }
+
     private func bytes(_ s: String) -> ByteOrder { ByteOrder(Array(s.utf8)) }
 
     /// Texts in the order of their UTF-8 bytes (memcmp, a shorter prefix first).
