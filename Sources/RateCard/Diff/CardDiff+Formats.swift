@@ -160,8 +160,8 @@ extension CardDiff {
                 CardDiff.arrow(CardDiff.money(r.old?.worstCost), CardDiff.money(r.new?.worstCost)),
                 CardDiff.arrow(CardDiff.money(r.old?.margin), CardDiff.money(r.new?.margin)),
                 CardDiff.arrow(
-                    r.old.map { Format.percent($0.marginShare) },
-                    r.new.map { Format.percent($0.marginShare) }),
+                    r.old?.marginShare.map { Format.percent($0) },
+                    r.new?.marginShare.map { Format.percent($0) }),
                 r.marginChange.map(CardDiff.signedMoney) ?? CardDiff.dash,
                 r.marginShareChange.map(CardDiff.signedPoints) ?? CardDiff.dash,
                 CardDiff.arrow(
@@ -487,9 +487,10 @@ extension CardDiff.MarginRow {
             guard let s else { return .null }
             return .object([
                 "credits": .string(String(s.credits)), "price": .decimal(s.price.amount),
-                "worstCost": .decimal(s.worstCost.amount),
-                "proceeds": .decimal(s.proceeds.amount), "margin": .decimal(s.margin.amount),
-                "marginShare": .decimal(s.marginShare),
+                "worstCost": s.worstCost.map { .decimal($0.amount) } ?? .null,
+                "proceeds": .decimal(s.proceeds.amount),
+                "margin": s.margin.map { .decimal($0.amount) } ?? .null,
+                "marginShare": s.marginShare.map { .decimal($0) } ?? .null,
                 "worstFeature": s.worstFeature.map(JSONOutput.string) ?? .null,
             ])
         }

@@ -5,14 +5,16 @@ extension CardReport {
     /// cost and margin.
     func chart() throws(ReportError) -> MarginChart {
         var currencies: [Currency] = []
-        for r in margins.rows where !currencies.contains(r.price.price.currency) {
+        // A pack of no credits has no worst case: no bar (the tables say why).
+        let rows = margins.rows.filter(\.addsCredits)
+        for r in rows where !currencies.contains(r.price.price.currency) {
             currencies.append(r.price.price.currency)
         }
         var panels: [MarginChart.Panel] = []
         do {
             for currency in currencies {
                 var groups: [MarginChart.Group] = []
-                for r in margins.rows where r.price.price.currency == currency {
+                for r in rows where r.price.price.currency == currency {
                     let bars = try r.lines.map { l throws(MarginChartError) in
                         try MarginChart.Bar(
                             label: CardReport.percent(l.rate), price: r.price.price.amount,

@@ -101,7 +101,7 @@ extension CardReport {
             return lines + ["This card sells no packs.", ""]
         }
         let losses = margins.rows.flatMap { r in
-            r.lines.filter(\.margin.amount.isNegative).map { (r, $0) }
+            r.lines.compactMap { l in l.margin.map { (r, l, $0) } }.filter(\.2.amount.isNegative)
         }
         if losses.isEmpty {
             lines.append("Every pack makes money in the worst case at every commission rate.")
@@ -109,12 +109,12 @@ extension CardReport {
             lines.append(
                 "**\(losses.count) pack price\(losses.count == 1 ? "" : "s") sell\(losses.count == 1 ? "s" : "") at a worst-case loss:** "
                     + losses.map {
-                        "\(ReportText.code($0.0.pack.productId)) in \($0.0.price.price.currency.code) at \(CardReport.percent($0.1.rate)) (\(CardReport.money($0.1.margin)))"
+                        "\(ReportText.code($0.0.pack.productId)) in \($0.0.price.price.currency.code) at \(CardReport.percent($0.1.rate)) (\(CardReport.money($0.2)))"
                     }.joined(separator: ", ") + ".")
         }
         lines.append(
             "The lowest worst-case margin at the highest commission is \(ReportText.code(lowest.row.pack.productId)) in \(lowest.row.price.price.currency.code) at \(CardReport.percent(lowest.line.rate)): "
-                + "**\(CardReport.money(lowest.line.margin))**, \(Format.percent(lowest.line.marginShare)) of the price the customer pays."
+                + "**\(lowest.line.margin.map(CardReport.money) ?? Format.missing)**, \(Format.percent(lowest.share)) of the price the customer pays."
         )
         if let shape = costliestShape, let feature = card.feature(shape.feature) {
             let perCredit =
@@ -211,14 +211,18 @@ extension CardReport {
         ])
         for r in rowsByCurrency {
             for l in r.lines {
+                // A pack of no credits has no worst case or margin, a price of 0 no share.
                 let margin =
-                    CardReport.amount(l.margin) + (l.margin.amount.isNegative ? " **loss**" : "")
+                    l.margin.map {
+                        CardReport.amount($0) + ($0.amount.isNegative ? " **loss**" : "")
+                    } ?? Format.missing
                 t.append([
                     packLabel(r.pack), Format.grouped(r.pack.credits),
                     r.price.price.currency.code + (r.price.storefront.map { " (\($0))" } ?? ""),
                     CardReport.amount(r.price.price), CardReport.percent(l.rate),
                     CardReport.amount(l.commission), CardReport.amount(l.proceeds),
-                    CardReport.amount(r.worst.cost), margin, Format.percent(l.marginShare),
+                    r.addsCredits ? CardReport.amount(r.worst.cost) : Format.missing, margin,
+                    l.marginShare.map { Format.percent($0) } ?? Format.missing,
                 ])
             }
         }
@@ -231,6 +235,11 @@ extension CardReport {
                 continue
             }
             var text = "- \(ReportText.code(pack.productId)): "
+            if !main.addsCredits {
+                lines.append(
+                    "- **No margin:** \(ReportText.escape(PackMargins.noCreditsText(pack))).")
+                continue
+            }
             if main.worst.plan.isEmpty {
                 lines.append(text + ReportText.escape(main.worst.witnessSummary) + ".")
                 continue

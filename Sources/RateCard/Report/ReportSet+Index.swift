@@ -12,8 +12,8 @@ extension ReportSet {
             var lowest = "no packs"
             if let l = m.lowestMarginShare {
                 lowest =
-                    "\(CardReport.money(l.line.margin)) (\(Format.percent(l.line.marginShare))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
-                if l.line.margin.amount.isNegative { lowest = "**loss** " + lowest }
+                    "\(l.line.margin.map(CardReport.money) ?? Format.missing) (\(Format.percent(l.share))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
+                if l.line.margin?.amount.isNegative == true { lowest = "**loss** " + lowest }
             }
             t.append([
                 "[\(ReportText.escape(r.card.id))](\(r.markdownName))", String(r.card.version),
