@@ -68,6 +68,10 @@ struct CommissionRates: OptionValue, Hashable {
             guard !v.isNegative, v < .one else {
                 throw OptionValueProblem("'\(part)' must be from 0 to below 1 (0.15 or 15%)")
             }
+            // A rate given twice would print every row twice, as if two rates.
+            guard !out.contains(v) else {
+                throw OptionValueProblem("'\(part)' is the same rate as one given before it")
+            }
             out.append(v)
         }
         rates = out

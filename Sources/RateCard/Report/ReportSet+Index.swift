@@ -9,7 +9,9 @@ extension ReportSet {
         ])
         for r in reports {
             let m = r.margins
-            var lowest = "no packs"
+            // Packs that all lack a margin share (priced 0, or adding no credits) are not
+            // "no packs".
+            var lowest = m.rows.isEmpty ? "no packs" : "no margin share"
             if let l = m.lowestMarginShare {
                 lowest =
                     "\(l.line.margin.map(CardReport.money) ?? Format.missing) (\(Format.percent(l.share))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"

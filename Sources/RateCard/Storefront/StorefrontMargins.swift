@@ -124,6 +124,7 @@ struct StorefrontMargins: Sendable {
             if let list = priceLists[pack.productId] { try builder.addApple(list) }
             try builder.addModelled()
             try builder.addUnmodelled()
+            builder.addUnreached()
             rows += builder.rows
             findings += builder.findings
         }

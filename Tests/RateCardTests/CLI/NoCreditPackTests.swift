@@ -142,10 +142,46 @@ struct NoCreditPackTests {
             ))
         let bottom = try #require(page.components(separatedBy: "## Bottom line").last)
         let summary = try #require(bottom.components(separatedBy: "## ").first)
-        #expect(!summary.contains("`500tks`"), "\(summary)")
+        #expect(summary.contains("\n`500tks` adds no credits and has no margin.\n"), "\(summary)")
+        #expect(
+            summary.contains(
+                "The lowest worst-case margin at the highest commission is `3000tks` in USD at 30%")
+        )
         let chart = try String(
             contentsOfFile: dir.path + "/Reports/osg-v11.svg", encoding: .utf8)
         #expect(!chart.contains(">500tks<") && !chart.contains("<title>500tks"))
         #expect(chart.contains(">1500tks<"))
+    }
+
+    /// A card whose every pack adds no credits: the bottom line says no pack has a margin
+    /// share (not "sells no packs", not a margin of the price less commission), and so
+    /// does the index.
+    @Test func aCardOfNoCreditPacksHasNoLowestMargin() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        _ = try dir.copyRepositoryCards()
+        var text = try PacksCommandTests.candidateText()
+        for credits in ["500", "1500", "3000"] {
+            let pack = "\"type\": \"consumable\", \"credits\": \(credits),"
+            #expect(text.components(separatedBy: pack).count == 2)
+            text = text.replacingOccurrences(
+                of: pack, with: "\"type\": \"consumable\", \"credits\": 0,")
+        }
+        try dir.write("RateCards/osg-v11.json", text)
+        try expectMargin(
+            ["report", "--cards", "RateCards", "--out", "Reports"], in: dir.path, exits: 0)
+        let page = try String(contentsOfFile: dir.path + "/Reports/osg-v11.md", encoding: .utf8)
+        #expect(
+            page.contains(
+                "Every pack that adds credits makes money in the worst case at every commission rate; `500tks`, `1500tks` and `3000tks` add no credits and have no margin."
+            ))
+        #expect(
+            page.contains(
+                "No pack has a worst-case margin as a share of its price: every pack is priced 0 or adds no credits (see the table below)."
+            ))
+        #expect(!page.contains("This card sells no packs."))
+        let index = try String(contentsOfFile: dir.path + "/Reports/index.md", encoding: .utf8)
+        let row = try #require(index.split(separator: "\n").first { $0.contains("(osg-v11.md)") })
+        #expect(row.contains("| no margin share |"), "\(row)")
     }
 }

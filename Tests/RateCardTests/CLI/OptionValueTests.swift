@@ -53,6 +53,10 @@ import Testing
         ("commission", "0.1,x", "--commission 0.1,x: 'x' is not a rate (write 0.15 or 15%)"),
         ("commission", "100%", "--commission 100%: '100%' must be from 0 to below 1 (0.15 or 15%)"),
         (
+            "commission", "0.15,15%",
+            "--commission 0.15,15%: '15%' is the same rate as one given before it"
+        ),
+        (
             "tax", "GBP=1",
             "--tax GBP=1: the rate must be a decimal from 0 to below 1 (0.20 for 20%)"
         ),

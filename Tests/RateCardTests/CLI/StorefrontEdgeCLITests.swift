@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import RateCard
+
+/// Figures a finance reader must be able to trust at the edges of `storefronts` and
+/// `packs`: an overflow names the pack, territory and price; a card price that reaches no
+/// storefront is said, not dropped; `--at` on the last day of a tax and the first day of
+/// the next; a commission rate given twice is bad usage, not every row printed twice.
+@Suite("Storefronts and packs at the edges, run as a user would")
+struct StorefrontEdgeCLITests {
+    /// A copy of the repository's cards with the 3000tks CNY price `{ "currency": "CNY",
+    /// "amount": "28" }` replaced by `prices` (osg-v10.json, line 50).
+    static func folder(prices: String) throws -> TemporaryFolder {
+        let dir = try TemporaryFolder()
+        let cards = try dir.copyRepositoryCards()
+        let path = cards + "/osg-v10.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let price = #"{ "currency": "CNY", "amount": "28" }"#
+        #expect(text.components(separatedBy: price).count == 2)
+        try dir.write(
+            "RateCards/osg-v10.json", text.replacingOccurrences(of: price, with: prices))
+        return dir
+    }
+
+    /// CNY 10^36 − 1 fits the card's exact decimals, but its modelled proceeds in China
+    /// (tax removed, then commission) do not fit 128 bits: the error names the pack, the
+    /// territory and the price, exit 2, not a bare "too large".
+    @Test func anOverflowInAStorefrontNamesThePackTerritoryAndPrice() throws {
+        let huge = String(repeating: "9", count: 36)
+        let dir = try Self.folder(prices: #"{ "currency": "CNY", "amount": ""# + huge + #"" }"#)
+        defer { dir.cleanup() }
+        try expectMargin(
+            ["storefronts", "osg@10"], in: dir.path, exits: 2,
+            stderr: .contains(
+                "RateCards/osg-v10.json:1:1: error: osg@10: pack 3000tks in CHN: the modelled proceeds of CNY \(huge) cannot be computed exactly: the result is too large to compute exactly"
+            ))
+    }
+
+    /// A price in KWD, which no storefront of the data prices in (Kuwait is priced in USD
+    /// there) and no App Store Connect file covers: in no row, so an error at the price in
+    /// `storefronts` (exit 1) and in `check`, never left out in silence.
+    @Test func aPriceNoStorefrontTakesIsSaid() throws {
+        let dir = try Self.folder(
+            prices:
+                #"{ "currency": "CNY", "amount": "28" }, { "currency": "KWD", "amount": "1.250" }"#
+        )
+        defer { dir.cleanup() }
+        let message =
+            "RateCards/osg-v10.json:50:130: error: pack \"3000tks\": the price KWD 1.25 reaches no storefront: no storefront of RateCards/storefronts.json prices in KWD and no App Store Connect file covers one; it applies nowhere (give it a storefront the data prices in KWD, or remove it) [storefront-price]"
+        let r = try expectMargin(
+            ["storefronts", "osg@10", "--fx", "CNY/KWD=0.043"], in: dir.path, exits: 1,
+            stderr: .contains(message))
+        #expect(!r.stdout.contains(" KWD "))
+        try expectMargin(
+            ["check", "RateCards", "--fx", "CNY/KWD=0.043"], in: dir.path, exits: 1,
+            stderr: .contains(message))
+        // The CNY price beside it still reaches China.
+        #expect(r.stdout.contains("osg@10  3000tks  CHN"))
+    }
+
+    /// Azerbaijan's VAT: 0 until 2025-02-06, 18% from that day. On 2025-02-05 (the last
+    /// day of 0%) USD 1.99 pays 1.99 × 0.7 = 1.393 → 1.39; on 2025-02-06 (the first day of
+    /// 18%) 1.99 ÷ 1.18 × 0.7 = 1.1805… → 1.18. Worst cost USD 11.25 ÷ 7.1 × 1,500 ÷ 3,000
+    /// = 0.7922…: margins 0.5977… (30.0%) and 0.3877… (19.5%).
+    @Test(arguments: [
+        (
+            "2025-02-05",
+            "osg@10 1500tks AZE USD 1.99 0.0% 30% standard 1.39 modelled 0.79 0.60 30.0%"
+        ),
+        (
+            "2025-02-06",
+            "osg@10 1500tks AZE USD 1.99 18.0% 30% standard 1.18 modelled 0.79 0.39 19.5%"
+        ),
+    ])
+    func atTheLastAndFirstDayOfATax(at: String, row: String) throws {
+        let r = try expectMargin(["storefronts", "osg@10", "--at", at], exits: 0)
+        let rows = r.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(rows.contains(row), "\(rows.filter { $0.contains("1500tks AZE") })")
+    }
+
+    /// `--commission 0.15,15%` names one rate twice: bad usage (exit 2), not two rows of
+    /// every price at the same rate.
+    @Test func aCommissionRateGivenTwiceIsBadUsage() throws {
+        try expectMargin(
+            ["packs", "osg@10", "--commission", "0.15,15%"], exits: 2, stdout: .empty,
+            stderr: .contains(
+                "margin: error: --commission 0.15,15%: '15%' is the same rate as one given before it"
+            ))
+    }
+}
