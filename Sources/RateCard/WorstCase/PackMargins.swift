@@ -44,7 +44,8 @@ struct PackMargins: Sendable, Hashable {
         /// proceeds − worst-case cost; nil for a pack that adds no credits (nothing is sold
         /// to spend, so there is no cost to take off).
         let margin: Money?
-        /// margin ÷ price; nil without a margin or for a price of 0 (a share of nothing).
+        /// margin ÷ price; nil without a margin or for a price of 0 or below (a share of
+        /// nothing, or of a negative price, is no margin %).
         let marginShare: Exact?
     }
 
@@ -102,8 +103,10 @@ struct PackMargins: Sendable, Hashable {
                         let proceeds = try net.subtracting(commission)
                         // A pack of no credits has no worst case to take off: no margin.
                         let margin = pack.credits > 0 ? try proceeds.subtracting(worst.cost) : nil
+                        // A share of a price of 0 or below is no margin %: a loss on a
+                        // negative price would read as a share above 100%.
                         var share: Exact?
-                        if let margin, !price.price.amount.isZero {
+                        if let margin, price.price.amount.isPositive {
                             share = try margin.amount.divided(by: price.price.amount)
                         }
                         lines.append(

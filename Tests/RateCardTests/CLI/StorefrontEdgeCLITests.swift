@@ -81,6 +81,27 @@ struct StorefrontEdgeCLITests {
         #expect(rows.contains(row), "\(rows.filter { $0.contains("1500tks AZE") })")
     }
 
+    /// A pack priced below 0 (an error for `check`, `free-price`): its margin is shown, but
+    /// no margin %, since −35.05 ÷ −28 would read as a 125.2% margin; a warning says so at
+    /// the price. −28 × 85% = −23.80, less the worst case of 11.25.
+    @Test func aNegativePackPriceHasNoMarginShare() throws {
+        let dir = try Self.folder(prices: #"{ "currency": "CNY", "amount": "-28" }"#)
+        defer { dir.cleanup() }
+        let r = try expectMargin(
+            ["packs", "osg@10"], in: dir.path, exits: 0,
+            stderr: .contains(
+                "RateCards/osg-v10.json:50:91: warning: pack \"3000tks\" is priced at CNY -28: a pack must cost money; its row has no margin % (a share of no price) [free-price]"
+            ))
+        let rows = r.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(rows.contains("osg@10 3000tks 3,000 CNY -28.00 11.25 15% -23.80 -35.05 — asr"))
+        #expect(rows.contains("osg@10 3000tks 3,000 CNY -28.00 11.25 30% -19.60 -30.85 — asr"))
+        let json = try expectMargin(
+            ["packs", "osg@10", "--format", "json"], in: dir.path, exits: 0)
+        #expect(!json.stdout.contains("1.2517857"))
+    }
+
     /// `--commission 0.15,15%` names one rate twice: bad usage (exit 2), not two rows of
     /// every price at the same rate.
     @Test func aCommissionRateGivenTwiceIsBadUsage() throws {
