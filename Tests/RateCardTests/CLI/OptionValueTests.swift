@@ -95,6 +95,18 @@ import Testing
         }
     }
 
+    /// Only one rate of a pair can be used: a second one, either way round, would be
+    /// dropped in silence, so it is bad usage.
+    @Test func anFXPairGivenTwiceIsBadUsage() throws {
+        let usd7 = try FXRate.parse(option: "fx", "USD/CNY=7")
+        for second in ["USD/CNY=8", "CNY/USD=0.2", "USD/CNY=7"] {
+            let other = try FXRate.parse(option: "fx", second)
+            #expect(throws: UsageError.self) { try FXRate.overrides([usd7, other]) }
+        }
+        let eur = try FXRate.parse(option: "fx", "EUR/CNY=7.8")
+        #expect(try FXRate.overrides([usd7, eur]) == [usd7, eur])
+    }
+
     @Test func aBadTimeNamesTheOption() {
         let m = message(Timestamp.self, "now", "yesterday")
         #expect(m?.hasPrefix("--now yesterday: ") == true)

@@ -102,6 +102,25 @@ struct StorefrontEdgeCLITests {
         #expect(!json.stdout.contains("1.2517857"))
     }
 
+    /// `--fx USD/CNY=7 --fx USD/CNY=8` (or `--fx CNY/USD=0.2`) gives one pair twice: only
+    /// one could be used, and the run said only that one. Bad usage, in every command that
+    /// takes `--fx`.
+    @Test(arguments: [
+        ["packs", "osg@10"], ["storefronts", "osg@10"], ["plans"], ["diff", "osg@10", "osg@10"],
+    ])
+    func anFXPairGivenTwiceIsBadUsage(command: [String]) throws {
+        try expectMargin(
+            command + ["--fx", "USD/CNY=7", "--fx", "USD/CNY=8"], exits: 2, stdout: .empty,
+            stderr: .contains(
+                "margin: error: --fx: USD/CNY is given twice (USD/CNY 7 and USD/CNY 8); give each pair once"
+            ))
+        try expectMargin(
+            command + ["--fx", "USD/CNY=7", "--fx", "CNY/USD=0.2"], exits: 2, stdout: .empty,
+            stderr: .contains(
+                "margin: error: --fx: CNY/USD is given twice (USD/CNY 7 and CNY/USD 0.2); give each pair once"
+            ))
+    }
+
     /// `--commission 0.15,15%` names one rate twice: bad usage (exit 2), not two rows of
     /// every price at the same rate.
     @Test func aCommissionRateGivenTwiceIsBadUsage() throws {
