@@ -165,7 +165,7 @@ extension CardDiff {
                 r.marginChange.map(CardDiff.signedMoney) ?? CardDiff.dash,
                 r.marginShareChange.map(CardDiff.signedPoints) ?? CardDiff.dash,
                 CardDiff.arrow(
-                    r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" }
+                    r.old.map(\.worstFeatureText), r.new.map(\.worstFeatureText)
                 ),
             ])
         }
@@ -357,8 +357,8 @@ extension CardDiff {
             t.number("margin", id, d, rate, "margin", r.margin)
             t.number("margin", id, d, rate, "margin_share", r.marginShare)
             t.text(
-                "margin", id, d, rate, "worst_feature", r.old.map { $0.worstFeature ?? "none" },
-                r.new.map { $0.worstFeature ?? "none" })
+                "margin", id, d, rate, "worst_feature", r.old.map(\.worstFeatureCell),
+                r.new.map(\.worstFeatureCell))
         }
         for g in grantCosts {
             guard let currency = (g.new ?? g.old)?.worst.cost.currency.code else { continue }

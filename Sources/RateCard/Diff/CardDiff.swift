@@ -174,6 +174,15 @@ struct CardDiff: Sendable, Hashable {
         /// margin ÷ price; nil without a margin or for a price of 0.
         let marginShare: Exact?
         let worstFeature: String?
+
+        /// The worst feature for people: "none" when no request costs anything, "—" for a
+        /// pack of no credits (it has no worst case at all).
+        var worstFeatureText: String {
+            worstCost == nil ? Format.missing : worstFeature ?? "none"
+        }
+
+        /// The same for CSV: empty for a pack of no credits.
+        var worstFeatureCell: String { worstCost == nil ? "" : worstFeature ?? "none" }
     }
 
     /// One pack, market and commission rate, before and after.

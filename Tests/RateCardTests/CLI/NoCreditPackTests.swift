@@ -82,6 +82,30 @@ struct NoCreditPackTests {
         }
     }
 
+    /// `diff` from osg@10 (500 credits for CNY 8: worst case 1.88, margin 4.92 at 15%) to the
+    /// pack of no credits: the new side has no worst cost, margin, share or worst feature.
+    @Test func diffShowsTheNewSideWithoutAMargin() throws {
+        let (dir, _) = try Self.folder()
+        defer { dir.cleanup() }
+        let args = ["diff", "osg@10", "osg@11", "--cards", dir.path + "/RateCards"]
+        let table = try expectMargin(args, exits: 0)
+        #expect(
+            Self.rows(table.stdout).contains(
+                "500tks CNY 15% 8.00 1.88 → — 4.92 → — 61.6% → — — — asr → —"))
+        let json = try expectMargin(args + ["--format", "json"], exits: 0)
+        let root = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        let rows = (root["margins"] as! [[String: Any]]).filter {
+            $0["productId"] as? String == "500tks"
+        }
+        #expect(rows.count == 4)
+        for row in rows {
+            let new = row["new"] as! [String: Any]
+            #expect(new["margin"] is NSNull && new["marginShare"] is NSNull)
+            #expect(new["worstCost"] is NSNull && new["worstFeature"] is NSNull)
+            #expect(new["proceeds"] is String)
+        }
+    }
+
     /// `check` fails at the same place `packs` warns at, and reports no storefront gap or
     /// margin for the pack besides.
     @Test func checkIsAnErrorAtTheCredits() throws {
