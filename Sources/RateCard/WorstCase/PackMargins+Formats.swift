@@ -7,6 +7,12 @@ extension PackMargins {
 
     static func money(_ m: Money) -> String { m.formatted(rule: displayRounding) }
 
+    /// "EUR", or "EUR (FRA)" for a price given for one storefront: two prices in one
+    /// currency are told apart, as the report tells them.
+    static func market(_ p: PackPrice) -> String {
+        p.price.currency.code + (p.storefront.map { " (\($0))" } ?? "")
+    }
+
     /// One row per pack, currency and commission rate.
     var packTable: TextTable {
         var t = TextTable([
@@ -21,7 +27,7 @@ extension PackMargins {
                 // margin share: "—", not 0.00 or 0.0% (check: free-price).
                 t.append([
                     card.reference, r.pack.productId, Format.grouped(r.pack.credits),
-                    r.price.price.currency.code,
+                    PackMargins.market(r.price),
                     PackMargins.money(r.price.price),
                     r.addsCredits ? PackMargins.money(r.worst.cost) : Format.missing,
                     Format.percent(l.rate, places: 0),
@@ -243,7 +249,7 @@ struct PackReport: RenderableReport, Sendable {
             .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"),
             .init("price"),
             .init("worst_cost"), .init("commission_rate"), .init("proceeds"), .init("margin"),
-            .init("margin_share"), .init("worst_feature"),
+            .init("margin_share"), .init("worst_feature"), .init("storefront"),
         ])
         for m in cards {
             for r in m.rows {
@@ -257,6 +263,7 @@ struct PackReport: RenderableReport, Sendable {
                         l.proceeds.amount.decimalText(), l.margin?.amount.decimalText() ?? "",
                         l.marginShare?.decimalText() ?? "",
                         r.addsCredits ? r.worst.witnessFeature ?? "" : "",
+                        r.price.storefront ?? "",
                     ])
                 }
             }
@@ -265,7 +272,7 @@ struct PackReport: RenderableReport, Sendable {
                     m.card.reference, "grant", g.grant.key, String(g.grant.credits),
                     g.worst.cost.currency.code,
                     "", g.worst.cost.amount.decimalText(), "", "", "", "",
-                    g.worst.witnessFeature ?? "",
+                    g.worst.witnessFeature ?? "", "",
                 ])
             }
         }

@@ -53,8 +53,8 @@ struct NoCreditPackTests {
         #expect(rows.contains("osg@11 1500tks 1,500 CNY 18.00 9.38 30% 12.60 3.22 17.9% asr"))
 
         let csv = try expectMargin(args + ["--format", "csv"], exits: 0)
-        #expect(csv.stdout.contains("\nosg@11,pack,500tks,0,CNY,8,,0.15,6.8,,,\n"))
-        #expect(csv.stdout.contains("\nosg@11,pack,500tks,0,USD,0.99,,0.3,0.693,,,\n"))
+        #expect(csv.stdout.contains("\nosg@11,pack,500tks,0,CNY,8,,0.15,6.8,,,,\n"))
+        #expect(csv.stdout.contains("\nosg@11,pack,500tks,0,USD,0.99,,0.3,0.693,,,,\n"))
 
         let markdown = try expectMargin(args + ["--format", "markdown"], exits: 0)
         #expect(

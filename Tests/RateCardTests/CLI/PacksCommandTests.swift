@@ -10,15 +10,16 @@ import Testing
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines.first
-                == "card,kind,key,credits,currency,price,worst_cost,commission_rate,proceeds,margin,margin_share,worst_feature"
+                == "card,kind,key,credits,currency,price,worst_cost,commission_rate,proceeds,margin,margin_share,worst_feature,storefront"
         )
         #expect(
             lines.contains(
-                "osg@10,pack,3000tks,3000,CNY,28,11.25,0.15,23.8,12.55,0.448214285714,asr"))
+                "osg@10,pack,3000tks,3000,CNY,28,11.25,0.15,23.8,12.55,0.448214285714,asr,"))
         #expect(
-            lines.contains("osg@10,pack,3000tks,3000,CNY,28,11.25,0.3,19.6,8.35,0.298214285714,asr")
+            lines.contains(
+                "osg@10,pack,3000tks,3000,CNY,28,11.25,0.3,19.6,8.35,0.298214285714,asr,")
         )
-        #expect(lines.contains("osg@10,grant,signup,1000,CNY,,3.75,,,,,asr"))
+        #expect(lines.contains("osg@10,grant,signup,1000,CNY,,3.75,,,,,asr,"))
     }
 
     @Test func defaultTableCoversEveryCard() throws {

@@ -121,6 +121,36 @@ struct StorefrontEdgeCLITests {
             ))
     }
 
+    /// Two prices in one currency, EUR 2.99 everywhere and EUR 2.49 for France: the table
+    /// and Markdown say which is France's ("EUR (FRA)", as the report does), CSV in a
+    /// `storefront` column; they were two "EUR" rows no reader could tell apart. Worst case
+    /// CNY 11.25 × 0.13 = EUR 1.4625; 2.49 × 70% − 1.4625 = 0.2805 (11.3%).
+    @Test func aStorefrontPriceIsToldApartInPacks() throws {
+        let dir = try Self.folder(
+            prices:
+                #"{ "currency": "CNY", "amount": "28" }, { "currency": "EUR", "amount": "2.99" }, { "currency": "EUR", "amount": "2.49", "storefront": "FRA" }"#
+        )
+        defer { dir.cleanup() }
+        let args = ["packs", "osg@10", "--fx", "CNY/EUR=0.13"]
+        let r = try expectMargin(args, in: dir.path, exits: 0)
+        let rows = r.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(rows.contains("osg@10 3000tks 3,000 EUR (FRA) 2.49 1.46 30% 1.74 0.28 11.3% asr"))
+        #expect(rows.contains("osg@10 3000tks 3,000 EUR 2.99 1.46 30% 2.09 0.63 21.1% asr"))
+        let md = try expectMargin(args + ["--format", "markdown"], in: dir.path, exits: 0)
+        #expect(md.stdout.contains("| osg@10 | 3000tks | 3,000 | EUR (FRA) | 2.49 |"))
+        let csv = try expectMargin(args + ["--format", "csv"], in: dir.path, exits: 0)
+        #expect(
+            csv.stdout.contains(
+                "\nosg@10,pack,3000tks,3000,EUR,2.49,1.4625,0.3,1.743,0.2805,0.11265060241,asr,FRA\n"
+            ))
+        #expect(
+            csv.stdout.contains(
+                "\nosg@10,pack,3000tks,3000,EUR,2.99,1.4625,0.3,2.093,0.6305,0.210869565217,asr,\n"
+            ))
+    }
+
     /// `--commission 0.15,15%` names one rate twice: bad usage (exit 2), not two rows of
     /// every price at the same rate.
     @Test func aCommissionRateGivenTwiceIsBadUsage() throws {
