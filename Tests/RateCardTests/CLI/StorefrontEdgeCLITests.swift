@@ -72,13 +72,24 @@ struct StorefrontEdgeCLITests {
             "2025-02-06",
             "osg@10 1500tks AZE USD 1.99 18.0% 30% standard 1.18 modelled 0.79 0.39 19.5%"
         ),
+        // China's standard commission: 30% until 2026-03-14, 25% from 2026-03-15.
+        // CNY 28 ÷ 1.009 × 70% = 19.425… → 19.43, × 75% = 20.812… → 20.81; less 11.25.
+        (
+            "2026-03-14",
+            "osg@10 3000tks CHN CNY 28.00 0.9% 30% standard 19.43 modelled 11.25 8.18 29.2%"
+        ),
+        (
+            "2026-03-15",
+            "osg@10 3000tks CHN CNY 28.00 0.9% 25% standard 20.81 modelled 11.25 9.56 34.1%"
+        ),
     ])
     func atTheLastAndFirstDayOfATax(at: String, row: String) throws {
         let r = try expectMargin(["storefronts", "osg@10", "--at", at], exits: 0)
         let rows = r.stdout.split(separator: "\n").map {
             $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         }
-        #expect(rows.contains(row), "\(rows.filter { $0.contains("1500tks AZE") })")
+        #expect(
+            rows.contains(row), "\(rows.filter { $0.contains(" AZE ") || $0.contains(" CHN ") })")
     }
 
     /// A pack priced below 0 (an error for `check`, `free-price`): its margin is shown, but
@@ -100,6 +111,49 @@ struct StorefrontEdgeCLITests {
         let json = try expectMargin(
             ["packs", "osg@10", "--format", "json"], in: dir.path, exits: 0)
         #expect(!json.stdout.contains("1.2517857"))
+    }
+
+    /// `plans --at` on the last day of Estonia's 22% VAT (2025-08-20) and the first of its
+    /// 24% (2025-08-21), for talk.plus.monthly at EUR 3.99: year one (30%) pays 3.99 ÷ 1.22
+    /// × 70% = 2.289… → 2.29, then 2.25; after a year (15%) 2.779… → 2.78, then 2.74. The
+    /// month's worst case, CNY 14.25 ÷ 7.1 × 0.86 = EUR 1.726…, leaves 0.56 (14.1%) and
+    /// 1.05 (26.4%), then 0.52 (13.1%) and 1.01 (25.4%).
+    @Test(arguments: [
+        (
+            "2025-08-20",
+            "talk@1 talk.plus.monthly EST EUR 3.99 22.0% standard 30% → 15% 2.29 0.56 14.1% 2.78 1.05 26.4%"
+        ),
+        (
+            "2025-08-21",
+            "talk@1 talk.plus.monthly EST EUR 3.99 24.0% standard 30% → 15% 2.25 0.52 13.1% 2.74 1.01 25.4%"
+        ),
+    ])
+    func plansAtTheLastAndFirstDayOfATax(at: String, row: String) throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let dest = dir.path + "/plans"
+        try FileManager.default.copyItem(
+            atPath: packageRoot.appendingPathComponent("docs/examples/plans").path, toPath: dest)
+        for name in ["storefronts.json", "fx.json"] {
+            try FileManager.default.copyItem(
+                atPath: repositoryCards + "/" + name, toPath: dest + "/" + name)
+        }
+        let card = dest + "/talk-v1.json"
+        let text = try String(contentsOfFile: card, encoding: .utf8)
+        let priced = #""prices": [ { "currency": "CNY", "amount": "28" } ]"#
+        #expect(text.components(separatedBy: priced).count == 2)
+        try Data(
+            text.replacingOccurrences(
+                of: priced,
+                with:
+                    #""prices": [ { "currency": "CNY", "amount": "28" }, { "currency": "EUR", "amount": "3.99" } ]"#
+            ).utf8
+        ).write(to: URL(fileURLWithPath: card))
+        let r = try expectMargin(["plans", "--cards", dest, "--at", at], exits: 0)
+        let rows = r.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(rows.contains(row), "\(rows.filter { $0.contains(" EST ") })")
     }
 
     /// `--fx USD/CNY=7 --fx USD/CNY=8` (or `--fx CNY/USD=0.2`) gives one pair twice: only
