@@ -175,6 +175,18 @@ struct StorefrontEdgeCLITests {
             ))
     }
 
+    /// `report` cannot draw a bar of a negative price: it stops (exit 2) naming the pack and
+    /// its market, not only "chart bar '15%'".
+    @Test func aNegativePriceInTheReportNamesThePack() throws {
+        let dir = try Self.folder(prices: #"{ "currency": "CNY", "amount": "-28" }"#)
+        defer { dir.cleanup() }
+        try expectMargin(
+            ["report", "--cards", "RateCards", "--out", "Reports"], in: dir.path, exits: 2,
+            stderr: .contains(
+                "RateCards/osg-v10.json:1:1: error: osg@10: chart bar '3000tks in CNY at 15%': price -28 is negative"
+            ))
+    }
+
     /// Two prices in one currency, EUR 2.99 everywhere and EUR 2.49 for France: the table
     /// and Markdown say which is France's ("EUR (FRA)", as the report does), CSV in a
     /// `storefront` column; they were two "EUR" rows no reader could tell apart. Worst case
