@@ -216,29 +216,8 @@ struct PackReport: RenderableReport, Sendable {
         self.cards = cards
     }
 
-    /// A pack that adds no credits sells nothing to spend: its row shows no worst case and
-    /// no margin. It is named at its credits (where `margin check` reports the error,
-    /// `free-price`).
-    ///
-    /// A price of 0 or below has no margin %: said at the price, where `margin check`
-    /// reports the error (`free-price`).
-    var warnings: [Diagnostic] {
-        cards.flatMap { m in
-            m.card.packs.filter { $0.credits <= 0 }.map {
-                PackMargins.noCreditsWarning($0, card: m.card)
-            }
-                + m.card.packs.flatMap { pack in
-                    pack.prices.filter { !$0.price.amount.isPositive }.map { price in
-                        Diagnostic(
-                            path: m.card.source.path, location: price.location,
-                            severity: .warning,
-                            message:
-                                "pack \"\(pack.productId)\" is priced at \(price.price): a pack must cost money; its row has no margin % (a share of no price)",
-                            rule: .check(.freePrice))
-                    }
-                }
-        }
-    }
+    /// Every card's packs of no credits and prices of 0 or below (`PackMargins.warnings`).
+    var warnings: [Diagnostic] { cards.flatMap(\.warnings) }
 
     func renderJSON() -> String {
         JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()

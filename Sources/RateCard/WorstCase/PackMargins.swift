@@ -179,6 +179,26 @@ struct PackMargins: Sendable, Hashable {
         return best.map { (row: $0.0, line: $0.1, share: $0.2) }
     }
 
+    /// What `margin packs` warns of for this card: each pack of no credits at its credits,
+    /// and each price of 0 or below at its amount (the rows show no margin, or no margin %,
+    /// for them); `margin check` reports the same places as `free-price` errors.
+    var warnings: [Diagnostic] {
+        var out = card.packs.filter { $0.credits <= 0 }.map {
+            PackMargins.noCreditsWarning($0, card: card)
+        }
+        for pack in card.packs {
+            for price in pack.prices where !price.price.amount.isPositive {
+                out.append(
+                    Diagnostic(
+                        path: card.source.path, location: price.location, severity: .warning,
+                        message:
+                            "pack \"\(pack.productId)\" is priced at \(price.price): a pack must cost money; its row has no margin % (a share of no price)",
+                        rule: .check(.freePrice)))
+            }
+        }
+        return out
+    }
+
     /// The warning `packs` and `storefronts` give at a pack of no credits, at its credits
     /// (where `margin check` reports the error, `free-price`).
     static func noCreditsWarning(_ pack: Pack, card: RateCard) -> Diagnostic {
