@@ -414,7 +414,7 @@ enum CardFileLoader {
         guard let id, let type, let credits else { return nil }
         return Pack(
             productId: id, type: type, credits: credits, prices: prices, placeholder: placeholder,
-            location: node.location)
+            location: node.location, creditsLocation: m["credits"]?.value.location ?? node.location)
     }
 
     // MARK: Provider sheets

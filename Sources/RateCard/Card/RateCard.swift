@@ -128,6 +128,8 @@ struct Pack: Sendable, Hashable {
     let prices: [PackPrice]
     let placeholder: Bool
     let location: SourceLocation
+    /// Where its `credits` is written: where a finding about the credits points.
+    var creditsLocation: SourceLocation
 }
 
 /// A pack's price in one currency (and, optionally, one storefront).

@@ -62,15 +62,15 @@ extension CardChecker {
         guard applyFloor else { return out }
         let floor = options.minMargin
         for row in margins.rows where row.pack.credits > 0 && row.price.price.amount.isPositive {
-            guard let top = row.lines.max(by: { $0.rate < $1.rate }), top.marginShare < floor else {
-                continue
-            }
+            guard let top = row.lines.max(by: { $0.rate < $1.rate }), let margin = top.margin,
+                let share = top.marginShare, share < floor
+            else { continue }
             let witness = row.worst.witnessSummary
             out.append(
                 Diagnostic(
                     path: path, location: row.price.location,
                     message:
-                        "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(top.margin)) (\(Format.percent(top.marginShare)) of the price), below the \(Format.floor(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)\(fxNote(row.fxUsed, margins: margins))",
+                        "pack \"\(row.pack.productId)\" at \(show(row.price.price)): the worst-case margin after \(Format.percent(top.rate, places: 0)) commission is \(show(margin)) (\(Format.percent(share)) of the price), below the \(Format.floor(floor)) floor; proceeds \(show(top.proceeds)), worst-case cost \(show(row.worst.cost)) spending \(Format.grouped(row.pack.credits)) credits as \(witness)\(fxNote(row.fxUsed, margins: margins))",
                     rule: .check(.minMargin)))
         }
         return out

@@ -16,6 +16,21 @@ extension FXRate: OptionValue {
         }
         self.init(base: base, quote: quote, rate: rate, fromCommandLine: true)
     }
+
+    /// The `--fx` rates as given; a pair given twice, either way round (`USD/CNY=7` and
+    /// `USD/CNY=8`, or `CNY/USD=0.14`), is bad usage: only one of them could be used, and the
+    /// other would be dropped in silence.
+    static func overrides(_ rates: [FXRate]) throws(UsageError) -> [FXRate] {
+        for (i, r) in rates.enumerated() {
+            for earlier in rates[..<i]
+            where Set([earlier.base, earlier.quote]) == Set([r.base, r.quote]) {
+                throw UsageError(
+                    "--fx: \(r.base.code)/\(r.quote.code) is given twice (\(earlier) and \(r)); give each pair once"
+                )
+            }
+        }
+        return rates
+    }
 }
 
 /// `--tax GBP=0.20`: a sales tax removed from tax-inclusive prices in a currency.
@@ -67,6 +82,10 @@ struct CommissionRates: OptionValue, Hashable {
             if percent { v = (try? v.divided(by: Exact(100))) ?? v }
             guard !v.isNegative, v < .one else {
                 throw OptionValueProblem("'\(part)' must be from 0 to below 1 (0.15 or 15%)")
+            }
+            // A rate given twice would print every row twice, as if two rates.
+            guard !out.contains(v) else {
+                throw OptionValueProblem("'\(part)' is the same rate as one given before it")
             }
             out.append(v)
         }

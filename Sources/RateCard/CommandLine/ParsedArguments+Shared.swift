@@ -3,7 +3,7 @@
 extension ParsedArguments {
     /// `--fx`, every rate that replaces the FX file's.
     func fxOverrides() throws(UsageError) -> [FXRate] {
-        try values("fx", as: FXRate.self)
+        try FXRate.overrides(values("fx", as: FXRate.self))
     }
 
     /// `--tax`, the sales-tax rates by currency.

@@ -160,12 +160,12 @@ extension CardDiff {
                 CardDiff.arrow(CardDiff.money(r.old?.worstCost), CardDiff.money(r.new?.worstCost)),
                 CardDiff.arrow(CardDiff.money(r.old?.margin), CardDiff.money(r.new?.margin)),
                 CardDiff.arrow(
-                    r.old.map { Format.percent($0.marginShare) },
-                    r.new.map { Format.percent($0.marginShare) }),
+                    r.old?.marginShare.map { Format.percent($0) },
+                    r.new?.marginShare.map { Format.percent($0) }),
                 r.marginChange.map(CardDiff.signedMoney) ?? CardDiff.dash,
                 r.marginShareChange.map(CardDiff.signedPoints) ?? CardDiff.dash,
                 CardDiff.arrow(
-                    r.old.map { $0.worstFeature ?? "none" }, r.new.map { $0.worstFeature ?? "none" }
+                    r.old.map(\.worstFeatureText), r.new.map(\.worstFeatureText)
                 ),
             ])
         }
@@ -357,8 +357,8 @@ extension CardDiff {
             t.number("margin", id, d, rate, "margin", r.margin)
             t.number("margin", id, d, rate, "margin_share", r.marginShare)
             t.text(
-                "margin", id, d, rate, "worst_feature", r.old.map { $0.worstFeature ?? "none" },
-                r.new.map { $0.worstFeature ?? "none" })
+                "margin", id, d, rate, "worst_feature", r.old.map(\.worstFeatureCell),
+                r.new.map(\.worstFeatureCell))
         }
         for g in grantCosts {
             guard let currency = (g.new ?? g.old)?.worst.cost.currency.code else { continue }
@@ -487,9 +487,10 @@ extension CardDiff.MarginRow {
             guard let s else { return .null }
             return .object([
                 "credits": .string(String(s.credits)), "price": .decimal(s.price.amount),
-                "worstCost": .decimal(s.worstCost.amount),
-                "proceeds": .decimal(s.proceeds.amount), "margin": .decimal(s.margin.amount),
-                "marginShare": .decimal(s.marginShare),
+                "worstCost": s.worstCost.map { .decimal($0.amount) } ?? .null,
+                "proceeds": .decimal(s.proceeds.amount),
+                "margin": s.margin.map { .decimal($0.amount) } ?? .null,
+                "marginShare": s.marginShare.map { .decimal($0) } ?? .null,
                 "worstFeature": s.worstFeature.map(JSONOutput.string) ?? .null,
             ])
         }

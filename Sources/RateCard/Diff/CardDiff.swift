@@ -166,12 +166,23 @@ struct CardDiff: Sendable, Hashable {
     struct MarginSide: Sendable, Hashable {
         let credits: Int128
         let price: Money
-        let worstCost: Money
+        /// nil for a pack of no credits: it has no worst case (`PackMargins.Row.addsCredits`).
+        let worstCost: Money?
         let proceeds: Money
-        let margin: Money
-        /// margin ÷ price
-        let marginShare: Exact
+        /// nil for a pack of no credits.
+        let margin: Money?
+        /// margin ÷ price; nil without a margin or for a price of 0.
+        let marginShare: Exact?
         let worstFeature: String?
+
+        /// The worst feature for people: "none" when no request costs anything, "—" for a
+        /// pack of no credits (it has no worst case at all).
+        var worstFeatureText: String {
+            worstCost == nil ? Format.missing : worstFeature ?? "none"
+        }
+
+        /// The same for CSV: empty for a pack of no credits.
+        var worstFeatureCell: String { worstCost == nil ? "" : worstFeature ?? "none" }
     }
 
     /// One pack, market and commission rate, before and after.
@@ -490,9 +501,10 @@ struct CardDiff: Sendable, Hashable {
         func side(_ r: PackMargins.Row?, _ rate: Exact) -> MarginSide? {
             guard let r, let l = r.lines.first(where: { $0.rate == rate }) else { return nil }
             return MarginSide(
-                credits: r.pack.credits, price: r.price.price, worstCost: r.worst.cost,
-                proceeds: l.proceeds,
-                margin: l.margin, marginShare: l.marginShare, worstFeature: r.worst.witnessFeature)
+                credits: r.pack.credits, price: r.price.price,
+                worstCost: r.addsCredits ? r.worst.cost : nil, proceeds: l.proceeds,
+                margin: l.margin, marginShare: l.marginShare,
+                worstFeature: r.addsCredits ? r.worst.witnessFeature : nil)
         }
         let sa = sides(a)
         let sb = sides(b)

@@ -118,13 +118,17 @@ extension ReplayLedger {
     /// input and line) on both sides, from the same opening balance (the first entry's
     /// `balanceAfter` less its amount, else zero), with the same grants and top-ups. A
     /// charge the balance does not cover is declined on that side and takes nothing; a
-    /// refund gives back only what its charge took there. A charge not re-priced is
-    /// charged as recorded on both sides.
+    /// refund gives back only what its charge took there. A refund dated before its charge
+    /// (two services' clocks) is taken right after the charge, as the proceeds pass takes
+    /// it (docs/proceeds.md). A charge not re-priced is charged as recorded on both sides.
     func replayBalances(refundTargets: [Int32: Int32], into out: inout ReplayBalanceTally) {
         let order = deviceOrder()
         out.withoutDevice += records.count - order.count
-        // Whether each charge took its credits on each side (bit 0 before, bit 1 after).
+        // Whether each charge took its credits on each side (bit 0 before, bit 1 after),
+        // and whether the replay has reached it (bit 2).
         var taken = [UInt8](repeating: 0, count: records.count)
+        // The refund met before its charge, by the charge (record indexes): taken with it.
+        var early: [Int32: Int32] = [:]
         var start = 0
         while start < order.count {
             let dev = records[Int(order[start])].device
@@ -135,6 +139,16 @@ extension ReplayLedger {
             var bal = (opening, opening)
             var device = ReplayBalanceTally.Device(
                 name: String(decoding: devices.bytes[Int(dev)], as: UTF8.self))
+            /// Gives back on each side what charge `c` took there.
+            func give(refund r: ReplayRecord, of c: Int32) {
+                let ch = records[Int(c)]
+                if taken[Int(c)] & 1 != 0 {
+                    bal.0 += givenBack(refund: r, charge: ch, after: false)
+                }
+                if taken[Int(c)] & 2 != 0 {
+                    bal.1 += givenBack(refund: r, charge: ch, after: true)
+                }
+            }
             for j in start..<end {
                 let k = order[j]
                 let r = records[Int(k)]
@@ -169,6 +183,10 @@ extension ReplayLedger {
                         if !okAfter { out.perFeature[f].after += 1 }
                         if okBefore && !okAfter { out.perFeature[f].newly += 1 }
                     }
+                    taken[Int(k)] |= 4
+                    if let refund = early.removeValue(forKey: k) {
+                        give(refund: records[Int(refund)], of: k)
+                    }
                 case .refund:
                     guard let c = refundTargets[k] else {
                         bal.0 += Int128(r.amount)
@@ -176,13 +194,11 @@ extension ReplayLedger {
                         continue
                     }
                     if c == Self.rejectedRefund { continue }
-                    let ch = records[Int(c)]
-                    if taken[Int(c)] & 1 != 0 {
-                        bal.0 += givenBack(refund: r, charge: ch, after: false)
+                    if taken[Int(c)] & 4 == 0, records[Int(c)].device == dev {
+                        early[c] = k
+                        continue
                     }
-                    if taken[Int(c)] & 2 != 0 {
-                        bal.1 += givenBack(refund: r, charge: ch, after: true)
-                    }
+                    give(refund: r, of: c)
                 }
             }
             device.counts.leftBefore = bal.0

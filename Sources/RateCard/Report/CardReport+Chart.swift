@@ -5,18 +5,30 @@ extension CardReport {
     /// cost and margin.
     func chart() throws(ReportError) -> MarginChart {
         var currencies: [Currency] = []
-        for r in margins.rows where !currencies.contains(r.price.price.currency) {
+        // A pack of no credits has no worst case: no bar (the tables say why).
+        let rows = margins.rows.filter(\.addsCredits)
+        for r in rows where !currencies.contains(r.price.price.currency) {
             currencies.append(r.price.price.currency)
         }
         var panels: [MarginChart.Panel] = []
         do {
             for currency in currencies {
                 var groups: [MarginChart.Group] = []
-                for r in margins.rows where r.price.price.currency == currency {
+                for r in rows where r.price.price.currency == currency {
                     let bars = try r.lines.map { l throws(MarginChartError) in
-                        try MarginChart.Bar(
-                            label: CardReport.percent(l.rate), price: r.price.price.amount,
-                            commission: l.commission.amount, cost: r.worst.cost.amount)
+                        do throws(MarginChartError) {
+                            return try MarginChart.Bar(
+                                label: CardReport.percent(l.rate), price: r.price.price.amount,
+                                commission: l.commission.amount, cost: r.worst.cost.amount)
+                        } catch {
+                            // Said with the pack and its market, not only the bar's rate.
+                            guard case .negativeFigure(let bar, let field, let value) = error
+                            else { throw error }
+                            throw .negativeFigure(
+                                bar:
+                                    "\(r.pack.productId) in \(PackMargins.market(r.price)) at \(bar)",
+                                field: field, value: value)
+                        }
                     }
                     var label = ReportText.shortLabel(r.pack.productId)
                     if let sf = r.price.storefront { label += " (\(sf))" }

@@ -97,25 +97,44 @@ extension CardReport {
 
     private func summarySection() -> [String] {
         var lines = ["## Bottom line", ""]
-        guard let lowest = margins.lowestMarginShare else {
-            return lines + ["This card sells no packs.", ""]
-        }
+        guard !margins.rows.isEmpty else { return lines + ["This card sells no packs.", ""] }
         let losses = margins.rows.flatMap { r in
-            r.lines.filter(\.margin.amount.isNegative).map { (r, $0) }
+            r.lines.compactMap { l in l.margin.map { (r, l, $0) } }.filter(\.2.amount.isNegative)
         }
-        if losses.isEmpty {
+        // Packs that add no credits have no margin: not counted as making money.
+        var none: [String] = []
+        for r in margins.rows where !r.addsCredits && !none.contains(r.pack.productId) {
+            none.append(r.pack.productId)
+        }
+        let noneText =
+            "\(ReportText.list(none.map(ReportText.code))) add\(none.count == 1 ? "s" : "") no credits and \(none.count == 1 ? "has" : "have") no margin."
+        if losses.isEmpty, none.isEmpty {
             lines.append("Every pack makes money in the worst case at every commission rate.")
+        } else if losses.isEmpty {
+            lines.append(
+                "Every pack that adds credits makes money in the worst case at every commission rate; \(noneText)"
+            )
         } else {
             lines.append(
                 "**\(losses.count) pack price\(losses.count == 1 ? "" : "s") sell\(losses.count == 1 ? "s" : "") at a worst-case loss:** "
                     + losses.map {
-                        "\(ReportText.code($0.0.pack.productId)) in \($0.0.price.price.currency.code) at \(CardReport.percent($0.1.rate)) (\(CardReport.money($0.1.margin)))"
+                        "\(ReportText.code($0.0.pack.productId)) in \($0.0.price.price.currency.code) at \(CardReport.percent($0.1.rate)) (\(CardReport.money($0.2)))"
                     }.joined(separator: ", ") + ".")
+            if !none.isEmpty {
+                lines.append(noneText.prefix(1).uppercased() + noneText.dropFirst())
+            }
         }
-        lines.append(
-            "The lowest worst-case margin at the highest commission is \(ReportText.code(lowest.row.pack.productId)) in \(lowest.row.price.price.currency.code) at \(CardReport.percent(lowest.line.rate)): "
-                + "**\(CardReport.money(lowest.line.margin))**, \(Format.percent(lowest.line.marginShare)) of the price the customer pays."
-        )
+        if let lowest = margins.lowestMarginShare {
+            lines.append(
+                "The lowest worst-case margin at the highest commission is \(ReportText.code(lowest.row.pack.productId)) in \(lowest.row.price.price.currency.code) at \(CardReport.percent(lowest.line.rate)): "
+                    + "**\(lowest.line.margin.map(CardReport.money) ?? Format.missing)**, \(Format.percent(lowest.share)) of the price the customer pays."
+            )
+        } else {
+            // Every pack is priced 0 or adds no credits: no share of a price to compare.
+            lines.append(
+                "No pack has a worst-case margin as a share of its price: every pack is priced 0 or adds no credits (see the table below)."
+            )
+        }
         if let shape = costliestShape, let feature = card.feature(shape.feature) {
             let perCredit =
                 (try? shape.costPerCredit()).map {
@@ -211,14 +230,18 @@ extension CardReport {
         ])
         for r in rowsByCurrency {
             for l in r.lines {
+                // A pack of no credits has no worst case or margin, a price of 0 no share.
                 let margin =
-                    CardReport.amount(l.margin) + (l.margin.amount.isNegative ? " **loss**" : "")
+                    l.margin.map {
+                        CardReport.amount($0) + ($0.amount.isNegative ? " **loss**" : "")
+                    } ?? Format.missing
                 t.append([
                     packLabel(r.pack), Format.grouped(r.pack.credits),
                     r.price.price.currency.code + (r.price.storefront.map { " (\($0))" } ?? ""),
                     CardReport.amount(r.price.price), CardReport.percent(l.rate),
                     CardReport.amount(l.commission), CardReport.amount(l.proceeds),
-                    CardReport.amount(r.worst.cost), margin, Format.percent(l.marginShare),
+                    r.addsCredits ? CardReport.amount(r.worst.cost) : Format.missing, margin,
+                    l.marginShare.map { Format.percent($0) } ?? Format.missing,
                 ])
             }
         }
@@ -231,6 +254,11 @@ extension CardReport {
                 continue
             }
             var text = "- \(ReportText.code(pack.productId)): "
+            if !main.addsCredits {
+                lines.append(
+                    "- **No margin:** \(ReportText.escape(PackMargins.noCreditsText(pack))).")
+                continue
+            }
             if main.worst.plan.isEmpty {
                 lines.append(text + ReportText.escape(main.worst.witnessSummary) + ".")
                 continue

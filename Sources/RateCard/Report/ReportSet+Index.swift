@@ -9,11 +9,13 @@ extension ReportSet {
         ])
         for r in reports {
             let m = r.margins
-            var lowest = "no packs"
+            // Packs that all lack a margin share (priced 0, or adding no credits) are not
+            // "no packs".
+            var lowest = m.rows.isEmpty ? "no packs" : "no margin share"
             if let l = m.lowestMarginShare {
                 lowest =
-                    "\(CardReport.money(l.line.margin)) (\(Format.percent(l.line.marginShare))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
-                if l.line.margin.amount.isNegative { lowest = "**loss** " + lowest }
+                    "\(l.line.margin.map(CardReport.money) ?? Format.missing) (\(Format.percent(l.share))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
+                if l.line.margin?.amount.isNegative == true { lowest = "**loss** " + lowest }
             }
             t.append([
                 "[\(ReportText.escape(r.card.id))](\(r.markdownName))", String(r.card.version),

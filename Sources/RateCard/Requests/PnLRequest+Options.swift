@@ -58,7 +58,7 @@ extension PnLRequest {
             help:
                 "Fixed costs per feature for a period (a JSON cost sheet, see docs/takings.md); prorated by days to a window inside its period, refused for a window outside it.",
             \.costSheet),
-        RequestOption(.fx) { r, args in r.fxOverrides = try args.values("fx", as: FXRate.self) },
+        RequestOption(.fx) { r, args in r.fxOverrides = try args.fxOverrides() },
         RequestOption(
             .init(
                 "proceeds", value: "FILE", repeatable: true,

@@ -68,7 +68,7 @@ extension ReplayRequest {
         self.init(
             inputs: args.positionals.map { TakingsInput(path: $0, format: inputFormat) },
             cards: [args.value("cards") ?? "RateCards"], new: new, against: args.value("against"),
-            fxOverrides: try args.values("fx", as: FXRate.self),
+            fxOverrides: try args.fxOverrides(),
             currency: try args.value("currency", as: Currency.self),
             creditValue: try args.value("credit-value", as: Money.self),
             costsAt: try args.value("costs-at", as: Timestamp.self),

@@ -134,7 +134,7 @@ struct PlanStorefrontRow: Sendable, Hashable {
         do {
             let p = try ModelledProceeds(price: price, storefront: sf, regime: regime, on: date)
             let margin = try p.rounded.subtracting(row.worst.cost)
-            let share = price.amount.isZero ? nil : try margin.amount.divided(by: price.amount)
+            let share = price.amount.isPositive ? try margin.amount.divided(by: price.amount) : nil
             return Side(proceeds: p, margin: margin, share: share)
         } catch {
             throw .arithmetic(

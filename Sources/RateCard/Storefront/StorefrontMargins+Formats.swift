@@ -110,7 +110,7 @@ extension StorefrontMargins {
         }
         if rows.contains(where: { $0.gap != nil }) {
             out.append(
-                "rows without a margin say why in the margin % column (no FX rate, no proceeds, no regime in force, no tax history, not in storefront data); the warnings name what to add"
+                "rows without a margin say why in the margin % column (no FX rate, no proceeds, no regime in force, no tax history, not in storefront data, no credits); the warnings name what to add"
             )
         }
         out.append(

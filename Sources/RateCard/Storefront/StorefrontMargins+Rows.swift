@@ -51,6 +51,16 @@ extension StorefrontMargins {
             return result
         }
 
+        /// The modelled proceeds of `price` in `territory` could not be computed (an
+        /// overflow): said with the pack, the territory and the price, never the bare error.
+        private func proceedsError(_ price: Money, in territory: String, _ error: MoneyError)
+            -> WorstCaseError
+        {
+            .arithmetic(
+                "pack \(pack.productId) in \(territory): the modelled proceeds of \(price.currency.code) \(price.amount.decimalText()) cannot be computed exactly: \(error)"
+            )
+        }
+
         /// A row for every territory of Apple's file for the pack, from Apple's proceeds,
         /// each checked against the card's price and the storefront model.
         mutating func addApple(_ list: ApplePriceList) throws(WorstCaseError) {
@@ -95,7 +105,7 @@ extension StorefrontMargins {
                     do throws(MoneyError) {
                         modelled = try table.proceeds(
                             point.customerPrice, in: sf, regime: regime, on: date)
-                    } catch { throw .fx(error) }
+                    } catch { throw proceedsError(point.customerPrice, in: territory, error) }
                 } else if point.proceeds == nil {
                     gap = table.modelsTaxes(on: date) ? .noRegime : .noTaxHistory
                 }
@@ -143,7 +153,7 @@ extension StorefrontMargins {
                 if let regime = table.regime(for: sf, program: program, on: date) {
                     do throws(MoneyError) {
                         modelled = try table.proceeds(price.price, in: sf, regime: regime, on: date)
-                    } catch { throw .fx(error) }
+                    } catch { throw proceedsError(price.price, in: sf.territory, error) }
                 }
                 let c = try cost(price.price.currency)
                 rows.append(
@@ -168,6 +178,22 @@ extension StorefrontMargins {
                     try StorefrontMargins.makeRow(
                         pack, territory, nil, price.price, nil, nil, nil, nil, .notInData, c,
                         path: card.source.path, location: price.location))
+            }
+        }
+
+        /// A card price for every storefront of a currency that no storefront of the data
+        /// prices in, and no App Store Connect file covers: it is in no row, so it is said
+        /// (`storefront-price`), never dropped in silence.
+        mutating func addUnreached() {
+            guard let table else { return }
+            for (currency, price) in prices.generic.sorted(by: { $0.key < $1.key })
+            where !rows.contains(where: { $0.customerPrice.currency == currency }) {
+                findings.append(
+                    Diagnostic(
+                        path: card.source.path, location: price.location,
+                        message:
+                            "pack \"\(pack.productId)\": the price \(price.price) reaches no storefront: no storefront of \(table.source.path) prices in \(currency.code) and no App Store Connect file covers one; it applies nowhere (give it a storefront the data prices in \(currency.code), or remove it)",
+                        rule: .check(.storefrontPrice)))
             }
         }
     }

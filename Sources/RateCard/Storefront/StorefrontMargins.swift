@@ -30,7 +30,12 @@ struct StorefrontMargins: Sendable {
     let coverage: StorefrontCoverage?
 
     /// Every diagnostic, sorted: what `margin storefronts` prints on stderr.
-    var warnings: [Diagnostic] { (findings + gaps).sorted() }
+    var warnings: [Diagnostic] {
+        (findings + gaps
+            + card.packs.filter { $0.credits <= 0 }.map {
+                PackMargins.noCreditsWarning($0, card: card)
+            }).sorted()
+    }
 
     /// 1 when a finding is an error (a card price for no territory, Apple's price differing
     /// from the card's), else 0.
@@ -56,6 +61,9 @@ struct StorefrontMargins: Sendable {
         case noTaxHistory = "no tax history"
         /// The territory is not in the storefront data file (and no Apple file covers it).
         case notInData = "not in storefront data"
+        /// The pack adds 0 credits or fewer: it sells nothing to spend, so it has no worst
+        /// case (said once per pack, `PackMargins.noCreditsWarning`; `check`: `free-price`).
+        case noCredits = "no credits"
     }
 
     /// One pack in one territory.
@@ -116,6 +124,7 @@ struct StorefrontMargins: Sendable {
             if let list = priceLists[pack.productId] { try builder.addApple(list) }
             try builder.addModelled()
             try builder.addUnmodelled()
+            builder.addUnreached()
             rows += builder.rows
             findings += builder.findings
         }
@@ -138,7 +147,8 @@ struct StorefrontMargins: Sendable {
         _ apple: ApplePricePoint?, _ modelled: ModelledProceeds?, _ gap: Gap?,
         _ cost: (Money?, [FXRate]), path: String, location: SourceLocation
     ) throws(WorstCaseError) -> Row {
-        let (worst, rates) = cost
+        // A pack of no credits has no worst case, so no margin anywhere.
+        let (worst, rates) = pack.credits > 0 ? cost : (nil, [])
         var margin: Money?
         var share: Exact?
         if let proceeds, let worst {
@@ -156,7 +166,8 @@ struct StorefrontMargins: Sendable {
             pack: pack, territory: territory, storefront: sf, customerPrice: price,
             proceeds: proceeds, proceedsSource: source, apple: apple,
             modelled: modelled, worstCost: worst, fxUsed: rates, margin: margin, marginShare: share,
-            gap: margin == nil ? (gap ?? .noFXRate) : nil, path: path, location: location)
+            gap: pack.credits <= 0 ? .noCredits : margin == nil ? (gap ?? .noFXRate) : nil,
+            path: path, location: location)
     }
 
     /// One diagnostic per row without a margin; rows with no regime in force are said once
@@ -197,6 +208,10 @@ struct StorefrontMargins: Sendable {
                         rule: .check(.storefrontProceeds)))
             case .noRegime, .noTaxHistory:
                 noRegime.append(r)
+            case .noCredits:
+                // Said once per pack (`warnings`), not per storefront, and by `check` as
+                // `free-price` at the pack.
+                continue
             }
         }
         if !noRegime.isEmpty, let table, let start = table.historyStart,

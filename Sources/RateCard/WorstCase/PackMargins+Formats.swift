@@ -7,6 +7,12 @@ extension PackMargins {
 
     static func money(_ m: Money) -> String { m.formatted(rule: displayRounding) }
 
+    /// "EUR", or "EUR (FRA)" for a price given for one storefront: two prices in one
+    /// currency are told apart, as the report tells them.
+    static func market(_ p: PackPrice) -> String {
+        p.price.currency.code + (p.storefront.map { " (\($0))" } ?? "")
+    }
+
     /// One row per pack, currency and commission rate.
     var packTable: TextTable {
         var t = TextTable([
@@ -17,15 +23,18 @@ extension PackMargins {
         ])
         for r in rows {
             for l in r.lines {
+                // A pack of no credits has no worst case or margin, and a price of 0 no
+                // margin share: "—", not 0.00 or 0.0% (check: free-price).
                 t.append([
                     card.reference, r.pack.productId, Format.grouped(r.pack.credits),
-                    r.price.price.currency.code,
-                    PackMargins.money(r.price.price), PackMargins.money(r.worst.cost),
+                    PackMargins.market(r.price),
+                    PackMargins.money(r.price.price),
+                    r.addsCredits ? PackMargins.money(r.worst.cost) : Format.missing,
                     Format.percent(l.rate, places: 0),
-                    PackMargins.money(l.proceeds), PackMargins.money(l.margin),
-                    // A price of 0 has no margin share ("—", not 0.0%; check: free-price).
-                    r.price.price.amount.isZero ? Format.missing : Format.percent(l.marginShare),
-                    r.worst.witnessFeature ?? "none",
+                    PackMargins.money(l.proceeds),
+                    l.margin.map(PackMargins.money) ?? Format.missing,
+                    l.marginShare.map { Format.percent($0) } ?? Format.missing,
+                    r.addsCredits ? r.worst.witnessFeature ?? "none" : Format.missing,
                 ])
             }
         }
@@ -53,7 +62,10 @@ extension PackMargins {
         var out: [String] = []
         for r in rows
         where r.price.price.currency == (rows.first { $0.pack == r.pack }?.price.price.currency) {
-            out.append("witness \(r.pack.productId): \(r.worst.witnessSummary)")
+            out.append(
+                r.addsCredits
+                    ? "witness \(r.pack.productId): \(r.worst.witnessSummary)"
+                    : "no margin: \(PackMargins.noCreditsText(r.pack))")
         }
         for s in freeUsage {
             out.append(
@@ -142,20 +154,20 @@ extension PackMargins {
                 "credits": .string(String(r.pack.credits)),
                 "currency": .string(r.price.price.currency.code),
                 "price": .decimal(r.price.price.amount),
-                "worstCase": worst(r.worst),
+                "worstCase": r.addsCredits ? worst(r.worst) : .null,
                 "commissions": .array(
                     r.lines.map { l in
                         .object([
                             "rate": .decimal(l.rate), "commission": .decimal(l.commission.amount),
                             "proceeds": .decimal(l.proceeds.amount),
-                            "margin": .decimal(l.margin.amount),
-                            "marginShare": r.price.price.amount.isZero
-                                ? .null : .decimal(l.marginShare),
+                            "margin": l.margin.map { .decimal($0.amount) } ?? .null,
+                            "marginShare": l.marginShare.map { .decimal($0) } ?? .null,
                         ])
                     }),
                 "placeholder": .bool(r.pack.placeholder),
             ]
-            if let pc = r.providerCost { o["providerCost"] = .money(pc) }
+            if !r.addsCredits { o["noMargin"] = .string(PackMargins.noCreditsText(r.pack)) }
+            if let pc = r.providerCost, r.addsCredits { o["providerCost"] = .money(pc) }
             if let sf = r.price.storefront { o["storefront"] = .string(sf) }
             if !r.fxUsed.isEmpty { o["fx"] = .array(r.fxUsed.map { .string($0.description) }) }
             return .object(o)
@@ -204,20 +216,8 @@ struct PackReport: RenderableReport, Sendable {
         self.cards = cards
     }
 
-    /// A pack that adds no credits sells nothing: its row's "margin" is the price less
-    /// commission over a worst case of nothing. It is named at the pack (the error
-    /// `margin check` reports there, `free-price`), so the row is not read as a margin.
-    var warnings: [Diagnostic] {
-        cards.flatMap { m in
-            m.card.packs.filter { $0.credits <= 0 }.map { pack in
-                Diagnostic(
-                    path: m.card.source.path, location: pack.location, severity: .warning,
-                    message:
-                        "pack \"\(pack.productId)\" adds \(pack.credits) credits: it sells nothing, so its row's margin is the price less commission and no margin of credits spent; a pack must add a positive number of credits",
-                    rule: .check(.freePrice))
-            }
-        }
-    }
+    /// Every card's packs of no credits and prices of 0 or below (`PackMargins.warnings`).
+    var warnings: [Diagnostic] { cards.flatMap(\.warnings) }
 
     func renderJSON() -> String {
         JSONOutput.object(["cards": .array(cards.map(\.json))]).rendered()
@@ -228,7 +228,7 @@ struct PackReport: RenderableReport, Sendable {
             .init("card"), .init("kind"), .init("key"), .init("credits"), .init("currency"),
             .init("price"),
             .init("worst_cost"), .init("commission_rate"), .init("proceeds"), .init("margin"),
-            .init("margin_share"), .init("worst_feature"),
+            .init("margin_share"), .init("worst_feature"), .init("storefront"),
         ])
         for m in cards {
             for r in m.rows {
@@ -236,11 +236,13 @@ struct PackReport: RenderableReport, Sendable {
                     t.append([
                         m.card.reference, "pack", r.pack.productId, String(r.pack.credits),
                         r.price.price.currency.code,
-                        r.price.price.amount.decimalText(), r.worst.cost.amount.decimalText(),
+                        r.price.price.amount.decimalText(),
+                        r.addsCredits ? r.worst.cost.amount.decimalText() : "",
                         l.rate.decimalText(),
-                        l.proceeds.amount.decimalText(), l.margin.amount.decimalText(),
-                        r.price.price.amount.isZero ? "" : l.marginShare.decimalText(),
-                        r.worst.witnessFeature ?? "",
+                        l.proceeds.amount.decimalText(), l.margin?.amount.decimalText() ?? "",
+                        l.marginShare?.decimalText() ?? "",
+                        r.addsCredits ? r.worst.witnessFeature ?? "" : "",
+                        r.price.storefront ?? "",
                     ])
                 }
             }
@@ -249,7 +251,7 @@ struct PackReport: RenderableReport, Sendable {
                     m.card.reference, "grant", g.grant.key, String(g.grant.credits),
                     g.worst.cost.currency.code,
                     "", g.worst.cost.amount.decimalText(), "", "", "", "",
-                    g.worst.witnessFeature ?? "",
+                    g.worst.witnessFeature ?? "", "",
                 ])
             }
         }

@@ -28,6 +28,10 @@ struct PackMargins: Sendable, Hashable {
         let providerCost: Money?
         let fxUsed: [FXRate]
         let lines: [CommissionLine]
+
+        /// False for a pack of 0 credits or fewer: it sells nothing to spend, so it has no
+        /// worst case and no margin (its row shows the price and proceeds only).
+        var addsCredits: Bool { pack.credits > 0 }
     }
 
     /// One commission rate applied to a pack price.
@@ -37,10 +41,12 @@ struct PackMargins: Sendable, Hashable {
         let commission: Money
         /// price × (1 − rate)
         let proceeds: Money
-        /// proceeds − worst-case cost
-        let margin: Money
-        /// margin ÷ price
-        let marginShare: Exact
+        /// proceeds − worst-case cost; nil for a pack that adds no credits (nothing is sold
+        /// to spend, so there is no cost to take off).
+        let margin: Money?
+        /// margin ÷ price; nil without a margin or for a price of 0 or below (a share of
+        /// nothing, or of a negative price, is no margin %).
+        let marginShare: Exact?
     }
 
     /// A grant: pure cost, priced at the same worst case.
@@ -95,10 +101,14 @@ struct PackMargins: Sendable, Hashable {
                         }
                         let commission = try net.multiplied(by: rate)
                         let proceeds = try net.subtracting(commission)
-                        let margin = try proceeds.subtracting(worst.cost)
-                        let share =
-                            price.price.amount.isZero
-                            ? Exact.zero : try margin.amount.divided(by: price.price.amount)
+                        // A pack of no credits has no worst case to take off: no margin.
+                        let margin = pack.credits > 0 ? try proceeds.subtracting(worst.cost) : nil
+                        // A share of a price of 0 or below is no margin %: a loss on a
+                        // negative price would read as a share above 100%.
+                        var share: Exact?
+                        if let margin, price.price.amount.isPositive {
+                            share = try margin.amount.divided(by: price.price.amount)
+                        }
                         lines.append(
                             CommissionLine(
                                 rate: rate, commission: commission, proceeds: proceeds,
@@ -156,14 +166,52 @@ struct PackMargins: Sendable, Hashable {
         (fxUsed.filter { !$0.fromCommandLine }, fxUsed.filter(\.fromCommandLine))
     }
 
-    /// The lowest margin share of any row at its highest commission rate.
-    var lowestMarginShare: (row: Row, line: CommissionLine)? {
-        var best: (Row, CommissionLine)?
+    /// The lowest margin share of any row at its highest commission rate (rows without a
+    /// share, a pack of no credits or a price of 0, are not compared).
+    var lowestMarginShare: (row: Row, line: CommissionLine, share: Exact)? {
+        var best: (Row, CommissionLine, Exact)?
         for r in rows {
-            guard let top = r.lines.max(by: { $0.rate < $1.rate }) else { continue }
-            if let b = best, !(top.marginShare < b.1.marginShare) { continue }
-            best = (r, top)
+            guard let top = r.lines.max(by: { $0.rate < $1.rate }), let share = top.marginShare
+            else { continue }
+            if let b = best, !(share < b.2) { continue }
+            best = (r, top, share)
         }
-        return best.map { (row: $0.0, line: $0.1) }
+        return best.map { (row: $0.0, line: $0.1, share: $0.2) }
+    }
+
+    /// What `margin packs` warns of for this card: each pack of no credits at its credits,
+    /// and each price of 0 or below at its amount (the rows show no margin, or no margin %,
+    /// for them); `margin check` reports the same places as `free-price` errors.
+    var warnings: [Diagnostic] {
+        var out = card.packs.filter { $0.credits <= 0 }.map {
+            PackMargins.noCreditsWarning($0, card: card)
+        }
+        for pack in card.packs {
+            for price in pack.prices where !price.price.amount.isPositive {
+                out.append(
+                    Diagnostic(
+                        path: card.source.path, location: price.location, severity: .warning,
+                        message:
+                            "pack \"\(pack.productId)\" is priced at \(price.price): a pack must cost money; its row has no margin % (a share of no price)",
+                        rule: .check(.freePrice)))
+            }
+        }
+        return out
+    }
+
+    /// The warning `packs` and `storefronts` give at a pack of no credits, at its credits
+    /// (where `margin check` reports the error, `free-price`).
+    static func noCreditsWarning(_ pack: Pack, card: RateCard) -> Diagnostic {
+        Diagnostic(
+            path: card.source.path, location: pack.creditsLocation, severity: .warning,
+            message:
+                "\(noCreditsText(pack)); a pack must add a positive number of credits",
+            rule: .check(.freePrice))
+    }
+
+    /// "pack "500tks" adds 0 credits: it sells nothing to spend, so it has no worst case and
+    /// no margin": the reason said wherever such a row is shown without them.
+    static func noCreditsText(_ pack: Pack) -> String {
+        "pack \"\(pack.productId)\" adds \(pack.credits) credits: it sells nothing to spend, so it has no worst case and no margin"
     }
 }

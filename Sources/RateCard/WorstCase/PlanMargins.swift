@@ -354,7 +354,7 @@ struct PlanMargins: Sendable, Hashable {
     static func margin(price: Money, rate: Exact, cost: Money) throws -> PeriodMargin {
         let proceeds = try price.subtracting(price.multiplied(by: rate))
         let margin = try proceeds.subtracting(cost)
-        let share = price.amount.isZero ? nil : try margin.amount.divided(by: price.amount)
+        let share = price.amount.isPositive ? try margin.amount.divided(by: price.amount) : nil
         return PeriodMargin(
             rate: rate, proceeds: proceeds, modelled: nil, margin: margin, marginShare: share)
     }
@@ -368,7 +368,7 @@ struct PlanMargins: Sendable, Hashable {
         let modelled = try ModelledProceeds(
             price: price, storefront: storefront, regime: regime, on: date)
         let margin = try modelled.rounded.subtracting(cost)
-        let share = price.amount.isZero ? nil : try margin.amount.divided(by: price.amount)
+        let share = price.amount.isPositive ? try margin.amount.divided(by: price.amount) : nil
         return PeriodMargin(
             rate: regime.charge, proceeds: modelled.rounded, modelled: modelled, margin: margin,
             marginShare: share)

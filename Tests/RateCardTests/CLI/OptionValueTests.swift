@@ -53,6 +53,10 @@ import Testing
         ("commission", "0.1,x", "--commission 0.1,x: 'x' is not a rate (write 0.15 or 15%)"),
         ("commission", "100%", "--commission 100%: '100%' must be from 0 to below 1 (0.15 or 15%)"),
         (
+            "commission", "0.15,15%",
+            "--commission 0.15,15%: '15%' is the same rate as one given before it"
+        ),
+        (
             "tax", "GBP=1",
             "--tax GBP=1: the rate must be a decimal from 0 to below 1 (0.20 for 20%)"
         ),
@@ -89,6 +93,18 @@ import Testing
         #expect(throws: UsageError("--tax: GBP is given twice")) {
             try SalesTaxRate.table(rates)
         }
+    }
+
+    /// Only one rate of a pair can be used: a second one, either way round, would be
+    /// dropped in silence, so it is bad usage.
+    @Test func anFXPairGivenTwiceIsBadUsage() throws {
+        let usd7 = try FXRate.parse(option: "fx", "USD/CNY=7")
+        for second in ["USD/CNY=8", "CNY/USD=0.2", "USD/CNY=7"] {
+            let other = try FXRate.parse(option: "fx", second)
+            #expect(throws: UsageError.self) { try FXRate.overrides([usd7, other]) }
+        }
+        let eur = try FXRate.parse(option: "fx", "EUR/CNY=7.8")
+        #expect(try FXRate.overrides([usd7, eur]) == [usd7, eur])
     }
 
     @Test func aBadTimeNamesTheOption() {

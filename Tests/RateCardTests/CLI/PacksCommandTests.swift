@@ -10,15 +10,16 @@ import Testing
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines.first
-                == "card,kind,key,credits,currency,price,worst_cost,commission_rate,proceeds,margin,margin_share,worst_feature"
+                == "card,kind,key,credits,currency,price,worst_cost,commission_rate,proceeds,margin,margin_share,worst_feature,storefront"
         )
         #expect(
             lines.contains(
-                "osg@10,pack,3000tks,3000,CNY,28,11.25,0.15,23.8,12.55,0.448214285714,asr"))
+                "osg@10,pack,3000tks,3000,CNY,28,11.25,0.15,23.8,12.55,0.448214285714,asr,"))
         #expect(
-            lines.contains("osg@10,pack,3000tks,3000,CNY,28,11.25,0.3,19.6,8.35,0.298214285714,asr")
+            lines.contains(
+                "osg@10,pack,3000tks,3000,CNY,28,11.25,0.3,19.6,8.35,0.298214285714,asr,")
         )
-        #expect(lines.contains("osg@10,grant,signup,1000,CNY,,3.75,,,,,asr"))
+        #expect(lines.contains("osg@10,grant,signup,1000,CNY,,3.75,,,,,asr,"))
     }
 
     @Test func defaultTableCoversEveryCard() throws {
@@ -159,32 +160,6 @@ import Testing
             contentsOfFile: packageRoot.appendingPathComponent(
                 "Tests/RateCardTests/Fixtures/replay/osg-v11-candidate.json"
             ).path, encoding: .utf8)
-    }
-
-    /// A card whose only pack adds 0 credits: the row is still shown, and a warning at the
-    /// pack says it sells nothing (the error `margin check` reports, `free-price`).
-    @Test func aPackOfNoCreditsIsNamed() throws {
-        let dir = try TemporaryFolder()
-        defer { dir.cleanup() }
-        let text = try Self.candidateText()
-        let first = #""productId": "500tks", "type": "consumable", "credits": 500,"#
-        let start = try #require(text.range(of: first))
-        let end = try #require(
-            text.range(of: "\n  ],\n  \"notes\"", range: start.upperBound..<text.endIndex))
-        let packs =
-            "{\n      " + #""productId": "500tks", "type": "consumable", "credits": 0,"#
-            + "\n      " + #""prices": [ { "currency": "CNY", "amount": "8" } ]"# + "\n    }"
-        let card =
-            String(text[..<text.index(start.lowerBound, offsetBy: -8)]) + packs
-            + String(text[end.lowerBound...])
-        try dir.write("osg-v11.json", card)
-        let path = dir.path + "/osg-v11.json"
-        try expectMargin(
-            ["packs", path], exits: 0,
-            stdout: .contains("osg@11  500tks        0  CNY        8.00        0.00"),
-            stderr: .contains(
-                "\(path):40:5: warning: pack \"500tks\" adds 0 credits: it sells nothing, so its row's margin is the price less commission and no margin of credits spent; a pack must add a positive number of credits [free-price]"
-            ))
     }
 
     /// A pack priced 0: its margin is shown, its margin share is "—" (null in JSON, empty

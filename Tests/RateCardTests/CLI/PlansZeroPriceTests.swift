@@ -55,4 +55,37 @@ struct PlansZeroPriceTests {
         let json = try expectMargin(["plans", "--cards", cards, "--format", "json"], exits: 0)
         #expect(json.stdout.contains(#""marginShare": null"#))
     }
+
+    /// A plan priced below 0 (an error for `check`, `free-price`) has no share either: its
+    /// loss over a negative price would read as a share above 100% (−102.90 ÷ −78 = 131.9%).
+    @Test("a negative plan price has no margin share, not a share above 100%")
+    func negativePrice() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let dest = dir.path + "/plans"
+        try FileManager.default.copyItem(
+            atPath: packageRoot.appendingPathComponent("docs/examples/plans").path, toPath: dest)
+        let card = dest + "/talk-v1.json"
+        let text = try String(contentsOfFile: card, encoding: .utf8)
+        let priced = #""prices": [ { "currency": "CNY", "amount": "78" } ]"#
+        #expect(text.components(separatedBy: priced).count == 2)
+        try Data(
+            text.replacingOccurrences(
+                of: priced, with: #""prices": [ { "currency": "CNY", "amount": "-78" } ]"#
+            ).utf8
+        ).write(to: URL(fileURLWithPath: card))
+        let table = try expectMargin(["plans", "--cards", dest], exits: 0)
+        let rows = table.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("talk@1  talk.pro.monthly   P1M")
+        }
+        #expect(rows.count == 2)
+        for row in rows {
+            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+            // −78 × (1 − 30%) − 48.30 in year one (15% for small business), −78 × 85% − 48.30
+            // after it.
+            #expect(cells[4] == "-78.00")
+            #expect(["-102.90", "-114.60"].contains(cells[10]) && cells[11] == "—", "\(row)")
+            #expect(cells[12] == "-114.60" && cells[13] == "—", "\(row)")
+        }
+    }
 }

@@ -79,10 +79,10 @@ struct CardDiffTests {
             })
         let old = try #require(row.old)
         let new = try #require(row.new)
-        #expect(old.worstCost.amount == exact("11.25"))
-        #expect(new.worstCost.amount == exact("7.5"))
-        #expect(old.margin.amount == exact(oldMargin))
-        #expect(new.margin.amount == exact(newMargin))
+        #expect(old.worstCost?.amount == exact("11.25"))
+        #expect(new.worstCost?.amount == exact("7.5"))
+        #expect(old.margin?.amount == exact(oldMargin))
+        #expect(new.margin?.amount == exact(newMargin))
         #expect(row.marginChange?.amount == exact("3.75"))
         #expect(old.worstFeature == "asr" && new.worstFeature == "asr")
     }
@@ -95,11 +95,11 @@ struct CardDiffTests {
                 $0.productId == "3000tks" && $0.market.currency.code == "USD"
                     && $0.rate == exact("0.15")
             })
-        #expect(row.old?.worstCost.amount == (try Exact(225, over: 142)))
-        #expect(row.new?.worstCost.amount == (try Exact(75, over: 71)))
+        #expect(row.old?.worstCost?.amount == (try Exact(225, over: 142)))
+        #expect(row.new?.worstCost?.amount == (try Exact(75, over: 71)))
         let expected = try exact("3.3915").subtracting(Exact(75, over: 71))
-        #expect(row.new?.margin.amount == expected)
-        #expect(row.new.map { PackMargins.money($0.margin) } == "2.34")
+        #expect(row.new?.margin?.amount == expected)
+        #expect(row.new.map { $0.margin.map(PackMargins.money) } == "2.34")
     }
 
     /// A pack only in the new version has no old side; 6,000 credits of ASR at 0.0025 cost 15.
@@ -111,9 +111,9 @@ struct CardDiffTests {
         #expect(rows.count == 2)
         #expect(
             rows.allSatisfy {
-                $0.old == nil && $0.marginChange == nil && $0.new?.worstCost.amount == exact("15")
+                $0.old == nil && $0.marginChange == nil && $0.new?.worstCost?.amount == exact("15")
             })
-        #expect(rows.map { $0.new?.margin.amount } == [exact("25.8"), exact("18.6")])
+        #expect(rows.map { $0.new?.margin?.amount } == [exact("25.8"), exact("18.6")])
         let table = diff.marginTable.plain()
         #expect(table.contains("— → 48.00"))
     }
@@ -135,11 +135,14 @@ struct CardDiffTests {
             for side in [row.old, row.new].compactMap({ $0 }) {
                 let proceeds = try side.price.amount.multiplied(by: Exact.one.subtracting(row.rate))
                 #expect(side.proceeds.amount == proceeds)
-                #expect(side.margin.amount == (try proceeds.subtracting(side.worstCost.amount)))
+                #expect(
+                    side.margin?.amount
+                        == (try proceeds.subtracting(#require(side.worstCost).amount)))
             }
             if let o = row.old, let n = row.new {
                 #expect(
-                    row.marginChange?.amount == (try n.margin.amount.subtracting(o.margin.amount)))
+                    row.marginChange?.amount
+                        == (try #require(n.margin).amount.subtracting(#require(o.margin).amount)))
             }
         }
     }

@@ -92,7 +92,7 @@ import Testing
         switch try margins(card: ("\"amount\": \"28\"", "\"amount\": \"\(tiny)\"")) {
         case .success(let m):
             let row = try #require(m.rows.first)
-            #expect(row.lines.allSatisfy { $0.margin.amount.isNegative })
+            #expect(row.lines.allSatisfy { $0.margin?.amount.isNegative == true })
         case .failure(let error):
             #expect(String(describing: error).contains("too large"))
         }

@@ -85,6 +85,13 @@ struct ReplayImpossibleRecordTests {
         #expect(total["creditsAfter"] as? String == "0")
         let input = json["input"] as! [String: Any]
         #expect(input["rejected"] as? Int == 0)
+        // The balances count it too, taken right after its charge (as the proceeds pass
+        // takes it): 1,000 − 26 + 26 before and 1,000 − 16 + 16 after, not 974 and 984.
+        let balances = json["balances"] as! [String: Any]
+        #expect(balances["creditsLeftBefore"] as? String == "1000")
+        #expect(balances["creditsLeftAfter"] as? String == "1000")
+        #expect(balances["declinedBefore"] as? Int == 0)
+        #expect(balances["declinedAfter"] as? Int == 0)
     }
 
     @Test("a refund of another feature than its charge is rejected", arguments: ["1", "2"])

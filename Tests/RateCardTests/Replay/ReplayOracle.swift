@@ -241,6 +241,8 @@ enum ReplayOracle {
         var leftAfter: Int128 = 0
         var entries = 0
         var duplicates = 0
+        /// Refunds met in a device's balance before their charge (taken right after it).
+        var refundsBeforeCharge = 0
     }
 
     /// What the replay must say. `lines` are the entries in file order (duplicates
@@ -304,6 +306,17 @@ enum ReplayOracle {
             let opening = first.balanceAfter.map { Int128($0) - Int128(first.amount) } ?? 0
             var bal = (opening, opening)
             var took: [String: (Bool, Bool)] = [:]
+            // A refund dated before its charge is taken right after the charge.
+            var early: [String: Entry] = [:]
+            func giveBack(_ e: Entry, of c: String, took ok: (Bool, Bool)) {
+                var b = Int128(e.amount)
+                var a = Int128(e.amount)
+                if case .priced(let cb, _) = before[c], case .priced(let ca, _) = after[c] {
+                    (b, a) = (old == nil ? Int128(e.amount) : cb, ca)
+                }
+                if ok.0 { bal.0 += b }
+                if ok.1 { bal.1 += a }
+            }
             for (e, _) in mine {
                 switch e.kind {
                 case "grant", "topup":
@@ -322,23 +335,21 @@ enum ReplayOracle {
                     if !ok.0 { out.features[e.feature!]!.declinedBefore += 1 }
                     if !ok.1 { out.features[e.feature!]!.declinedAfter += 1 }
                     took[e.id] = ok
+                    if let r = early.removeValue(forKey: e.id) { giveBack(r, of: e.id, took: ok) }
                 default:
-                    guard let c = e.refundOf, let ch = byID[c], ch.kind == "charge",
-                        let ok = took[c]
-                    else {
-                        if !(e.refundOf.flatMap { byID[$0] }.map { $0.kind == "charge" } ?? false) {
-                            bal.0 += Int128(e.amount)
-                            bal.1 += Int128(e.amount)
+                    guard let c = e.refundOf, let ch = byID[c], ch.kind == "charge" else {
+                        bal.0 += Int128(e.amount)
+                        bal.1 += Int128(e.amount)
+                        continue
+                    }
+                    guard let ok = took[c] else {
+                        if ch.device == dev {
+                            early[c] = e
+                            out.refundsBeforeCharge += 1
                         }
                         continue
                     }
-                    var b = Int128(e.amount)
-                    var a = Int128(e.amount)
-                    if case .priced(let cb, _) = before[c], case .priced(let ca, _) = after[c] {
-                        (b, a) = (old == nil ? Int128(e.amount) : cb, ca)
-                    }
-                    if ok.0 { bal.0 += b }
-                    if ok.1 { bal.1 += a }
+                    giveBack(e, of: c, took: ok)
                 }
             }
             out.leftBefore += bal.0

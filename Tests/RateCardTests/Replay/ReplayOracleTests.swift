@@ -166,9 +166,11 @@ struct ReplayOracleTests {
             if roll < 12, let c = charges.filter({ $0.kind == "charge" }).last,
                 !entries.contains(where: { $0.refundOf == c.id })
             {
+                // One refund in three is dated before its charge (two services' clocks).
                 entries.append(
                     O.Entry(
-                        id: "e\(k)", seconds: c.seconds + 60, offsetMinutes: offset,
+                        id: "e\(k)", seconds: k % 3 == 0 ? c.seconds - 30 : c.seconds + 60,
+                        offsetMinutes: offset,
                         kind: "refund", amount: -c.amount, feature: c.feature, quantity: nil,
                         device: c.device, refundOf: c.id, balanceAfter: nil))
                 continue
@@ -444,6 +446,7 @@ struct ReplayOracleTests {
         // Every rule is exercised: declines on both sides, something removed, a feature
         // no card has, something that changed price.
         #expect(want.declinedBefore > 0 && want.declinedAfter > 0)
+        #expect(want.refundsBeforeCharge > 0)
         #expect(want.features["gone"].map { $0.notRepriced == $0.requests } == true)
         #expect(want.features["ghost"].map { $0.notRepriced == $0.requests } == true)
         #expect(want.features.values.contains { $0.creditsBefore != $0.creditsAfter })

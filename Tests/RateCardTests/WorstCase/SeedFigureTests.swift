@@ -48,7 +48,7 @@ import Testing
         #expect(row.worst.cost.amount == exact("11.25"))
         #expect(row.worst.witnessFeature == "asr")
         #expect(row.lines.map(\.rate) == [exact("0.15"), exact("0.3")])
-        #expect(row.lines.map(\.margin.amount) == [exact("12.55"), exact("8.35")])
+        #expect(row.lines.map(\.margin?.amount) == [exact("12.55"), exact("8.35")])
     }
 
     /// Seeds 001/002: the V10 packs, prices and grants.
