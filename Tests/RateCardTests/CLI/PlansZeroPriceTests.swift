@@ -7,18 +7,30 @@ import Testing
 struct PlansZeroPriceTests {
     /// The example folder of docs/plans.md with talk.plus.monthly priced CNY 0.
     static func folder(_ dir: TemporaryFolder) throws -> String {
+        try plansExample(
+            in: dir, replacing: #""prices": [ { "currency": "CNY", "amount": "28" } ]"#,
+            with: #""prices": [ { "currency": "CNY", "amount": "0" } ]"#)
+    }
+
+    /// The example folder of docs/plans.md copied into `dir` (and `extra` files of the
+    /// repository's RateCards/ beside it), with one price text of talk-v1.json, which must
+    /// be there once, replaced.
+    static func plansExample(
+        in dir: TemporaryFolder, replacing priced: String, with replacement: String,
+        extra: [String] = []
+    ) throws -> String {
         let dest = dir.path + "/plans"
         try FileManager.default.copyItem(
             atPath: packageRoot.appendingPathComponent("docs/examples/plans").path, toPath: dest)
+        for name in extra {
+            try FileManager.default.copyItem(
+                atPath: repositoryCards + "/" + name, toPath: dest + "/" + name)
+        }
         let card = dest + "/talk-v1.json"
         let text = try String(contentsOfFile: card, encoding: .utf8)
-        let priced = #""prices": [ { "currency": "CNY", "amount": "28" } ]"#
         #expect(text.components(separatedBy: priced).count == 2)
-        try Data(
-            text.replacingOccurrences(
-                of: priced, with: #""prices": [ { "currency": "CNY", "amount": "0" } ]"#
-            ).utf8
-        ).write(to: URL(fileURLWithPath: card))
+        try Data(text.replacingOccurrences(of: priced, with: replacement).utf8).write(
+            to: URL(fileURLWithPath: card))
         return dest
     }
 
@@ -62,18 +74,9 @@ struct PlansZeroPriceTests {
     func negativePrice() throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
-        let dest = dir.path + "/plans"
-        try FileManager.default.copyItem(
-            atPath: packageRoot.appendingPathComponent("docs/examples/plans").path, toPath: dest)
-        let card = dest + "/talk-v1.json"
-        let text = try String(contentsOfFile: card, encoding: .utf8)
-        let priced = #""prices": [ { "currency": "CNY", "amount": "78" } ]"#
-        #expect(text.components(separatedBy: priced).count == 2)
-        try Data(
-            text.replacingOccurrences(
-                of: priced, with: #""prices": [ { "currency": "CNY", "amount": "-78" } ]"#
-            ).utf8
-        ).write(to: URL(fileURLWithPath: card))
+        let dest = try Self.plansExample(
+            in: dir, replacing: #""prices": [ { "currency": "CNY", "amount": "78" } ]"#,
+            with: #""prices": [ { "currency": "CNY", "amount": "-78" } ]"#)
         let table = try expectMargin(["plans", "--cards", dest], exits: 0)
         let rows = table.stdout.split(separator: "\n").filter {
             $0.hasPrefix("talk@1  talk.pro.monthly   P1M")

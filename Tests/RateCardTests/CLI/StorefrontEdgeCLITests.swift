@@ -131,24 +131,11 @@ struct StorefrontEdgeCLITests {
     func plansAtTheLastAndFirstDayOfATax(at: String, row: String) throws {
         let dir = try TemporaryFolder()
         defer { dir.cleanup() }
-        let dest = dir.path + "/plans"
-        try FileManager.default.copyItem(
-            atPath: packageRoot.appendingPathComponent("docs/examples/plans").path, toPath: dest)
-        for name in ["storefronts.json", "fx.json"] {
-            try FileManager.default.copyItem(
-                atPath: repositoryCards + "/" + name, toPath: dest + "/" + name)
-        }
-        let card = dest + "/talk-v1.json"
-        let text = try String(contentsOfFile: card, encoding: .utf8)
-        let priced = #""prices": [ { "currency": "CNY", "amount": "28" } ]"#
-        #expect(text.components(separatedBy: priced).count == 2)
-        try Data(
-            text.replacingOccurrences(
-                of: priced,
-                with:
-                    #""prices": [ { "currency": "CNY", "amount": "28" }, { "currency": "EUR", "amount": "3.99" } ]"#
-            ).utf8
-        ).write(to: URL(fileURLWithPath: card))
+        let dest = try PlansZeroPriceTests.plansExample(
+            in: dir, replacing: #""prices": [ { "currency": "CNY", "amount": "28" } ]"#,
+            with:
+                #""prices": [ { "currency": "CNY", "amount": "28" }, { "currency": "EUR", "amount": "3.99" } ]"#,
+            extra: ["storefronts.json", "fx.json"])
         let r = try expectMargin(["plans", "--cards", dest, "--at", at], exits: 0)
         let rows = r.stdout.split(separator: "\n").map {
             $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
