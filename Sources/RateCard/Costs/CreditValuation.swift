@@ -45,7 +45,7 @@ struct CreditValuation: Sendable, Hashable {
                         var text =
                             "lowest per-credit proceeds of any pack after the highest commission: \(pack.productId) at \(price.price.currency.code) \(price.price.formatted()) less \(Format.percent(top, places: 0)) for \(Format.grouped(pack.credits)) credits"
                         if price.price.currency != currency {
-                            text += ", converted at the FX file's rate"
+                            text += ", converted at " + Self.rates(used)
                         }
                         lowest = (converted, text, used)
                     }
@@ -61,6 +61,15 @@ struct CreditValuation: Sendable, Hashable {
         basis = lowest.text
         stated = false
         fxUsed = lowest.used
+    }
+}
+
+extension CreditValuation {
+    /// The rates a value was converted with, each with where it came from (a `--fx` rate
+    /// replaces the FX file's, so "the FX file's rate" would name the wrong one).
+    static func rates(_ used: [FXRate]) -> String {
+        let named = used.map { "\($0) (\($0.fromCommandLine ? "--fx" : "the FX file"))" }
+        return named.isEmpty ? "the FX file's rate" : named.joined(separator: ", ")
     }
 }
 

@@ -170,7 +170,7 @@ import Testing
         }
         #expect(
             table.stdout.contains(
-                "\ncard: osg@10 in force over the window\nvalue: CNY 0.004953433333 per credit (osg@10: lowest per-credit proceeds of any pack after the highest commission: 3000tks at USD 2.99 less 30% for 3,000 credits, converted at the FX file's rate)\n"
+                "\ncard: osg@10 in force over the window\nvalue: CNY 0.004953433333 per credit (osg@10: lowest per-credit proceeds of any pack after the highest commission: 3000tks at USD 2.99 less 30% for 3,000 credits, converted at USD/CNY 7.1 (the FX file))\n"
             ), "\(table.stdout)")
         #expect(
             table.stdout.contains("/RateCards/fx.json, placeholder rates): USD/CNY 7.1\n"),
@@ -185,6 +185,11 @@ import Testing
         #expect(
             !overridden.stdout.contains("placeholder rates"),
             "an override is credited to the command line, never to the file")
+        // The value names the rate it was converted at and where that came from: with
+        // `--fx` it is not the file's (the note once said "the FX file's rate" either way).
+        #expect(
+            overridden.stdout.contains(
+                "for 3,000 credits, converted at USD/CNY 7.2 (--fx))\n"), "\(overridden.stdout)")
     }
 
     // MARK: 17
