@@ -33,7 +33,7 @@ extension StorefrontMargins {
     static func shareText(_ r: Row) -> String {
         if let share = r.marginShare { return Format.percent(share) }
         if r.isFree { return "free" }
-        return r.gap?.rawValue ?? Format.missing
+        return r.missing ?? Format.missing
     }
 
     /// Margin share × 100, exact.
@@ -146,7 +146,7 @@ extension StorefrontMargins {
                     ?? .null,
                 "fx": .array(r.fxUsed.map { .string($0.description) }),
                 "free": .bool(r.isFree),
-                "missing": r.gap.map { .string($0.rawValue) } ?? .null,
+                "missing": r.missing.map { .string($0) } ?? .null,
             ]
             if let sf = r.storefront, r.gap == .noTaxHistory {
                 o["name"] = .string(sf.name)
@@ -241,7 +241,7 @@ struct StorefrontReport: RenderableReport, Sendable {
                     r.worstCost?.amount.decimalText() ?? "",
                     r.margin?.amount.decimalText() ?? "",
                     StorefrontMargins.percentValue(r.marginShare)?.decimalText() ?? "",
-                    r.gap?.rawValue ?? "",
+                    r.missing ?? "",
                 ])
             }
         }

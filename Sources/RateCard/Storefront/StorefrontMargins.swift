@@ -91,7 +91,13 @@ struct StorefrontMargins: Sendable {
         let location: SourceLocation
 
         /// A pack sold for nothing (Apple's price point of 0): every credit is given away.
-        var isFree: Bool { !customerPrice.amount.isPositive && pack.credits > 0 }
+        var isFree: Bool { customerPrice.amount.isZero && pack.credits > 0 }
+
+        /// Why the row has no margin share, in every format: its gap, or a price below 0
+        /// (not "free": a card error, which `check` reports as `free-price`).
+        var missing: String? {
+            gap?.rawValue ?? (customerPrice.amount.isNegative ? "negative price" : nil)
+        }
     }
 
     /// The tolerance of the cross-check: the unit Apple pays in (one minor unit of the

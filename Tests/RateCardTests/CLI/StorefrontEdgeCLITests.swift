@@ -162,6 +162,37 @@ struct StorefrontEdgeCLITests {
             ))
     }
 
+    /// A negative card price is not "free" (a price of 0 is): `storefronts` says
+    /// "negative price" where the margin share would be, in the table, CSV's `missing`
+    /// column and JSON's `missing`, with `free` false. It said "free" before.
+    @Test func aNegativePriceIsNotFreeInStorefronts() throws {
+        let dir = try Self.folder(prices: #"{ "currency": "CNY", "amount": "-28" }"#)
+        defer { dir.cleanup() }
+        let args = ["storefronts", "osg@10", "--at", "2026-12-01"]
+        let table = try expectMargin(args, in: dir.path, exits: 0)
+        let row = table.stdout.split(separator: "\n").first {
+            $0.hasPrefix("osg@10  3000tks  CHN ")
+        }
+        #expect(row?.hasSuffix("-32.06  negative price") == true, "\(row ?? "")")
+        let csv = try expectMargin(args + ["--format", "csv"], in: dir.path, exits: 0)
+        #expect(
+            csv.stdout.contains(
+                "\nosg@10,3000tks,CHN,CNY,-28,-20.81,modelled,11.25,-32.06,,negative price\n"))
+        let json = try expectMargin(args + ["--format", "json"], in: dir.path, exits: 0)
+        guard case .array(let cards)? = try JSONParser.parse(json.stdout)["cards"]?.value,
+            case .array(let list)? = cards.first?["rows"]?.value
+        else {
+            Issue.record("no rows in \(json.stdout.prefix(400))")
+            return
+        }
+        let chn = list.first {
+            $0["territory"]?.value == .string("CHN") && $0["productId"]?.value == .string("3000tks")
+        }
+        #expect(chn?["free"]?.value == .bool(false))
+        #expect(chn?["missing"]?.value == .string("negative price"))
+        #expect(chn?["marginPercent"]?.value == .null)
+    }
+
     /// `report` cannot draw a bar of a negative price: it stops (exit 2) naming the pack and
     /// its market, not only "chart bar '15%'".
     @Test func aNegativePriceInTheReportNamesThePack() throws {
