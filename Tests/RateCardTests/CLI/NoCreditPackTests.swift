@@ -29,19 +29,12 @@ struct NoCreditPackTests {
         "\(card):41:63: warning: pack \"500tks\" adds 0 credits: it sells nothing to spend, so it has no worst case and no margin; a pack must add a positive number of credits [free-price]"
     }
 
-    /// Rows with their runs of blanks squeezed to one.
-    static func rows(_ text: String) -> [String] {
-        text.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
-    }
-
     @Test func packsShowNoWorstCaseAndNoMarginInEveryFormat() throws {
         let (dir, card) = try Self.folder()
         defer { dir.cleanup() }
         let args = ["packs", "osg@11", "--cards", dir.path + "/RateCards"]
         let table = try expectMargin(args, exits: 0, stderr: .contains(Self.warning(card)))
-        let rows = Self.rows(table.stdout)
+        let rows = tableRows(table.stdout)
         #expect(rows.contains("osg@11 500tks 0 CNY 8.00 — 15% 6.80 — — —"))
         #expect(rows.contains("osg@11 500tks 0 USD 0.99 — 30% 0.69 — — —"))
         #expect(
@@ -90,7 +83,7 @@ struct NoCreditPackTests {
         let args = ["diff", "osg@10", "osg@11", "--cards", dir.path + "/RateCards"]
         let table = try expectMargin(args, exits: 0)
         #expect(
-            Self.rows(table.stdout).contains(
+            tableRows(table.stdout).contains(
                 "500tks CNY 15% 8.00 1.88 → — 4.92 → — 61.6% → — — — asr → —"))
         let json = try expectMargin(args + ["--format", "json"], exits: 0)
         let root = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
@@ -128,11 +121,11 @@ struct NoCreditPackTests {
         let args = ["storefronts", "osg@11", "--cards", dir.path + "/RateCards"]
         let r = try expectMargin(args, exits: 0)
         #expect(r.stderr.components(separatedBy: Self.warning(card)).count == 2, "\(r.stderr)")
-        let rows = Self.rows(r.stdout).filter { $0.hasPrefix("osg@11 500tks ") }
+        let rows = tableRows(r.stdout).filter { $0.hasPrefix("osg@11 500tks ") }
         #expect(!rows.isEmpty)
         #expect(rows.allSatisfy { $0.hasSuffix(" modelled — — no credits") }, "\(rows.prefix(3))")
         // Not a pack's worst storefront.
-        #expect(!Self.rows(r.stdout).contains { $0.hasPrefix("500tks ") })
+        #expect(!tableRows(r.stdout).contains { $0.hasPrefix("500tks ") })
         let json = try expectMargin(args + ["--format", "json"], exits: 0)
         let root = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         let cards = root["cards"] as! [[String: Any]]

@@ -177,9 +177,7 @@ import Testing
                 of: priced, with: #""prices": [ { "currency": "CNY", "amount": "0" } ]"#))
         let path = dir.path + "/osg-v11.json"
         let table = try expectMargin(["packs", path], exits: 0)
-        let rows = table.stdout.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
+        let rows = tableRows(table.stdout)
         #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 15% 0.00 -3.12 — asr"))
         #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 30% 0.00 -3.12 — asr"))
         let csv = try expectMargin(["packs", path, "--format", "csv"], exits: 0)

@@ -12,6 +12,15 @@ struct PlansZeroPriceTests {
             with: #""prices": [ { "currency": "CNY", "amount": "0" } ]"#)
     }
 
+    /// The table's rows that start with `prefix`, each with its cells (split at blanks).
+    static func rows(_ table: String, startingWith prefix: String) -> [(
+        row: Substring, cells: [Substring]
+    )] {
+        table.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map {
+            ($0, $0.split(separator: " ", omittingEmptySubsequences: true))
+        }
+    }
+
     /// The example folder of docs/plans.md copied into `dir` (and `extra` files of the
     /// repository's RateCards/ beside it), with one price text of talk-v1.json, which must
     /// be there once, replaced.
@@ -40,12 +49,9 @@ struct PlansZeroPriceTests {
         defer { dir.cleanup() }
         let cards = try Self.folder(dir)
         let table = try expectMargin(["plans", "--cards", cards], exits: 0)
-        let rows = table.stdout.split(separator: "\n").filter {
-            $0.hasPrefix("talk@1  talk.plus.monthly  P1M")
-        }
+        let rows = Self.rows(table.stdout, startingWith: "talk@1  talk.plus.monthly  P1M")
         #expect(rows.count == 2)
-        for row in rows {
-            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+        for (row, cells) in rows {
             // price, worst cost, program, "30% → 15%" (three cells), margin y1, margin y1 %,
             // margin after, margin after %
             #expect(cells[4] == "0.00")
@@ -78,12 +84,9 @@ struct PlansZeroPriceTests {
             in: dir, replacing: #""prices": [ { "currency": "CNY", "amount": "78" } ]"#,
             with: #""prices": [ { "currency": "CNY", "amount": "-78" } ]"#)
         let table = try expectMargin(["plans", "--cards", dest], exits: 0)
-        let rows = table.stdout.split(separator: "\n").filter {
-            $0.hasPrefix("talk@1  talk.pro.monthly   P1M")
-        }
+        let rows = Self.rows(table.stdout, startingWith: "talk@1  talk.pro.monthly   P1M")
         #expect(rows.count == 2)
-        for row in rows {
-            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+        for (row, cells) in rows {
             // −78 × (1 − 30%) − 48.30 in year one (15% for small business), −78 × 85% − 48.30
             // after it.
             #expect(cells[4] == "-78.00")

@@ -85,9 +85,7 @@ struct StorefrontEdgeCLITests {
     ])
     func atTheLastAndFirstDayOfATax(at: String, row: String) throws {
         let r = try expectMargin(["storefronts", "osg@10", "--at", at], exits: 0)
-        let rows = r.stdout.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
+        let rows = tableRows(r.stdout)
         #expect(
             rows.contains(row), "\(rows.filter { $0.contains(" AZE ") || $0.contains(" CHN ") })")
     }
@@ -103,9 +101,7 @@ struct StorefrontEdgeCLITests {
             stderr: .contains(
                 "RateCards/osg-v10.json:50:91: warning: pack \"3000tks\" is priced at CNY -28: a pack must cost money; its row has no margin % (a share of no price) [free-price]"
             ))
-        let rows = r.stdout.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
+        let rows = tableRows(r.stdout)
         #expect(rows.contains("osg@10 3000tks 3,000 CNY -28.00 11.25 15% -23.80 -35.05 — asr"))
         #expect(rows.contains("osg@10 3000tks 3,000 CNY -28.00 11.25 30% -19.60 -30.85 — asr"))
         let json = try expectMargin(
@@ -137,9 +133,7 @@ struct StorefrontEdgeCLITests {
                 #""prices": [ { "currency": "CNY", "amount": "28" }, { "currency": "EUR", "amount": "3.99" } ]"#,
             extra: ["storefronts.json", "fx.json"])
         let r = try expectMargin(["plans", "--cards", dest, "--at", at], exits: 0)
-        let rows = r.stdout.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
+        let rows = tableRows(r.stdout)
         #expect(rows.contains(row), "\(rows.filter { $0.contains(" EST ") })")
     }
 
@@ -217,9 +211,7 @@ struct StorefrontEdgeCLITests {
         defer { dir.cleanup() }
         let args = ["packs", "osg@10", "--fx", "CNY/EUR=0.13"]
         let r = try expectMargin(args, in: dir.path, exits: 0)
-        let rows = r.stdout.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
+        let rows = tableRows(r.stdout)
         #expect(rows.contains("osg@10 3000tks 3,000 EUR (FRA) 2.49 1.46 30% 1.74 0.28 11.3% asr"))
         #expect(rows.contains("osg@10 3000tks 3,000 EUR 2.99 1.46 30% 2.09 0.63 21.1% asr"))
         let md = try expectMargin(args + ["--format", "markdown"], in: dir.path, exits: 0)

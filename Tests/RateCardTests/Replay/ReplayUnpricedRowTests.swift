@@ -18,9 +18,7 @@ struct ReplayUnpricedRowTests {
                 "--credit-value", "CNY 0.01",
             ], exits: 0,
             stderr: .contains("after: osg@11 has no feature \"llm\" [replay-not-repriced]"))
-        let rows = r.stdout.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
+        let rows = tableRows(r.stdout)
         #expect(rows.contains("llm 3 3 \(dash) 0 0"))
         #expect(rows.contains { $0.hasPrefix("asr 5 1 526 316 -210 -39.9% 1.98 1.98 5.26 3.16") })
     }
@@ -37,9 +35,7 @@ struct ReplayUnpricedRowTests {
                 "--credit-value", "CNY 0.01",
             ], exits: 0,
             stdout: .contains("0 charges, 0 re-priced, 0 not (0 credits of 0 charged)"))
-        let rows = r.stdout.split(separator: "\n").map {
-            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        }
+        let rows = tableRows(r.stdout)
         #expect(rows.contains("total 0 0 \(dash) 0 0"))
     }
 }

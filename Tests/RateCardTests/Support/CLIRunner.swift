@@ -141,3 +141,11 @@ func expectMargin(
     }
     return r
 }
+
+/// A table's lines with each run of spaces made one, so that a row is matched by its cells
+/// whatever the column widths.
+func tableRows(_ text: String) -> [String] {
+    text.split(separator: "\n").map {
+        $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+}
