@@ -82,4 +82,31 @@ struct LedgerEdgeInputCLITests {
             args + ["--credit-value", "CNY 0.01", "--format", "csv"], exits: 0,
             stdout: .lacks("\u{2212}"))
     }
+
+    /// Apple states a refund as a revocation: a transaction with a negative price is not
+    /// Apple's. It was read, and reported as a price off the card ("Apple GBP -0.99 per
+    /// unit"); it is now bad input at its field, exit 2, in memory and partitioned.
+    @Test(
+        "reconcile: a negative transaction price is bad input at its field",
+        arguments: [[], ["--memory", "1K"]])
+    func negativeApplePrice(options: [String]) throws {
+        let a = "Tests/RateCardTests/Fixtures/Apple"
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let first = try String(contentsOfFile: a + "/transactions.jsonl", encoding: .utf8)
+            .split(separator: "\n")[0]
+        try dir.write(
+            "t.jsonl",
+            first.replacingOccurrences(of: #""price":990"#, with: #""price":-990"#) + "\n")
+        try expectMargin(
+            [
+                "reconcile", a + "/ledger.jsonl", "--cards", a + "/cards", "--transactions",
+                dir.path + "/t.jsonl",
+            ] + options,
+            exits: 2,
+            stderr: .contains(
+                dir.path
+                    + "/t.jsonl:1:406: error: price: -990 milliunits is negative: a transaction's price is 0 or more (a refund is its revocationDate)"
+            ))
+    }
 }
