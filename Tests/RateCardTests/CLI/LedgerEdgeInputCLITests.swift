@@ -109,4 +109,32 @@ struct LedgerEdgeInputCLITests {
                     + "/t.jsonl:1:406: error: price: -990 milliunits is negative: a transaction's price is 0 or more (a refund is its revocationDate)"
             ))
     }
+
+    /// A roll-up row's problem with one field is said at that field's column, as an
+    /// entry's is (it was at column 1 of the line).
+    @Test("roll-up rows: a bad field is named at its column")
+    func rollupColumns() throws {
+        let dir = try TemporaryFolder()
+        defer { dir.cleanup() }
+        let rows = [
+            #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": -1, "charged": "10"}}"#,
+            #"{"rollup": {"period": "2026-13", "feature": "asr", "charges": 1, "charged": "10"}}"#,
+            #"{"rollup": {"period": "2026-11", "feature": "asr", "charges": 1, "charged": 1.5}}"#,
+            #"{"rollup": {"period": "0001-01", "tz": "+14:00", "feature": "asr", "charges": 1}}"#,
+        ]
+        try dir.write("r.jsonl", rows.joined(separator: "\n") + "\n")
+        func column(_ row: String, _ key: String) -> Int {
+            let r = row.range(of: "\"\(key)\": ")!
+            return row.utf8.distance(from: row.startIndex, to: r.upperBound) + 1
+        }
+        let path = dir.path + "/r.jsonl"
+        try expectMargin(
+            ["pnl", path, "--card", "osg", "--window", "all"], exits: 0,
+            stderr: .contains(
+                "\(path):1:\(column(rows[0], "charges")): error: charges: a roll-up counts and sums are zero or more, found -1 [wrong-sign]",
+                "\(path):2:\(column(rows[1], "period")): error: period: \"2026-13\" is not a day",
+                "\(path):3:\(column(rows[2], "charged")): error: charged: 1.5 is not a whole number",
+                "\(path):4:\(column(rows[3], "period")): error: period: 0001-01 at +14:00 starts before 0001-01-01T00:00:00Z"
+            ))
+    }
 }
