@@ -89,25 +89,31 @@ final class ReplaySpill {
             let refunds = try files.take(q, .refunds)
             let places = try files.take(q, .requests)
             guard !refunds.isEmpty else { continue }
-            var charges: [ReplayLedger.EntryID: UInt32] = [:]
+            // Each charge id's partition (the first place of an id), in the replay's own id
+            // table; then each refund id once.
+            var charges = ReplayIDIndex(capacity: places.count / placeSize)
             places.withUnsafeBytes { b in
                 var at = 0
                 while at + placeSize <= b.count {
                     let c = b.loadUnaligned(fromByteOffset: at, as: ReplayPlace.self)
-                    if charges[c.id] == nil { charges[c.id] = c.partition }
+                    if charges.find(c.id) == nil {
+                        charges.insert(c.id, record: Int32(truncatingIfNeeded: c.partition))
+                    }
                     at += placeSize
                 }
             }
-            var seen = Set<ReplayLedger.EntryID>()
+            var seen = ReplayIDIndex(capacity: refunds.count / (entrySize + placeSize))
             refunds.withUnsafeBytes { b in
                 var at = 0
                 while at + entrySize + placeSize <= b.count {
                     let e = b.loadUnaligned(fromByteOffset: at, as: ReplayEntry.self)
                     let own = b.loadUnaligned(fromByteOffset: at + entrySize, as: ReplayPlace.self)
                     at += entrySize + placeSize
-                    guard seen.insert(e.id).inserted, let p = charges[e.refundOf],
-                        p != own.partition
-                    else { continue }
+                    guard seen.find(e.id) == nil else { continue }
+                    seen.insert(e.id, record: 0)
+                    guard let p = charges.find(e.refundOf), UInt32(p) != own.partition else {
+                        continue
+                    }
                     files.append(Int(p), .chargeSlots, value: e)
                     movedOut[Int(own.partition)].append(own.sequence)
                 }
