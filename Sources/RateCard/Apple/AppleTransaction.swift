@@ -88,6 +88,15 @@ extension AppleTransaction {
         if price != nil, currency == nil {
             o.fail("price", "price: a price needs its currency", &problems)
         }
+        if let price, price < 0 {
+            // Apple states a refund as a revocation of the purchase, never as a price below
+            // zero: a negative price is not Apple's, and compared with the card it would
+            // be a price difference of more than the price.
+            o.fail(
+                "price",
+                "price: \(price) milliunits is negative: a transaction's price is 0 or more (a refund is its revocationDate)",
+                &problems)
+        }
         let revocation = o.milliseconds("revocationDate", required: false, &problems)
         let reason = o.integer("revocationReason", required: false, &problems)
         let token = o.string("appAccountToken", required: false, &problems)

@@ -78,7 +78,7 @@ struct StorefrontChart: Sendable, Hashable {
             let right = max(zero, end)
             let loss = bar.share.isNegative
             let fill = loss ? "url(#loss-hatch)" : D.Palette.margin
-            let percent = Format.percent(bar.share)
+            let percent = Format.humanMinus(Format.percent(bar.share))
             body.append(
                 #"<text x="\#(Self.labelRight)" y="\#(y + 12)" font-size="12" fill="\#(D.Palette.ink)" text-anchor="end">\#(D.escape(bar.label))</text>"#
             )

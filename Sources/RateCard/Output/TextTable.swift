@@ -53,14 +53,17 @@ struct TextTable: Sendable, Hashable {
         rows.append(cells)
     }
 
-    /// The cells of row `r` with untrusted text made safe by `safe`.
-    private func cells(_ r: [String], _ safe: (String) -> String) -> [String] {
-        zip(columns, r).map { $0.content == .untrusted ? safe($1) : $1 }
+    /// The cells of row `r` with untrusted text made safe by `safe`, and for people
+    /// (`human`) the tool's own figures signed with `Format.minus`.
+    private func cells(_ r: [String], human: Bool, _ safe: (String) -> String) -> [String] {
+        zip(columns, r).map {
+            $0.content == .untrusted ? safe($1) : human ? Format.humanMinus($1) : $1
+        }
     }
 
     /// Aligned columns separated by two spaces, with a rule under the header.
     func plain(bold: Bool = false) -> String {
-        let shown = rows.map { cells($0, CellText.terminalSafe) }
+        let shown = rows.map { cells($0, human: true, CellText.terminalSafe) }
         var widths = columns.map { $0.title.count }
         for r in shown {
             for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) }
@@ -91,7 +94,8 @@ struct TextTable: Sendable, Hashable {
                 + "|")
         for (i, r) in rows.enumerated() {
             var c = zip(columns, r).map {
-                $0.content == .untrusted ? CellText.markdownEscaped($1) : esc($1)
+                $0.content == .untrusted
+                    ? CellText.markdownEscaped($1) : esc(Format.humanMinus($1))
             }
             if emphasizedRows.contains(i) { c = c.map { "**\($0)**" } }
             lines.append("| " + c.joined(separator: " | ") + " |")
@@ -110,7 +114,8 @@ struct TextTable: Sendable, Hashable {
         }
         var lines = [columns.map { q($0.title) }.joined(separator: ",")]
         for r in rows {
-            lines.append(cells(r, CellText.csvNeutralised).map(q).joined(separator: ","))
+            lines.append(
+                cells(r, human: false, CellText.csvNeutralised).map(q).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -115,12 +115,17 @@ extension PnLReport {
         "`" + String(s.map { $0 == "`" ? "'" : ($0.isNewline ? " " : $0) }) + "`"
     }
 
-    /// Credits and counts for people: grouped by thousands when a card names the unit.
-    func count(_ v: Int128) -> String { valuation == nil ? String(v) : Format.grouped(v) }
+    /// Credits and counts for people: grouped by thousands when a card names the unit,
+    /// a negative one signed with `Format.minus` (as money and percentages below).
+    func count(_ v: Int128) -> String {
+        Format.humanMinus(valuation == nil ? String(v) : Format.grouped(v))
+    }
 
-    func money(_ m: Money) -> String { m.formatted(rule: Self.displayRounding) }
+    func money(_ m: Money) -> String { Format.humanMinus(m.formatted(rule: Self.displayRounding)) }
 
-    func percent(_ v: Exact?) -> String { v.map { Format.percent($0) } ?? Format.missing }
+    func percent(_ v: Exact?) -> String {
+        v.map { Format.humanMinus(Format.percent($0)) } ?? Format.missing
+    }
 
     /// The rows of one table for people, with its totals row.
     func peopleTable(_ rows: [Line], _ totals: Line) -> TextTable {
@@ -276,7 +281,7 @@ extension PnLReport {
             )
         } else {
             lines.append(
-                "outstanding balance: \(b.outstanding) credits (granted or bought and not yet spent: a liability)"
+                "outstanding balance: \(count(b.outstanding)) credits (granted or bought and not yet spent: a liability)"
             )
         }
         if !takings.unknownFeatures.isEmpty {

@@ -21,14 +21,60 @@ extension ReplayLedger {
         return priced * Int128(refund.amount) / recorded
     }
 
-    /// Each refund's charge (record indexes), the refunds of unknown charges named.
+    /// Each refund's charge (record indexes), the refunds of unknown charges named, in
+    /// reading order (input, then line: the first refund of a charge is the one counted).
+    ///
+    /// A refund's credits go back to the balance of its charge's device, whichever device
+    /// (or none) recorded the refund: there, a refund dated before its charge is taken
+    /// right after it, as on one device. A refund recorded on another device than its
+    /// charge's is therefore carried in that balance by a copy (`ReplayRecord.copy`), and
+    /// the refund itself counts in no balance (`movedRefund`). A copy brought from another
+    /// shard or partition (`ReplayLedger+CrossDevice.swift`) is resolved here in the
+    /// refund's place; the refund there was left out (`movedOut`).
     func resolveRefunds() -> [Int32: Int32] {
         var target: [Int32: Int32] = [:]
         var taken = Set<Int32>()
+        var moved = copies > 0
+        let inOrder = zip(refunds, refunds.dropFirst()).allSatisfy { a, b in
+            let x = records[Int(a.record)]
+            let y = records[Int(b.record)]
+            return (x.input, x.line) <= (y.input, y.line)
+        }
+        if !inOrder {
+            refunds.sort {
+                let x = records[Int($0.record)]
+                let y = records[Int($1.record)]
+                return (x.input, x.line) < (y.input, y.line)
+            }
+        }
         for (refund, charge) in refunds {
+            if movedOut.contains(refund) {
+                target[refund] = Self.movedRefund
+                continue
+            }
             let r = records[Int(refund)]
-            guard let c = index.find(charge), records[Int(c)].kind == .charge, !taken.contains(c)
-            else {
+            let found = index.find(charge).flatMap { records[Int($0)].kind == .charge ? $0 : nil }
+            // The record that stands for the refund in a balance (none: in no balance).
+            var carrier: Int32? = refund
+            if r.copy {
+                records[Int(refund)].device =
+                    found.map { records[Int($0)].device } ?? ReplayRecord.none
+            } else if let c = found, records[Int(c)].device != r.device {
+                target[refund] = Self.movedRefund
+                carrier = nil
+                if records[Int(c)].device != ReplayRecord.none {
+                    var copy = r
+                    copy.device = records[Int(c)].device
+                    copy.copy = true
+                    copy.hasBalance = false
+                    carrier = Int32(records.count)
+                    records.append(copy)
+                    copies += 1
+                    moved = true
+                }
+            }
+            guard let c = found, !taken.contains(c) else {
+                // Added back on both sides as recorded, to the balance of the carrier.
                 unknownRefunds += 1
                 if partRefundFindings < 4 * Self.shown {
                     partRefundFindings += 1
@@ -51,10 +97,11 @@ extension ReplayLedger {
                 // Nothing of it is counted: neither given back nor in a balance.
                 rejectRefund(r, problem)
                 target[refund] = Self.rejectedRefund
+                if let carrier { target[carrier] = Self.rejectedRefund }
                 continue
             }
             taken.insert(c)
-            target[refund] = c
+            if let carrier { target[carrier] = c }
             guard ch.priced, ch.feature != ReplayRecord.none else { continue }
             let b = givenBack(refund: r, charge: ch, after: false)
             let a = givenBack(refund: r, charge: ch, after: true)
@@ -66,6 +113,8 @@ extension ReplayLedger {
             usage[slot]?.creditsBefore -= b
             usage[slot]?.creditsAfter -= a
         }
+        // The copies join their devices' entries: the order is computed again.
+        if moved { sortedByDevice = nil }
         return target
     }
 
@@ -118,12 +167,18 @@ extension ReplayLedger {
     /// input and line) on both sides, from the same opening balance (the first entry's
     /// `balanceAfter` less its amount, else zero), with the same grants and top-ups. A
     /// charge the balance does not cover is declined on that side and takes nothing; a
-    /// refund gives back only what its charge took there. A refund dated before its charge
-    /// (two services' clocks) is taken right after the charge, as the proceeds pass takes
-    /// it (docs/proceeds.md). A charge not re-priced is charged as recorded on both sides.
+    /// refund gives back only what its charge took there, in the balance of the charge's
+    /// device (`resolveRefunds`). A refund dated before its charge (two services' clocks)
+    /// is taken right after the charge, as the proceeds pass takes it (docs/proceeds.md).
+    /// A charge not re-priced is charged as recorded on both sides.
     func replayBalances(refundTargets: [Int32: Int32], into out: inout ReplayBalanceTally) {
         let order = deviceOrder()
-        out.withoutDevice += records.count - order.count
+        // Copies are no entries of their own (in a balance or, their charge without a
+        // device, in none).
+        out.withoutDevice +=
+            copies == 0
+            ? records.count - order.count
+            : records.reduce(0) { $0 + ($1.device == ReplayRecord.none && !$1.copy ? 1 : 0) }
         // Whether each charge took its credits on each side (bit 0 before, bit 1 after),
         // and whether the replay has reached it (bit 2).
         var taken = [UInt8](repeating: 0, count: records.count)
@@ -134,7 +189,10 @@ extension ReplayLedger {
             let dev = records[Int(order[start])].device
             var end = start
             while end < order.count, records[Int(order[end])].device == dev { end += 1 }
-            let first = records[Int(order[start])]
+            // The opening balance is the device's own first entry's (never a copy's:
+            // the device's charge is among its entries).
+            let own = order[start..<end].first { !records[Int($0)].copy } ?? order[start]
+            let first = records[Int(own)]
             let opening = first.hasBalance ? Int128(first.balanceAfter) - Int128(first.amount) : 0
             var bal = (opening, opening)
             var device = ReplayBalanceTally.Device(
@@ -193,8 +251,10 @@ extension ReplayLedger {
                         bal.1 += Int128(r.amount)
                         continue
                     }
-                    if c == Self.rejectedRefund { continue }
-                    if taken[Int(c)] & 4 == 0, records[Int(c)].device == dev {
+                    if c == Self.rejectedRefund || c == Self.movedRefund { continue }
+                    // Its charge is on this device (`resolveRefunds`): not reached yet, it
+                    // is dated before it, and taken right after it.
+                    if taken[Int(c)] & 4 == 0 {
                         early[c] = k
                         continue
                     }

@@ -13,8 +13,10 @@
 /// an id with the same content name the same device, so they meet and the first is
 /// kept; a refund meets the charge it names when both have the device (or, without one,
 /// by the charge's id). What a partition cannot see is an id whose copies name two
-/// devices (each copy is kept in its own partition), and a refund on another device than
-/// its charge (an unknown charge there): `docs/replay.md` says so.
+/// devices (each copy is kept in its own partition). A refund on another device than its
+/// charge may be in another partition than it: `ReplaySpill.joinRefunds` brings a copy
+/// of it to its charge's partition before any partition is kept, and leaves it out of
+/// its own (`ReplayLedger+CrossDevice.swift`).
 extension ReplayLedger {
     /// Holds a prepared entry of a partitioned run until its batch's lines are known.
     func hold(_ e: ReplayEntry, id: UnsafePointer<UInt8>, count: Int) {
@@ -55,6 +57,7 @@ extension ReplayLedger {
         if let shards {
             flushHeld()
             shards.wait()
+            Self.moveCrossShardRefunds(shards.ledgers)
             share(with: shards.ledgers)
             shards.parallel { s in
                 let l = shards.ledgers[s]
@@ -67,12 +70,12 @@ extension ReplayLedger {
             flushHeld()
             do {
                 try spill.finishWriting()
+                try spill.joinRefunds()
                 if threads > 1 {
                     try finishPartitionsInParallel(spill, into: &balances)
                 } else {
                     for p in 0..<spill.partitions {
-                        startPartition(entries: spill.entryCount(p))
-                        try spill.forEach(p) { e, id in apply(e, id: id) }
+                        try keepPartition(p, of: spill)
                         finishPartition(into: &balances)
                     }
                 }
@@ -104,8 +107,7 @@ extension ReplayLedger {
             let l = shards.ledgers[t]
             do throws(TakingsInputError) {
                 for p in stride(from: t, to: spill.partitions, by: n) {
-                    l.startPartition(entries: spill.entryCount(p))
-                    try spill.forEach(p) { e, id in l.apply(e, id: id) }
+                    try l.keepPartition(p, of: spill)
                     l.finishPartition(into: &l.balances)
                 }
             } catch {
@@ -122,6 +124,8 @@ extension ReplayLedger {
         records.reserveCapacity(entries)
         index = ReplayIDIndex(capacity: entries)
         refunds = []
+        movedOut = []
+        copies = 0
         sortedByDevice = nil
         partConflicts = 0
         partRefundFindings = 0

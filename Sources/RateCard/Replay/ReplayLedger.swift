@@ -21,6 +21,11 @@ final class ReplayLedger: StreamedLedger {
     var index = ReplayIDIndex()
     /// Refunds: their record and the id of the charge they name.
     var refunds: [(record: Int32, charge: EntryID)] = []
+    /// Refunds resolved in another shard or partition, where their charge is: they count
+    /// here in nothing (`ReplayLedger+CrossDevice.swift`).
+    var movedOut = Set<Int32>()
+    /// Records that are copies of refunds (`ReplayRecord.copy`).
+    var copies = 0
     var features = ByteInterner()
     var devices = ByteInterner()
     var tallies: [ReplayTally] = []
@@ -624,6 +629,11 @@ struct ReplayRecord: BitwiseCopyable {
     var hasBalance: Bool
     /// Both sides priced the charge.
     var priced = false
+    /// A refund's stand-in in the balance of its charge's device, when the refund is
+    /// recorded on another device (or none): added by `resolveRefunds` or brought from
+    /// another shard or partition (`ReplayLedger+CrossDevice.swift`). It counts in that
+    /// balance only: it is no entry, line or device of its own.
+    var copy = false
     /// Its `ReplayPriceCache` entry, or `none` when it was priced afresh (its costs are
     /// then in the tallies and `usage` already).
     var price = ReplayRecord.none

@@ -142,7 +142,7 @@ extension ReplayReport: RenderableReport {
             "Figures in \(currency.code); a credit valued at \(creditValue.currency.code) \(creditValue.amount.decimalText()) (\(creditBasis)).",
             "Costs: \(costsNote).",
             "Input: \(input.lines) lines, \(input.entries) entries, \(input.duplicates) duplicates, \(input.conflicts) conflicting, \(input.rejected) rejected, \(input.blank) blank; \(input.refundsOfUnknownCharges) refunds of no charge.",
-            "Balances: each device's entries in time order from its first balanceAfter (else 0), the same grants and top-ups; entries without a device are in no balance.",
+            "Balances: each device's entries in time order from its first balanceAfter (else 0), the same grants and top-ups; entries without a device are in no balance; a refund is in the balance of its charge's device.",
             "Packs: a device is a pack's buyer when every top-up it made bought that pack; \(mixedBuyers) devices bought several or unmatched packs and are in no row.",
         ]
     }

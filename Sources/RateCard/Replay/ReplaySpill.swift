@@ -39,18 +39,102 @@ final class ReplaySpill {
         return min(TakingsSpill.maxPartitions, max(2, (need + half - 1) / half))
     }
 
-    /// Writes one entry and its id to its partition.
+    /// Writes one entry and its id to its partition. A charge's place (its id and
+    /// partition) also goes to the bucket of its id, and a refund, with its place, to the
+    /// bucket of its charge's id, for `joinRefunds` (buckets are partition numbers too).
     func write(_ e: ReplayEntry, id: UnsafeRawBufferPointer) {
         let p = TakingsSpill.partition(of: e.partitionKey, count: partitions)
+        let sequence = UInt32(truncatingIfNeeded: counts[p])
         counts[p] += 1
         files.append(p, .records, value: e)
         files.append(p, .records, value: UInt32(id.count))
         files.append(p, .records, id)
+        switch e.record.kind {
+        case .charge:
+            files.append(
+                TakingsSpill.partition(of: e.id.h0, count: partitions), .requests,
+                value: ReplayPlace(id: e.id, partition: UInt32(p), sequence: sequence))
+        case .refund:
+            let q = TakingsSpill.partition(of: e.refundOf.h0, count: partitions)
+            files.append(q, .refunds, value: e)
+            files.append(
+                q, .refunds, value: ReplayPlace(id: e.id, partition: UInt32(p), sequence: sequence))
+        default: break
+        }
     }
 
     /// Every buffered write on disk, the files closed.
     func finishWriting() throws(TakingsInputError) {
         try files.finish(.records)
+        try files.finish(.requests)
+        try files.finish(.refunds)
+    }
+
+    /// Per partition, the entries (by their place in it, rising) that are refunds kept
+    /// in the partition of their charge instead (`joinRefunds`).
+    private(set) var movedOut: [[UInt32]] = []
+
+    /// Brings every refund whose charge is in another partition (a refund recorded on
+    /// another device than its charge) to that partition, before any partition is kept:
+    /// bucket by bucket (each holds the places of the charges whose ids fall in it, and
+    /// the refunds naming them), each refund of a charge kept elsewhere is written to that
+    /// partition's moved-in file (`.cs`), and its own place is noted in `movedOut`. Only
+    /// the first copy of a refund id is moved (the one a partition keeps). What this holds
+    /// in memory: one bucket's charge places, and 4 bytes per refund moved.
+    func joinRefunds() throws(TakingsInputError) {
+        movedOut = Array(repeating: [], count: partitions)
+        let placeSize = MemoryLayout<ReplayPlace>.size
+        let entrySize = MemoryLayout<ReplayEntry>.size
+        for q in 0..<partitions {
+            let refunds = try files.take(q, .refunds)
+            let places = try files.take(q, .requests)
+            guard !refunds.isEmpty else { continue }
+            // Each charge id's partition (the first place of an id), in the replay's own id
+            // table; then each refund id once.
+            var charges = ReplayIDIndex(capacity: places.count / placeSize)
+            places.withUnsafeBytes { b in
+                var at = 0
+                while at + placeSize <= b.count {
+                    let c = b.loadUnaligned(fromByteOffset: at, as: ReplayPlace.self)
+                    if charges.find(c.id) == nil {
+                        charges.insert(c.id, record: Int32(truncatingIfNeeded: c.partition))
+                    }
+                    at += placeSize
+                }
+            }
+            var seen = ReplayIDIndex(capacity: refunds.count / (entrySize + placeSize))
+            refunds.withUnsafeBytes { b in
+                var at = 0
+                while at + entrySize + placeSize <= b.count {
+                    let e = b.loadUnaligned(fromByteOffset: at, as: ReplayEntry.self)
+                    let own = b.loadUnaligned(fromByteOffset: at + entrySize, as: ReplayPlace.self)
+                    at += entrySize + placeSize
+                    guard seen.find(e.id) == nil else { continue }
+                    seen.insert(e.id, record: 0)
+                    guard let p = charges.find(e.refundOf), UInt32(p) != own.partition else {
+                        continue
+                    }
+                    files.append(Int(p), .chargeSlots, value: e)
+                    movedOut[Int(own.partition)].append(own.sequence)
+                }
+            }
+        }
+        for p in movedOut.indices { movedOut[p].sort() }
+        try files.finish(.chargeSlots)
+    }
+
+    /// The refunds `joinRefunds` brought to partition `p`, in reading order; the file is
+    /// deleted once read.
+    func forEachMovedIn(_ p: Int, _ body: (ReplayEntry) -> Void) throws(TakingsInputError) {
+        let bytes = try files.take(p, .chargeSlots)
+        bytes.withUnsafeBytes { b in
+            let size = MemoryLayout<ReplayEntry>.size
+            var at = 0
+            while at + size <= b.count {
+                body(b.loadUnaligned(fromByteOffset: at, as: ReplayEntry.self))
+                at += size
+            }
+        }
     }
 
     /// The entries of partition `p` in the order they were read, each with its id's
@@ -76,4 +160,12 @@ final class ReplaySpill {
     func entryCount(_ p: Int) -> Int { counts[p] }
 
     func remove() { files.remove() }
+}
+
+/// Where a prepared entry went (`ReplaySpill.write`): its id, its partition and its place
+/// among that partition's entries.
+struct ReplayPlace {
+    let id: ReplayLedger.EntryID
+    let partition: UInt32
+    let sequence: UInt32
 }

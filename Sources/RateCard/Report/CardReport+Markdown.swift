@@ -127,7 +127,7 @@ extension CardReport {
         if let lowest = margins.lowestMarginShare {
             lines.append(
                 "The lowest worst-case margin at the highest commission is \(ReportText.code(lowest.row.pack.productId)) in \(lowest.row.price.price.currency.code) at \(CardReport.percent(lowest.line.rate)): "
-                    + "**\(lowest.line.margin.map(CardReport.money) ?? Format.missing)**, \(Format.percent(lowest.share)) of the price the customer pays."
+                    + "**\(lowest.line.margin.map(CardReport.money) ?? Format.missing)**, \(Format.humanMinus(Format.percent(lowest.share))) of the price the customer pays."
             )
         } else {
             // Every pack is priced 0 or adds no credits: no share of a price to compare.

@@ -14,7 +14,7 @@ extension ReportSet {
             var lowest = m.rows.isEmpty ? "no packs" : "no margin share"
             if let l = m.lowestMarginShare {
                 lowest =
-                    "\(l.line.margin.map(CardReport.money) ?? Format.missing) (\(Format.percent(l.share))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
+                    "\(l.line.margin.map(CardReport.money) ?? Format.missing) (\(Format.humanMinus(Format.percent(l.share)))), \(ReportText.code(l.row.pack.productId)) at \(CardReport.percent(l.line.rate))"
                 if l.line.margin?.amount.isNegative == true { lowest = "**loss** " + lowest }
             }
             t.append([

@@ -178,8 +178,8 @@ import Testing
         let path = dir.path + "/osg-v11.json"
         let table = try expectMargin(["packs", path], exits: 0)
         let rows = tableRows(table.stdout)
-        #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 15% 0.00 -3.12 — asr"))
-        #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 30% 0.00 -3.12 — asr"))
+        #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 15% 0.00 −3.12 — asr"))
+        #expect(rows.contains("osg@11 500tks 500 CNY 0.00 3.12 30% 0.00 −3.12 — asr"))
         let csv = try expectMargin(["packs", path, "--format", "csv"], exits: 0)
         #expect(csv.stdout.contains("osg@11,pack,500tks,500,CNY,0,3.125,0.15,0,-3.125,,asr"))
         let json = try expectMargin(["packs", path, "--format", "json"], exits: 0)

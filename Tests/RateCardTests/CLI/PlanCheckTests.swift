@@ -204,7 +204,7 @@ import Testing
             ))
         #expect(
             table.stdout.contains(
-                "talk@1  talk.pro.monthly   payAsYouGo 3 × P1M  CNY       24.00      143.40  standard             -126.60               15"
+                "talk@1  talk.pro.monthly   payAsYouGo 3 × P1M  CNY       24.00      143.40  standard             −126.60               15"
             ))
         #expect(
             table.stdout.contains(
@@ -404,7 +404,7 @@ import Testing
         #expect(md.contains("## Subscriptions and the free tier"))
         #expect(
             md.contains(
-                "| talk@1 | talk.pro.monthly | payAsYouGo 3 × P1M | CNY | 24.00 | 143.40 | standard | -126.60 | 15 |"
+                "| talk@1 | talk.pro.monthly | payAsYouGo 3 × P1M | CNY | 24.00 | 143.40 | standard | −126.60 | 15 |"
             ))
         let packs = try PackMargins(card: card, repository: repo)
         #expect(

@@ -55,8 +55,8 @@ struct PlansZeroPriceTests {
             // price, worst cost, program, "30% → 15%" (three cells), margin y1, margin y1 %,
             // margin after, margin after %
             #expect(cells[4] == "0.00")
-            #expect(cells[10] == "-14.25" && cells[11] == "—")
-            #expect(cells[12] == "-14.25" && cells[13] == "—")
+            #expect(cells[10] == "−14.25" && cells[11] == "—")
+            #expect(cells[12] == "−14.25" && cells[13] == "—")
             #expect(!row.contains("0.0%"))
         }
         // The priced plan keeps its share.
@@ -89,9 +89,9 @@ struct PlansZeroPriceTests {
         for (row, cells) in rows {
             // −78 × (1 − 30%) − 48.30 in year one (15% for small business), −78 × 85% − 48.30
             // after it.
-            #expect(cells[4] == "-78.00")
-            #expect(["-102.90", "-114.60"].contains(cells[10]) && cells[11] == "—", "\(row)")
-            #expect(cells[12] == "-114.60" && cells[13] == "—", "\(row)")
+            #expect(cells[4] == "−78.00")
+            #expect(["−102.90", "−114.60"].contains(cells[10]) && cells[11] == "—", "\(row)")
+            #expect(cells[12] == "−114.60" && cells[13] == "—", "\(row)")
         }
     }
 }

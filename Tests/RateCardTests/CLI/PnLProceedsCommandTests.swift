@@ -78,7 +78,7 @@ import Testing
             Self.example, exits: 0,
             stdout: .contains(
                 "Credits at Apple's proceeds (first in, first out per account):",
-                "chat         390  GBP 1.95  GBP 1.36136  GBP -0.58864",
+                "chat         390  GBP 1.95  GBP 1.36136  GBP −0.58864",
                 "contract liability (deferred revenue): GBP 2.91",
                 "credits granted for free not yet spent: 10 (no money)",
                 "recognised in the window: GBP 2.6976"), stderr: .empty)

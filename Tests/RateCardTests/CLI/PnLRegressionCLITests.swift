@@ -54,7 +54,7 @@ import Testing
         #expect(table.status == 0 && table.stderr == "")
         #expect(
             table.stdout.contains(
-                "\nllm            0        0         1          10   -10             —        -0.10        0.00         -0.10       —\n"
+                "\nllm            0        0         1          10   −10             —        −0.10        0.00         −0.10       —\n"
             ), "\(table.stdout)")
         #expect(!table.stdout.contains("100.0%"))
         let json = try pnl(

@@ -43,7 +43,7 @@ import Testing
         _ = try expectMargin(
             args, exits: 1,
             stdout: .contains(
-                "findings: 8", "refund-not-taken-back", "GBP 3.99", "GBP -0.50", "GBP 2.90",
+                "findings: 8", "refund-not-taken-back", "GBP 3.99", "GBP −0.50", "GBP 2.90",
                 "Apple's financial reports (final; Apple's fiscal months)"), stderr: .empty)
         _ = try expectMargin(
             args + ["--format", "markdown"], exits: 1,

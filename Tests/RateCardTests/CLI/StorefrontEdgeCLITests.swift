@@ -102,8 +102,8 @@ struct StorefrontEdgeCLITests {
                 "RateCards/osg-v10.json:50:91: warning: pack \"3000tks\" is priced at CNY -28: a pack must cost money; its row has no margin % (a share of no price) [free-price]"
             ))
         let rows = tableRows(r.stdout)
-        #expect(rows.contains("osg@10 3000tks 3,000 CNY -28.00 11.25 15% -23.80 -35.05 — asr"))
-        #expect(rows.contains("osg@10 3000tks 3,000 CNY -28.00 11.25 30% -19.60 -30.85 — asr"))
+        #expect(rows.contains("osg@10 3000tks 3,000 CNY −28.00 11.25 15% −23.80 −35.05 — asr"))
+        #expect(rows.contains("osg@10 3000tks 3,000 CNY −28.00 11.25 30% −19.60 −30.85 — asr"))
         let json = try expectMargin(
             ["packs", "osg@10", "--format", "json"], in: dir.path, exits: 0)
         #expect(!json.stdout.contains("1.2517857"))
@@ -167,7 +167,7 @@ struct StorefrontEdgeCLITests {
         let row = table.stdout.split(separator: "\n").first {
             $0.hasPrefix("osg@10  3000tks  CHN ")
         }
-        #expect(row?.hasSuffix("-32.06  negative price") == true, "\(row ?? "")")
+        #expect(row?.hasSuffix("−32.06  negative price") == true, "\(row ?? "")")
         let csv = try expectMargin(args + ["--format", "csv"], in: dir.path, exits: 0)
         #expect(
             csv.stdout.contains(

@@ -66,7 +66,7 @@ import Testing
         #expect(
             report.csv().contains("\nllm,0,0,1,10,-10,,0,-0.1,0,0,-0.1,,CNY\n"), "\(report.csv())")
         let row = try #require(report.table().split(separator: "\n").first { $0.hasPrefix("llm ") })
-        #expect(row.hasSuffix("-0.10       —"), "\(row)")
+        #expect(row.hasSuffix("−0.10       —"), "\(row)")
         #expect(report.json().contains(#""margin": null"#))
     }
 

@@ -92,8 +92,8 @@ import Testing
                 By week (charges and refunds in the period of their own time):
                 period    feature  credits  modelled  at proceeds    difference
                 --------  -------  -------  --------  -----------  ------------
-                2026-W45  chat         130  GBP 0.65   GBP 0.5584   GBP -0.0916
-                2026-W46  chat         180  GBP 0.90  GBP 0.33896  GBP -0.56104
+                2026-W45  chat         130  GBP 0.65   GBP 0.5584   GBP −0.0916
+                2026-W46  chat         180  GBP 0.90  GBP 0.33896  GBP −0.56104
                 2026-W48  chat          80  GBP 0.40    GBP 0.464     GBP 0.064
                 """), stderr: .empty)
         let csv = try expectMargin(args + ["--format", "csv"], exits: 0, stderr: .empty)

@@ -243,6 +243,10 @@ enum ReplayOracle {
         var duplicates = 0
         /// Refunds met in a device's balance before their charge (taken right after it).
         var refundsBeforeCharge = 0
+        /// Of which recorded on another device than the charge (or on none), and such
+        /// refunds met after their charge.
+        var otherDeviceBeforeCharge = 0
+        var otherDeviceAfterCharge = 0
     }
 
     /// What the replay must say. `lines` are the entries in file order (duplicates
@@ -295,14 +299,25 @@ enum ReplayOracle {
             out.features[ch.feature!]!.creditsBefore -= old == nil ? Int128(e.amount) : cb
             out.features[ch.feature!]!.creditsAfter -= ca
         }
-        // Balances, device by device in time order.
-        let withDevice = entries.filter { $0.e.device != nil }
-        let devices = Set(withDevice.map { $0.e.device! })
+        // Balances, device by device in time order. A refund of a charge of the ledger is
+        // in the balance of the charge's device (none: in no balance), whichever device
+        // recorded it; any other entry is in its own device's.
+        func balanceDevice(_ e: Entry) -> String? {
+            if e.kind == "refund", let c = e.refundOf, let ch = byID[c], ch.kind == "charge" {
+                return ch.device
+            }
+            return e.device
+        }
+        let devices = Set(entries.compactMap { $0.e.device })
         for dev in devices.sorted() {
-            let mine = withDevice.filter { $0.e.device == dev }.sorted {
+            let mine = entries.filter { balanceDevice($0.e) == dev }.sorted {
                 ($0.e.seconds, $0.order) < ($1.e.seconds, $1.order)
             }
-            let first = mine[0].e
+            // The opening balance is from the device's own first entry.
+            let own = entries.filter { $0.e.device == dev }.sorted {
+                ($0.e.seconds, $0.order) < ($1.e.seconds, $1.order)
+            }
+            let first = own[0].e
             let opening = first.balanceAfter.map { Int128($0) - Int128(first.amount) } ?? 0
             var bal = (opening, opening)
             var took: [String: (Bool, Bool)] = [:]
@@ -343,12 +358,13 @@ enum ReplayOracle {
                         continue
                     }
                     guard let ok = took[c] else {
-                        if ch.device == dev {
-                            early[c] = e
-                            out.refundsBeforeCharge += 1
-                        }
+                        // Its charge is on this device, later: taken right after it.
+                        early[c] = e
+                        out.refundsBeforeCharge += 1
+                        if e.device != dev { out.otherDeviceBeforeCharge += 1 }
                         continue
                     }
+                    if e.device != dev { out.otherDeviceAfterCharge += 1 }
                     giveBack(e, of: c, took: ok)
                 }
             }

@@ -166,13 +166,16 @@ struct ReplayOracleTests {
             if roll < 12, let c = charges.filter({ $0.kind == "charge" }).last,
                 !entries.contains(where: { $0.refundOf == c.id })
             {
-                // One refund in three is dated before its charge (two services' clocks).
+                // One refund in three is dated before its charge (two services' clocks),
+                // and some are recorded on another device than the charge, or on none.
+                let place = g.int(0...9)
+                let device = place < 3 ? g.pick(devices) : place == 3 ? nil : c.device
                 entries.append(
                     O.Entry(
                         id: "e\(k)", seconds: k % 3 == 0 ? c.seconds - 30 : c.seconds + 60,
                         offsetMinutes: offset,
                         kind: "refund", amount: -c.amount, feature: c.feature, quantity: nil,
-                        device: c.device, refundOf: c.id, balanceAfter: nil))
+                        device: device, refundOf: c.id, balanceAfter: nil))
                 continue
             }
             let feature = g.pick(["rec", "rec", "chat", "chat", "scan", "ping", "gone", "ghost"])
@@ -447,6 +450,7 @@ struct ReplayOracleTests {
         // no card has, something that changed price.
         #expect(want.declinedBefore > 0 && want.declinedAfter > 0)
         #expect(want.refundsBeforeCharge > 0)
+        #expect(want.otherDeviceBeforeCharge > 0 && want.otherDeviceAfterCharge > 0)
         #expect(want.features["gone"].map { $0.notRepriced == $0.requests } == true)
         #expect(want.features["ghost"].map { $0.notRepriced == $0.requests } == true)
         #expect(want.features.values.contains { $0.creditsBefore != $0.creditsAfter })

@@ -20,7 +20,7 @@ struct ReplayUnpricedRowTests {
             stderr: .contains("after: osg@11 has no feature \"llm\" [replay-not-repriced]"))
         let rows = tableRows(r.stdout)
         #expect(rows.contains("llm 3 3 \(dash) 0 0"))
-        #expect(rows.contains { $0.hasPrefix("asr 5 1 526 316 -210 -39.9% 1.98 1.98 5.26 3.16") })
+        #expect(rows.contains { $0.hasPrefix("asr 5 1 526 316 −210 −39.9% 1.98 1.98 5.26 3.16") })
     }
 
     @Test("an empty export: the total row is —, and the heading says 0 charges")

@@ -127,8 +127,8 @@ struct ReplayWorkedExampleTests {
         try expectMargin(
             args, exits: 0,
             stdout: .contains(
-                "asr             5              1             526            316    -210    -39.9%         1.98        1.98          5.26         3.16           3.28          1.18          62.3%         37.3%",
-                "total           8              1           1,034            993     -41     -4.0%"),
+                "asr             5              1             526            316    −210    −39.9%         1.98        1.98          5.26         3.16           3.28          1.18          62.3%         37.3%",
+                "total           8              1           1,034            993     −41     −4.0%"),
             stderr: .contains(
                 "osg-worked.jsonl:6:1: warning: charge of asr not re-priced: before: no quantity: the provider cost of feature asr needs one"
             ))

@@ -202,8 +202,13 @@ struct TakingsTrustTests {
         #expect(try Takings.run([("r.csv", csv)]).input.rejectedByClass == [.impossibleRollup: 1])
         let r = try Self.pnl(line, ["--window", "all", "--strict"], name: "r.jsonl")
         #expect(r.status == 1)
+        // At the column of the field that cannot be (declines, else givenBack).
+        let field = line.contains(#""declines": 3"#) ? "declines" : "givenBack"
+        let key = try #require(line.range(of: "\"\(field)\": "))
+        let column = line.utf8.distance(from: line.startIndex, to: key.upperBound) + 1
         #expect(
-            r.stderr.contains("r.jsonl:1:1: error:") && r.stderr.contains("[impossible-rollup]"))
+            r.stderr.contains("r.jsonl:1:\(column): error: \(field):")
+                && r.stderr.contains("[impossible-rollup]"), "\(r.stderr)")
     }
 
     @Test(

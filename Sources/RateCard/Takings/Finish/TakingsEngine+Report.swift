@@ -97,7 +97,7 @@ extension TakingsEngine {
         for (d, chain) in total.chains.enumerated() where chain.count > 0 && !chain.isUnbroken {
             let p = final.place(chain.latestMeta, settings)
             let message: String
-            if Int128(chain.latestBalance) != chain.total {
+            if !chain.latestTied, Int128(chain.latestBalance) != chain.total {
                 message =
                     "device \"\(devices[d])\": balance chain broken: its latest entry says balanceAfter \(chain.latestBalance), but its \(chain.count) amounts sum to \(chain.total)"
             } else {

@@ -63,6 +63,10 @@ struct ChainSums {
     var total: Int128 = 0
     var latestSeconds = Int64.min
     var latestNanos: UInt32 = 0
+    /// Another entry is at the latest instant too: which of them ends the chain is not
+    /// told by time, so the final balance is checked by the links alone (they hold only
+    /// when the chain ends at the sum of the amounts).
+    var latestTied = false
     var latestId: (UInt64, UInt64) = (0, 0)
     var latestBalance: Int64 = 0
     var latestMeta: UInt64 = 0
@@ -83,6 +87,8 @@ struct ChainSums {
         let before = Int128(balanceAfter) - Int128(amount)
         links = links &+ ChainSums.mix(before) &- ChainSums.mix(Int128(balanceAfter))
         total &+= Int128(amount)
+        if (seconds, nanos) == (latestSeconds, latestNanos) { latestTied = true }
+        if (seconds, nanos) > (latestSeconds, latestNanos) { latestTied = false }
         if (seconds, nanos, id.0, id.1) > (latestSeconds, latestNanos, latestId.0, latestId.1) {
             latestSeconds = seconds
             latestNanos = nanos
@@ -97,6 +103,11 @@ struct ChainSums {
         count += o.count
         links = links &+ o.links
         total &+= o.total
+        if (o.latestSeconds, o.latestNanos) == (latestSeconds, latestNanos) {
+            latestTied = true
+        } else if (o.latestSeconds, o.latestNanos) > (latestSeconds, latestNanos) {
+            latestTied = o.latestTied
+        }
         if (o.latestSeconds, o.latestNanos, o.latestId.0, o.latestId.1) > (
             latestSeconds, latestNanos, latestId.0, latestId.1
         ) {
@@ -110,7 +121,8 @@ struct ChainSums {
 
     /// True when the amounts and balances link up into one chain from 0.
     var isUnbroken: Bool {
-        links == ChainSums.mix(0) &- ChainSums.mix(total) && Int128(latestBalance) == total
+        links == ChainSums.mix(0) &- ChainSums.mix(total)
+            && (latestTied || Int128(latestBalance) == total)
     }
 }
 

@@ -93,7 +93,9 @@ enum RollupReader {
                 column: inner.location.column)
         }
         var cells: [String: String] = [:]
+        var columns: [String: Int] = [:]
         for m in members {
+            columns[m.key] = m.value.location.column
             switch m.value.value {
             case .string(let s): cells[m.key] = s
             case .number(let s): cells[m.key] = s
@@ -105,7 +107,7 @@ enum RollupReader {
                     column: m.value.location.column)
             }
         }
-        return try rollup(cells)
+        return try rollup(cells, columns: columns)
     }
 
     static func csv(_ bytes: inout BufferedBytes) -> [Row] {
@@ -144,27 +146,32 @@ enum RollupReader {
         return rows
     }
 
-    static func rollup(_ cells: [String: String]) throws(LineProblem) -> Rollup {
+    /// A roll-up row from its cells; a problem with a field is reported at its column
+    /// (`columns`: a JSON row's members; a CSV row's messages give the line, column 1).
+    static func rollup(_ cells: [String: String], columns: [String: Int] = [:]) throws(LineProblem)
+        -> Rollup
+    {
+        func at(_ name: String) -> Int { columns[name] ?? 1 }
         guard let period = cells["period"] else {
             throw LineProblem(.missingField, "period: missing required field")
         }
         var offset = 0
         if let tz = cells["tz"] {
             do { offset = try TakingsSeries.offset(tz) } catch {
-                throw LineProblem(.badTimestamp, "tz: \(error)")
+                throw LineProblem(.badTimestamp, "tz: \(error)", column: at("tz"))
             }
         }
         guard let calendar = CalendarPeriod(label: period, offsetMinutes: offset) else {
             throw LineProblem(
                 .badTimestamp,
-                "period: \"\(FieldReader.excerpt(period))\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)"
-            )
+                "period: \"\(FieldReader.excerpt(period))\" is not a day (2026-11-29), an ISO week (2026-W48) or a month (2026-11)",
+                column: at("period"))
         }
         guard let since = calendar.since else {
             throw LineProblem(
                 .badTimestamp,
-                "period: \(FieldReader.excerpt(period)) at \(UTCOffset.text(offset)) starts before 0001-01-01T00:00:00Z, outside the years 0001 to 9999 in UTC"
-            )
+                "period: \(FieldReader.excerpt(period)) at \(UTCOffset.text(offset)) starts before 0001-01-01T00:00:00Z, outside the years 0001 to 9999 in UTC",
+                column: at("period"))
         }
         // The end may be past 9999-12-31T23:59:59Z (the last period runs to the end of the
         // range); it is only compared with, never written.
@@ -178,12 +185,12 @@ enum RollupReader {
                 values.append(0)
                 continue
             }
-            let v = try LedgerNumber.whole(text, name: name)
+            let v = try LedgerNumber.whole(text, name: name, column: at(name))
             guard v >= 0 else {
                 throw LineProblem(
                     .wrongSign,
-                    "\(name): a roll-up counts and sums are zero or more, found \(FieldReader.excerpt(text))"
-                )
+                    "\(name): a roll-up counts and sums are zero or more, found \(FieldReader.excerpt(text))",
+                    column: at(name))
             }
             values.append(Int128(v))
         }
@@ -197,20 +204,20 @@ enum RollupReader {
                 .missingField, "feature: missing required field for a roll-up row with takings")
         }
         if let f = r.feature, f.isEmpty {
-            throw LineProblem(.badValue, "feature: must not be empty")
+            throw LineProblem(.badValue, "feature: must not be empty", column: at("feature"))
         }
         // Declines are charges given back: there cannot be more of them, or more credits.
         if r.declines > r.charges {
             throw LineProblem(
                 .impossibleRollup,
-                "declines: \(r.declines) declines of \(r.charges) charges: a decline gives back a charge, so there cannot be more"
-            )
+                "declines: \(r.declines) declines of \(r.charges) charges: a decline gives back a charge, so there cannot be more",
+                column: at("declines"))
         }
         if r.givenBack > r.charged {
             throw LineProblem(
                 .impossibleRollup,
-                "givenBack: \(r.givenBack) credits given back of \(r.charged) charged: more than was charged"
-            )
+                "givenBack: \(r.givenBack) credits given back of \(r.charged) charged: more than was charged",
+                column: at("givenBack"))
         }
         return r
     }
