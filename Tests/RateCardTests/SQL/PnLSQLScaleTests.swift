@@ -176,12 +176,82 @@ import Testing
         #expect(duck.contains(#"epoch_us(TRY_CAST("at" AS TIMESTAMPTZ)) AS at_us"#))
         #expect(duck.contains(PnLSQLCompiler.quickInstant + " AS quick"))
         #expect(duck.contains("WHEN quick THEN (at_us - " + PnLSQLCompiler.microsOfSecond))
-        #expect(duck.contains("CASE WHEN at_ok AND NOT \(PnLSQLCompiler.quickInstant) THEN"))
+        // The other rows' fields only inside the branch that needs them, never a column.
+        #expect(
+            duck.contains(
+                "CASE WHEN quick THEN TRUE WHEN at_ok THEN COALESCE((TRY_CAST(substring(at_text, 1, 10) AS DATE)"
+            ))
+        #expect(
+            duck.contains(
+                "WHEN time_ok THEN (TRY_CAST(substring(at_text, 1, 10) AS DATE) - DATE '1970-01-01') * 86400"
+            ))
+        for field in ["days", "hh", "mi", "ss", "oh", "om", "osign"] {
+            #expect(!duck.contains(" AS \(field),") && !duck.contains(" AS \(field)\n"), "\(field)")
+        }
         #expect(!duck.contains(#"substring("at""#) && !duck.contains(#"substring("quantity""#))
         for dialect in ["clickhouse", "spark"] {
             let q = try query(["--sql", dialect] + window)
             #expect(!q.contains("at_us") && !q.contains("TIMESTAMPTZ"), "\(dialect)")
         }
+    }
+
+    /// DuckDB's kind and sign rules are written as equalities and one comparison of two
+    /// booleans (an `IN` of five texts is planned as a join); every kind (absent, each of
+    /// the five, another) and amount (absent, negative, zero, positive) gets the same
+    /// `kind_ok` and `sign_ok` as the `IN` forms the other engines keep, in SQL's
+    /// three-valued logic (NULL is `nil`, and `COALESCE(…, FALSE)` makes it false).
+    @Test func duckDBsKindAndSignRulesAgreeWithTheListForms() throws {
+        let duck = try query(["--sql", "duckdb"])
+        #expect(
+            duck.contains(
+                "COALESCE(kind = 'grant' OR kind = 'charge' OR kind = 'refund' OR kind = 'topup' OR kind = 'revoke', FALSE) AS kind_ok"
+            ))
+        #expect(
+            duck.contains(
+                "COALESCE((amt < 0) = (kind = 'charge' OR kind = 'revoke') AND amt <> 0, FALSE) AS sign_ok"
+            ))
+        #expect(!duck.contains("kind IN ("))
+        let click = try query(["--sql", "clickhouse"])
+        #expect(click.contains("kind IN ('grant', 'charge', 'refund', 'topup', 'revoke')"))
+        func and(_ a: Bool?, _ b: Bool?) -> Bool? {
+            if a == false || b == false { return false }
+            return a == nil || b == nil ? nil : true
+        }
+        func or(_ a: Bool?, _ b: Bool?) -> Bool? {
+            if a == true || b == true { return true }
+            return a == nil || b == nil ? nil : false
+        }
+        func not(_ a: Bool?) -> Bool? { a.map { !$0 } }
+        func equal<T: Equatable>(_ a: T?, _ b: T?) -> Bool? {
+            guard let a, let b else { return nil }
+            return a == b
+        }
+        func compare(_ a: Int?, _ test: (Int) -> Bool) -> Bool? { a.map(test) }
+        func inList(_ k: String?, _ list: [String]) -> Bool? { k.map { list.contains($0) } }
+        let kinds: [String?] = [nil, "grant", "charge", "refund", "topup", "revoke", "gift"]
+        var pairs = 0
+        for kind in kinds {
+            for amt in [nil, -5, 0, 5] as [Int?] {
+                let listKind = inList(kind, ["grant", "charge", "refund", "topup", "revoke"])
+                let equalKind = ["grant", "charge", "refund", "topup", "revoke"].reduce(
+                    false as Bool?
+                ) { or($0, equal(kind, $1)) }
+                #expect((listKind ?? false) == (equalKind ?? false), "\(kind ?? "NULL")")
+                let negative = inList(kind, ["charge", "revoke"])
+                let listSign = or(
+                    and(negative, compare(amt, { $0 < 0 })),
+                    and(not(negative), compare(amt, { $0 > 0 })))
+                let oneSign = and(
+                    equal(
+                        compare(amt, { $0 < 0 }), or(equal(kind, "charge"), equal(kind, "revoke"))),
+                    compare(amt, { $0 != 0 }))
+                #expect(
+                    (listSign ?? false) == (oneSign ?? false),
+                    "\(kind ?? "NULL") \(amt.map(String.init) ?? "NULL")")
+                pairs += 1
+            }
+        }
+        #expect(pairs == 28)
     }
 
     /// The strict pattern accepts exactly the texts that have the pattern and whose hour,
