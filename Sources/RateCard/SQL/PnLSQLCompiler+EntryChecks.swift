@@ -124,7 +124,7 @@ extension PnLSQLCompiler {
         return """
             SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(grouped ? ", lines" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
                    \(d.isTrue(notNullAnd(at, d.matches(at, pattern)))) AS at_ok,
-                   \(d.isTrue(notNullAnd("amount", d.matches("amount", Self.wholePattern)))) AS amount_ok\(firstColumns)
+                   \(castsInstant ? "\(d.bigint("amount")) AS amt0, \(d.bigint("balance_after")) AS bal0" : "\(d.isTrue(notNullAnd("amount", d.matches("amount", Self.wholePattern)))) AS amount_ok")\(firstColumns)
             FROM \(from)
             """
     }
@@ -155,19 +155,22 @@ extension PnLSQLCompiler {
                 ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i), \(d.isTrue("CASE WHEN q_\(i) IS NOT NULL AND NOT \(d.isTrue(d.matches("q_\(i)", decimalPattern))) THEN \(d.matches("q_\(i)", Self.exponentPattern)) END")) AS qe_\(i)"
                 : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(-0([.]0{1,\(scale)})?|(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?)$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
-        let balance =
-            "CASE WHEN \(d.isTrue(notNullAnd("balance_after", d.matches("balance_after", Self.wholePattern)))) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))"
-        let amount = "CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt"
+        let members = qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", ")
         // DuckDB: which rows' instant is `at_us` (`quick`); the other rows' fields are read
-        // in `p3` and `p4`, each inside the one `CASE` that needs it (`SlowInstant`).
+        // in `p3` and `p4`, each inside the one `CASE` that needs it (`SlowInstant`). The
+        // amount and the balance are whole numbers by the text of their cast (`p1`'s
+        // `amt0`, `bal0`: `wholeByCast`); the amount's value is taken in `p3`.
         if castsInstant {
             return """
                 SELECT p1.*, \(Self.quickInstant) AS quick,
-                       \(amount),
-                       \(balance)
+                       \(d.isTrue(Self.wholeByCast("amt0", "amount"))) AS amount_ok,
+                       CASE WHEN \(Self.wholeByCast("bal0", "balance_after")) THEN bal0 END AS balance\(members)
                 FROM p1
                 """
         }
+        let amount = "CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt"
+        let balance =
+            "CASE WHEN \(d.isTrue(notNullAnd("balance_after", d.matches("balance_after", Self.wholePattern)))) THEN \(d.bigint("balance_after")) END AS balance\(members)"
         // The date: the others take its fields and check them in `p3`. The fraction: its
         // first 9 digits, padded to 9 digits.
         let fraction = d.substring(
@@ -186,6 +189,17 @@ extension PnLSQLCompiler {
                    \(balance)
             FROM p1
             """
+    }
+
+    /// DuckDB: whether `text` is a whole number as margin reads one (`wholePattern`), by
+    /// `value`, its `TRY_CAST` to `BIGINT` (which the query needs anyway): the cast's own
+    /// text is `text` and has at most 18 digits, or `text` is `-0` (whose cast's text is
+    /// `0`). A text is the text of an integer's cast exactly when it is that integer
+    /// written without a `+`, a leading zero, spaces or a fraction, so this accepts the
+    /// texts the pattern accepts, and costs a third of the match (docs/sql.md, Scale;
+    /// `PnLSQLScaleTests.aWholeNumberByItsCastIsAWholeNumberByThePattern`).
+    static func wholeByCast(_ value: String, _ text: String) -> String {
+        "((CAST(\(value) AS VARCHAR) = \(text) AND \(value) BETWEEN -999999999999999999 AND 999999999999999999) OR \(text) = '-0')"
     }
 
     /// DuckDB: the time's fields of a row whose instant is not `at_us` (a leap second, `t`
@@ -262,7 +276,8 @@ extension PnLSQLCompiler {
             // and checked here, and their fraction read (`SlowInstant`).
             let slow = SlowInstant(d: d)
             time = """
-                CASE WHEN quick THEN TRUE WHEN at_ok THEN \(slow.valid) ELSE FALSE END AS time_ok,
+                CASE WHEN amount_ok THEN amt0 END AS amt,
+                       CASE WHEN quick THEN TRUE WHEN at_ok THEN \(slow.valid) ELSE FALSE END AS time_ok,
                        CASE WHEN quick THEN \(Self.microsOfSecond) * 1000 WHEN at_ok AND \(d.substring("at_text", "20", "1")) = '.' THEN \(slow.nanos)
                             WHEN at_ok THEN 0 END AS nanos
                 """

@@ -472,6 +472,51 @@ import Testing
         #expect(!table.contains(reader), "the table's query does not read the origin")
     }
 
+    /// DuckDB tells a whole number by the text of its cast to `BIGINT` (`wholeByCast`): a
+    /// text is accepted when it is the text of the integer it is read as (so written
+    /// without a `+`, a leading zero, spaces, a fraction, an exponent or `_`) with at most
+    /// 18 digits, or is `-0`. On generated texts (digits of 0 to 20, signs, leading zeros,
+    /// spaces, points, exponents, `_`, `0x`, other characters) that accepts exactly what
+    /// `wholePattern` accepts; the integer's text is Swift's, as DuckDB writes it (an
+    /// optional `-`, digits, no leading zero).
+    @Test func aWholeNumberByItsCastIsAWholeNumberByThePattern() throws {
+        let duck = try query(["--sql", "duckdb"])
+        #expect(duck.contains("TRY_CAST(amount AS BIGINT) AS amt0"))
+        #expect(duck.contains(PnLSQLCompiler.wholeByCast("amt0", "amount")))
+        #expect(duck.contains(PnLSQLCompiler.wholeByCast("bal0", "balance_after")))
+        #expect(!duck.contains("regexp_full_match(amount"))
+        let pattern = try Regex(PnLSQLCompiler.wholePattern)
+        var rng = SplitMix64(seed: 2913)
+        func pick(_ xs: [String]) -> String { xs[Int(rng.next() % UInt64(xs.count))] }
+        var accepted = 0
+        let fixed = [
+            "-0", "0", "-00", "00", "+0", "+5", " 5", "5 ", "1_000", "0x1F", "1e3", "1.0", "-",
+            "", "999999999999999999", "-999999999999999999", "1000000000000000000",
+            "-1000000000000000000", "9223372036854775807", "9223372036854775808", "٣",
+        ]
+        var texts = fixed
+        for _ in 0..<20_000 {
+            let digits = Int(rng.next() % 21)
+            var body = String((0..<digits).map { _ in Character(String(rng.next() % 10)) })
+            if rng.next() % 4 == 0 { body = pick(["0", "00", "1", "9"]) + body }
+            var text = pick(["", "", "", "-", "+", " ", "--"]) + body
+            if rng.next() % 8 == 0 { text += pick([".0", ".5", "e3", "E-2", "_1", " ", "x"]) }
+            texts.append(text)
+        }
+        for text in texts {
+            // The cast reads a canonical text as its value; whatever it reads another text
+            // as, that value's text is canonical, so it is not the text.
+            let value = Int64(text)
+            let byCast =
+                (value.map { String($0) == text && abs($0) <= 999_999_999_999_999_999 } ?? false)
+                || text == "-0"
+            let byPattern = text.wholeMatch(of: pattern) != nil
+            #expect(byCast == byPattern, "\(text)")
+            if byPattern { accepted += 1 }
+        }
+        #expect(accepted > 2_000, "the generator reaches whole numbers")
+    }
+
     /// margin's whole numbers: no leading zero (`"05"` is its `wrong-type`), at most 18
     /// digits; a quantity member without a leading zero either.
     @Test(arguments: [
