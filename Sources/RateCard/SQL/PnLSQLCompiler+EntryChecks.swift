@@ -91,9 +91,11 @@ extension PnLSQLCompiler {
     /// `epoch_us` NULL for `infinity` (measured, DuckDB 2.0.1).
     var castsInstant: Bool { d == .duckdb }
 
-    /// The rows whose instant is `at_us` (`castsInstant`), as a condition over `p1`.
+    /// The rows whose instant is `at_us` (`castsInstant`), as a condition over `p1`: at
+    /// most 27 characters ending in `Z`, 32 with an offset (6 digits of fraction), written
+    /// without a `CASE` (DuckDB runs a `CASE` on every row; docs/sql.md, Scale).
     static let quickInstant =
-        "(at_ok AND at_us IS NOT NULL AND at_len <= CASE WHEN at_z THEN 27 ELSE 32 END)"
+        "(at_ok AND at_us IS NOT NULL AND (at_len <= 27 OR (at_len <= 32 AND NOT at_z)))"
 
     /// Whether the time ends in `Z` (or `z`), from `p1`'s column where the checks are staged.
     var atIsZulu: String {
@@ -121,10 +123,16 @@ extension PnLSQLCompiler {
         let pattern = castsInstant ? Self.strictTimestampPattern : Self.timestampPattern
         return """
             SELECT id, \(at) AS at_text, kind, amount, feature, refund_of, reason, \(d.quoted("quantity")) AS quantity, device, note, card, balance_after, payment_ref, price\(hasDup ? ", dup" : "")\(grouped ? ", lines" : "")\(origin ? ", src_file, src_row" : "")\(q.isEmpty ? "" : ", " + q.joined(separator: ", ")),
-                   \(d.isTrue("\(at) IS NOT NULL AND \(d.matches(at, pattern))")) AS at_ok,
-                   \(d.isTrue("amount IS NOT NULL AND \(d.matches("amount", Self.wholePattern))")) AS amount_ok\(firstColumns)
+                   \(d.isTrue(notNullAnd(at, d.matches(at, pattern)))) AS at_ok,
+                   \(castsInstant ? "\(d.bigint("amount")) AS amt0, \(d.bigint("balance_after")) AS bal0" : "\(d.isTrue(notNullAnd("amount", d.matches("amount", Self.wholePattern)))) AS amount_ok")\(firstColumns)
             FROM \(from)
             """
+    }
+
+    /// `e IS NOT NULL AND m` for a match `m` of `e`; on DuckDB `m` alone, whose match of
+    /// NULL is NULL, which `isTrue` makes FALSE (one test less on every row).
+    func notNullAnd(_ e: String, _ m: String) -> String {
+        d == .duckdb ? m : "\(e) IS NOT NULL AND \(m)"
     }
 
     /// `p2`: the time's fields as numbers, the amount and the balance as numbers, and each
@@ -147,44 +155,88 @@ extension PnLSQLCompiler {
                 ? "\(d.isTrue(d.matches("q_\(i)", decimalPattern))) AS qk_\(i), \(d.position("q_\(i)", ".")) AS qp_\(i), \(d.isTrue("CASE WHEN q_\(i) IS NOT NULL AND NOT \(d.isTrue(d.matches("q_\(i)", decimalPattern))) THEN \(d.matches("q_\(i)", Self.exponentPattern)) END")) AS qe_\(i)"
                 : "CASE WHEN \(d.isTrue(d.matches("q_\(i)", "^(-0([.]0{1,\(scale)})?|(0|[1-9][0-9]*)([.][0-9]{1,\(scale)})?)$"))) THEN \(d.decimal("q_\(i)", scale: scale)) END AS qv_\(i)"
         }
-        // The date: DuckDB casts the pattern's `YYYY-MM-DD` to a day number (NULL for a
-        // day its month does not have, leap years as the proleptic Gregorian calendar
-        // has them, as margin's); the others take its fields and check them in `p3`.
-        // The fraction: its first 9 digits, scaled by a power of ten (DuckDB, from a list)
-        // or padded to 9 digits.
-        let places = "least(9, \(atLen) - 20 - CASE WHEN \(atZ) THEN 1 ELSE 6 END)"
-        let fraction = d.substring(t, "21", places)
-        let date: String
-        let nanos: String
-        // DuckDB: the fields only of the rows whose instant is not `at_us`.
-        let fieldsOK = castsInstant ? "at_ok AND NOT \(Self.quickInstant)" : "at_ok"
-        let field = { (e: String) in
-            self.castsInstant
-                ? "CASE WHEN \(fieldsOK) THEN \(self.d.bigint(e)) END" : self.timeField(e)
+        let members = qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", ")
+        // DuckDB: which rows' instant is `at_us` (`quick`); the other rows' fields are read
+        // in `p3` and `p4`, each inside the one `CASE` that needs it (`SlowInstant`). The
+        // amount and the balance are whole numbers by the text of their cast (`p1`'s
+        // `amt0`, `bal0`: `wholeByCast`); the amount's value is taken in `p3`.
+        if castsInstant {
+            return """
+                SELECT p1.*, \(Self.quickInstant) AS quick,
+                       \(d.isTrue(Self.wholeByCast("amt0", "amount"))) AS amount_ok,
+                       CASE WHEN \(Self.wholeByCast("bal0", "balance_after")) THEN bal0 END AS balance\(members)
+                FROM p1
+                """
         }
-        if d == .duckdb {
-            date =
-                "\(Self.quickInstant) AS quick, CASE WHEN \(fieldsOK) THEN TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01' END AS days"
-            nanos =
-                "\(d.bigint(fraction)) * [\((0..<9).map { "1" + String(repeating: "0", count: 8 - $0) }.joined(separator: ", "))][\(places)]"
-        } else {
-            date =
-                "\(timeField(d.substring(t, "1", "4"))) AS y, \(timeField(d.substring(t, "6", "2"))) AS mo, \(timeField(d.substring(t, "9", "2"))) AS dd"
-            nanos = d.bigint(d.rightPad(fraction, 9, "0"))
-        }
+        let amount = "CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt"
+        let balance =
+            "CASE WHEN \(d.isTrue(notNullAnd("balance_after", d.matches("balance_after", Self.wholePattern)))) THEN \(d.bigint("balance_after")) END AS balance\(members)"
+        // The date: the others take its fields and check them in `p3`. The fraction: its
+        // first 9 digits, padded to 9 digits.
+        let fraction = d.substring(
+            t, "21", "least(9, \(atLen) - 20 - CASE WHEN \(atZ) THEN 1 ELSE 6 END)")
+        let nanos = d.bigint(d.rightPad(fraction, 9, "0"))
         return """
             SELECT p1.*,
-                   \(date),
-                   \(field(d.substring(t, "12", "2"))) AS hh, \(field(d.substring(t, "15", "2"))) AS mi, \(field(d.substring(t, "18", "2"))) AS ss,
-                   CASE WHEN \(fieldsOK) AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 4", "2"))) ELSE 0 END AS oh,
-                   CASE WHEN \(fieldsOK) AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 1", "2"))) ELSE 0 END AS om,
-                   CASE WHEN \(fieldsOK) AND NOT \(atZ) AND \(d.substring(t, "\(atLen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
-                   CASE\(castsInstant ? " WHEN \(Self.quickInstant) THEN \(Self.microsOfSecond) * 1000" : "") WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(nanos)
+                   \(timeField(d.substring(t, "1", "4"))) AS y, \(timeField(d.substring(t, "6", "2"))) AS mo, \(timeField(d.substring(t, "9", "2"))) AS dd,
+                   \(timeField(d.substring(t, "12", "2"))) AS hh, \(timeField(d.substring(t, "15", "2"))) AS mi, \(timeField(d.substring(t, "18", "2"))) AS ss,
+                   CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 4", "2"))) ELSE 0 END AS oh,
+                   CASE WHEN at_ok AND NOT \(atZ) THEN \(d.bigint(d.substring(t, "\(atLen) - 1", "2"))) ELSE 0 END AS om,
+                   CASE WHEN at_ok AND NOT \(atZ) AND \(d.substring(t, "\(atLen) - 5", "1")) = '-' THEN -1 ELSE 1 END AS osign,
+                   CASE WHEN at_ok AND \(d.substring(t, "20", "1")) = '.' THEN \(nanos)
                         WHEN at_ok THEN 0 END AS nanos,
-                   CASE WHEN amount_ok THEN \(d.bigint("amount")) END AS amt,
-                   CASE WHEN \(d.isTrue("balance_after IS NOT NULL AND \(d.matches("balance_after", Self.wholePattern))")) THEN \(d.bigint("balance_after")) END AS balance\(qk.isEmpty ? "" : ",\n       " + qk.joined(separator: ", "))
+                   \(amount),
+                   \(balance)
             FROM p1
             """
+    }
+
+    /// DuckDB: whether `text` is a whole number as margin reads one (`wholePattern`), by
+    /// `value`, its `TRY_CAST` to `BIGINT` (which the query needs anyway): the cast's own
+    /// text is `text` and has at most 18 digits, or `text` is `-0` (whose cast's text is
+    /// `0`). A text is the text of an integer's cast exactly when it is that integer
+    /// written without a `+`, a leading zero, spaces or a fraction, so this accepts the
+    /// texts the pattern accepts, and costs a third of the match (docs/sql.md, Scale;
+    /// `PnLSQLScaleTests.aWholeNumberByItsCastIsAWholeNumberByThePattern`).
+    static func wholeByCast(_ value: String, _ text: String) -> String {
+        "((CAST(\(value) AS VARCHAR) = \(text) AND \(value) BETWEEN -999999999999999999 AND 999999999999999999) OR \(text) = '-0')"
+    }
+
+    /// DuckDB: the time's fields of a row whose instant is not `at_us` (a leap second, `t`
+    /// or `z`, 7 or more digits of fraction: `castsInstant`), as expressions over `p1`'s
+    /// columns. They are written only inside the `CASE` branch of such rows (`time_ok` and
+    /// `nanos` in `p3`, `secs` in `p4`), where `at_ok` holds, so that the rows of `at_us`
+    /// evaluate none of them: as columns of their own, each under a `CASE` of its own, they
+    /// cost every row seven conditions (docs/sql.md, Scale).
+    struct SlowInstant {
+        let d: SQLDialect
+        let t = "at_text"
+        /// Days since 1970 (NULL for a day its month does not have, leap years as the
+        /// proleptic Gregorian calendar has them, as margin's).
+        var days: String { "(TRY_CAST(\(d.substring(t, "1", "10")) AS DATE) - DATE '1970-01-01')" }
+        var hh: String { d.bigint(d.substring(t, "12", "2")) }
+        var mi: String { d.bigint(d.substring(t, "15", "2")) }
+        var ss: String { d.bigint(d.substring(t, "18", "2")) }
+        var oh: String { d.bigint(d.substring(t, "at_len - 4", "2")) }
+        var om: String { d.bigint(d.substring(t, "at_len - 1", "2")) }
+        var osign: String {
+            "CASE WHEN \(d.substring(t, "at_len - 5", "1")) = '-' THEN -1 ELSE 1 END"
+        }
+        /// The fraction's first 9 digits, scaled by a power of ten from a list.
+        var nanos: String {
+            let places = "least(9, at_len - 20 - CASE WHEN at_z THEN 1 ELSE 6 END)"
+            let powers = (0..<9).map { "1" + String(repeating: "0", count: 8 - $0) }
+            return
+                "\(d.bigint(d.substring(t, "21", places))) * [\(powers.joined(separator: ", "))][\(places)]"
+        }
+        /// Whether the fields are a real instant (the date by the cast, the rest by range).
+        var valid: String {
+            "\(d.isTrue("\(days) IS NOT NULL AND \(hh) <= 23 AND \(mi) <= 59 AND \(ss) <= 60 AND (at_z OR (\(oh) <= 23 AND \(om) <= 59))"))"
+        }
+        /// Seconds since 1970, less the offset.
+        var seconds: String {
+            "\(days) * 86400 + \(hh) * 3600 + \(mi) * 60 + \(ss) - CASE WHEN at_z THEN 0 ELSE \(osign) * (\(oh) * 60 + \(om)) * 60 END"
+        }
     }
 
     /// `p3`: whether the date and time are a real instant, whether the quantity is well
@@ -218,17 +270,26 @@ extension PnLSQLCompiler {
                 ? "((qk_\($0) AND qp_\($0) > 0 AND length(q_\($0)) - qp_\($0) > \(scale)) OR qe_\($0))"
                 : "(\(d.isTrue(d.matches("q_\($0)", "^(0|[1-9][0-9]*)[.][0-9]{\(scale + 1),}$"))) OR \(d.isTrue(d.matches("q_\($0)", exponentPattern))))"
         }
-        let civil =
-            d == .duckdb
-            ? ""
-            : " y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,"
-        let dateOK =
-            d == .duckdb
-            ? "days IS NOT NULL"
-            : "at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays))"
+        let time: String
+        if castsInstant {
+            // DuckDB: the rows of `at_us` are a real instant; the others' fields are read
+            // and checked here, and their fraction read (`SlowInstant`).
+            let slow = SlowInstant(d: d)
+            time = """
+                CASE WHEN amount_ok THEN amt0 END AS amt,
+                       CASE WHEN quick THEN TRUE WHEN at_ok THEN \(slow.valid) ELSE FALSE END AS time_ok,
+                       CASE WHEN quick THEN \(Self.microsOfSecond) * 1000 WHEN at_ok AND \(d.substring("at_text", "20", "1")) = '.' THEN \(slow.nanos)
+                            WHEN at_ok THEN 0 END AS nanos
+                """
+        } else {
+            let civil =
+                " y - CASE WHEN mo <= 2 THEN 1 ELSE 0 END AS yy, CASE WHEN mo > 2 THEN mo - 3 ELSE mo + 9 END AS mp,"
+            let dateOK = "at_ok AND mo BETWEEN 1 AND 12 AND dd >= 1 AND dd <= (\(monthDays))"
+            time =
+                "\(civil)\n       \(d.isTrue("(\(dateOK) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59)")) AS time_ok"
+        }
         return """
-            SELECT p2.*,\(civil)
-                   \(d.isTrue("\(castsInstant ? "quick OR " : "")(\(dateOK) AND hh <= 23 AND mi <= 59 AND ss <= 60 AND oh <= 23 AND om <= 59)")) AS time_ok,
+            SELECT p2.*,\(castsInstant ? "\n       " : "")\(time),
                    \(d.isTrue(([staged ? "q_obj" : qObject] + qOK).joined(separator: " AND "))) AS quantity_ok,
                    CASE WHEN \(qFine.isEmpty ? "FALSE" : d.isTrue(qFine.joined(separator: " OR "))) THEN 1 ELSE 0 END AS too_fine\(qv.isEmpty ? "" : ",\n       " + qv.joined(separator: ", "))
             FROM p2
@@ -247,9 +308,12 @@ extension PnLSQLCompiler {
         let doy = "(\(d.smallQuotient("153 * mp + 2", "5")) + dd - 1)"
         let doe =
             "(\(yoe) * 365 + \(d.smallQuotient(yoe, "4")) - \(d.smallQuotient(yoe, "100")) + \(doy))"
-        let days = d == .duckdb ? "days" : "(\(era) * 146097 + \(doe) - 719468)"
+        let seconds =
+            castsInstant
+            ? "WHEN quick THEN (at_us - \(Self.microsOfSecond)) // 1000000 WHEN time_ok THEN \(SlowInstant(d: d).seconds)"
+            : "WHEN time_ok THEN (\(era) * 146097 + \(doe) - 719468) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60"
         return """
-            SELECT p3.*, CASE\(castsInstant ? " WHEN quick THEN (at_us - \(Self.microsOfSecond)) // 1000000" : "") WHEN time_ok THEN \(days) * 86400 + hh * 3600 + mi * 60 + ss - osign * (oh * 60 + om) * 60 END AS secs
+            SELECT p3.*, CASE \(seconds) END AS secs
             FROM p3
             """
     }
@@ -260,9 +324,19 @@ extension PnLSQLCompiler {
         let at = d.quoted("at")
         // A revoke (credits taken back after an Apple refund) is negative and names its
         // paymentRef, as in margin; an empty paymentRef is none.
-        let kinds = "kind IN ('grant', 'charge', 'refund', 'topup', 'revoke')"
+        // DuckDB plans an `IN` of five texts as a join with a list of constants (a hash
+        // probe of every row) and a `NOT IN` beside an `IN` as two tests: it gets the
+        // equalities and the sign as one comparison of two booleans (the same value for
+        // every row, NULL included: `isTrue` makes either FALSE).
+        let kindList = ["grant", "charge", "refund", "topup", "revoke"]
+        let kinds =
+            d == .duckdb
+            ? kindList.map { "kind = '\($0)'" }.joined(separator: " OR ")
+            : "kind IN (\(kindList.map { "'\($0)'" }.joined(separator: ", ")))"
         let sign =
-            "((kind IN ('charge', 'revoke') AND amt < 0) OR (kind NOT IN ('charge', 'revoke') AND amt > 0))"
+            d == .duckdb
+            ? "(amt < 0) = (kind = 'charge' OR kind = 'revoke') AND amt <> 0"
+            : "((kind IN ('charge', 'revoke') AND amt < 0) OR (kind NOT IN ('charge', 'revoke') AND amt > 0))"
         let needs =
             "(kind <> 'charge' OR feature IS NOT NULL) AND (kind <> 'refund' OR (feature IS NOT NULL AND refund_of IS NOT NULL)) AND (kind <> 'revoke' OR NULLIF(payment_ref, '') IS NOT NULL)"
         let balance = "(balance_after IS NULL OR balance IS NOT NULL)"

@@ -176,12 +176,82 @@ import Testing
         #expect(duck.contains(#"epoch_us(TRY_CAST("at" AS TIMESTAMPTZ)) AS at_us"#))
         #expect(duck.contains(PnLSQLCompiler.quickInstant + " AS quick"))
         #expect(duck.contains("WHEN quick THEN (at_us - " + PnLSQLCompiler.microsOfSecond))
-        #expect(duck.contains("CASE WHEN at_ok AND NOT \(PnLSQLCompiler.quickInstant) THEN"))
+        // The other rows' fields only inside the branch that needs them, never a column.
+        #expect(
+            duck.contains(
+                "CASE WHEN quick THEN TRUE WHEN at_ok THEN COALESCE((TRY_CAST(substring(at_text, 1, 10) AS DATE)"
+            ))
+        #expect(
+            duck.contains(
+                "WHEN time_ok THEN (TRY_CAST(substring(at_text, 1, 10) AS DATE) - DATE '1970-01-01') * 86400"
+            ))
+        for field in ["days", "hh", "mi", "ss", "oh", "om", "osign"] {
+            #expect(!duck.contains(" AS \(field),") && !duck.contains(" AS \(field)\n"), "\(field)")
+        }
         #expect(!duck.contains(#"substring("at""#) && !duck.contains(#"substring("quantity""#))
         for dialect in ["clickhouse", "spark"] {
             let q = try query(["--sql", dialect] + window)
             #expect(!q.contains("at_us") && !q.contains("TIMESTAMPTZ"), "\(dialect)")
         }
+    }
+
+    /// DuckDB's kind and sign rules are written as equalities and one comparison of two
+    /// booleans (an `IN` of five texts is planned as a join); every kind (absent, each of
+    /// the five, another) and amount (absent, negative, zero, positive) gets the same
+    /// `kind_ok` and `sign_ok` as the `IN` forms the other engines keep, in SQL's
+    /// three-valued logic (NULL is `nil`, and `COALESCE(…, FALSE)` makes it false).
+    @Test func duckDBsKindAndSignRulesAgreeWithTheListForms() throws {
+        let duck = try query(["--sql", "duckdb"])
+        #expect(
+            duck.contains(
+                "COALESCE(kind = 'grant' OR kind = 'charge' OR kind = 'refund' OR kind = 'topup' OR kind = 'revoke', FALSE) AS kind_ok"
+            ))
+        #expect(
+            duck.contains(
+                "COALESCE((amt < 0) = (kind = 'charge' OR kind = 'revoke') AND amt <> 0, FALSE) AS sign_ok"
+            ))
+        #expect(!duck.contains("kind IN ("))
+        let click = try query(["--sql", "clickhouse"])
+        #expect(click.contains("kind IN ('grant', 'charge', 'refund', 'topup', 'revoke')"))
+        func and(_ a: Bool?, _ b: Bool?) -> Bool? {
+            if a == false || b == false { return false }
+            return a == nil || b == nil ? nil : true
+        }
+        func or(_ a: Bool?, _ b: Bool?) -> Bool? {
+            if a == true || b == true { return true }
+            return a == nil || b == nil ? nil : false
+        }
+        func not(_ a: Bool?) -> Bool? { a.map { !$0 } }
+        func equal<T: Equatable>(_ a: T?, _ b: T?) -> Bool? {
+            guard let a, let b else { return nil }
+            return a == b
+        }
+        func compare(_ a: Int?, _ test: (Int) -> Bool) -> Bool? { a.map(test) }
+        func inList(_ k: String?, _ list: [String]) -> Bool? { k.map { list.contains($0) } }
+        let kinds: [String?] = [nil, "grant", "charge", "refund", "topup", "revoke", "gift"]
+        var pairs = 0
+        for kind in kinds {
+            for amt in [nil, -5, 0, 5] as [Int?] {
+                let listKind = inList(kind, ["grant", "charge", "refund", "topup", "revoke"])
+                let equalKind = ["grant", "charge", "refund", "topup", "revoke"].reduce(
+                    false as Bool?
+                ) { or($0, equal(kind, $1)) }
+                #expect((listKind ?? false) == (equalKind ?? false), "\(kind ?? "NULL")")
+                let negative = inList(kind, ["charge", "revoke"])
+                let listSign = or(
+                    and(negative, compare(amt, { $0 < 0 })),
+                    and(not(negative), compare(amt, { $0 > 0 })))
+                let oneSign = and(
+                    equal(
+                        compare(amt, { $0 < 0 }), or(equal(kind, "charge"), equal(kind, "revoke"))),
+                    compare(amt, { $0 != 0 }))
+                #expect(
+                    (listSign ?? false) == (oneSign ?? false),
+                    "\(kind ?? "NULL") \(amt.map(String.init) ?? "NULL")")
+                pairs += 1
+            }
+        }
+        #expect(pairs == 28)
     }
 
     /// The strict pattern accepts exactly the texts that have the pattern and whose hour,
@@ -400,6 +470,51 @@ import Testing
         #expect(audit.contains("AS source_file") && audit.contains("AS source_row"))
         let table = try query(["--sql", dialect.rawValue])
         #expect(!table.contains(reader), "the table's query does not read the origin")
+    }
+
+    /// DuckDB tells a whole number by the text of its cast to `BIGINT` (`wholeByCast`): a
+    /// text is accepted when it is the text of the integer it is read as (so written
+    /// without a `+`, a leading zero, spaces, a fraction, an exponent or `_`) with at most
+    /// 18 digits, or is `-0`. On generated texts (digits of 0 to 20, signs, leading zeros,
+    /// spaces, points, exponents, `_`, `0x`, other characters) that accepts exactly what
+    /// `wholePattern` accepts; the integer's text is Swift's, as DuckDB writes it (an
+    /// optional `-`, digits, no leading zero).
+    @Test func aWholeNumberByItsCastIsAWholeNumberByThePattern() throws {
+        let duck = try query(["--sql", "duckdb"])
+        #expect(duck.contains("TRY_CAST(amount AS BIGINT) AS amt0"))
+        #expect(duck.contains(PnLSQLCompiler.wholeByCast("amt0", "amount")))
+        #expect(duck.contains(PnLSQLCompiler.wholeByCast("bal0", "balance_after")))
+        #expect(!duck.contains("regexp_full_match(amount"))
+        let pattern = try Regex(PnLSQLCompiler.wholePattern)
+        var rng = SplitMix64(seed: 2913)
+        func pick(_ xs: [String]) -> String { xs[Int(rng.next() % UInt64(xs.count))] }
+        var accepted = 0
+        let fixed = [
+            "-0", "0", "-00", "00", "+0", "+5", " 5", "5 ", "1_000", "0x1F", "1e3", "1.0", "-",
+            "", "999999999999999999", "-999999999999999999", "1000000000000000000",
+            "-1000000000000000000", "9223372036854775807", "9223372036854775808", "٣",
+        ]
+        var texts = fixed
+        for _ in 0..<20_000 {
+            let digits = Int(rng.next() % 21)
+            var body = String((0..<digits).map { _ in Character(String(rng.next() % 10)) })
+            if rng.next() % 4 == 0 { body = pick(["0", "00", "1", "9"]) + body }
+            var text = pick(["", "", "", "-", "+", " ", "--"]) + body
+            if rng.next() % 8 == 0 { text += pick([".0", ".5", "e3", "E-2", "_1", " ", "x"]) }
+            texts.append(text)
+        }
+        for text in texts {
+            // The cast reads a canonical text as its value; whatever it reads another text
+            // as, that value's text is canonical, so it is not the text.
+            let value = Int64(text)
+            let byCast =
+                (value.map { String($0) == text && abs($0) <= 999_999_999_999_999_999 } ?? false)
+                || text == "-0"
+            let byPattern = text.wholeMatch(of: pattern) != nil
+            #expect(byCast == byPattern, "\(text)")
+            if byPattern { accepted += 1 }
+        }
+        #expect(accepted > 2_000, "the generator reaches whole numbers")
     }
 
     /// margin's whole numbers: no leading zero (`"05"` is its `wrong-type`), at most 18
